@@ -1,0 +1,1 @@
+"""The ruleset-independent engine: states, events, decisions, geometry, replay and errors."""

@@ -1,0 +1,53 @@
+"""The errors kessen raises on purpose; the CLI turns each into one stderr line and exit 2."""
+
+from __future__ import annotations
+
+
+class KessenError(Exception):
+    """Base of every error kessen raises on purpose."""
+
+
+class InputError(KessenError, ValueError):
+    """Input outside what the rules allow: names the field, the expectation and the value."""
+
+    NOTHING: object = object()  # the value of a field that is missing
+
+    def __init__(self, field: str, value: object, reason: str) -> None:
+        shown = "" if value is InputError.NOTHING else f" (got {_show(value)})"
+        super().__init__(f"{field}: {reason}{shown}")
+        self.field, self.value, self.reason = field, value, reason
+
+
+class UnknownRulesetError(InputError):
+    """A ruleset id that is not registered; the message lists the known ids."""
+
+    def __init__(self, value: str, known: tuple[str, ...]) -> None:
+        super().__init__("ruleset", value, f"unknown ruleset, expected one of {', '.join(known)}")
+
+
+class UnknownProcedureError(InputError):
+    """A procedure name that the ruleset does not have; the message lists its procedures."""
+
+    def __init__(self, ruleset: str, value: str, known: tuple[str, ...]) -> None:
+        super().__init__("procedure", value, f"{ruleset} has no such procedure, expected one of {', '.join(known)}")
+
+
+class IllegalDecisionError(KessenError, ValueError):
+    """A decision that is not legal at this node of the game."""
+
+    def __init__(self, decision: object, where: str) -> None:
+        super().__init__(f"decision: not legal in {where} (got {_show(decision)})")
+        self.decision, self.where = decision, where
+
+
+class SaveFileError(KessenError, ValueError):
+    """A saved game that is damaged, truncated or does not replay."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,1 @@
+"""File formats and input boundaries: JSON and TOML loading, validation, schemas."""

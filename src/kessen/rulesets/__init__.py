@@ -1,0 +1,109 @@
+"""The registry: ruleset id → its procedures (and, once built, its game).
+
+Each ruleset package defines ``RULESET``; this module imports it on first use. A ruleset never
+imports another ruleset, and ``core``/``dice`` never import a ruleset.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
+from kessen.dice import Dist
+from kessen.io.validation import StrictModel
+
+RulesetId = Literal["battlehost", "armies-clash", "legions", "song-of-blades"]
+
+_PACKAGES: dict[str, str] = {
+    "song-of-blades": "kessen.rulesets.song_of_blades",
+    "battlehost": "kessen.rulesets.battlehost",
+    "legions": "kessen.rulesets.legions",
+    "armies-clash": "kessen.rulesets.armies_clash",
+}
+
+I = TypeVar("I", bound=StrictModel)
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure(Generic[I]):
+    """One combat procedure: a pure function from a validated input to an exact distribution.
+
+    *compute* returns a ``Dist`` whose outcomes are frozen dataclasses; their fields, in order,
+    are the outcome fields of the odds contract.
+    """
+
+    name: str
+    summary: str
+    input_model: type[I]
+    compute: Callable[[I], Dist[Any]]
+    normalise: Callable[[I], dict[str, Any]] | None = None
+
+    def dist(self, value: I) -> Dist[Any]:
+        """The exact distribution for a validated input, cached: a repeated situation costs nothing."""
+        return _cached_dist(self, value)
+
+    def normalised(self, value: I) -> dict[str, Any]:
+        """The input as the contract echoes it: every field present, defaults filled."""
+        if self.normalise is not None:
+            return self.normalise(value)
+        return value.model_dump(mode="json")
+
+
+@functools.lru_cache(maxsize=65536)
+def _cached_dist(procedure: Procedure[Any], value: StrictModel) -> Dist[Any]:
+    return procedure.compute(value)
+
+
+def outcome_fields(outcome: Any) -> dict[str, Any]:
+    """An outcome object as the flat JSON object of the odds contract."""
+    if dataclasses.is_dataclass(outcome) and not isinstance(outcome, type):
+        return {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
+    if hasattr(outcome, "_asdict"):
+        return dict(outcome._asdict())
+    raise TypeError(f"an outcome must be a dataclass or a named tuple, not {type(outcome).__name__}")
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A ruleset: its id, title, rule-ID prefix and procedures; ``game`` once the engine plays it."""
+
+    id: str
+    title: str
+    prefix: str
+    procedures: Mapping[str, Procedure[Any]]
+    game: Any = field(default=None)
+
+    def procedure(self, name: str) -> Procedure[Any]:
+        """The named procedure, or an error listing the ones this ruleset has."""
+        try:
+            return self.procedures[name]
+        except KeyError:
+            raise UnknownProcedureError(self.id, name, tuple(self.procedures)) from None
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    """The ids of the rulesets this installation ships, in a stable order."""
+    return tuple(rid for rid in _PACKAGES if _load(rid) is not None)
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset with this id, or an error listing the known ids."""
+    found = _load(ruleset_id) if ruleset_id in _PACKAGES else None
+    if found is None:
+        raise UnknownRulesetError(ruleset_id, ruleset_ids())
+    return found
+
+
+_cache: dict[str, Ruleset | None] = {}
+
+
+def _load(ruleset_id: str) -> Ruleset | None:
+    if ruleset_id not in _cache:
+        module = importlib.import_module(_PACKAGES[ruleset_id])
+        _cache[ruleset_id] = getattr(module, "RULESET", None)
+    return _cache[ruleset_id]

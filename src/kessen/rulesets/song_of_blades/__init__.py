@@ -1,0 +1,16 @@
+"""song-of-blades: Song of Blades and Heroes melee (rule IDs SB-*).
+
+Modules: profiles (sizes, states, special rules), inputs (odds inputs), melee (combat roll,
+modifiers, outnumbering, result ladder), disengaging (free hacks), quality (activation, morale),
+priority (melee priority), procedures (the odds registry).
+"""
+
+from kessen.rulesets import Ruleset
+from kessen.rulesets.song_of_blades.procedures import PROCEDURES
+
+RULESET = Ruleset(
+    id="song-of-blades",
+    title="Song of Blades and Heroes: melee, disengaging, activation and morale",
+    prefix="SB",
+    procedures=PROCEDURES,
+)

@@ -1,0 +1,101 @@
+"""Melee combat: the combat roll, its modifiers, outnumbering and the result ladder (§4.2–4.4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from kessen.dice import Dist, d
+from kessen.rulesets.song_of_blades.inputs import MeleeInput
+from kessen.rulesets.song_of_blades.profiles import SIZE_RANK
+
+Result = Literal["nothing", "fall", "recoil", "kill", "gruesome_kill"]
+Side = Literal["attacker", "defender", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeleeOutcome:
+    """What one combat roll did: who won, and what happened to whom (§6.1)."""
+
+    winner: Side
+    result: Result
+    affected: Side
+
+
+TIE = MeleeOutcome("none", "nothing", "none")
+DEFENSIVE_WIN = MeleeOutcome("defender", "nothing", "none")
+
+
+def outnumbering(enemies_in_contact: int, transfixed_in_contact: int) -> int:
+    """−1 per counted enemy in contact beyond the first; transfixed ones are not counted (SB-OUT-1, SB-OUT-2).
+
+    >>> outnumbering(3, 0), outnumbering(3, 1), outnumbering(1, 0)
+    (-2, -1, 0)
+    """
+    return -max(0, enemies_in_contact - transfixed_in_contact - 1)
+
+
+def attacker_modifier(m: MeleeInput) -> int:
+    """Every modifier to the attacker's score (SB-MOD-1, -3, -4, -5b, -6, SB-OUT-1..3)."""
+    return (
+        (2 if m.defender_state in ("fallen", "transfixed") else 0)  # SB-MOD-1
+        + (1 if m.ambush and m.attack_number == 1 else 0)  # SB-MOD-3
+        + (1 if m.attacker_mounted and not m.defender_mounted else 0)  # SB-MOD-4
+        + (1 if SIZE_RANK[m.attacker_size] > SIZE_RANK[m.defender_size] else 0)  # SB-MOD-6
+        + (1 if m.attacker_high_ground else 0)  # SB-MOD-5b
+        + outnumbering(m.attacker_enemies_in_contact, m.attacker_transfixed_in_contact)
+    )
+
+
+def defender_modifier(m: MeleeInput) -> int:
+    """Every modifier to the defender's score (SB-MOD-7, -5a, -2, SB-OUT-1..3)."""
+    return (
+        (2 if m.attacker_state == "fallen" else 0)  # SB-MOD-7
+        + (1 if m.defender_obstacle else 0)  # SB-MOD-5a
+        - (1 if m.power_blow else 0)  # SB-MOD-2
+        + outnumbering(m.defender_enemies_in_contact, m.defender_transfixed_in_contact)
+    )
+
+
+def result_of_win(winner_score: int, loser_score: int, winner_die: int, *, lethal: bool, can_recoil: bool) -> Result:
+    """The result ladder of a win, checked in order (SB-MELEE-6, SB-MELEE-8, SB-MELEE-10, SB-RECOIL-5).
+
+    >>> result_of_win(9, 3, 2, lethal=False, can_recoil=True)
+    'gruesome_kill'
+    >>> result_of_win(-1, -2, 1, lethal=False, can_recoil=True)
+    'gruesome_kill'
+    >>> result_of_win(7, 6, 3, lethal=False, can_recoil=False)
+    'fall'
+    """
+    if winner_score >= 3 * loser_score:
+        return "gruesome_kill"
+    if winner_score >= 2 * loser_score or lethal:
+        return "kill"
+    if winner_die % 2 == 0:
+        return "fall"
+    return "recoil" if can_recoil else "fall"
+
+
+def combat_roll(m: MeleeInput, attacker_die: int, defender_die: int) -> MeleeOutcome:
+    """One combat roll from the two natural dice (SB-MELEE-3..10, SB-DOWN-4, SB-DOWN-6).
+
+    No natural-roll overrides in melee (SB-MELEE-9): the die counts only for its score and parity.
+    """
+    a = attacker_die + m.attacker_combat + attacker_modifier(m)
+    dd = defender_die + m.defender_combat + defender_modifier(m)
+    if a == dd:
+        return TIE  # SB-MELEE-5
+    if a > dd:
+        lethal = m.lethal or m.defender_state != "standing"  # SB-MELEE-10, SB-MOD-1
+        result = result_of_win(a, dd, attacker_die, lethal=lethal, can_recoil=m.defender_can_recoil)
+        return MeleeOutcome("attacker", result, "defender")
+    if m.free_hack or m.defender_state == "transfixed":
+        return DEFENSIVE_WIN  # SB-MELEE-4: a defensive roll that wins hurts no one
+    lethal = m.attacker_state == "fallen"  # SB-MOD-7
+    result = result_of_win(dd, a, defender_die, lethal=lethal, can_recoil=m.attacker_can_recoil)
+    return MeleeOutcome("defender", result, "attacker")
+
+
+def melee(m: MeleeInput) -> Dist[MeleeOutcome]:
+    """The exact distribution of one combat roll: 36 equally likely pairs of dice (§6.1)."""
+    return d(6).combine(d(6), lambda da, dd: combat_roll(m, da, dd))

@@ -1,0 +1,14 @@
+"""Profiles and states of Song of Blades and Heroes models (§3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Size = Literal["normal", "big", "huge", "gargantuan"]
+SpecialRule = Literal["free_disengage", "opportunistic", "combat_master", "assassin"]
+ModelState = Literal["standing", "fallen", "transfixed"]
+
+SIZE_RANK: dict[str, int] = {"normal": 0, "big": 1, "huge": 2, "gargantuan": 3}
+
+# SB-PRIO-2: special rules that may always choose a fallen enemy.
+MAY_ALWAYS_TARGET_FALLEN: frozenset[str] = frozenset({"opportunistic", "combat_master", "assassin"})
