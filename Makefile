@@ -18,6 +18,7 @@ $(VENV)/.test-deps: $(BIN)/kessen
 
 run: $(BIN)/kessen
 	$(BIN)/kessen odds song-of-blades melee --format table --input examples/song-of-blades/melee.json
+	$(BIN)/kessen battle $(EXAMPLE) --seed 7
 
 test: $(VENV)/.test-deps
 	$(BIN)/python -m pytest -n 2

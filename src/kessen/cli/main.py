@@ -71,6 +71,54 @@ def odds(
         print(result.to_json())
 
 
+class Language(str, Enum):
+    en = "en"
+    ja = "ja"
+
+
+@app.command()
+def battle(
+    scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
+    seed: Annotated[int, typer.Option("--seed", min=0, help="seed of the battle's random stream")] = 1,
+    runs: Annotated[int, typer.Option("--runs", min=1, max=1_000_000, help="play this many battles and print win rates")] = 1,
+    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
+    save: Annotated[Optional[str], typer.Option("--save", help="save the game (scenario, seed, decisions) to this file")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="ruleset id (default: the examples/<ruleset>/ folder)")] = None,
+) -> None:
+    """Play a whole battle between two AI sides, narrated; or --runs N battles with win rates."""
+    from kessen.cli.battles import run_battle
+
+    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False))
+
+
+@app.command()
+def resume(
+    save_file: Annotated[str, typer.Argument(help="a file written by --save")],
+    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
+) -> None:
+    """Resume a saved game: replay its decisions exactly, then play on to the end."""
+    from kessen.cli.battles import resume as resume_game
+
+    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False))
+
+
+@app.command()
+def play(
+    scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
+    side: Annotated[str, typer.Option("--side", help="the side you play")],
+    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
+    save: Annotated[Optional[str], typer.Option("--save", help="save file written when you quit or the game ends")] = None,
+    lang: Annotated[Language, typer.Option("--lang")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset")] = None,
+) -> None:
+    """Play one side yourself against the AI: the board, numbered legal decisions, exact odds of each attack."""
+    from kessen.cli.battles import play_interactive
+
+    play_interactive(scenario, ruleset_id=ruleset, side=side, seed=seed, save_path=save, lang=lang.value, out=Console(highlight=False))
+
+
 def read_text(path: str, *, field: str) -> str:
     """The text of a file, or of standard input for ``-``; a missing or unreadable file is an InputError."""
     if path == "-":
@@ -88,7 +136,7 @@ def main() -> None:
     try:
         app()  # typer reports its own usage errors (exit 2); ours arrive here
     except KessenError as error:
-        print(f"kessen: error: {error}", file=sys.stderr)
+        print(f"kessen: error: {error}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)  # one line
         sys.exit(2)
     except KeyboardInterrupt:
         print("kessen: interrupted", file=sys.stderr)

@@ -88,6 +88,8 @@ def validate_data(model: type[M], data: Mapping[str, Any] | Any, *, prefix: str 
         text = json.dumps(data)
     except (TypeError, ValueError) as error:
         raise InputError(prefix or "input", data, f"not representable as JSON ({error})") from None
+    except RecursionError:  # too deep to encode, and too deep to repr as the shown value
+        raise InputError(prefix or "input", InputError.NOTHING, "nested too deeply to be JSON") from None
     return validate_json(model, text, prefix=prefix)
 
 

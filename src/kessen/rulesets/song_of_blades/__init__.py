@@ -2,15 +2,18 @@
 
 Modules: profiles (sizes, states, special rules), inputs (odds inputs), melee (combat roll,
 modifiers, outnumbering, result ladder), disengaging (free hacks), quality (activation, morale),
-priority (melee priority), procedures (the odds registry).
+priority (melee priority), procedures (the odds registry); for whole games: scenario (files),
+battlefield (geometry of §5), game (the state machine), events, ai, skirmish (the engine's Game).
 """
 
 from kessen.rulesets import Ruleset
 from kessen.rulesets.song_of_blades.procedures import PROCEDURES
+from kessen.rulesets.song_of_blades.skirmish import SobGame
 
 RULESET = Ruleset(
     id="song-of-blades",
     title="Song of Blades and Heroes: melee, disengaging, activation and morale",
     prefix="SB",
     procedures=PROCEDURES,
+    game=SobGame(),
 )

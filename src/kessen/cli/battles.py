@@ -1,0 +1,166 @@
+"""``kessen battle``, ``kessen resume`` and ``kessen play``: whole battles at the terminal."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from kessen.core.engine import Decision
+from kessen.core.errors import InputError
+from kessen.core.events import Event, to_json_line
+from kessen.core.replay import Played, load_save, save_text
+from kessen.rulesets import Ruleset, get_ruleset
+from kessen.sim.battles import play_battle, read_scenario, ruleset_for, simulate
+
+
+def run_battle(
+    scenario: str, *, ruleset_id: str | None, seed: int, runs: int, events_path: str | None, lang: str,
+    save_path: str | None, out: Console,
+) -> None:
+    ruleset = ruleset_for(scenario, ruleset_id)
+    text = read_scenario(scenario)
+    if runs > 1:
+        for flag, value in (("--events", events_path), ("--save", save_path)):
+            if value is not None:
+                raise InputError(flag, value, "only for a single battle (without --runs)")
+        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out)
+        return
+    narrate = _narrator(ruleset, lang, out)
+    played = play_battle(ruleset, text, scenario, seed, on_events=narrate)
+    finish(ruleset, played, scenario, text, seed, events_path=events_path, save_path=save_path, lang=lang, out=out)
+
+
+def run_many(ruleset: Ruleset, text: str, source: str, *, seed: int, runs: int, out: Console) -> None:
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=out, transient=True) as bar:
+        task = bar.add_task("battles", total=runs)
+        stats = simulate(ruleset, text, source, runs=runs, seed=seed, progress=lambda n: bar.advance(task, n))
+    table = Table(title=f"{runs} battles, seed {seed}", title_justify="left")
+    for col in ("side", "wins", "win rate", "95% interval", "mean casualties"):
+        table.add_column(col, justify="right" if col != "side" else "left")
+    for side in stats.sides:
+        p, lo, hi = stats.win_rate(side)
+        losses = stats.casualties.get(side, [0])
+        table.add_row(side, str(stats.wins[side]), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", f"{sum(losses) / len(losses):.2f}")
+    p, lo, hi = _draw_rate(stats.draws, runs)
+    table.add_row("draw", str(stats.draws), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", "")
+    out.print(table)
+
+
+def _draw_rate(draws: int, runs: int) -> tuple[float, float, float]:
+    from kessen.sim.battles import wilson
+
+    return wilson(draws, runs)
+
+
+def resume(path: str, *, events_path: str | None, lang: str, out: Console) -> None:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("save file", path, "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError("save file", path, f"cannot read the file ({error.__class__.__name__})") from None
+    saved = load_save(text, path)
+    ruleset = get_ruleset(saved.ruleset)
+    if ruleset.game is None:
+        raise InputError("ruleset", saved.ruleset, "this ruleset does not play whole battles yet")
+    narrate = _narrator(ruleset, lang, out)
+    try:
+        played = play_battle(ruleset, saved.scenario, saved.scenario_source, saved.seed, replay=saved.decisions, on_events=narrate)
+    except (InputError, IndexError) as error:
+        from kessen.core.errors import SaveFileError
+
+        raise SaveFileError(path, f"does not replay: {error}") from None
+    finish(ruleset, played, saved.scenario_source, saved.scenario, saved.seed, events_path=events_path, save_path=None, lang=lang, out=out)
+
+
+def play_interactive(scenario: str, *, ruleset_id: str | None, side: str, seed: int, save_path: str | None, lang: str, out: Console) -> None:
+    ruleset = ruleset_for(scenario, ruleset_id)
+    text = read_scenario(scenario)
+    state = ruleset.game.load_scenario(text, scenario)
+    sides = ruleset.game.sides(state)
+    if side not in sides:
+        raise InputError("--side", side, f"must be one of {', '.join(sides)}")
+    record = Played(state)
+    person = PersonDecider(ruleset, lang, out)
+    try:
+        played = play_battle(ruleset, text, scenario, seed, deciders={side: person}, on_events=_narrator(ruleset, lang, out))
+        record = played
+    except QuitGame:
+        record = person.record or record
+        if save_path:
+            write_atomic(save_path, save_text(ruleset.id, scenario, text, seed, person.decisions_so_far()))
+            out.print(f"saved to {save_path}")
+        return
+    finish(ruleset, record, scenario, text, seed, events_path=None, save_path=save_path, lang=lang, out=out)
+
+
+class QuitGame(Exception):
+    """The person at the terminal chose to stop."""
+
+
+class PersonDecider:
+    """A person at the terminal: the board, the numbered legal decisions (attacks with their exact odds)."""
+
+    def __init__(self, ruleset: Ruleset, lang: str, out: Console) -> None:
+        self.ruleset, self.lang, self.out = ruleset, lang, out
+        self.record: Played | None = None
+        self._taken: list[int] = []
+
+    def decisions_so_far(self) -> list[int]:
+        return list(self._taken)
+
+    def decide(self, state: Any, decision: Decision) -> Any:
+        game = self.ruleset.game
+        self.out.print(game.show(state, self.lang))
+        self.out.print(f"[bold]{decision.player}[/bold] decides: {decision.what}")
+        for i, option in enumerate(decision.options, 1):
+            self.out.print(f"  {i:2}. {game.describe(state, option, self.lang)}")
+        while True:
+            answer = self.out.input("choice (number, q to quit): ").strip()
+            if answer.lower() in ("q", "quit"):
+                raise QuitGame
+            if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
+                return decision.options[int(answer) - 1]
+            self.out.print(f"[red]choose a number from 1 to {len(decision.options)} (got {answer!r})[/red]")
+
+
+def finish(ruleset: Ruleset, played: Played, source: str, text: str, seed: int, *, events_path: str | None, save_path: str | None, lang: str, out: Console) -> None:
+    if events_path:
+        write_atomic(events_path, "".join(to_json_line(e) + "\n" for e in played.events))
+    if save_path:
+        write_atomic(save_path, save_text(ruleset.id, source, text, seed, played.decisions))
+    terminal = played.terminal
+    assert terminal is not None
+    out.print(f"[bold]winner:[/bold] {terminal.winner or 'draw'}  {terminal.summary}")
+
+
+def write_atomic(path: str, content: str) -> None:
+    """Write a whole file or nothing: a temporary file beside it, renamed over it."""
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=".kessen-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(content)
+        os.replace(tmp, target)
+    except OSError as error:
+        raise InputError("output", path, f"cannot write the file ({error.strerror})") from None
+
+
+def _narrator(ruleset: Ruleset, lang: str, out: Console) -> Any:
+    ruleset.game.narrate  # noqa: B018 — fail early if the ruleset cannot narrate
+    from kessen.i18n import catalogue
+
+    catalogue(ruleset.id, lang)  # validates --lang before the battle starts
+
+    def narrate(events: tuple[Event, ...]) -> None:
+        for event in events:
+            out.print(ruleset.game.narrate(event, lang), markup=False)
+
+    return narrate

@@ -1,0 +1,50 @@
+"""Message catalogues (en, ja): event texts per ruleset, kept as data in ``<ruleset>.<lang>.toml``."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from typing import Any
+
+from kessen.core.errors import InputError
+from kessen.core.events import Event
+
+LANGUAGES = ("en", "ja")
+_NAMES = frozenset({"model", "attacker", "defender", "toward", "side", "first"})  # ids and names: never translated
+
+
+@functools.cache
+def catalogue(ruleset: str, lang: str) -> dict[str, Any]:
+    """The catalogue of a ruleset in a language: ``events`` (type → template) and ``values`` (word → text)."""
+    if lang not in LANGUAGES:
+        raise InputError("--lang", lang, f"must be one of {', '.join(LANGUAGES)}")
+    text = resources.files("kessen.i18n").joinpath(f"{ruleset}.{lang}.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def narrate(ruleset: str, event: Event, lang: str) -> str:
+    """One event as a line of the battle report; values named in the catalogue are translated."""
+    cat = catalogue(ruleset, lang)
+    values = cat.get("values", {})
+    fields = {k: v if k in _NAMES else _word(k, v, values) for k, v in event.fields().items()}
+    template = cat["events"].get(event.type)
+    if template is None:
+        return f"{event.type}: " + ", ".join(f"{k}={v}" for k, v in fields.items())
+    return str(template).format(**fields)
+
+
+def text(ruleset: str, key: str, lang: str, **fields: Any) -> str:
+    """A fixed text of the catalogue (``texts`` table), formatted with *fields*."""
+    cat = catalogue(ruleset, lang)
+    values = cat.get("values", {})
+    return str(cat["texts"][key]).format(**{k: _word(k, v, values) for k, v in fields.items()})
+
+
+def _word(key: str, value: Any, values: dict[str, str]) -> Any:
+    """A value as the catalogue words it; a flag reads ``<field>_yes`` / ``<field>_no`` (empty if absent)."""
+    if isinstance(value, bool):
+        return values.get(f"{key}_{'yes' if value else 'no'}", "")
+    if isinstance(value, str):
+        return values.get(value, value)
+    return value

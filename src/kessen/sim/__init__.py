@@ -1,0 +1,1 @@
+"""Simulation: whole battles between AI sides, many at a time, with win rates and confidence intervals."""

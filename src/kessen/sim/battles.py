@@ -1,0 +1,126 @@
+"""Loading a scenario for its ruleset, playing one battle, and playing many on all local cores."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kessen.core.errors import InputError
+from kessen.core.replay import Played, play
+from kessen.rulesets import Ruleset, get_ruleset, ruleset_ids
+
+
+def ruleset_for(path: str, given: str | None) -> Ruleset:
+    """The ruleset a scenario belongs to: as given, or named by a folder on its path (examples/<ruleset>/)."""
+    if given is not None:
+        chosen = get_ruleset(given)
+    else:
+        named = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
+        if not named:
+            raise InputError("--ruleset", None, f"give the ruleset of {path} (one of {', '.join(ruleset_ids())})")
+        chosen = get_ruleset(named[-1])
+    if chosen.game is None:
+        raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
+    return chosen
+
+
+def read_scenario(path: str) -> str:
+    """A scenario file's text; a missing or unreadable file names itself."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError("scenario", path, "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError("scenario", path, f"cannot read the file ({error.__class__.__name__})") from None
+
+
+def play_battle(ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None) -> Played:
+    """One battle between the ruleset's AI sides (or the given deciders), from a seed."""
+    game = ruleset.game
+    state = game.load_scenario(text, source)
+    chosen = {side: game.ai(side) for side in game.sides(state)}
+    chosen.update(deciders or {})
+    return play(game, state, chosen, seed, replay=replay, on_events=on_events)
+
+
+def child_seeds(seed: int, n: int) -> list[int]:
+    """n independent, reproducible seeds spawned from one (numpy SeedSequence)."""
+    return [int(s.generate_state(1, dtype=np.uint64)[0]) for s in np.random.SeedSequence(seed).spawn(n)]
+
+
+@dataclass
+class BattleStats:
+    """Results of many battles: wins per side, draws, and casualties."""
+
+    sides: tuple[str, ...]
+    runs: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    casualties: dict[str, list[int]] = field(default_factory=dict)
+
+    @property
+    def draws(self) -> int:
+        return self.runs - sum(self.wins.values())
+
+    def add(self, winner: str | None, casualties: dict[str, int]) -> None:
+        self.runs += 1
+        if winner is not None:
+            self.wins[winner] += 1
+        for side, n in casualties.items():
+            self.casualties.setdefault(side, []).append(n)
+
+    def win_rate(self, side: str) -> tuple[float, float, float]:
+        """The win rate with its 95% Wilson confidence interval."""
+        return wilson(self.wins[side], self.runs)
+
+
+def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
+    """A proportion and its Wilson score interval (95% by default).
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.5, 0.404, 0.596]
+    """
+    if n == 0:
+        return (0.0, 0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _one(args: tuple[str, str, str, int]) -> tuple[str | None, dict[str, int]]:
+    ruleset_id, text, source, seed = args
+    played = play_battle(get_ruleset(ruleset_id), text, source, seed)
+    assert played.terminal is not None
+    return played.terminal.winner, dict(played.terminal.summary.get("casualties", {}))
+
+
+def simulate(
+    ruleset: Ruleset, text: str, source: str, *, runs: int, seed: int, workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> BattleStats:
+    """*runs* battles with independent child streams, on a process pool of local cores."""
+    state = ruleset.game.load_scenario(text, source)  # validate once, before any worker starts
+    stats = BattleStats(tuple(ruleset.game.sides(state)))
+    jobs = [(ruleset.id, text, source, s) for s in child_seeds(seed, runs)]
+    workers = workers or min(os.cpu_count() or 1, runs)
+    if workers <= 1 or runs < 8:
+        results = map(_one, jobs)
+        for winner, casualties in results:
+            stats.add(winner, casualties)
+            if progress:
+                progress(1)
+        return stats
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for winner, casualties in pool.map(_one, jobs, chunksize=max(1, runs // (workers * 8))):
+            stats.add(winner, casualties)
+            if progress:
+                progress(1)
+    return stats
