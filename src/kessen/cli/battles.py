@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from kessen.core.engine import Decision
-from kessen.core.errors import InputError
+from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError
 from kessen.core.events import Event, to_json_line
 from kessen.core.replay import Played, load_save, save_text
 from kessen.rulesets import Ruleset, get_ruleset
@@ -59,7 +59,7 @@ def _draw_rate(draws: int, runs: int) -> tuple[float, float, float]:
     return wilson(draws, runs)
 
 
-def resume(path: str, *, events_path: str | None, lang: str, out: Console) -> None:
+def resume(path: str, *, events_path: str | None, lang: str, out: Console, side: str | None = None, save_path: str | None = None) -> None:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -71,13 +71,26 @@ def resume(path: str, *, events_path: str | None, lang: str, out: Console) -> No
     if ruleset.game is None:
         raise InputError("ruleset", saved.ruleset, "this ruleset does not play whole battles yet")
     narrate = _narrator(ruleset, lang, out)
+    record = Played(None)
+    deciders: dict[str, Any] = {}
+    if side is not None:
+        sides = ruleset.game.sides(ruleset.game.load_scenario(saved.scenario, saved.scenario_source))
+        if side not in sides:
+            raise InputError("--side", side, f"must be one of {', '.join(sides)}")
+        deciders[side] = PersonDecider(ruleset, lang, out)
     try:
-        played = play_battle(ruleset, saved.scenario, saved.scenario_source, saved.seed, replay=saved.decisions, on_events=narrate)
-    except (InputError, IndexError) as error:
-        from kessen.core.errors import SaveFileError
-
+        play_battle(
+            ruleset, saved.scenario, saved.scenario_source, saved.seed,
+            replay=saved.decisions, deciders=deciders, on_events=narrate, record=record,
+        )
+    except IllegalDecisionError as error:
         raise SaveFileError(path, f"does not replay: {error}") from None
-    finish(ruleset, played, saved.scenario_source, saved.scenario, saved.seed, events_path=events_path, save_path=None, lang=lang, out=out)
+    except QuitGame:
+        if save_path:
+            write_atomic(save_path, save_text(ruleset.id, saved.scenario_source, saved.scenario, saved.seed, record.decisions))
+            out.print(f"saved to {save_path}")
+        return
+    finish(ruleset, record, saved.scenario_source, saved.scenario, saved.seed, events_path=events_path, save_path=save_path, lang=lang, out=out)
 
 
 def play_interactive(scenario: str, *, ruleset_id: str | None, side: str, seed: int, save_path: str | None, lang: str, out: Console) -> None:
@@ -90,12 +103,10 @@ def play_interactive(scenario: str, *, ruleset_id: str | None, side: str, seed: 
     record = Played(state)
     person = PersonDecider(ruleset, lang, out)
     try:
-        played = play_battle(ruleset, text, scenario, seed, deciders={side: person}, on_events=_narrator(ruleset, lang, out))
-        record = played
+        play_battle(ruleset, text, scenario, seed, deciders={side: person}, on_events=_narrator(ruleset, lang, out), record=record)
     except QuitGame:
-        record = person.record or record
-        if save_path:
-            write_atomic(save_path, save_text(ruleset.id, scenario, text, seed, person.decisions_so_far()))
+        if save_path:  # every decision so far, both sides', so that resume replays this exact game
+            write_atomic(save_path, save_text(ruleset.id, scenario, text, seed, record.decisions))
             out.print(f"saved to {save_path}")
         return
     finish(ruleset, record, scenario, text, seed, events_path=None, save_path=save_path, lang=lang, out=out)
@@ -110,11 +121,6 @@ class PersonDecider:
 
     def __init__(self, ruleset: Ruleset, lang: str, out: Console) -> None:
         self.ruleset, self.lang, self.out = ruleset, lang, out
-        self.record: Played | None = None
-        self._taken: list[int] = []
-
-    def decisions_so_far(self) -> list[int]:
-        return list(self._taken)
 
     def decide(self, state: Any, decision: Decision) -> Any:
         game = self.ruleset.game

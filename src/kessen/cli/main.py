@@ -97,11 +97,13 @@ def resume(
     save_file: Annotated[str, typer.Argument(help="a file written by --save")],
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
     lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
+    side: Annotated[Optional[str], typer.Option("--side", help="play on as this side yourself (default: AI for both)")] = None,
+    save: Annotated[Optional[str], typer.Option("--save", help="save again when you quit or the game ends")] = None,
 ) -> None:
     """Resume a saved game: replay its decisions exactly, then play on to the end."""
     from kessen.cli.battles import resume as resume_game
 
-    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False))
+    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False), side=side, save_path=save)
 
 
 @app.command()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalDecisionError
-from kessen.dice import Stream
+
+if TYPE_CHECKING:
+    from kessen.dice import Stream
 
 
 class Decider(Protocol):
@@ -42,7 +44,7 @@ class FirstOptionDecider:
 class RandomDecider:
     """A uniformly random legal option, from its own seeded stream."""
 
-    def __init__(self, rng: Stream) -> None:
+    def __init__(self, rng: "Stream") -> None:
         self._rng = rng
 
     def decide(self, state: Any, decision: Decision) -> Any:

@@ -1,24 +1,23 @@
 """Exact finite distributions, the dice algebra of the rules, and seeded random streams.
 
-Knows nothing of any ruleset. Weights are integers; probabilities are ``Fraction``.
+Knows nothing of any ruleset. Weights are integers; probabilities are ``Fraction``. The sampling half
+(numpy) is imported on first use, so that exact odds start fast.
 """
 
-from kessen.dice.dist import Dist, binomial, d, highest, keep_highest, mixture, successes
-from kessen.dice.sampling import Sampler, Stream, child_streams, draw, draw_many, sampler, stream
+from __future__ import annotations
 
-__all__ = [
-    "Dist",
-    "Sampler",
-    "Stream",
-    "binomial",
-    "child_streams",
-    "d",
-    "draw",
-    "draw_many",
-    "highest",
-    "keep_highest",
-    "mixture",
-    "sampler",
-    "stream",
-    "successes",
-]
+from typing import Any
+
+from kessen.dice.dist import Dist, binomial, d, highest, keep_highest, mixture, successes
+
+_SAMPLING = ("Sampler", "Stream", "child_streams", "draw", "draw_many", "sampler", "stream")
+
+__all__ = ["Dist", "binomial", "d", "highest", "keep_highest", "mixture", "successes", *_SAMPLING]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SAMPLING:
+        from kessen.dice import sampling
+
+        return getattr(sampling, name)
+    raise AttributeError(f"module 'kessen.dice' has no attribute {name!r}")

@@ -31,10 +31,10 @@ class Dist(Generic[O]):
     Fraction(1, 6)
     """
 
-    __slots__ = ("_weights", "_total", "_hash", "__weakref__")
+    __slots__ = ("_weights", "_total", "_hash", "_sampler", "__weakref__")
 
     def __init__(self, weights: Mapping[O, int] | Iterable[tuple[O, int]]) -> None:
-        items = weights.items() if isinstance(weights, Mapping) else weights
+        items = weights.items() if isinstance(weights, dict | Mapping) else weights
         merged: dict[O, int] = {}
         for outcome, weight in items:
             if weight < 0:
@@ -49,6 +49,7 @@ class Dist(Generic[O]):
         self._weights = merged
         self._total = sum(merged.values())
         self._hash: int | None = None
+        self._sampler: Any = None  # built by kessen.dice.sampling on first draw, for this object only
 
     # --- construction -------------------------------------------------------------------
 

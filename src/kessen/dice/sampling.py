@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from typing import Any, Generic, TypeVar
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -33,13 +32,19 @@ class Sampler(Generic[O]):
     located in the cumulative integer weights); beyond that it uses float cumulative probabilities.
     """
 
-    __slots__ = ("outcomes", "_cumulative", "_total", "_exact", "__weakref__")
+    __slots__ = ("outcomes", "_cumulative", "_total", "_exact", "_table")
+
+    TABLE_LIMIT = 1 << 16  # up to this total weight, a lookup table replaces the binary search
 
     def __init__(self, dist: Dist[O]) -> None:
         self.outcomes: tuple[O, ...] = dist.outcomes()
         weights = [w for _, w in dist.items()]
         self._total = dist.total
         self._exact = self._total < 2**63
+        self._table = None
+        if self._total <= self.TABLE_LIMIT:
+            # index i repeated weight_i times: u in [cum_{i-1}, cum_i) maps to i, exactly as the search does
+            self._table = np.repeat(np.arange(len(weights), dtype=np.intp), weights)
         if self._exact:
             self._cumulative = np.cumsum(np.array(weights, dtype=np.int64))
         else:
@@ -50,6 +55,8 @@ class Sampler(Generic[O]):
         """Indices into ``outcomes`` of *size* independent draws."""
         if self._exact:
             u = rng.integers(0, self._total, size=size, dtype=np.int64)
+            if self._table is not None:
+                return self._table[u]
             return np.searchsorted(self._cumulative, u, side="right")
         return np.searchsorted(self._cumulative, rng.random(size), side="right")
 
@@ -63,14 +70,15 @@ class Sampler(Generic[O]):
         return [outcomes[i] for i in self.indices(rng, size).tolist()]
 
 
-_samplers: WeakKeyDictionary[Dist[Any], Sampler[Any]] = WeakKeyDictionary()
-
-
 def sampler(dist: Dist[O]) -> Sampler[O]:
-    """The cached sampler of *dist*."""
-    found = _samplers.get(dist)
+    """The sampler of *dist*, built once and kept on that object.
+
+    Kept per object, not per equal distribution: an equal distribution built in another order lists its
+    outcomes in another order, and the draws of a seed must not depend on what was sampled before.
+    """
+    found: Sampler[O] | None = dist._sampler
     if found is None:
-        found = _samplers[dist] = Sampler(dist)
+        found = dist._sampler = Sampler(dist)
     return found
 
 

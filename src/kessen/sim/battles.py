@@ -42,13 +42,16 @@ def read_scenario(path: str) -> str:
         raise InputError("scenario", path, f"cannot read the file ({error.__class__.__name__})") from None
 
 
-def play_battle(ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None) -> Played:
-    """One battle between the ruleset's AI sides (or the given deciders), from a seed."""
+def play_battle(
+    ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (),
+    deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
+) -> Played:
+    """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
     game = ruleset.game
     state = game.load_scenario(text, source)
     chosen = {side: game.ai(side) for side in game.sides(state)}
     chosen.update(deciders or {})
-    return play(game, state, chosen, seed, replay=replay, on_events=on_events)
+    return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
 
 
 def child_seeds(seed: int, n: int) -> list[int]:
@@ -124,3 +127,16 @@ def simulate(
             if progress:
                 progress(1)
     return stats
+
+
+def simulate_file(scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None) -> BattleStats:
+    """*runs* AI-vs-AI battles of a scenario file, with independent child streams of *seed*.
+
+    >>> stats = simulate_file("examples/song-of-blades/hero-against-mob.toml", runs=4, seed=7, workers=1)
+    >>> stats.runs, sorted(stats.sides)
+    (4, ['Goblins', 'Hero'])
+    """
+    if runs < 1:
+        raise InputError("runs", runs, "must be ≥ 1")
+    chosen = ruleset_for(scenario, ruleset)
+    return simulate(chosen, read_scenario(scenario), scenario, runs=runs, seed=seed, workers=workers)

@@ -58,18 +58,19 @@ def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
 
 
 def disengage(leaving: DisengageInput) -> Dist[DisengageOutcome]:
-    """The exact distribution of leaving contact: hacks in order until the first with an effect (SB-DIS-5, SB-DIS-6)."""
+    """The exact distribution of leaving contact: hacks in order until the first with an effect (SB-DIS-5, SB-DIS-6).
+
+    Built from the last hacker back to the first, so each hack's distribution is used once.
+    """
     hackers = [(i + 1, e) for i, e in enumerate(leaving.enemies) if not hacks_free_of_charge(leaving, e)]
-
-    def from_hack(k: int) -> Dist[DisengageOutcome]:
-        if k == len(hackers):
-            return Dist.always(DisengageOutcome("disengaged", k, 0))
+    rest: Dist[DisengageOutcome] = Dist.always(DisengageOutcome("disengaged", len(hackers), 0))
+    for k in range(len(hackers) - 1, -1, -1):
         position, enemy = hackers[k]
-        hack = melee(free_hack_input(leaving, enemy))
-        return hack.bind(
-            lambda o: from_hack(k + 1)
-            if o.result == "nothing"
-            else Dist.always(DisengageOutcome(o.result, k + 1, position))
+        after = rest
+        hack = melee(free_hack_input(leaving, enemy)).map(lambda o: o.result)
+        rest = hack.bind(
+            lambda result, k=k, position=position, after=after: after
+            if result == "nothing"
+            else Dist.always(DisengageOutcome(result, k + 1, position))
         )
-
-    return from_hack(0)
+    return rest

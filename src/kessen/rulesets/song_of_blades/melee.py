@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kessen.dice import Dist, d
+from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.inputs import MeleeInput
 from kessen.rulesets.song_of_blades.profiles import SIZE_RANK
 
@@ -81,21 +81,46 @@ def combat_roll(m: MeleeInput, attacker_die: int, defender_die: int) -> MeleeOut
 
     No natural-roll overrides in melee (SB-MELEE-9): the die counts only for its score and parity.
     """
-    a = attacker_die + m.attacker_combat + attacker_modifier(m)
-    dd = defender_die + m.defender_combat + defender_modifier(m)
-    if a == dd:
-        return TIE  # SB-MELEE-5
-    if a > dd:
-        lethal = m.lethal or m.defender_state != "standing"  # SB-MELEE-10, SB-MOD-1
-        result = result_of_win(a, dd, attacker_die, lethal=lethal, can_recoil=m.defender_can_recoil)
-        return MeleeOutcome("attacker", result, "defender")
-    if m.free_hack or m.defender_state == "transfixed":
-        return DEFENSIVE_WIN  # SB-MELEE-4: a defensive roll that wins hurts no one
-    lethal = m.attacker_state == "fallen"  # SB-MOD-7
-    result = result_of_win(dd, a, defender_die, lethal=lethal, can_recoil=m.attacker_can_recoil)
-    return MeleeOutcome("defender", result, "attacker")
+    return _Roll(m).outcome(attacker_die, defender_die)
+
+
+class _Roll:
+    """One combat roll's fixed parts (Combat plus modifiers, lethality, recoil room), read once."""
+
+    __slots__ = ("a_bonus", "d_bonus", "a_lethal", "d_lethal", "a_can_recoil", "d_can_recoil", "defensive")
+
+    def __init__(self, m: MeleeInput) -> None:
+        self.a_bonus = m.attacker_combat + attacker_modifier(m)
+        self.d_bonus = m.defender_combat + defender_modifier(m)
+        self.a_lethal = m.lethal or m.defender_state != "standing"  # SB-MELEE-10, SB-MOD-1
+        self.d_lethal = m.attacker_state == "fallen"  # SB-MOD-7
+        self.a_can_recoil = m.defender_can_recoil
+        self.d_can_recoil = m.attacker_can_recoil
+        self.defensive = m.free_hack or m.defender_state == "transfixed"  # SB-MELEE-4, SB-DOWN-6
+
+    def outcome(self, attacker_die: int, defender_die: int) -> MeleeOutcome:
+        a = attacker_die + self.a_bonus
+        dd = defender_die + self.d_bonus
+        if a == dd:
+            return TIE  # SB-MELEE-5
+        if a > dd:
+            return _ATTACKER_WINS[result_of_win(a, dd, attacker_die, lethal=self.a_lethal, can_recoil=self.a_can_recoil)]
+        if self.defensive:
+            return DEFENSIVE_WIN  # a defensive roll that wins hurts no one
+        return _DEFENDER_WINS[result_of_win(dd, a, defender_die, lethal=self.d_lethal, can_recoil=self.d_can_recoil)]
+
+
+_RESULTS: tuple[Result, ...] = ("fall", "recoil", "kill", "gruesome_kill")
+_ATTACKER_WINS = {r: MeleeOutcome("attacker", r, "defender") for r in _RESULTS}
+_DEFENDER_WINS = {r: MeleeOutcome("defender", r, "attacker") for r in _RESULTS}
 
 
 def melee(m: MeleeInput) -> Dist[MeleeOutcome]:
     """The exact distribution of one combat roll: 36 equally likely pairs of dice (§6.1)."""
-    return d(6).combine(d(6), lambda da, dd: combat_roll(m, da, dd))
+    outcome = _Roll(m).outcome
+    counts: dict[MeleeOutcome, int] = {}
+    for attacker_die in range(1, 7):
+        for defender_die in range(1, 7):
+            o = outcome(attacker_die, defender_die)
+            counts[o] = counts.get(o, 0) + 1
+    return Dist(counts)
