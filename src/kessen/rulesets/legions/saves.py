@@ -1,0 +1,77 @@
+"""Saves: AP and its changes, several Save characteristics, Void Shields (LI-SAVE, LI-ARC, LI-VOID)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from kessen.rulesets.legions.profiles import TargetProfile, is_armoured
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """What the firing weapon brings to each save: AP, Light AT, rear arc, Armour Save changes (§5.1)."""
+
+    ap: int = 0
+    light_at: bool = False
+    rear_arc: bool = False
+    armour_save_modifier: int = 0
+
+
+def shield_ap(attack: Attack, model_type: str) -> int:
+    """The AP a hit brings against Void Shields: trait changes only, never the rear arc (LI-VOID-2, LI-ARC-3, LI-SAVE-10).
+
+    >>> shield_ap(Attack(ap=-2, light_at=True, rear_arc=True), "titan")
+    0
+    """
+    return 0 if attack.light_at and is_armoured(model_type) else attack.ap
+
+
+def save_ap(attack: Attack, model_type: str) -> int:
+    """The AP used against the Armour Save (LI-SAVE-2, LI-SAVE-10, LI-ARC-1).
+
+    Light AT sets the AP to 0 against armoured types first; then the rear arc improves it by 1
+    against armoured types.
+
+    >>> save_ap(Attack(ap=-1, light_at=True, rear_arc=True), "knight")
+    -1
+    >>> save_ap(Attack(ap=-1, light_at=True, rear_arc=True), "infantry")
+    -1
+    >>> save_ap(Attack(ap=0, rear_arc=True), "infantry")
+    0
+    """
+    return shield_ap(attack, model_type) - (1 if attack.rear_arc and is_armoured(model_type) else 0)
+
+
+def save_target(model: TargetProfile, attack: Attack) -> int | None:
+    """The best Save characteristic the controller can use against this hit; ``None`` if it has none (LI-SAVE-1..7).
+
+    AP and Armour Save modifiers change only the Armour Save (LI-SAVE-2); "-" armour cannot be
+    changed (LI-SAVE-5); Special and Cover Saves ignore AP (LI-SAVE-6, LI-SAVE-7). The controller
+    takes the best (smallest) value (LI-SAVE-1).
+
+    >>> save_target(TargetProfile("infantry", 1, 1, armour_save=5, cover_save=4), Attack(ap=-1))
+    4
+    """
+    candidates = []
+    if model.armour_save is not None:
+        candidates.append(model.armour_save - save_ap(attack, model.type) - attack.armour_save_modifier)
+    candidates += [save for save in (model.special_save, model.cover_save) if save is not None]
+    return min(candidates) if candidates else None
+
+
+def save_passes(face: int, target: int | None) -> bool:
+    """Whether a save die of *face* passes against *target* (LI-SAVE-3, LI-SAVE-4, LI-SAVE-9).
+
+    No natural-roll results: 1+ or better passes whatever the die, 7+ or worse fails; no usable
+    Save characteristic at all fails [DECISION LI-SAVE-9].
+
+    >>> save_passes(1, 1), save_passes(6, 7), save_passes(4, 4), save_passes(6, None)
+    (True, False, True, False)
+    """
+    return target is not None and face >= target
+
+
+def save_chance(target: int | None) -> Fraction:
+    """The chance that a save against *target* passes (LI-SAVE-3, LI-SAVE-4, LI-SAVE-9)."""
+    return Fraction(sum(save_passes(face, target) for face in range(1, 7)), 6)
