@@ -1,1 +1,21 @@
-"""Not built yet: see the issue for this ruleset."""
+"""armies-clash: D&D 5e "When Armies Clash" mass combat (rule IDs AC-*).
+
+Modules: dice_strings (the ``NdS+K`` notation and damage ceiling), d20 (tests, advantage, natural
+1 and 20), damage (damage rolls, criticals, doubling, resistance), tables (exact convolution of damage
+tables), profiles (attack records, cover, formations), inputs (odds inputs), attacks (Attack action,
+unit attacks and overflow), spells (saves against spells and areas), morale (morale checks, rally),
+commanders (Prepare and Incite), initiative (turn order), victory (battle end, decisive rout),
+dying (death saves), procedures (the odds registry).
+
+Not done yet: the engine (grid, movement, terrain, integrity, actions, end of round, objectives).
+"""
+
+from kessen.rulesets import Ruleset
+from kessen.rulesets.armies_clash.procedures import PROCEDURES
+
+RULESET = Ruleset(
+    id="armies-clash",
+    title='D&D 5e "When Armies Clash": attacks, saves, morale, initiative, battle end and death saves',
+    prefix="AC",
+    procedures=PROCEDURES,
+)

@@ -1,0 +1,299 @@
+"""Attack: the rolls of an action, advantage and disadvantage, effective AC, hits, damage and overflow (§5.14, §6.3, §6.4)."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from kessen.dice import Dist
+from kessen.rulesets.armies_clash import tables
+from kessen.rulesets.armies_clash.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
+from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, hit_damage
+from kessen.rulesets.armies_clash.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
+
+if TYPE_CHECKING:
+    from kessen.rulesets.armies_clash.inputs import AttackInput, UnitAttackInput
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """What one attack roll did: missed, hit or hit critically, and the damage it dealt."""
+
+    result: AttackResult
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOutcome:
+    """One action's attack rolls against one target (§6.3)."""
+
+    hits: int
+    crits: int
+    damage: int
+    reduced_to_zero: bool
+    overflow: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttackOutcome:
+    """How many stands of the target chain a unit's Attack action brings down (§6.4)."""
+
+    stands_reduced: int
+
+
+MISS = RollResult("miss", 0)
+
+
+def action_rolls(routine: Iterable[tuple[Attack, int]], *, reach_bonus: bool) -> tuple[Attack, ...]:
+    """The attack rolls of one action, in order: each attack ``count`` times (step 1 of §6.3).
+
+    When *reach_bonus* (a stand taking the Attack action), a melee attack with reach ≥ 10 ft adds **one**
+    more roll of the first such attack, however many there are (AC-ATTACK-3).
+    """
+    routine = tuple(routine)
+    rolls = [attack for attack, count in routine for _ in range(count)]
+    if reach_bonus:
+        rolls.extend([attack for attack, _ in routine if attack.has_long_reach][:1])
+    return tuple(rolls)
+
+
+def effective_ac(target_ac: int, *, defensive: bool, cover: Cover) -> int:
+    """The AC an attack roll must reach: +2 for a defensive regiment, plus cover (AC-ATTACK-8, AC-D20-6, AC-FORM-3).
+
+    >>> effective_ac(15, defensive=True, cover="half")
+    19
+    """
+    return target_ac + (DEFENSIVE_AC if defensive else 0) + COVER_AC[cover]
+
+
+def attack_roll_mode(
+    kind: AttackKind,
+    *,
+    target_isolated: bool = False,
+    incited: bool = False,
+    supported: bool = False,
+    higher_ground: bool = False,
+    attacker_isolated: bool = False,
+    long_range: bool = False,
+    adjacent_enemy: bool = False,
+    extra_advantage: bool = False,
+    extra_disadvantage: bool = False,
+) -> RollMode:
+    """How one attack roll is made, from every source of advantage and disadvantage (AC-ATTACK-7, AC-D20-2).
+
+    Advantage: an isolated target (AC-INTEG-1), Incite (AC-CMD-3), a supported melee roll (AC-ATTACK-6),
+    a melee roll from higher ground (AC-TERR-6), others (a hidden attacker). Disadvantage: an isolated
+    attacker (AC-INTEG-1), a ranged roll at long range or next to an enemy (AC-D20-8), others (a hidden
+    target). One of each cancels.
+
+    >>> attack_roll_mode("ranged", higher_ground=True), attack_roll_mode("melee", higher_ground=True)
+    ('normal', 'advantage')
+    """
+    melee = kind == "melee"
+    advantage = target_isolated or incited or extra_advantage or (melee and (supported or higher_ground))
+    disadvantage = attacker_isolated or extra_disadvantage or (not melee and (long_range or adjacent_enemy))
+    return roll_mode(advantage=advantage, disadvantage=disadvantage)
+
+
+@functools.lru_cache(maxsize=4096)
+def attack_roll(
+    attack: Attack,
+    *,
+    mode: RollMode,
+    armour_class: int,
+    target_isolated: bool = False,
+    resistance: Resistance = "none",
+) -> Dist[RollResult]:
+    """One attack roll and its damage (steps 6–7 of §6.3; AC-D20-1..4, AC-INTEG-1, AC-D20-7).
+
+    A natural 20 hits critically and rolls the damage dice twice, a natural 1 misses; a hit's roll is
+    doubled against an isolated target, then resistance applies.
+
+    >>> from kessen.rulesets.armies_clash.dice_strings import parse_dice
+    >>> longsword = Attack("melee", 3, parse_dice("1d8+1"), 5)
+    >>> attack_roll(longsword, mode="normal", armour_class=13).probability(MISS)
+    Fraction(9, 20)
+    """
+
+    def damage(result: AttackResult) -> Dist[RollResult]:
+        if result == "miss":
+            return Dist.always(MISS)
+        rolled = damage_roll(attack.damage, critical=result == "critical")
+        return rolled.map(lambda r: RollResult(result, hit_damage(r, target_isolated=target_isolated, resistance=resistance)))
+
+    results = d20(mode).map(lambda n: attack_result(n, attack_bonus=attack.attack_bonus, armour_class=armour_class))
+    return results.bind(damage)
+
+
+@functools.lru_cache(maxsize=4096)
+def automatic_hit(attack: Attack, *, resistance: Resistance = "none") -> Dist[RollResult]:
+    """A melee attack on an objective square: no roll, never critical, the damage roll then resistance (AC-OBJ-4).
+
+    >>> from kessen.rulesets.armies_clash.dice_strings import parse_dice
+    >>> automatic_hit(Attack("melee", 4, parse_dice("1d12+2"), 5)).probability(RollResult("hit", 3))
+    Fraction(1, 12)
+    """
+    return damage_roll(attack.damage).map(lambda r: RollResult("hit", hit_damage(r, target_isolated=False, resistance=resistance)))
+
+
+def _roll(situation: AttackInput | UnitAttackInput, attack: Attack, *, supported: bool, automatic: bool) -> Dist[RollResult]:
+    """One roll of the action as the situation's flags make it (steps 3–7 of §6.3)."""
+    if automatic:
+        return automatic_hit(attack, resistance=situation.resistance)
+    mode = attack_roll_mode(
+        attack.kind,
+        target_isolated=situation.target_isolated,
+        incited=situation.incited,
+        supported=supported,
+        higher_ground=situation.higher_ground,
+        attacker_isolated=situation.attacker_isolated,
+        long_range=situation.long_range,
+        adjacent_enemy=situation.adjacent_enemy,
+        extra_advantage=situation.extra_advantage,
+        extra_disadvantage=situation.extra_disadvantage,
+    )
+    armour_class = effective_ac(situation.target_ac, defensive=situation.target_defensive, cover=situation.target_cover)
+    return attack_roll(
+        attack,
+        mode=mode,
+        armour_class=armour_class,
+        target_isolated=situation.target_isolated,
+        resistance=situation.resistance,
+    )
+
+
+# (hits, crits) → weight by total damage ÷ step; every table of one joint shares one denominator.
+Joint = dict[tuple[int, int], tables.Table]
+
+_COUNTS: dict[AttackResult, tuple[int, int]] = {"miss": (0, 0), "hit": (1, 0), "critical": (1, 1)}
+
+
+def _step(rolls: Iterable[Dist[RollResult]]) -> int:
+    """The largest number dividing every damage a roll can deal (1 if none): an isolated or vulnerable
+    target makes every damage even, and tables indexed by damage ÷ step have no empty rows."""
+    return math.gcd(*(outcome.damage for roll in rolls for outcome in roll)) or 1
+
+
+def _joint(roll: Dist[RollResult], step: int) -> Joint:
+    parts: dict[tuple[int, int], dict[int, int]] = {}
+    for outcome, weight in roll.items():
+        parts.setdefault(_COUNTS[outcome.result], {})[outcome.damage // step] = weight
+    return {key: tables.from_weights(part) for key, part in parts.items()}
+
+
+def _sum(a: Joint, b: Joint) -> Joint:
+    """The joint table of two independent groups of rolls: hits, crits and damage add up."""
+    out: Joint = {}
+    for (hits_a, crits_a), table_a in a.items():
+        for (hits_b, crits_b), table_b in b.items():
+            key = (hits_a + hits_b, crits_a + crits_b)
+            product = tables.convolve(table_a, table_b)
+            out[key] = tables.add([out[key], product]) if key in out else product
+    return out
+
+
+def attack(situation: AttackInput) -> Dist[AttackOutcome]:
+    """One stand's or solo's attack rolls in one action against one target (§6.3).
+
+    Rolls are independent; hits, critical hits and damage add up over them (step 8). A solo's spell
+    attack on an objective square does nothing (AC-OBJ-4); melee rolls on an objective hit automatically.
+    ``overflow`` is the damage beyond the target's HP that AC-DMG-2 passes on.
+    """
+    if situation.target == "objective" and situation.attacker == "solo" and situation.action == "spell":
+        return Dist.always(AttackOutcome(0, 0, 0, False, 0))  # step 2
+    rolls = [
+        _roll(situation, one, supported=situation.supported, automatic=situation.target == "objective" and one.kind == "melee")
+        for one in action_rolls(situation.routine, reach_bonus=situation.reach_bonus)
+    ]
+    step = _step(rolls)
+    joint: Joint = {(0, 0): [1]}
+    for roll in rolls:
+        joint = _sum(joint, _joint(roll, step))
+    hp = situation.target_hp
+    return Dist(
+        (AttackOutcome(hits, crits, index * step, index * step >= hp, max(0, index * step - hp)), weight)
+        for (hits, crits), table in joint.items()
+        for index, weight in enumerate(table)
+    )
+
+
+def stand_rolls(situation: AttackInput | UnitAttackInput, routine: Iterable[tuple[Attack, int]], *, supported: bool) -> list[Dist[RollResult]]:
+    """Every roll of one stand's Attack action against a stand, the reach bonus roll included (AC-ATTACK-3)."""
+    return [_roll(situation, one, supported=supported, automatic=False) for one in action_rolls(routine, reach_bonus=True)]
+
+
+def unit_attack(situation: UnitAttackInput) -> Dist[UnitAttackOutcome]:
+    """A unit's stands all attacking one target stand; damage overflows along the chain (§6.4, AC-DMG-2).
+
+    ``stands − supporting_stands`` stands attack and ``min(supporting_stands, attackers)`` of them are
+    supported (AC-ATTACK-6); ``stands_reduced`` = min(target_stands, damage ÷ target_hp).
+
+    The stands are added up in two halves, each total capped at the chain's HP (damage beyond it
+    brings down no more stands), and the halves are then met bucket by bucket: weights grow with every
+    stand added, so two half-length sums cost far less than one full-length sum.
+    """
+    attackers = situation.stands - situation.supporting_stands
+    with_support = min(situation.supporting_stands, attackers)
+    without = attackers - with_support
+    hp, chain = situation.target_hp, situation.target_stands
+    rolls = {
+        is_supported: stand_rolls(situation, situation.routine, supported=is_supported)
+        for is_supported, count in ((True, with_support), (False, without))
+        if count
+    }
+    step = _step(roll for group in rolls.values() for roll in group)
+    cap = -(-chain * hp // step)  # in damage ÷ step: anything from here on fells the whole chain
+    one_stand = {
+        is_supported: tables.capped(_stand_table(group, step), cap) for is_supported, group in rolls.items()
+    }
+
+    def plus(table: tables.Table, is_supported: bool) -> tables.Table:
+        return tables.capped(tables.convolve(table, one_stand[is_supported]), cap)
+
+    common: tables.Table = [1]
+    for is_supported, count in ((True, with_support // 2), (False, without // 2)):
+        for _ in range(count):
+            common = plus(common, is_supported)
+    first = plus(common, True) if with_support % 2 else common
+    second = plus(common, False) if without % 2 else common
+    return Dist(
+        (UnitAttackOutcome(reduced), weight)
+        for reduced, weight in _stands_reduced(first, second, hp=hp, chain=chain, step=step).items()
+    )
+
+
+def _stand_table(rolls: list[Dist[RollResult]], step: int) -> tables.Table:
+    """One stand's total damage ÷ step over its rolls, weight by value."""
+    total: tables.Table = [1]
+    for roll in rolls:
+        total = tables.convolve(total, tables.from_weights(_damage_weights(roll, step)))
+    return total
+
+
+def _damage_weights(roll: Dist[RollResult], step: int) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for outcome, weight in roll.items():
+        out[outcome.damage // step] = out.get(outcome.damage // step, 0) + weight
+    return out
+
+
+def _stands_reduced(first: tables.Table, second: tables.Table, *, hp: int, chain: int, step: int) -> dict[int, int]:
+    """Weights of min(chain, (x + y) × step ÷ hp) for independent totals x and y (in damage ÷ step)."""
+    below = [0]  # below[i] = weight of second < i
+    for weight in second:
+        below.append(below[-1] + weight)
+    # (x + y) × step ≥ r × hp  ⟺  x + y ≥ ⌈r × hp ÷ step⌉
+    thresholds = [-(-r * hp // step) for r in range(chain + 1)]
+    out: dict[int, int] = {}
+    for x, weight in enumerate(first):
+        if not weight:
+            continue
+        for reduced in range(chain + 1):
+            low = min(len(second), max(0, thresholds[reduced] - x))
+            high = len(second) if reduced == chain else min(len(second), max(0, thresholds[reduced + 1] - x))
+            if high > low:
+                out[reduced] = out.get(reduced, 0) + weight * (below[high] - below[low])
+    return out

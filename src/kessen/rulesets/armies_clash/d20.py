@@ -1,0 +1,74 @@
+"""Core d20 resolution: tests against a target number, advantage and disadvantage, natural 1 and 20 (§5.1)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+from kessen.dice import Dist, d
+
+RollMode = Literal["normal", "advantage", "disadvantage"]
+AttackResult = Literal["miss", "hit", "critical"]
+
+
+def roll_mode(*, advantage: bool, disadvantage: bool) -> RollMode:
+    """How the d20 is rolled given whether any source of each kind applies (AC-D20-2).
+
+    One source of each cancels, however many there are of either; sources of one kind do not stack.
+
+    >>> roll_mode(advantage=True, disadvantage=True)
+    'normal'
+    """
+    if advantage and not disadvantage:
+        return "advantage"
+    if disadvantage and not advantage:
+        return "disadvantage"
+    return "normal"
+
+
+@functools.lru_cache(maxsize=None)
+def d20(mode: RollMode = "normal") -> Dist[int]:
+    """The natural result of the kept d20: one die, the higher of two, or the lower of two (AC-D20-2).
+
+    >>> d20("advantage").probability(20)
+    Fraction(39, 400)
+    """
+    die = d(20)
+    if mode == "advantage":
+        return die.combine(die, max)
+    if mode == "disadvantage":
+        return die.combine(die, min)
+    return die
+
+
+def succeeds(natural: int, *, bonus: int, target: int) -> bool:
+    """A saving throw or ability check: d20 + bonus ≥ the target number; no automatic 1 or 20 (AC-D20-1, AC-D20-3).
+
+    >>> succeeds(20, bonus=-10, target=11)
+    False
+    """
+    return natural + bonus >= target
+
+
+def attack_result(natural: int, *, attack_bonus: int, armour_class: int) -> AttackResult:
+    """An attack roll: a natural 20 always hits and is critical, a natural 1 always misses, otherwise
+    d20 + attack bonus ≥ AC hits (AC-D20-1, AC-D20-3).
+
+    >>> attack_result(20, attack_bonus=-10, armour_class=40), attack_result(1, attack_bonus=20, armour_class=1)
+    ('critical', 'miss')
+    """
+    if natural == 20:
+        return "critical"
+    if natural == 1:
+        return "miss"
+    return "hit" if natural + attack_bonus >= armour_class else "miss"
+
+
+def success_chance(*, bonus: int, target: int, mode: RollMode = "normal") -> Dist[bool]:
+    """Whether a saving throw or check succeeds, as a distribution (AC-D20-1, AC-D20-2).
+
+    >>> success_chance(bonus=5, target=15).probability(True)
+    Fraction(11, 20)
+    """
+    return d20(mode).map(lambda natural: succeeds(natural, bonus=bonus, target=target))
+

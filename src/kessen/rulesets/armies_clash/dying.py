@@ -1,0 +1,71 @@
+"""Dying solos: end-of-round death saving throws (§5.24, AC-END-4, §6.10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from kessen.dice import Dist, d
+
+if TYPE_CHECKING:
+    from kessen.rulesets.armies_clash.inputs import DeathSavesInput
+
+Fate = Literal["dead", "stable", "revived", "dying"]
+
+MAX_DEATH_SAVES = 10
+"""At most this many death saves at the end of a round (AC-END-4); five always settle the matter."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeathSavesOutcome:
+    """How a dying PC solo's death saves ended, and after how many rolls (§6.10)."""
+
+    result: Fate
+    rolls: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Death-save successes and failures so far, and how it stands."""
+
+    successes: int
+    failures: int
+    fate: Fate = "dying"
+
+
+def death_save(tally: Tally, natural: int) -> Tally:
+    """One death saving throw (AC-END-4): 20 revives; 10–19 is a success, 2–9 a failure, 1 two failures;
+    three successes make the solo stable, three failures kill it.
+
+    >>> death_save(Tally(0, 2), 1)
+    Tally(successes=0, failures=4, fate='dead')
+    >>> death_save(Tally(2, 2), 20)
+    Tally(successes=2, failures=2, fate='revived')
+    """
+    if natural == 20:
+        return Tally(tally.successes, tally.failures, "revived")
+    if natural >= 10:
+        successes = tally.successes + 1
+        return Tally(successes, tally.failures, "stable" if successes >= 3 else "dying")
+    failures = tally.failures + (2 if natural == 1 else 1)
+    return Tally(tally.successes, failures, "dead" if failures >= 3 else "dying")
+
+
+def death_saves(situation: DeathSavesInput) -> Dist[DeathSavesOutcome]:
+    """Death saves rolled one after another until the solo's fate is settled, at most 10 (AC-END-4)."""
+    state: Dist[tuple[Tally, int]] = Dist.always((Tally(situation.successes, situation.failures), 0))
+    for _ in range(MAX_DEATH_SAVES):
+        state = state.bind(_next)
+    return state.map(lambda s: DeathSavesOutcome(s[0].fate, s[1]))
+
+
+def _next(state: tuple[Tally, int]) -> Dist[tuple[Tally, int]]:
+    tally, rolls = state
+    if tally.fate != "dying":
+        return Dist.always(state)
+    # only the tallies matter once settled; forget them so equal fates merge
+    return d(20).map(lambda n: _settled(death_save(tally, n), rolls + 1))
+
+
+def _settled(tally: Tally, rolls: int) -> tuple[Tally, int]:
+    return (Tally(0, 0, tally.fate), rolls) if tally.fate != "dying" else (tally, rolls)
