@@ -121,6 +121,20 @@ def play(
     play_interactive(scenario, ruleset_id=ruleset, side=side, seed=seed, save_path=save, lang=lang.value, out=Console(highlight=False))
 
 
+@app.command()
+def board(
+    scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
+    lang: Annotated[Language, typer.Option("--lang")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset")] = None,
+) -> None:
+    """Draw a scenario's battlefield and forces in the terminal."""
+    from kessen.sim.battles import read_scenario, ruleset_for
+
+    chosen = ruleset_for(scenario, ruleset)
+    state = chosen.game.load_scenario(read_scenario(scenario), scenario)
+    Console(highlight=False).print(chosen.game.show(state, lang.value))
+
+
 def read_text(path: str, *, field: str) -> str:
     """The text of a file, or of standard input for ``-``; a missing or unreadable file is an InputError."""
     if path == "-":

@@ -174,11 +174,16 @@ class Dist(Generic[O]):
             return self.map(lambda o: o - other)  # type: ignore[operator]
         return self.combine(other, lambda a, b: a - b)  # type: ignore[operator]
 
+    def __rsub__(self, other: int) -> Dist[Any]:
+        return self.map(lambda o: other - o)  # type: ignore[operator]
+
     def repeat(self, n: int, op: Callable[[Any, Any], Any] = _add_op) -> Dist[Any]:
         """The sum (or fold with the associative *op*) of *n* independent copies, by repeated squaring."""
         if n < 0:
             raise ValueError("n must be ≥ 0")
         if n == 0:
+            if op is not _add_op:
+                raise ValueError("zero copies have no value under a custom op")
             return Dist.always(0)
         result: Dist[Any] | None = None
         power: Dist[Any] = self
