@@ -144,8 +144,8 @@ def first_touch(start: Point, direction: Point, r: float, centre: Point, r_other
     b = rel.dot(direction)
     c = rel.dot(rel) - reach * reach
     disc = b * b - c
-    if disc < 0:
-        return None
+    if disc <= 0:
+        return None  # never within reach, or only grazing it at one point
     t = -b - math.sqrt(disc)
     if t < 0:
         return None if -b + math.sqrt(disc) <= 0 or c >= 0 else 0.0

@@ -764,3 +764,28 @@ def test_sb_normalised_input_fills_the_defaults() -> None:
         "high_ground": False, "obstacle": False, "enemies_in_contact": 1, "transfixed_in_contact": 0,
     }
     assert r.input["can_recoil"] is True and r.input["failed_morale"] is False
+
+
+def test_sb_mor_4_morale_modifiers_from_special_rules_are_out_of_scope() -> None:
+    """SB-MOR-4: morale modifiers from special rules (Steadfast, Coward, …) are not part of kessen: the morale
+    procedure takes Quality only, and a profile naming such a special rule is rejected, never silently ignored."""
+    import kessen
+    from kessen.rulesets.song_of_blades.scenario import load_scenario
+
+    with pytest.raises(kessen.InputError) as unknown:
+        kessen.odds("song-of-blades", "morale", {"quality": 4, "steadfast": True})
+    assert unknown.value.field == "steadfast"
+    scenario = """
+name = "t"
+[[sides]]
+side = "A"
+models = [{ id = "a", name = "A", points = 10, quality = 4, combat = 3, x = 100.0, y = 100.0, special_rules = ["steadfast"] }]
+[[sides]]
+side = "B"
+models = [{ id = "b", name = "B", points = 10, quality = 4, combat = 3, x = 300.0, y = 100.0 }]
+"""
+    with pytest.raises(kessen.InputError) as rejected:
+        load_scenario(scenario, "t.toml")
+    assert "special_rules[0]" in str(rejected.value) and "steadfast" in str(rejected.value)
+    # and a morale test is the same three Quality dice whoever takes it: Q4 destroyed on three failures, 1/8
+    assert kessen.odds("song-of-blades", "morale", {"quality": 4}).probability(result="destroyed") == F(1, 8)

@@ -146,7 +146,8 @@ def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Po
             else:
                 lo = mid
         run = lo
-    return max(0.0, run - 1e-6)
+    # keep 0.01 mm short of the limit, so that destinations rounded for the log (to 0.001 mm) stay legal
+    return max(0.0, run - 0.01)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +184,8 @@ def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, win
         if entry is not None:
             t, depth = entry
             edge = c + u.scaled(d * t)
-            if _clear(others, table, loser, edge):
-                land = edge + u.scaled(r)
+            land = edge + u.scaled(r)
+            if _clear(others, table, loser, edge) and (depth >= table.stick("short") or landing_is_clear(others, table, loser, land)):
                 drops.append(RecoilOption("drop", k, round(land.x, 6), round(land.y, 6), depth))
             continue
         if _clear(others, table, loser, end) and table.on_table(end, r) and not in_contact(end, r, winner.centre, winner.r, EPS):
@@ -203,6 +204,20 @@ def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, win
     quiet = sorted((o for o in steps if not newly_meets_active_enemy(o)), key=order)
     loud = sorted((o for o in steps if newly_meets_active_enemy(o)), key=order)
     return tuple(quiet + loud + sorted(drops, key=order))
+
+
+def landing_is_clear(others: tuple[Figure, ...], table: Table, f: Figure, land: Point) -> bool:
+    """Whether f can lie at the foot of a low drop: on the table, overlapping no model and no impassable terrain.
+
+    [DECISION] SB-GEO-5 does not say where a survivor of a low drop (SB-FALL-1) may land; like a legal step, the
+    landing point must be on the table and free, else that drop candidate is not open (a model may not be pushed
+    off the table, SB-GEO-1, nor onto another base, SB-GEO-3).
+    """
+    if not table.on_table(land, f.r):
+        return False
+    if any(overlapping(land, f.r, o.centre, o.r, EPS) for o in others if o.id != f.id):
+        return False
+    return not any(rect.distance_to(land) < f.r - EPS for rect in table.impassable)
 
 
 def _clear(others: tuple[Figure, ...], table: Table, f: Figure, end: Point) -> bool:

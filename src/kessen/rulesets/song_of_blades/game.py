@@ -22,6 +22,7 @@ from kessen.rulesets.song_of_blades.battlefield import (
     edge_distance,
     enemies_in_contact,
     free_run,
+    landing_is_clear,
     recoil_options,
     sweep_is_clear,
     touching,
@@ -346,7 +347,8 @@ def move_options(state: SobState, f: Figure) -> list[Move]:
     enemies = sorted((e for e in state.figures if e.side != f.side), key=lambda e: (edge_distance(f, e), e.id))
     moves: list[Move] = []
 
-    def ok(dest: Point, purpose: str, toward: str) -> None:
+    def ok(exact: Point, purpose: str, toward: str) -> None:
+        dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
         if (dest - f.centre).length() < 0.5 or not state.table.on_table(dest, f.r):
             return
         if state.table.drop_entry(f.centre, dest) is not None or not sweep_is_clear(state.figures, state.table, f, dest):
@@ -354,7 +356,7 @@ def move_options(state: SobState, f: Figure) -> list[Move]:
         moved = f.at(dest)
         if contacts and any(touching(moved, state.get(c)) for c in contacts):
             return  # SB-MOVE-3: a move out of contact must end out of contact with all of them
-        moves.append(Move(round(dest.x, 3), round(dest.y, 3), purpose, toward))
+        moves.append(Move(dest.x, dest.y, purpose, toward))
 
     for e in enemies:
         if e.id in contacts:
@@ -644,6 +646,10 @@ def _morale_result(state: SobState, model: str, o: MoraleOutcome, out: list[Even
         return _remove(state, f, "destroyed", out)
     if o.result == "stands":
         return state
+    if f.state != "standing":
+        # SB-MOVE-1, SB-DOWN-3, SB-DOWN-7, SB-DOWN-8: a fallen or transfixed model cannot move, so it does not
+        # flee and never disengages (no free hacks on it); it stays where it is. [DECISION: the spec is silent.]
+        return state
     setup = disengage_setup(state, f, failed_morale=True)
     if setup is not None:
         step = _disengaging(state, f, setup, then=None, flee_moves=o.flee_moves)
@@ -666,10 +672,18 @@ def _flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:
     if entry is not None:
         t, depth = entry
         edge = f.centre + away.scaled(run * t)
+        land = edge + away.scaled(f.r)
+        if depth < state.table.stick("short") and state.table.on_table(land, f.r) and not landing_is_clear(state.figures, state.table, f, land):
+            # [DECISION] no room at the foot of a low drop: the flight stops short of the edge, as if blocked
+            stop = f.centre + away.scaled(max(0.0, run * t - 0.01))
+            out.append(ev.Fled(model=f.id, x=round(stop.x, 3), y=round(stop.y, 3)))
+            return _replace_figure(state, f.at(stop))
         out.append(ev.Fled(model=f.id, x=round(edge.x, 3), y=round(edge.y, 3)))
         if depth >= state.table.stick("short"):
             return _remove(state, f, "falling", out)
-        return _replace_figure(state, replace(f.at(edge + away.scaled(f.r)), state="fallen"))
+        if not state.table.on_table(land, f.r):
+            return _remove(state, f, "fled", out)  # it would land off the table: it has left the game
+        return _replace_figure(state, replace(f.at(land), state="fallen"))
     if not state.table.on_table(dest, f.r):
         out.append(ev.Fled(model=f.id, x=round(dest.x, 3), y=round(dest.y, 3)))
         return _remove(state, f, "fled", out)  # SB-MOVE-4: off the table counts as a casualty

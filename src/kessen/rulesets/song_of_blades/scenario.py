@@ -15,7 +15,8 @@ from kessen.rulesets.song_of_blades.profiles import ModelState, Size, SpecialRul
 EPS_MM = 1.0  # SB-GEO-2 tolerance
 DEFAULT_BASE_MM = {"normal": 25, "big": 40, "huge": 50, "gargantuan": 80}
 
-Coordinates = Annotated[tuple[float, float, float, float], Field()]
+# [x0, y0, x1, y1]: four numbers; a list of any other length is refused naming the list (§3.4)
+Coordinates = Annotated[tuple[float, ...], Field(min_length=4, max_length=4)]
 
 
 class Options(StrictModel):
@@ -97,8 +98,10 @@ class Scenario(StrictModel):
                 seen.add(model.id)
                 r = base_mm(model) / 2
                 c = Point(model.x, model.y)
-                if not (r - EPS_MM <= c.x <= width - r + EPS_MM and r - EPS_MM <= c.y <= depth - r + EPS_MM):
-                    raise InputError(f"{where}.x", [model.x, model.y], "the base must lie on the table (SB-GEO-1)")
+                if not r - EPS_MM <= c.x <= width - r + EPS_MM:
+                    raise InputError(f"{where}.x", model.x, f"the base must lie on the table: x from {r - EPS_MM:g} to {width - r + EPS_MM:g} (SB-GEO-1)")
+                if not r - EPS_MM <= c.y <= depth - r + EPS_MM:
+                    raise InputError(f"{where}.y", model.y, f"the base must lie on the table: y from {r - EPS_MM:g} to {depth - r + EPS_MM:g} (SB-GEO-1)")
                 for other_id, oc, orad in placed:
                     if overlapping(c, r, oc, orad, EPS_MM):
                         raise InputError(f"{where}.x", [model.x, model.y], f"the base overlaps model {other_id!r} (SB-GEO-3)")
@@ -129,7 +132,7 @@ def load_scenario(text: str, source: str) -> Scenario:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise InputError(source, "", f"not valid TOML ({error})") from None
+        raise InputError(source, InputError.NOTHING, f"not valid TOML ({error})") from None
     try:
         return validate_data(Scenario, data)
     except InputError as error:

@@ -1,0 +1,108 @@
+"""Helpers for the song-of-blades engine tests: scenario text, and driving the state machine by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tomli_w
+
+from kessen.core.engine import Chance, Decision
+from kessen.core.events import Event
+from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades.battlefield import Figure
+from kessen.rulesets.song_of_blades.melee import MeleeOutcome, combat_roll
+from kessen.rulesets.song_of_blades.quality import ActivationOutcome
+from kessen.rulesets.song_of_blades.scenario import load_scenario
+
+TOL = 0.01  # mm: coordinates are asserted to 0.01 mm
+
+
+def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
+    """A model entry of a scenario file: Q4 C3, 30 points, unless given."""
+    entry: dict[str, Any] = {"id": id, "name": id, "points": 30, "quality": 4, "combat": 3, "x": float(x), "y": float(y)}
+    entry.update(profile)
+    return entry
+
+
+def scenario_text(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra: Any) -> str:
+    """The TOML text of a scenario with sides Red and Blue (900 × 900 mm table unless options say)."""
+    data: dict[str, Any] = {"name": "test", **extra, "sides": [{"side": "Red", "models": red}, {"side": "Blue", "models": blue}]}
+    return tomli_w.dumps(data)
+
+
+def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra: Any) -> g.SobState:
+    """The initial state of a scenario built from model entries (through the scenario loader)."""
+    return g.initial_state(load_scenario(scenario_text(red, blue, **extra), "test"))
+
+
+def step(state: g.SobState, choice: Any) -> tuple[g.SobState, tuple[Event, ...]]:
+    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist)."""
+    node = g.node(state)
+    if isinstance(node, Decision):
+        assert choice in node.options, (choice, node.what, node.options)
+    elif isinstance(node, Chance):
+        assert node.dist.probability(choice) > 0, (choice, node.what, node.dist.outcomes())
+    else:
+        raise AssertionError(f"the game is over: {node}")
+    return g.apply(state, choice)
+
+
+def play(state: g.SobState, *choices: Any) -> tuple[g.SobState, list[Event]]:
+    """Apply several legal choices in a row; the events of all of them."""
+    events: list[Event] = []
+    for choice in choices:
+        state, new = step(state, choice)
+        events.extend(new)
+    return state, events
+
+
+def turn_of(state: g.SobState, side: str) -> g.SobState:
+    """Win the roll-off for *side*: its first turn begins."""
+    return step(state, side)[0]
+
+
+def activated(state: g.SobState, model_id: str, actions: int, dice: int | None = None) -> g.SobState:
+    """Activate a model and roll *actions* successes (no turnover unless two or more dice fail)."""
+    dice = dice if dice is not None else max(actions, 1)
+    failures = dice - actions
+    state, _ = play(state, g.Activate(model_id, dice), ActivationOutcome(actions, failures, failures >= 2))
+    return state
+
+
+def ready(state: g.SobState, side: str, model_id: str, actions: int = 1) -> g.SobState:
+    """Roll-off for *side*, then activate *model_id* with *actions* actions."""
+    return activated(turn_of(state, side), model_id, actions)
+
+
+def decision(state: g.SobState, what: str) -> Decision:
+    n = g.node(state)
+    assert isinstance(n, Decision), n
+    assert n.what == what, (n.what, what)
+    return n
+
+
+def chance(state: g.SobState, what: str) -> Chance:
+    n = g.node(state)
+    assert isinstance(n, Chance), n
+    assert n.what == what, (n.what, what)
+    return n
+
+
+def pending_roll(state: g.SobState) -> g.CombatRoll:
+    top = state.pending[0]
+    assert isinstance(top, g.CombatRoll), top
+    return top
+
+
+def forced(state: g.SobState, attacker_die: int, defender_die: int) -> MeleeOutcome:
+    """The outcome of the pending combat roll with these natural dice (the engine's own MeleeInput)."""
+    return combat_roll(pending_roll(state).roll, attacker_die, defender_die)
+
+
+def at(f: Figure | None, x: float, y: float) -> bool:
+    assert f is not None
+    return abs(f.x - x) <= TOL and abs(f.y - y) <= TOL
+
+
+def types(events: list[Event] | tuple[Event, ...]) -> list[str]:
+    return [e.type for e in events]
