@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -165,6 +166,7 @@ class RecoilOption:
         return Point(self.x, self.y)
 
 
+@functools.lru_cache(maxsize=4096)
 def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     """Every usable recoil, in the default policy's order (SB-RECOIL-1, -2, -5, SB-GEO-5, SB-GEO-6).
 

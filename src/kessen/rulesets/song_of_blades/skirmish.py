@@ -65,7 +65,8 @@ class SobGame:
         return {g.EndTurn: "end the turn", g.EndActivation: "end the activation", g.StandUp: "stand up", g.BreakFree: "break free"}.get(type(option), repr(option))
 
     def show(self, state: g.SobState, lang: str) -> str:
-        lines = [f"{state.name}: round {state.round}/{state.turns}, {state.active}'s turn"]
+        turn = f"{state.active}'s turn" if state.active else "before the roll-off"
+        lines = [f"{state.name}: round {state.round}/{state.turns}, {turn}"]
         for side in state.sides:
             lines.append(f"  {side}:")
             for f in state.side_figures(side):
