@@ -10,11 +10,11 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import limits, odds, sampling
+from benchmarks import battles, limits, odds, sampling
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "sampling", "limits")
+SECTIONS = ("odds", "sampling", "limits", "battles")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -60,6 +60,9 @@ def main(argv: Sequence[str]) -> int:
         for s in suites:
             if s.sweep is not None and args.sweep > 0:
                 failures += limits.run_sweep(s, args.sweep, out)
+
+    if "battles" in sections:
+        battles.run([r for r in ruleset_ids() if not args.ruleset or r in args.ruleset], out)
 
     out.print(f"done in {time.perf_counter() - started:,.0f} s")
     if failures:
