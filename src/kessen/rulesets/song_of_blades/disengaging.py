@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 from typing import Literal
 
 from kessen.dice import Dist
@@ -60,17 +61,21 @@ def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
 def disengage(leaving: DisengageInput) -> Dist[DisengageOutcome]:
     """The exact distribution of leaving contact: hacks in order until the first with an effect (SB-DIS-5, SB-DIS-6).
 
-    Built from the last hacker back to the first, so each hack's distribution is used once.
+    A chain, not a tree: the weight of reaching hack k is the product of the earlier hacks' chances of
+    having no effect, so each hack's distribution is used once.
     """
     hackers = [(i + 1, e) for i, e in enumerate(leaving.enemies) if not hacks_free_of_charge(leaving, e)]
-    rest: Dist[DisengageOutcome] = Dist.always(DisengageOutcome("disengaged", len(hackers), 0))
-    for k in range(len(hackers) - 1, -1, -1):
-        position, enemy = hackers[k]
-        after = rest
-        hack = melee(free_hack_input(leaving, enemy)).map(lambda o: o.result)
-        rest = hack.bind(
-            lambda result, k=k, position=position, after=after: after
-            if result == "nothing"
-            else Dist.always(DisengageOutcome(result, k + 1, position))
-        )
-    return rest
+    hacks = [melee(free_hack_input(leaving, enemy)) for _, enemy in hackers]
+    denominator = prod(h.total for h in hacks)
+    weights: dict[DisengageOutcome, int] = {}
+    reached = 1  # weight of every hack so far having no effect, over the totals of those hacks
+    for k, ((position, _), hack) in enumerate(zip(hackers, hacks)):
+        rest = denominator // prod(h.total for h in hacks[: k + 1])
+        for outcome, w in hack.items():
+            if outcome.result == "nothing":
+                continue
+            key = DisengageOutcome(outcome.result, k + 1, position)
+            weights[key] = weights.get(key, 0) + reached * w * rest
+        reached *= sum(w for o, w in hack.items() if o.result == "nothing")
+    weights[DisengageOutcome("disengaged", len(hackers), 0)] = reached
+    return Dist(weights)
