@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import tomllib
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point, Rect, overlapping
-from kessen.io.validation import StrictModel, validate_data
+from kessen.io.files import load_toml
+from kessen.io.validation import StrictModel
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size, SpecialRule
 
 EPS_MM = 1.0  # SB-GEO-2 tolerance
@@ -129,11 +129,4 @@ def move_length(model: ModelEntry) -> str:
 
 def load_scenario(text: str, source: str) -> Scenario:
     """Parse and validate a scenario file's TOML text; errors name the file, the field and the value."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, InputError.NOTHING, f"not valid TOML ({error})") from None
-    try:
-        return validate_data(Scenario, data)
-    except InputError as error:
-        raise InputError(f"{source}: {error.field}", error.value, error.reason) from None
+    return load_toml(Scenario, text, source)
