@@ -7,12 +7,17 @@ hit-resolution routine R), firing (``fire`` and ``resolve_hits``), close_combat 
 fights, combats), morale (Morale checks), withdrawal (Withdrawal saves and distance), broken
 (Break Points), procedures (the odds registry).
 
-Not done yet: the engine side — stages and activation (LI-STAGE, LI-ACT), combats and pairing
-(LI-ENG, LI-PAIR), targeting geometry and arcs (LI-TGT-1..4, LI-ARC-2), Withdrawal geometry
-(LI-WD-2..9) and the timing of Break Point and Morale checks (LI-BREAK-4/7, LI-MORALE-2).
+Whole battles: scenario (TOML files), state (models, Detachments, Formations, the game state),
+battlefield (distances, contact, arcs, combats, Withdrawal paths), movement (the engine's own Orders
+and Movement phases), shooting (targets, volleys), pairing (LI-PAIR), game (rounds, phases, the three
+stages, combats, morale, Withdrawal as a state machine), events, ai, battle (the Game object).
+
+Not done: Overwatch, terrain, Flyers, Structures, reserves arriving, Void Shields re-igniting, weapon
+traits other than Light AT (outside the spec, §1).
 """
 
 from kessen.rulesets import Ruleset
+from kessen.rulesets.legions.battle import LegionsGame
 from kessen.rulesets.legions.procedures import PROCEDURES
 
 RULESET = Ruleset(
@@ -20,4 +25,5 @@ RULESET = Ruleset(
     title="Legions Imperialis: the Combat phase (firing, close combat, morale, Break Points)",
     prefix="LI",
     procedures=PROCEDURES,
+    game=LegionsGame(),
 )

@@ -37,8 +37,22 @@ def allocation_order(models: Sequence[TargetProfile], allocatable: Sequence[bool
     Within each group the list order is the controller's preference (§5.1 step 2); models that may
     not be allocated hits are left out (they can never lose Wounds to this attack).
     """
-    chosen = [m for m, ok in zip(models, allocatable, strict=True) if ok]
-    return tuple([m for m in chosen if m.is_wounded] + [m for m in chosen if not m.is_wounded])
+    return tuple(models[i] for i in allocation_indices(models, allocatable))
+
+
+def allocation_indices(models: Sequence[TargetProfile], allocatable: Sequence[bool]) -> tuple[int, ...]:
+    """The allocation order as indices into *models*: allocatable wounded models first, then the rest (LI-ALLOC-3).
+
+    The engine uses it to know which model of the Detachment took each hit.
+
+    >>> from kessen.rulesets.legions.profiles import TargetProfile
+    >>> fresh, hurt = TargetProfile("vehicle", 2, 2, 4), TargetProfile("vehicle", 2, 1, 4)
+    >>> allocation_indices([fresh, hurt, fresh], [True, True, False])
+    (1, 0)
+    """
+    chosen = [i for i, ok in enumerate(allocatable) if ok]
+    assert len(allocatable) == len(models)
+    return tuple([i for i in chosen if models[i].is_wounded] + [i for i in chosen if not models[i].is_wounded])
 
 
 def morale_threshold_reached(wounds: int, models_at_start: int) -> bool:

@@ -1,0 +1,72 @@
+"""A simple AI for legions battles that weighs its attacks with the exact ``fire`` odds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kessen.core.engine import Decision
+from kessen.rulesets.legions.battlefield import distance
+from kessen.rulesets.legions.shooting import Fire, expected_damage
+from kessen.rulesets.legions.state import Detachment, LiState
+
+
+def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment | None]:
+    best: tuple[float, Detachment | None] = (float("inf"), None)
+    for enemy in state.detachments:
+        if enemy.owner == det.owner or not enemy.on_battlefield:
+            continue
+        gap = min(distance(m, e) for m in det.live for e in enemy.live)
+        if gap < best[0]:
+            best = (gap, enemy)
+    return best
+
+
+def _longest_range(det: Detachment) -> int:
+    return max((p.range for m in det.live for w in m.weapons for p in w.profiles), default=0)
+
+
+def _fighting_worth(det: Detachment) -> float:
+    return sum(m.caf * m.wounds_remaining for m in det.live) / max(1, len(det.live))
+
+
+class LiAI:
+    """Orders by distance and close-combat strength; fires at the target with the best expected damage from
+    the exact odds; every other choice (movement order, activation order, pairing, fight order,
+    allocation, Withdrawal order) by the default policy, which each decision lists first."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    def decide(self, state: LiState, decision: Decision) -> Any:
+        options = decision.options
+        if decision.what == "order":
+            return self._order(state, decision)
+        if decision.what == "target":
+            fires = [o for o in options if isinstance(o, Fire)]
+            if not fires:
+                return options[-1]
+            det = state.detachment(_activated(state))
+            return max(fires, key=lambda o: (expected_damage(state, det, o), -fires.index(o)))
+        return options[0]
+
+    def _order(self, state: LiState, decision: Decision) -> str:
+        step = state.pending[0]
+        det = state.detachment(step.detachment)  # type: ignore[attr-defined]
+        gap, enemy = _nearest_enemy(state, det)
+        options = decision.options
+        if enemy is None:
+            return "advance" if "advance" in options else str(options[0])
+        reach = _longest_range(det)
+        movement = min(m.movement for m in det.live)
+        if "charge" in options and gap <= movement and _fighting_worth(det) >= _fighting_worth(enemy):
+            return "charge"
+        if "first_fire" in options and (gap <= reach or any(m.cover_save is not None for m in det.live)):
+            return "first_fire"  # in range already, or in cover: stand and shoot first
+        if "march" in options and gap > reach + 2 * movement:
+            return "march"
+        return "advance"
+
+
+def _activated(state: LiState) -> str:
+    step = state.pending[0]
+    return step.detachment  # type: ignore[attr-defined, no-any-return]

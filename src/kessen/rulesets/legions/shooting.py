@@ -1,0 +1,271 @@
+"""Firing on the battlefield: targets, range, fire options, volleys and their results (LI-FIRE, LI-TGT, LI-ALLOC-2, LI-ARC).
+
+A declared attack is split into **volleys**: the firing models of one weapon profile whose view of
+the target is the same (which target models are in their range and sight, which they see from the
+rear arc). Each volley is exactly one ``fire`` question (§5.2), so its dice are drawn from that
+procedure's exact distribution; the volleys are resolved one after another in the declared weapon
+order (LI-ALLOC-5), which the target's controlling player may change.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kessen.dice import Dist
+from kessen.rulesets.legions.allocation import allocation_indices
+from kessen.rulesets.legions.battlefield import can_see, distance, engaged_with, in_rear_arc
+from kessen.rulesets.legions.firing import FireOutcome
+from kessen.rulesets.legions.inputs import MAX_HIT_DICE, MAX_TARGET_MODELS, FireInput, TargetModelInput
+from kessen.rulesets.legions.procedures import PROCEDURES
+from kessen.rulesets.legions.state import Detachment, LiState, Model, Profile
+
+MAX_PROFILE_OPTIONS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """Fire every weapon in range at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3)
+    and the obscuration penalty chosen against obscured Knights and Titans (LI-OBSC-2)."""
+
+    target: str
+    profiles: tuple[tuple[str, int], ...] = ()
+    penalty: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HoldFire:
+    """Do nothing with the activation (LI-ACT-5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """Some firing models of one weapon profile that see the target alike: one ``fire`` question."""
+
+    attacker: str
+    target: str
+    weapon: str
+    profile_index: int
+    profile: Profile
+    firing_models: int
+    eligible: frozenset[str]
+    rear: frozenset[str]
+    penalty: int
+    engaged_with_scales: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.weapon, self.profile_index)
+
+
+def closest_visible(state: LiState, firer: Model, target: Detachment) -> float | None:
+    """The distance to the closest model of the target the firer can see, or None (LI-TGT-1, LI-TGT-2)."""
+    seen = [distance(firer, m) for m in target.live if can_see(state, firer, m)]
+    return min(seen) if seen else None
+
+
+def weapons_in_range(firer: Model, reach: float) -> tuple[tuple[str, int], ...]:
+    """The (weapon, profile) pairs of a model that reach a target at *reach* inches (LI-TGT-2)."""
+    return tuple((w.name, i) for w in firer.weapons for i, p in enumerate(w.profiles) if p.range >= reach)
+
+
+def can_fire(det: Detachment) -> bool:
+    """A Detachment whose models made a Withdrawal move this round cannot fire (LI-WD-9)."""
+    return not det.withdrew_this_round
+
+
+def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
+    """The enemy Detachments it may fire at: on the battlefield, not Engaged & Pinned (LI-TGT-4), with at
+    least one model in sight (LI-TGT-1) and in range of a weapon (LI-TGT-2, LI-TGT-3), nearest first."""
+    if not can_fire(det):
+        return ()
+    found: list[tuple[float, int, str]] = []
+    for k, enemy in enumerate(state.detachments):
+        if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
+            continue
+        reach = [r for f in det.live if (r := closest_visible(state, f, enemy)) is not None and weapons_in_range(f, r)]
+        if reach:
+            found.append((min(reach), k, enemy.id))
+    return tuple(t for _, _, t in sorted(found))
+
+
+def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]:
+    """Every attack the Detachment may declare, then holding fire (LI-FIRE-2, LI-FIRE-3, LI-OBSC-2).
+
+    Default first [DECISION]: the nearest target, each weapon's first profile, the largest
+    obscuration penalty present (the penalty that lets every model receive hits, §5.2).
+    """
+    options: list[Fire | HoldFire] = []
+    for target_id in targets(state, det):
+        target = state.detachment(target_id)
+        multi: dict[str, int] = {}
+        penalties: set[int] = set()
+        for f in det.live:
+            reach = closest_visible(state, f, target)
+            if reach is None:
+                continue
+            for w in f.weapons:
+                if len(w.profiles) > 1 and any(p.range >= reach for p in w.profiles):
+                    multi[w.name] = len(w.profiles)
+            for m in target.live:
+                if can_see(state, f, m) and any(p.range >= distance(f, m) for w in f.weapons for p in w.profiles):
+                    penalties.add(m.penalty)
+        choices = list(itertools.islice(itertools.product(*(range(n) for n in multi.values())), MAX_PROFILE_OPTIONS))
+        for penalty in sorted(penalties, reverse=True):
+            for combo in choices:
+                options.append(Fire(target_id, tuple(zip(multi, combo)), penalty))
+    return tuple(options) + (HoldFire(),)
+
+
+def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]:
+    """The volleys of a declared attack, in the declared weapon order (LI-FIRE-2, LI-TGT-2, LI-TGT-3, LI-ALLOC-2, LI-ARC-1).
+
+    A firing model fires each weapon whose chosen profile reaches the closest target model it can
+    see; its hits may go only to target models in that profile's range and its sight, hidden no more
+    than the chosen penalty. Models that see the target alike fire together (LI-FAST-1).
+    """
+    target = state.detachment(option.target)
+    chosen = dict(option.profiles)
+    scales = tuple(state.detachment(e).scale for e in engaged_with(state, target.id))[:10]
+    weapon_order: list[str] = []
+    for f in det.live:
+        for w in f.weapons:
+            if w.name not in weapon_order:
+                weapon_order.append(w.name)
+    found: list[Volley] = []
+    for name in weapon_order:
+        groups: dict[tuple[int, frozenset[str], frozenset[str]], int] = {}
+        for f in det.live:
+            reach = closest_visible(state, f, target)
+            weapon = next((w for w in f.weapons if w.name == name), None)
+            if reach is None or weapon is None:
+                continue
+            index = min(chosen.get(name, 0), len(weapon.profiles) - 1)
+            profile = weapon.profiles[index]
+            if profile.range < reach:
+                continue
+            eligible = frozenset(
+                m.id for m in target.live
+                if can_see(state, f, m) and distance(f, m) <= profile.range and m.penalty <= option.penalty
+            )
+            if not eligible:
+                continue
+            rear = frozenset(m.id for m in target.live if m.id in eligible and in_rear_arc(m, f))
+            groups[(index, eligible, rear)] = groups.get((index, eligible, rear), 0) + 1
+        for (index, eligible, rear), count in groups.items():
+            profile = _profile(det, name, index)
+            per_volley = max(1, min(MAX_TARGET_MODELS, MAX_HIT_DICE // profile.dice))
+            while count > 0:  # more than 60 dice: rolled as several volleys, which changes no probability (LI-FAST-1)
+                n = min(count, per_volley)
+                found.append(Volley(det.id, target.id, name, index, profile, n, eligible, rear, option.penalty, scales))
+                count -= n
+    return tuple(found)
+
+
+def _profile(det: Detachment, weapon: str, index: int) -> Profile:
+    for m in det.models:
+        for w in m.weapons:
+            if w.name == weapon:
+                return w.profiles[index]
+    raise KeyError(weapon)
+
+
+def volley_input(state: LiState, v: Volley) -> FireInput | None:
+    """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
+
+    The rear arc is judged from the model that takes the first hit (the first in allocation order)
+    [DECISION LI-ARC-1: a volley's firing models share one arc toward each target model; the engine
+    rolls a volley's saves together, so it uses the arc of the model the hits go to first]. A chosen
+    obscuration penalty larger than that of every model the volley may hit is passed as a hit
+    modifier, which is the same penalty (LI-HIT-4).
+    """
+    target = state.detachment(v.target)
+    live = target.live
+    allocatable = [m.id in v.eligible for m in live]
+    if not any(allocatable):
+        return None
+    order = allocation_indices([m.target_profile() for m in live], allocatable)
+    rear = live[order[0]].id in v.rear
+    own = max(live[i].penalty for i in range(len(live)) if allocatable[i])
+    models = tuple(
+        TargetModelInput(
+            type=m.type,  # type: ignore[arg-type]
+            wounds=m.wounds,
+            wounds_remaining=m.wounds_remaining,
+            armour_save=m.armour_save,
+            special_save=m.special_save,
+            cover_save=m.cover_save,
+            void_shields=m.void_shields,
+            eligible=ok,
+            obscured=min(m.obscured, 50),  # type: ignore[arg-type]
+        )
+        for m, ok in zip(live, allocatable, strict=True)
+    )
+    return FireInput(
+        firing_models=v.firing_models,
+        dice=v.profile.dice,
+        to_hit=v.profile.to_hit,
+        hit_modifier=own - v.penalty,
+        ap=v.profile.ap,
+        light_at=v.profile.light_at,
+        rear_arc=rear,
+        target_scale=target.scale,
+        target_engaged_with_scales=v.engaged_with_scales,
+        obscuration_penalty=own,
+        target_models=models,
+    )
+
+
+def volley_dist(value: FireInput) -> Dist[FireOutcome]:
+    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), through its cache."""
+    return PROCEDURES["fire"].dist(value)
+
+
+def apply_volley(state: LiState, value: FireInput, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
+    """The target after a volley's outcome: the hits went to the models in allocation order (§5.1 R).
+
+    R's result fixes every model: the first ``destroyed`` models of the allocation order lost all
+    their Wounds and Void Shields, the next one the rest of the Wounds and shields lost.
+    Returns the new state and the ids of the models destroyed.
+    """
+    target = state.detachment(target_id)
+    live = target.live
+    order = allocation_indices([m.target_profile() for m in live], [t.eligible for t in value.target_models])
+    wounds, shields = outcome.wounds, outcome.shields_lost
+    dead: list[str] = []
+    updated: dict[str, Model] = {}
+    for k, i in enumerate(order):
+        m = live[i]
+        if k < outcome.destroyed:
+            wounds -= m.wounds_remaining
+            shields -= m.void_shields
+            updated[m.id] = replace(m, wounds_remaining=0, void_shields=0)
+            dead.append(m.id)
+        else:
+            updated[m.id] = replace(m, wounds_remaining=m.wounds_remaining - wounds, void_shields=m.void_shields - shields)
+            break
+    assert wounds >= 0 and shields >= 0
+    det = replace(target, models=tuple(updated.get(m.id, m) for m in target.models))
+    return state.with_detachment(det), tuple(dead)
+
+
+def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
+    """The AI's worth of an attack: expected Wounds and models destroyed, each volley on the target as it stands."""
+    worth = 0.0
+    for v in volleys(state, det, option):
+        value = volley_input(state, v)
+        if value is None:
+            continue
+        dist = volley_dist(value)
+        worth += float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
+    return worth
+
+
+def describe_fire(option: Any) -> str:
+    if isinstance(option, HoldFire):
+        return "hold fire"
+    assert isinstance(option, Fire)
+    extra = ", ".join(f"{w} profile {i + 1}" for w, i in option.profiles)
+    penalty = f", obscuration -{option.penalty}" if option.penalty else ""
+    return f"fire at {option.target}" + (f" ({extra})" if extra else "") + penalty

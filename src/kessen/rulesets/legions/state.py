@@ -1,0 +1,221 @@
+"""The battle as the engine holds it: models, Detachments, Formations and the frozen game state (§3.2–§3.6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from kessen.core.geometry import Point
+from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, OBSCURATION_PENALTY, TargetProfile
+
+Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
+MoraleThisPhase = Literal["none", "passed", "failed"]
+Stage = Literal["first_fire", "engagement", "advancing_fire"]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One weapon profile (§3.3)."""
+
+    range: int
+    dice: int
+    to_hit: int
+    ap: int
+    light_at: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon with one or more profiles (§3.3, LI-FIRE-3)."""
+
+    name: str
+    profiles: tuple[Profile, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """One model on the battlefield (§3.2); ``wounds_remaining`` 0 means destroyed and removed."""
+
+    id: str
+    type: str
+    scale: int
+    movement: int
+    armour_save: int | None
+    special_save: int | None
+    cover_save: int | None
+    wounds: int
+    wounds_remaining: int
+    caf: int
+    morale: int | None
+    void_shields: int
+    void_shields_max: int
+    x: float
+    y: float
+    base_radius: float
+    facing: float
+    obscured: int
+    weapons: tuple[Weapon, ...]
+
+    @property
+    def alive(self) -> bool:
+        return self.wounds_remaining > 0
+
+    @property
+    def centre(self) -> Point:
+        return Point(self.x, self.y)
+
+    @property
+    def penalty(self) -> int:
+        """Its own obscuration penalty (LI-OBSC-1); 100 (only inessential parts visible) is never targeted."""
+        return OBSCURATION_PENALTY.get(self.obscured, 2)
+
+    def at(self, p: Point) -> Model:
+        return replace(self, x=p.x, y=p.y)
+
+    def target_profile(self) -> TargetProfile:
+        """The model as the saving rules see it."""
+        return TargetProfile(
+            type=self.type,  # type: ignore[arg-type]
+            wounds=self.wounds,
+            wounds_remaining=self.wounds_remaining,
+            armour_save=self.armour_save,
+            special_save=self.special_save,
+            cover_save=self.cover_save,
+            void_shields=self.void_shields,
+        )
+
+    @property
+    def loss_value(self) -> int:
+        """What the model counts for Break Points: 1, or its Wounds for Knights and Titans (LI-BREAK-1)."""
+        return self.wounds if self.type in KNIGHTS_AND_TITANS else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Detachment:
+    """A Detachment with the statuses the Combat phase reads (§3.4)."""
+
+    id: str
+    owner: str
+    formation: str
+    models: tuple[Model, ...]
+    order: Order | None = None
+    engaged: bool = False
+    pinned: bool = False
+    in_reserve: bool = False
+    charged_and_moved: bool = False
+    withdrew_this_round: bool = False
+    order_at_phase_start: Order | None = None
+    morale_this_phase: MoraleThisPhase = "none"
+
+    @property
+    def live(self) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.alive)
+
+    @property
+    def on_battlefield(self) -> bool:
+        """On the battlefield: not in Reserve, and with at least one model left."""
+        return not self.in_reserve and any(m.alive for m in self.models)
+
+    @property
+    def scale(self) -> int:
+        """The highest Scale of its models [DECISION §3.1]."""
+        return max(m.scale for m in self.models)
+
+    @property
+    def morale(self) -> int | None:
+        """The best (lowest) numeric Morale of its models; "-" only if all are "-" [DECISION §3.4]."""
+        values = [m.morale for m in self.live if m.morale is not None]
+        return min(values) if values else None
+
+    def model(self, model_id: str) -> Model:
+        return next(m for m in self.models if m.id == model_id)
+
+    def with_model(self, model: Model) -> Detachment:
+        return replace(self, models=tuple(model if m.id == model.id else m for m in self.models))
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    """A Formation: its starting size and whether it is Broken (§3.5)."""
+
+    id: str
+    owner: str
+    starting_size: int
+    broken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CombatProgress:
+    """The combat being resolved: its Detachments, its fights still to come and the tallies (LI-CC-1)."""
+
+    detachments: tuple[str, ...]
+    fights: tuple[tuple[str, str], ...] = ()
+    fought: tuple[tuple[str, int], ...] = ()
+    won: tuple[tuple[str, int], ...] = ()
+
+    def fights_of(self, model_id: str) -> int:
+        return dict(self.fought).get(model_id, 0)
+
+    def won_by(self, player: str) -> int:
+        return dict(self.won).get(player, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class LiState:
+    """A frozen state of a legions battle."""
+
+    name: str
+    width: int
+    height: int
+    players: tuple[str, str]
+    edges: tuple[str, str]
+    rounds: int
+    formations: tuple[Formation, ...]
+    detachments: tuple[Detachment, ...]
+    no_sight: frozenset[frozenset[str]] = frozenset()
+    round: int = 1
+    phase: str = "orders"
+    stage: Stage | None = None
+    initiative: str | None = None
+    pending: tuple[object, ...] = ()
+    activated: frozenset[str] = frozenset()
+    pinned_at_stage_start: frozenset[str] = frozenset()
+    fought: frozenset[str] = frozenset()
+    combat: CombatProgress | None = None
+    ended: bool = False
+    opening: tuple[object, ...] = ()
+    """Events of the steps run when the battle was set up, told with the first choice's events."""
+
+    def other(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    def edge_of(self, player: str) -> str:
+        return self.edges[self.players.index(player)]
+
+    def detachment(self, det_id: str) -> Detachment:
+        return next(d for d in self.detachments if d.id == det_id)
+
+    def formation(self, formation_id: str) -> Formation:
+        return next(f for f in self.formations if f.id == formation_id)
+
+    def owner_of_model(self, model_id: str) -> Detachment:
+        return next(d for d in self.detachments if any(m.id == model_id for m in d.models))
+
+    def model(self, model_id: str) -> Model:
+        return self.owner_of_model(model_id).model(model_id)
+
+    def with_detachment(self, det: Detachment) -> LiState:
+        return replace(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
+
+    def with_model(self, model: Model) -> LiState:
+        return self.with_detachment(self.owner_of_model(model.id).with_model(model))
+
+    def with_formation(self, formation: Formation) -> LiState:
+        return replace(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
+
+    def detachments_of(self, player: str) -> tuple[Detachment, ...]:
+        return tuple(d for d in self.detachments if d.owner == player)
+
+    def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
+        """Every model on the battlefield, with its Detachment."""
+        return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
