@@ -176,3 +176,15 @@ def test_li_act_5_activation_without_firing_is_still_an_activation() -> None:
     _, events = g.apply(state, HoldFire())
     assert [e.reason for e in of(list(events), ev.HeldFire)] == ["chose_not_to"]
     assert any(isinstance(e, ev.OrderRemoved) and e.detachment == "A" for e in events)
+
+
+def test_li_fire_4_without_special_rules_a_detachment_never_splits_its_fire() -> None:
+    """LI-FIRE-4 (with LI-FIRE-2): several targets come only through special rules, and none is in scope, so with two
+    enemy Detachments in range every firing option names exactly one of them, and all of that option's volleys go at
+    it — each target's hits are rolled and resolved as one target at a time, never interleaved."""
+    state = raw_state_of([det("A", m("gun", 10, 10), m("gun", 11, 10))], [det("T1", m("inf", 10, 20)), det("T2", m("inf", 12, 21))])
+    options = fire_options(state, state.detachment("A"))
+    fires = [o for o in options if isinstance(o, Fire)]
+    assert {f.target for f in fires} == {"T1", "T2"} and options[-1] == HoldFire()
+    for chosen in fires:
+        assert {v.target for v in volleys(state, state.detachment("A"), chosen)} == {chosen.target}
