@@ -7,10 +7,13 @@ unit attacks and overflow), spells (saves against spells and areas), morale (mor
 commanders (Prepare and Incite), initiative (turn order), victory (battle end, decisive rout),
 dying (death saves), procedures (the odds registry).
 
-Not done yet: the engine (grid, movement, terrain, integrity, actions, end of round, objectives).
+For whole battles: grid (squares, terrain, ranges, areas), scenario (files), forces (stands, units,
+solos, budgets, integrity), movement, options (decisions), game (the state machine), events, ai,
+board (the terminal drawing), battle (the engine's Game).
 """
 
 from kessen.rulesets import Ruleset
+from kessen.rulesets.armies_clash.battle import AcGame
 from kessen.rulesets.armies_clash.procedures import PROCEDURES
 
 RULESET = Ruleset(
@@ -18,4 +21,5 @@ RULESET = Ruleset(
     title='D&D 5e "When Armies Clash": attacks, saves, morale, initiative, battle end and death saves',
     prefix="AC",
     procedures=PROCEDURES,
+    game=AcGame(),
 )

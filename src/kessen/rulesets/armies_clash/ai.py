@@ -1,0 +1,161 @@
+"""A simple AI for armies-clash that weighs attacks and spells with the exact odds of the ``attack`` and
+``save`` procedures, closes on the enemy in good order and otherwise plays the default policy."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from kessen.core.engine import Decision
+from kessen.rulesets.armies_clash import game as g
+from kessen.rulesets.armies_clash.grid import Footprint, distance, reach_squares
+from kessen.rulesets.armies_clash.movement import Destination
+from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Cast, CastArea, Declare, NoAction, Stay, Support
+
+
+def expected_damage(state: g.AcState, piece: str, option: AttackWith) -> Fraction:
+    """The mean damage of an attack option, from the exact ``attack`` distributions; objective squares count
+    double (they are worth VP)."""
+    kind = g._kind_of(state, option.target)
+    total = Fraction(0)
+    turn = state.turn
+    supported = turn is not None and piece in turn.supported
+    for q in g.attack_questions(state, piece, option.using, kind, option.target, supported=supported):
+        dist = g.attack_dist(q)
+        total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
+    if kind == "objective":
+        total *= 2
+    elif kind == "stand":
+        stand = state.stand(option.target)
+        if stand is not None and stand.hp == 0:
+            total /= 2  # a casualty only passes damage on
+    return total
+
+
+def _mean_damage(text: str | None) -> Fraction:
+    if text is None:
+        return Fraction(0)
+    from kessen.rulesets.armies_clash.damage import damage_roll
+    from kessen.rulesets.armies_clash.dice_strings import parse_dice
+
+    dist = damage_roll(parse_dice(text))
+    return sum((p * v for v, p in dist.probabilities().items()), Fraction(0))
+
+
+def spell_value(state: g.AcState, piece: str, option: Cast | CastArea) -> Fraction:
+    """What a spell is worth: its mean damage on each enemy it reaches, less twice that on each friend."""
+    sp = g._spell(state, piece, option.spell)
+    mean = _mean_damage(sp.damage)
+    side = state.side_of(piece)
+    if isinstance(option, Cast):
+        return mean
+    value = Fraction(0)
+    for kind, target, partial in g.area_targets(state, piece, g.area_squares(state, piece, option)):
+        share = Fraction(1, 2) if partial else Fraction(1)
+        if kind == "objective":
+            value += 2 * mean
+        elif state.side_of(target) == side:
+            value -= 2 * share * mean
+        else:
+            value += share * mean
+    return value
+
+
+class AcAI:
+    """Declares Attack (or Cast a Spell when its casters can), Dashes when nothing is in reach, incites, rallies,
+    moves each piece to fighting distance of the nearest enemy or objective while keeping its unit together, and
+    picks the attack or spell with the best expected damage."""
+
+    def __init__(self, side: str) -> None:
+        self.side = side
+
+    def decide(self, state: g.AcState, decision: Decision) -> Any:
+        options = decision.options
+        if decision.what == "action":
+            return self._action(state, options)
+        if decision.what == "commander":
+            unit = state.unit(state.turn.actor) if state.turn else None  # type: ignore[union-attr]
+            return Benefit("prepare") if unit is not None and unit.formation == "defensive" else Benefit("incite")
+        if decision.what == "move" and state.turn is not None and not g._routed_piece(state, state.turn.piece):
+            return self._move(state, options)
+        if decision.what == "act":
+            return self._act(state, options)
+        return options[0]
+
+    def _action(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+        turn = state.turn
+        assert turn is not None
+        names = {o.action: o for o in options if isinstance(o, Declare)}
+        pieces = [turn.actor] if turn.solo else [s.id for s in state.unit_stands(turn.actor)]
+        side = state.side_of(pieces[0])
+        goals = g._goals(state, side)
+        gap = min((distance(g._piece_footprint(state, p), f) for p in pieces for f in goals), default=0)
+        reach = max((self._reach(state, p) for p in pieces), default=1)
+        speed = max(g.speed_squares(g._stats(state, p).speed_ft) for p in pieces)
+        if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
+            for o in options:
+                if isinstance(o, Declare) and o.formation == ("support" if gap <= speed + 1 else "march"):
+                    return o
+        if gap > speed + reach and "dash" in names:
+            return names["dash"]
+        if "cast" in names:
+            return names["cast"]
+        if "attack" in names:
+            return names["attack"]
+        return names.get("dash", options[0])
+
+    @staticmethod
+    def _reach(state: g.AcState, piece: str) -> int:
+        creature = g._stats(state, piece)
+        reaches = [1] + [reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"]
+        reaches += [reach_squares(s.range_ft) for s in creature.spells if s.range_ft != "self"]
+        return max(reaches)
+
+    def _move(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+        turn = state.turn
+        assert turn is not None
+        piece = turn.piece
+        side = state.side_of(piece)
+        goals = g._goals(state, side)
+        creature = g._stats(state, piece)
+        ranged = max((reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"), default=0)
+        want_low, want_high = (2, ranged) if ranged >= 2 else (1, 1)
+        stand = state.stand(piece)
+        mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
+        spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
+        size = g._piece_footprint(state, piece).size
+
+        def score(option: Any) -> tuple[int, int, int, int]:
+            if isinstance(option, Stay):
+                fp, cost = g._piece_footprint(state, piece), 0
+            else:
+                assert isinstance(option, Destination)
+                if option.kind != "move":
+                    return (99, 99, 99, 99)
+                fp, cost = Footprint(option.x, option.y, size), option.cost
+            gap = min((distance(fp, f) for f in goals), default=0)
+            off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
+            loose = int(bool(mates) and all(distance(fp, m) > spacing for m in mates))
+            return (off, loose, gap, cost)
+
+        return min(options, key=score)
+
+    def _act(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+        turn = state.turn
+        assert turn is not None
+        piece = turn.piece
+        best: Any = None
+        best_value = Fraction(0)
+        for o in options:
+            if isinstance(o, AttackWith):
+                value = expected_damage(state, piece, o)
+            elif isinstance(o, (Cast, CastArea)):
+                value = spell_value(state, piece, o)
+            else:
+                continue
+            if value > best_value:
+                best, best_value = o, value
+        if best is not None:
+            return best
+        supports = [o for o in options if isinstance(o, Support)]
+        return supports[0] if supports else NoAction()

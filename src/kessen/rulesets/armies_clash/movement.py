@@ -1,0 +1,197 @@
+"""Movement on the grid: where a stand or solo may go this turn (§5.12, §5.8, §5.21, §5.22, §5.25).
+
+A piece steps orthogonally (AC-GRID-2), paying the entering cost of each step (AC-TERR-5, AC-TERR-7,
+AC-TERR-8) out of its budget (AC-MOVE-1). A stand next to an enemy stand cannot step unless its unit
+retreats (AC-MOVE-3, AC-RETREAT-1); solos are never locked. Squares of allied skirmisher stands and
+allied solos may be crossed but not stopped on; allied regiment stands only entered by a solo joining
+them (AC-MOVE-4, AC-SKIRM-4, AC-REG-3, AC-SOLO-2, AC-JOIN-1). A step with any square off the grid
+leaves the battlefield (AC-MOVE-5). When the last step entered only road, one extra step is free
+(AC-MOVE-7). A routed unit's stands never step closer to the nearest enemy (AC-MORALE-4).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from kessen.rulesets.armies_clash.grid import DIRECTIONS, Footprint, Grid, Square, distance, step_cost
+
+Occupant = tuple[str, str, str]  # (kind: "regiment" | "skirmisher" | "solo", side, id)
+
+
+@dataclass(frozen=True, slots=True)
+class Destination:
+    """Where a move can end: ``kind`` move (a square), flee (off the grid) or join (onto the stand ``stand``)."""
+
+    x: int
+    y: int
+    cost: int
+    road: bool
+    kind: Literal["move", "flee", "join"] = "move"
+    stand: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """What the movement rules need to know about the piece that moves."""
+
+    id: str
+    side: str
+    is_solo: bool
+    footprint: Footprint
+    swimmer: bool
+    budget: int
+    retreat: bool = False
+    routed: bool = False
+    road_available: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    legal: bool
+    stop: bool
+    flee: bool
+    joins: tuple[str, ...]
+
+
+ILLEGAL = Place(False, False, False, ())
+
+
+def classify(
+    grid: Grid,
+    occupancy: dict[Square, Occupant],
+    mover: Mover,
+    footprint: Footprint,
+    *,
+    may_join: Callable[[str], bool],
+) -> Place:
+    """Whether the mover may stand at *footprint* after a step, may stop there, leaves the grid, or joins (AC-MOVE-4)."""
+    passing = False
+    regiments: set[str] = set()
+    skirmishers: set[str] = set()
+    off = False
+    for square in footprint.squares():
+        if not grid.on_grid(square):
+            off = True
+            continue
+        if grid.at(square).kind == "deep_water" and not mover.swimmer:
+            return ILLEGAL
+        occupant = occupancy.get(square)
+        if occupant is None or occupant[2] == mover.id:
+            continue
+        kind, side, ident = occupant
+        if side != mover.side:
+            return ILLEGAL
+        if kind == "regiment":
+            if not mover.is_solo:
+                return ILLEGAL
+            regiments.add(ident)
+        elif kind == "skirmisher":
+            passing = True
+            skirmishers.add(ident)
+        else:
+            passing = True
+    if off:
+        return Place(True, False, True, ())
+    if regiments:
+        if len(regiments) == 1 and not skirmishers and may_join(next(iter(regiments))):
+            return Place(True, False, False, tuple(regiments))
+        return ILLEGAL
+    joins = tuple(sorted(s for s in skirmishers if may_join(s))) if mover.is_solo else ()
+    return Place(True, not passing, False, joins)
+
+
+def destinations(
+    grid: Grid,
+    occupancy: dict[Square, Occupant],
+    mover: Mover,
+    *,
+    enemy_stands: tuple[Footprint, ...],
+    enemies: tuple[Footprint, ...],
+    wrecked: frozenset[Square] = frozenset(),
+    may_join: Callable[[str], bool] = lambda _: False,
+) -> list[Destination]:
+    """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7)."""
+
+    def locked(fp: Footprint) -> bool:
+        return not mover.is_solo and not mover.retreat and any(distance(fp, e) == 1 for e in enemy_stands)
+
+    def nearest(fp: Footprint) -> int:
+        return min((distance(fp, e) for e in enemies), default=0)
+
+    start = (mover.footprint.x, mover.footprint.y)
+    best: dict[tuple[int, int], int] = {start: 0}
+    stops: set[tuple[int, int]] = set()
+    road_ok: set[tuple[int, int]] = set()
+    ends: dict[tuple[str, int, int, str], Destination] = {}
+    heap = [(0, start)]
+    size = mover.footprint.size
+
+    def record(dest: Destination) -> None:
+        key = (dest.kind, dest.x, dest.y, dest.stand)
+        old = ends.get(key)
+        if old is None or (dest.cost, dest.road) < (old.cost, old.road):
+            ends[key] = dest
+
+    def steps(pos: tuple[int, int]) -> list[tuple[tuple[int, int], Footprint, Place, int, bool]]:
+        fp = Footprint(pos[0], pos[1], size)
+        if locked(fp):
+            return []
+        out = []
+        here = nearest(fp) if mover.routed else 0
+        for d in DIRECTIONS:
+            nfp = fp.moved(d)
+            place = classify(grid, occupancy, mover, nfp, may_join=may_join)
+            if not place.legal:
+                continue
+            if mover.routed and nearest(nfp) < here:
+                continue
+            entered = [s for s in fp.entered(d) if grid.on_grid(s)]
+            road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
+            out.append(((nfp.x, nfp.y), nfp, place, step_cost(grid, fp, d, swimmer=mover.swimmer, wrecked=wrecked), road))
+        return out
+
+    while heap:
+        cost, pos = heapq.heappop(heap)
+        if cost > best[pos]:
+            continue
+        for npos, nfp, place, step, road in steps(pos):
+            total = cost + step
+            if total > mover.budget:
+                continue
+            if place.flee:
+                record(Destination(npos[0], npos[1], total, False, "flee"))
+                continue
+            for stand in place.joins:
+                record(Destination(npos[0], npos[1], total, False, "join", stand))
+            if place.joins and not place.stop and _regiment_join(place, occupancy, nfp, grid):
+                continue  # entering a regiment stand ends the move (AC-JOIN-1)
+            if road and mover.road_available:
+                road_ok.add(npos)
+            if total < best.get(npos, mover.budget + 1):
+                best[npos] = total
+                heapq.heappush(heap, (total, npos))
+            if place.stop:
+                stops.add(npos)
+    for pos in stops:
+        if pos != start:
+            record(Destination(pos[0], pos[1], best[pos], False))
+    reached = {(d.x, d.y) for d in ends.values() if d.kind == "move"}
+    for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
+        for npos, _nfp, place, _step, _road in steps(pos):
+            if place.flee:
+                record(Destination(npos[0], npos[1], mover.budget, True, "flee"))
+            for stand in place.joins:
+                record(Destination(npos[0], npos[1], mover.budget, True, "join", stand))
+            if place.stop and npos != start and npos not in reached:
+                record(Destination(npos[0], npos[1], mover.budget, True))
+    return list(ends.values())
+
+
+def _regiment_join(place: Place, occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:
+    """Whether the join at *fp* enters a regiment stand (which may not be crossed)."""
+    return any(
+        grid.on_grid(s) and (o := occupancy.get(s)) is not None and o[0] == "regiment" for s in fp.squares()
+    )
