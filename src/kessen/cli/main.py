@@ -45,7 +45,8 @@ def odds(
     format: Annotated[OddsFormat, typer.Option("--format", help="json (the contract) or table")] = OddsFormat.json,
 ) -> None:
     """Exact odds of one procedure: kessen odds RULESET PROCEDURE --input FILE.json"""
-    out = Console(highlight=False, soft_wrap=True)
+    # a table written to a file or a pipe keeps its full column names
+    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     if ruleset is None:
         for rid in ruleset_ids():
             out.print(f"{rid:16} {get_ruleset(rid).title}")
