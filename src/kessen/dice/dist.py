@@ -122,7 +122,8 @@ class Dist(Generic[O]):
 
     def mean(self) -> Fraction:
         """The exact mean of a numeric distribution."""
-        return Fraction(sum(o * w for o, w in self._weights.items()), self._total)  # type: ignore[operator]
+        total: Any = sum(o * w for o, w in self._weights.items())  # type: ignore[operator,misc]
+        return Fraction(total, self._total)
 
     def variance(self) -> Fraction:
         """The exact variance of a numeric distribution."""
@@ -172,7 +173,7 @@ class Dist(Generic[O]):
     def __sub__(self, other: Dist[Any] | int) -> Dist[Any]:
         if isinstance(other, int):
             return self.map(lambda o: o - other)  # type: ignore[operator]
-        return self.combine(other, lambda a, b: a - b)  # type: ignore[operator]
+        return self.combine(other, lambda a, b: a - b)
 
     def __rsub__(self, other: int) -> Dist[Any]:
         return self.map(lambda o: other - o)  # type: ignore[operator]

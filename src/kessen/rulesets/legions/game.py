@@ -339,8 +339,8 @@ def _node_of(state: LiState, step: object) -> Chance | Decision | None:
     if isinstance(step, WithdrawalRoll):
         return Chance(PROCEDURES["withdrawal_move"].dist(WithdrawalMoveInput(movement=0)), "withdrawal roll")
     if isinstance(step, ChooseWithdrawer):
-        left = withdrawal_order(state, step)
-        return Decision(state.detachment(step.detachment).owner, "withdrawal order", left) if left else None
+        withdrawers = withdrawal_order(state, step)
+        return Decision(state.detachment(step.detachment).owner, "withdrawal order", withdrawers) if withdrawers else None
     if isinstance(step, WithdrawalSaves):
         return Chance(PROCEDURES["withdrawal_save"].dist(withdrawal_save_input(state, step)), "withdrawal saves")
     raise AssertionError(f"not a chance or decision step: {step!r}")

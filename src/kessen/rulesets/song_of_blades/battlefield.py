@@ -18,6 +18,7 @@ from kessen.core.geometry import (
     swept_overlaps_base,
     swept_overlaps_rect,
 )
+from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
 STICKS_MM = {  # SB-GEO-7
@@ -36,7 +37,7 @@ class Figure:
     points: int
     quality: int
     combat: int
-    size: str
+    size: Size
     mounted: bool
     flying: bool
     move: str
@@ -44,7 +45,7 @@ class Figure:
     base_mm: int
     x: float
     y: float
-    state: str = "standing"
+    state: ModelState = "standing"
 
     @property
     def centre(self) -> Point:

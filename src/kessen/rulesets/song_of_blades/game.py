@@ -545,13 +545,13 @@ def attack_roll(
         attacker_combat=a.combat,
         defender_combat=d.combat,
         attacker_state="fallen" if a.state == "fallen" else "standing",
-        defender_state=d.state,  # type: ignore[arg-type]
+        defender_state=d.state,
         power_blow=power_blow,
         ambush=ambush,
         attacker_mounted=a.mounted,
         defender_mounted=d.mounted,
-        attacker_size=a.size,  # type: ignore[arg-type]
-        defender_size=d.size,  # type: ignore[arg-type]
+        attacker_size=a.size,
+        defender_size=d.size,
         attacker_high_ground=state.table.ground_height(a.centre) > state.table.ground_height(d.centre),
         defender_obstacle=state.table.across_obstacle(a.centre, d.centre),
         attacker_enemies_in_contact=min(8, max(1, len(a_contacts))),
