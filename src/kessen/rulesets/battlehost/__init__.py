@@ -3,14 +3,17 @@
 Modules: rolls (dice conventions: scores, clamping, Might), profiles (characteristics, F notation,
 missile weapon chart), inputs (odds inputs), wounding (wound chart, To Wound roll), shooting (hit
 roll, moved shooters, natural 6), duels (duel roll, two-handed, Might policy, tie-breaks), strikes
-(doubled strikes on the trapped, allocation), fighting (a whole fight), procedures (the odds registry).
+(doubled strikes on the trapped, allocation), fighting (a whole fight), procedures (the odds registry);
+for whole battles: scenario (files), battlefield (geometry, backing away, making way, moves, sight),
+pairing (splitting contacts into fights), game (the state machine of turns and phases), events, ai,
+battle (the engine's Game).
 
-Not done yet: geometry (BH-GEO-*), backing away and making way (BH-BACK-1..3, 6..8), fight
-splitting and order (BH-FIGHT-1, 2), the Shoot phase order and targeting (BH-SHOOT-1..4), the turn
-sequence (BH-TURN-*, BH-MOVE-*) and the game engine; the odds procedures take "trapped" as given.
+Not done yet: Might on a Hero's own hit and To Wound rolls in battles (BH-DICE-4's [FILL]); the
+odds procedures take "trapped" as given (the engine decides it from the geometry).
 """
 
 from kessen.rulesets import Ruleset
+from kessen.rulesets.battlehost.battle import BattlehostGame
 from kessen.rulesets.battlehost.procedures import PROCEDURES
 
 RULESET = Ruleset(
@@ -18,4 +21,5 @@ RULESET = Ruleset(
     title="Middle-earth SBG Battlehost quickstart: shooting, duels, strikes and fights",
     prefix="BH",
     procedures=PROCEDURES,
+    game=BattlehostGame(),
 )

@@ -1,0 +1,178 @@
+"""The events of a battlehost battle (their texts are in kessen/i18n/battlehost.*.toml)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from kessen.core.events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityRolled(Event):
+    """BH-TURN-2: both players roll; the higher roll has priority (a tie as the rule says)."""
+
+    type: ClassVar[str] = "priority_rolled"
+    turn: int
+    good_roll: int
+    evil_roll: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityGiven(Event):
+    """The scenario gives the first turn's priority (section 4)."""
+
+    type: ClassVar[str] = "priority_given"
+    turn: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStarted(Event):
+    type: ClassVar[str] = "phase_started"
+    turn: int
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class Moved(Event):
+    type: ClassVar[str] = "moved"
+    model: str
+    x: float
+    y: float
+    inches: float
+
+
+@dataclass(frozen=True, slots=True)
+class Charged(Event):
+    type: ClassVar[str] = "charged"
+    model: str
+    target: str
+    x: float
+    y: float
+    inches: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoodUp(Event):
+    type: ClassVar[str] = "stood_up"
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shot(Event):
+    type: ClassVar[str] = "shot"
+    model: str
+    target: str
+    hit: bool
+    wounded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Wounded(Event):
+    type: ClassVar[str] = "wounded"
+    model: str
+    wounds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class Slain(Event):
+    type: ClassVar[str] = "slain"
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class FightChosen(Event):
+    type: ClassVar[str] = "fight_chosen"
+    player: str
+    good: str
+    evil: str
+
+
+@dataclass(frozen=True, slots=True)
+class TwoHandedDeclared(Event):
+    type: ClassVar[str] = "two_handed"
+    model: str
+    used: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DuelRolled(Event):
+    type: ClassVar[str] = "duel_rolled"
+    good_best: int
+    evil_best: int
+
+
+@dataclass(frozen=True, slots=True)
+class MightSpent(Event):
+    type: ClassVar[str] = "might_spent"
+    model: str
+    points: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class RolledOff(Event):
+    type: ClassVar[str] = "rolled_off"
+    face: int
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class DuelWon(Event):
+    type: ClassVar[str] = "duel_won"
+    winner: str
+    decided_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class BackedAway(Event):
+    type: ClassVar[str] = "backed_away"
+    model: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class MadeWay(Event):
+    type: ClassVar[str] = "made_way"
+    model: str
+    loser: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class Trapped(Event):
+    type: ClassVar[str] = "trapped"
+    model: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Struck(Event):
+    type: ClassVar[str] = "struck"
+    model: str
+    target: str
+    strikes: int
+    wounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class FightResolved(Event):
+    type: ClassVar[str] = "fight_resolved"
+    winner: str
+    decided_by: str
+    might_spent: int
+    wounds: int
+    slain: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleEnded(Event):
+    type: ClassVar[str] = "battle_ended"
+    winner: str
+    turn: int
+    good_lost: str
+    evil_lost: str
