@@ -1,9 +1,13 @@
 """Allocating hits and resolving them one at a time: the shared routine R (LI-ALLOC, LI-SAVE, LI-VOID, §5.1).
 
-Only the save dice are random and a passed save changes nothing, so the whole Detachment's state
-after each hit is the *current model* (the first allocatable model not destroyed, LI-ALLOC-3) with
-its Wounds and Void Shields left: every model before it is destroyed, every model after it
-untouched. R is a Markov chain over that small state, one hit at a time, merging equal states.
+Only the save dice are random and a passed save changes nothing, so the hits always strip the
+Detachment in the same order: the current model's Void Shields, then its Wounds one by one, then
+the next model in allocation order (LI-ALLOC-3, LI-VOID-2). That order is the *damage track*;
+the Detachment's whole state after any number of hits is how far along the track it is (the
+losses taken so far). R is then a chain over one integer: each hit either stops where it is
+(a passed save) or takes the next loss (a failed save, a shield struck down). The track ends
+early where no hit can get through: shields the weapon cannot bring down, or a save that always
+passes; every later hit changes nothing, as does every hit once no model is left (LI-ALLOC-4).
 """
 
 from __future__ import annotations
@@ -11,15 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import accumulate
 
 from kessen.dice import Dist
 from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack, save_chance, save_target, shield_ap
+from kessen.rulesets.legions.saves import Attack, save_faces, save_target, shield_ap
 
-State = tuple[int, int, int]
-"""(index of the current model in the allocation order, its Wounds left, its Void Shields left)."""
+SIDES = 6
+"""Every chance in R is counted in faces of one D6: a hit *stopped* on so many faces out of 6."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,18 @@ class HitsResolved:
     wounds: int
     destroyed: int
     shields_lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """One loss on the damage track: a Void Shield level or one Wound of the current model.
+
+    ``stopped`` is how many faces of 6 stop a hit allocated here (a passed save; 0 for a shield
+    the hit always brings down); ``after`` is what R has done once this loss is taken.
+    """
+
+    stopped: int
+    after: HitsResolved
 
 
 def allocation_order(models: Sequence[TargetProfile], allocatable: Sequence[bool]) -> tuple[TargetProfile, ...]:
@@ -64,64 +78,75 @@ def morale_threshold_reached(wounds: int, models_at_start: int) -> bool:
     return wounds >= math.ceil(models_at_start / 2)
 
 
-def _start(order: tuple[TargetProfile, ...], index: int) -> State:
-    if index == len(order):
-        return (index, 0, 0)
-    return (index, order[index].wounds_remaining, order[index].void_shields)
+def damage_track(order: Sequence[TargetProfile], attack: Attack) -> tuple[Loss, ...]:
+    """Every loss the Detachment can take from this attack, in the order the hits take them (§5.1 steps 3–6).
+
+    Each hit goes to the first model of *order* not destroyed (LI-ALLOC-1, LI-ALLOC-3). Its
+    active Void Shields take the hit first, without a save: one level is lost if the hit's AP is
+    −1 or better, else the hit is discarded and so is every later one (LI-VOID-2, LI-ARC-3), and
+    the track ends. Then each of its Wounds is lost to a failed save with its best Save
+    characteristic (LI-SAVE-1, LI-SAVE-3, LI-WOUND-1); a save that always passes ends the track.
+    After the last model the track ends: further hits are discarded (LI-ALLOC-4).
+
+    >>> from kessen.rulesets.legions.profiles import TargetProfile
+    >>> [(loss.stopped, loss.after.wounds) for loss in damage_track([TargetProfile("vehicle", 2, 2, 4)], Attack())]
+    [(3, 1), (3, 2)]
+    """
+    track: list[Loss] = []
+    wounds = destroyed = shields = 0
+    for model in order:
+        if model.void_shields and shield_ap(attack, model.type) > -1:
+            return tuple(track)
+        for _ in range(model.void_shields):
+            shields += 1
+            track.append(Loss(0, HitsResolved(wounds, destroyed, shields)))
+        stopped = save_faces(save_target(model, attack))
+        if stopped == SIDES:
+            return tuple(track)
+        for wound in range(model.wounds_remaining, 0, -1):
+            wounds += 1
+            destroyed += wound == 1
+            track.append(Loss(stopped, HitsResolved(wounds, destroyed, shields)))
+    return tuple(track)
 
 
-def _next_states(order: tuple[TargetProfile, ...], attack: Attack, state: State) -> Dist[State]:
-    """One hit allocated to the current model and resolved (§5.1 steps 3–6)."""
-    index, wounds_left, shields_left = state
-    if index == len(order):
-        return Dist.always(state)  # LI-ALLOC-4: no eligible model left, the hit is discarded
-    model = order[index]
-    if shields_left:  # LI-VOID-2: the hit goes to the shields; no save is rolled
-        if shield_ap(attack, model.type) <= -1:
-            return Dist.always((index, wounds_left, shields_left - 1))
-        return Dist.always(state)
-    passed = save_chance(save_target(model, attack))
-    failed = _start(order, index + 1) if wounds_left == 1 else (index, wounds_left - 1, 0)
-    return Dist.bernoulli(passed, success=state, failure=failed)
+def results_along(track: Sequence[Loss]) -> tuple[HitsResolved, ...]:
+    """What R has done after 0, 1, 2, … losses of *track*."""
+    return (HitsResolved(0, 0, 0), *(loss.after for loss in track))
 
 
-@lru_cache(maxsize=4096)
-def _states_after(order: tuple[TargetProfile, ...], attack: Attack, hits: int) -> Dist[State]:
-    if hits == 0:
-        return Dist.always(_start(order, 0))
-    return _states_after(order, attack, hits - 1).bind(lambda state: _next_states(order, attack, state))
+def losses_after_each_hit(track: Sequence[Loss], hits: int) -> list[list[int]]:
+    """For every hit count h up to *hits*: the weights, out of 6**h, of having taken 0, 1, 2, … losses (§5.1, R).
+
+    One sweep of the chain answers every hit count at once: the state after h + 1 hits is one
+    more hit on the state after h. A hit at loss p stays there on ``track[p].stopped`` faces and
+    moves on to p + 1 on the others; at the end of the track it always stays. Plain integer
+    weights with a common denominator, so no fraction is built per step.
+
+    >>> track = damage_track([TargetProfile("infantry", 1, 1, 4)], Attack())
+    >>> losses_after_each_hit(track, 2)
+    [[1], [3, 3], [9, 27]]
+    """
+    stays = [loss.stopped for loss in track] + [SIDES]
+    moves = [SIDES - stay for stay in stays]
+    weights = [1]
+    rows = [weights]
+    for _ in range(hits):
+        taken = [w * stay for w, stay in zip(weights, stays)] + [0]
+        for p, w in enumerate(weights):
+            taken[p + 1] += w * moves[p]
+        weights = taken[: len(stays)]
+        rows.append(weights)
+    return rows
 
 
-@lru_cache(maxsize=4096)
-def _before(order: tuple[TargetProfile, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Wounds and Void Shields of the models before each index (all of them lost once it is current)."""
-    return (
-        tuple(accumulate((m.wounds_remaining for m in order), initial=0)),
-        tuple(accumulate((m.void_shields for m in order), initial=0)),
-    )
-
-
-def _outcome(order: tuple[TargetProfile, ...], state: State) -> HitsResolved:
-    index, wounds_left, shields_left = state
-    wounds_before, shields_before = _before(order)
-    if index == len(order):
-        return HitsResolved(wounds_before[index], index, shields_before[index])
-    current = order[index]
-    return HitsResolved(
-        wounds_before[index] + current.wounds_remaining - wounds_left,
-        index,
-        shields_before[index] + current.void_shields - shields_left,
-    )
-
-
-@lru_cache(maxsize=4096)
 def resolve(order: tuple[TargetProfile, ...], attack: Attack, hits: int) -> Dist[HitsResolved]:
     """The exact result of *hits* hits allocated in *order* and resolved one at a time (§5.1, R).
 
-    *order* is the allocation order (:func:`allocation_order`). Each hit goes to the first model
-    not yet destroyed (LI-ALLOC-1, LI-ALLOC-3); active Void Shields take it without a save
-    (LI-VOID-2, LI-ARC-3); otherwise one save with the best characteristic (LI-SAVE-1), a failure
-    costing one Wound (LI-SAVE-3, LI-WOUND-1); hits left when no model is left are discarded
-    (LI-ALLOC-4). Memoised per hit count, so every count up to 60 costs one step of the chain.
+    *order* is the allocation order (:func:`allocation_order`); the hits run down the
+    :func:`damage_track` (LI-ALLOC, LI-VOID-2, LI-SAVE-1, LI-SAVE-3, LI-WOUND-1, LI-ALLOC-4).
     """
-    return _states_after(order, attack, hits).map(lambda state: _outcome(order, state))
+    track = damage_track(order, attack)
+    results = results_along(track)
+    weights = losses_after_each_hit(track, hits)[hits]
+    return Dist({results[p]: w for p, w in enumerate(weights) if w})

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kessen.dice import Dist
-from kessen.rulesets.legions.allocation import HitsResolved, allocation_order, morale_threshold_reached, resolve
+from kessen.rulesets.legions.allocation import (
+    SIDES,
+    allocation_order,
+    damage_track,
+    losses_after_each_hit,
+    morale_threshold_reached,
+    resolve,
+    results_along,
+)
 from kessen.rulesets.legions.hit_rolls import hit_pool
 from kessen.rulesets.legions.inputs import FireInput, ResolveHitsInput, TargetModelInput
 from kessen.rulesets.legions.profiles import TargetProfile
@@ -62,7 +70,8 @@ def fire(value: FireInput) -> Dist[FireOutcome]:
 
     The hit modifier adds up the other modifiers, the Engaged-target penalty and the chosen
     obscuration penalty (LI-HIT-4); the hits may go only to eligible models hidden no more than
-    that penalty (LI-ALLOC-2, LI-OBSC-2).
+    that penalty (LI-ALLOC-2, LI-OBSC-2). One sweep of R's chain gives the result of every
+    possible number of hits, each weighed by the chance of rolling that many (LI-FAST-1).
     """
     modifier = value.hit_modifier - engaged_penalty(value.scale, value.target_engaged_with_scales) - value.penalty
     models, sources = _expanded(value)
@@ -70,12 +79,20 @@ def fire(value: FireInput) -> Dist[FireOutcome]:
         may_receive_hits(eligible=s.eligible, own_penalty=s.penalty, chosen_penalty=value.penalty)
         for s in sources
     ]
-    order, attack, size = allocation_order(models, allocatable), _attack(value), len(models)
-
-    def after(hits: int) -> Dist[FireOutcome]:
-        def outcome(r: HitsResolved) -> FireOutcome:
-            return FireOutcome(hits, r.wounds, r.destroyed, r.shields_lost, morale_threshold_reached(r.wounds, size))
-
-        return resolve(order, attack, hits).map(outcome)
-
-    return hit_pool(value.firing_models * value.dice, to_hit=value.to_hit, modifier=modifier).bind(after)
+    track = damage_track(allocation_order(models, allocatable), _attack(value))
+    dice = value.firing_models * value.dice
+    results = [
+        (r.wounds, r.destroyed, r.shields_lost, morale_threshold_reached(r.wounds, len(models)))
+        for r in results_along(track)
+    ]
+    losses = losses_after_each_hit(track, dice)
+    # after h hits R's weights are out of 6**h: bring every hit count to the common 6**dice; each
+    # (hits, losses taken) is a different outcome (wounds + shields_lost = losses), so none merge
+    return Dist(
+        {
+            FireOutcome(hits, *results[p]): rolled * SIDES ** (dice - hits) * w
+            for hits, rolled in hit_pool(dice, to_hit=value.to_hit, modifier=modifier).items()
+            for p, w in enumerate(losses[hits])
+            if w
+        }
+    )

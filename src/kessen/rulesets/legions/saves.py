@@ -72,6 +72,15 @@ def save_passes(face: int, target: int | None) -> bool:
     return target is not None and face >= target
 
 
+def save_faces(target: int | None) -> int:
+    """How many faces of the save die pass against *target*, out of 6 (LI-SAVE-3, LI-SAVE-4, LI-SAVE-9).
+
+    >>> save_faces(4), save_faces(1), save_faces(7), save_faces(None)
+    (3, 6, 0, 0)
+    """
+    return sum(save_passes(face, target) for face in range(1, 7))
+
+
 def save_chance(target: int | None) -> Fraction:
     """The chance that a save against *target* passes (LI-SAVE-3, LI-SAVE-4, LI-SAVE-9)."""
-    return Fraction(sum(save_passes(face, target) for face in range(1, 7)), 6)
+    return Fraction(save_faces(target), 6)
