@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import prod
 from typing import Literal
 
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy, MeleeInput
-from kessen.rulesets.song_of_blades.melee import melee
+from kessen.rulesets.song_of_blades.melee import combat_roll_counts
 
 DisengageResult = Literal["disengaged", "fall", "recoil", "kill", "gruesome_kill"]
 
@@ -39,7 +38,9 @@ def hacks_free_of_charge(leaving: DisengageInput, enemy: HackingEnemy) -> bool:
 def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
     """The combat roll of one free hack: the hacker attacks, the leaving model defends (SB-DIS-2, -3, -7, -8)."""
     counted = sum(1 for e in leaving.enemies if e.state != "transfixed")  # SB-DIS-8, SB-OUT-2
-    return MeleeInput(
+    # every value comes from the validated DisengageInput and stays in MeleeInput's ranges (counted ≤ 8 enemies),
+    # so the hot path of disengaging skips a second validation
+    return MeleeInput.model_construct(
         attacker_combat=enemy.combat,
         defender_combat=leaving.combat,
         free_hack=True,
@@ -61,21 +62,22 @@ def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
 def disengage(leaving: DisengageInput) -> Dist[DisengageOutcome]:
     """The exact distribution of leaving contact: hacks in order until the first with an effect (SB-DIS-5, SB-DIS-6).
 
-    A chain, not a tree: the weight of reaching hack k is the product of the earlier hacks' chances of
-    having no effect, so each hack's distribution is used once.
+    A chain, not a tree: every hack is 36 equally likely pairs of dice, and the weight of reaching hack k
+    is the number of ways the earlier hacks all had no effect.
     """
     hackers = [(i + 1, e) for i, e in enumerate(leaving.enemies) if not hacks_free_of_charge(leaving, e)]
-    hacks = [melee(free_hack_input(leaving, enemy)) for _, enemy in hackers]
-    denominator = prod(h.total for h in hacks)
+    n = len(hackers)
     weights: dict[DisengageOutcome, int] = {}
-    reached = 1  # weight of every hack so far having no effect, over the totals of those hacks
-    for k, ((position, _), hack) in enumerate(zip(hackers, hacks)):
-        rest = denominator // prod(h.total for h in hacks[: k + 1])
-        for outcome, w in hack.items():
+    reached = 1  # ways (out of 36**k) that the first k hacks all had no effect
+    for k, (position, enemy) in enumerate(hackers):
+        rest = 36 ** (n - k - 1)  # the later hacks are not rolled, but the common denominator is 36**n
+        no_effect = 0
+        for outcome, ways in combat_roll_counts(free_hack_input(leaving, enemy)).items():
             if outcome.result == "nothing":
+                no_effect += ways
                 continue
             key = DisengageOutcome(outcome.result, k + 1, position)
-            weights[key] = weights.get(key, 0) + reached * w * rest
-        reached *= sum(w for o, w in hack.items() if o.result == "nothing")
-    weights[DisengageOutcome("disengaged", len(hackers), 0)] = reached
+            weights[key] = weights.get(key, 0) + reached * ways * rest
+        reached *= no_effect
+    weights[DisengageOutcome("disengaged", n, 0)] = reached
     return Dist(weights)

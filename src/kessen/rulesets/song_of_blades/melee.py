@@ -115,12 +115,17 @@ _ATTACKER_WINS = {r: MeleeOutcome("attacker", r, "defender") for r in _RESULTS}
 _DEFENDER_WINS = {r: MeleeOutcome("defender", r, "attacker") for r in _RESULTS}
 
 
-def melee(m: MeleeInput) -> Dist[MeleeOutcome]:
-    """The exact distribution of one combat roll: 36 equally likely pairs of dice (§6.1)."""
+def combat_roll_counts(m: MeleeInput) -> dict[MeleeOutcome, int]:
+    """How many of the 36 equally likely pairs of dice give each outcome of a combat roll (§6.1)."""
     outcome = _Roll(m).outcome
     counts: dict[MeleeOutcome, int] = {}
     for attacker_die in range(1, 7):
         for defender_die in range(1, 7):
             o = outcome(attacker_die, defender_die)
             counts[o] = counts.get(o, 0) + 1
-    return Dist(counts)
+    return counts
+
+
+def melee(m: MeleeInput) -> Dist[MeleeOutcome]:
+    """The exact distribution of one combat roll (§6.1)."""
+    return Dist(combat_roll_counts(m))
