@@ -322,12 +322,14 @@ def test_ac_init_5_surprised_loses_first_turn() -> None:
 
 
 def test_ac_init_4_solo_joined_acts_on_unit_turn() -> None:
-    """AC-INIT-4, AC-JOIN-4, AC-ACT-3: a solo joined at the start of the round acts on its unit's turn (after the
-    stands), not on its own count; it may stay, leave or switch."""
+    """AC-INIT-4, AC-JOIN-4, AC-ACT-3: a solo joined at the start of the round acts on its unit's turn (here after
+    the stand, the default order), not on its own count; it may stay, leave or switch."""
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (12, 12))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1"}])
     state = start(s)
     state = choose(state, Declare("none"))
+    assert g.node(state).options == (g.Activate("s1"), g.ActivateSolo("hero"))
+    state = choose(state, g.Activate("s1"))
     while g.node(state).what == "move":
         state = choose(state, Stay())
     n = g.node(state)
@@ -352,6 +354,7 @@ def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
     state = choose(state, Rally(True))
     state = roll(state, MoraleOutcome(True, True))
     assert state.unit("u").routed
+    state = choose(state, g.Activate("s1"))
     n = g.node(state)
     assert n.what == "move" and n.player == "b"  # Retreat was the only action; the enemy moves it
     start_gap = 6

@@ -14,6 +14,7 @@ from kessen.rulesets.armies_clash.board import render_board
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import (
     Activate,
+    ActivateSolo,
     AttackWith,
     Award,
     Benefit,
@@ -88,6 +89,8 @@ class AcGame:
             return f"{option.action} {option.formation}".strip()
         if isinstance(option, Activate):
             return f"activate {option.stand}"
+        if isinstance(option, ActivateSolo):
+            return f"{option.solo} takes its turn"
         if isinstance(option, Support):
             return f"support {option.stand}"
         if isinstance(option, Cast):

@@ -183,6 +183,30 @@ class LeftStand(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CommandTaken(Event):
+    type: ClassVar[str] = "command_taken"
+    commander: str
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandGivenUp(Event):
+    type: ClassVar[str] = "command_given_up"
+    commander: str
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed(Event):
+    type: ClassVar[str] = "pushed"
+    piece: str
+    by: str
+    x: int
+    y: int
+    squares: int
+
+
+@dataclass(frozen=True, slots=True)
 class CommandLost(Event):
     type: ClassVar[str] = "command_lost"
     commander: str

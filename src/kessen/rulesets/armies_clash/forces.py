@@ -101,6 +101,16 @@ def speed_squares(speed_ft: int) -> int:
     return speed_ft // 5
 
 
+def forced_squares(distance_ft: int) -> int:
+    """A monster ability's movement distance (push, pull, leap, teleport) in squares: feet ÷ 5, rounded down, like
+    speed (AC-STAND-4; a minotaur's 10-ft push moves a stand 2 squares).
+
+    >>> forced_squares(10), forced_squares(5), forced_squares(12), forced_squares(4)
+    (2, 1, 2, 0)
+    """
+    return distance_ft // 5
+
+
 def movement_budget(speed: int, *, formation: FormationName | None, dash: bool) -> int:
     """A stand's or solo's movement budget for one turn (AC-MOVE-1, AC-FORM-2..4, AC-DASH-1).
 

@@ -13,9 +13,20 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
   or a damage ceiling above 300) is asked in parts, each its own instance.
 - Each target of an area or a multi-target spell rolls its own damage with its own save (the ``save``
   procedure per target); a line is always straight.
-- Stands of a unit taking Cast a Spell that cannot cast may Attack (if the unit could) or do nothing.
-- Joined solos take their turns after the unit's stands; the commander's bonus action comes at the
-  start of the unit's turn. Commanders are named at setup only.
+- In a unit taking Cast a Spell, a stand "cannot cast" when it has no spell with uses left; such a stand
+  declares its own action when it is activated, before it moves: Attack (if the unit could), Dash, Hide
+  (skirmishers), Retreat or none — Configure stays a whole-unit action (AC-SPELL-2). A stand that can
+  cast casts or takes no action (AC-UNIT-2).
+- Joined solos are activated like stands, in any order among them (AC-MOVE-2). A joined solo's bonus
+  action comes at the start of its activation: the commander may Incite or Prepare there if it did not
+  at the start of the unit's turn (Rally only then, AC-MORALE-6), or give up the post; a solo that may
+  command and is joined to a stand of a unit without a commander may take the post (AC-CMD-1, AC-CMD-2).
+  A solo that joins on its own count may take command on its next turn (its unit's).
+- A joined solo that stays joined takes Attack, Cast a Spell or no action (Dash would move nothing, and
+  Hide needs a footprint in cover, AC-HIDE-2, which a joined solo lacks, AC-JOIN-3). One that leaves its
+  stand stands on the grid and may also Dash (its speed in squares after leaving) or Hide (AC-ACT-3).
+- A hit with an attack that has ``push_ft`` pushes its target ``push_ft ÷ 5`` squares straight away from
+  the attacker, once per hit, after the damage (AC-STAND-4, AC-MOVE-8).
 - Only the scoring side attacks or casts at a destroy objective's square.
 - Custom objectives are awarded when the scorer's opponent concedes them at the end of a round.
 - A battle that reaches the scenario's ``max_rounds`` is judged on VP at the end of that round.
@@ -40,6 +51,7 @@ from kessen.rulesets.armies_clash.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.dying import death_saves
 from kessen.rulesets.armies_clash.forces import (
     Solo,
+    forced_squares,
     Stand,
     Unit,
     movement_budget,
@@ -58,6 +70,7 @@ from kessen.rulesets.armies_clash.grid import (
     Terrain,
     adjacent,
     area_size,
+    away_from,
     burst,
     clip,
     cone,
@@ -80,6 +93,7 @@ from kessen.rulesets.armies_clash.morale import morale, must_check_morale
 from kessen.rulesets.armies_clash.movement import Destination, Mover, Occupant, classify, destinations
 from kessen.rulesets.armies_clash.options import (
     Activate,
+    ActivateSolo,
     AttackWith,
     Award,
     Benefit,
@@ -147,6 +161,14 @@ class Turn:
     moved: bool = False
     road_used: bool = False
     supported: frozenset[str] = frozenset()
+    unit_action: str = ""  # the unit's action, kept while a joined solo takes its own (AC-ACT-3)
+    piece_action: str = ""  # a non-casting stand's own action in a unit that casts (AC-SPELL-2)
+    bonus_used: frozenset[str] = frozenset()  # solos that spent their bonus action this turn (AC-D20-9)
+
+    @property
+    def doing(self) -> str:
+        """The action the active piece takes."""
+        return self.piece_action or self.action
 
 
 # pending steps: chance and decision steps queued by apply, and automatic end-of-round steps
@@ -181,6 +203,7 @@ class AttackRoll:
     kind: str  # stand, solo or objective
     using: str
     question: AttackInput
+    push: int = 0  # squares each hit pushes the target (AC-STAND-4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +284,15 @@ class AwardCustom:
 @dataclass(frozen=True, slots=True)
 class RoutRoll:
     unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedMove:
+    """A push to resolve after an attack's damage (AC-MOVE-8); automatic."""
+
+    piece: str
+    by: str
+    squares: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -400,8 +432,12 @@ def node(state: AcState) -> Node:
     if turn.phase in ("move1", "move2"):
         mover_side = other(side) if _routed_piece(state, turn.piece) else side  # AC-MORALE-4
         return Decision(mover_side, "move", move_options(state, turn))
+    if turn.phase == "jbonus":
+        return Decision(side, "bonus action", bonus_options(state, turn))
     if turn.phase == "jmove":
         return Decision(side, "joined solo", joined_options(state, turn.piece))
+    if turn.phase in ("jdeclare", "sdeclare"):
+        return Decision(side, "piece action", piece_declare_options(state, turn))
     return Decision(side, "act", act_options(state, turn))
 
 
@@ -565,13 +601,56 @@ def declare_options(state: AcState, turn: Turn) -> tuple[Declare, ...]:
     return tuple(options)
 
 
-def activate_options(state: AcState, turn: Turn) -> tuple[Activate, ...]:
-    """The unit's stands not yet activated, nearest the enemy first (AC-MOVE-2)."""
+def activate_options(state: AcState, turn: Turn) -> tuple[Activate | ActivateSolo, ...]:
+    """Who moves and acts next (AC-MOVE-2): any stand of the unit not yet activated (nearest the enemy first, the
+    default), or any solo joined to one of its stands that has not had its turn this round (AC-INIT-4)."""
     side = state.unit(turn.actor).side
     enemies = _enemy_footprints(state, side)
-    ready = [s for s in state.unit_stands(turn.actor) if s.id not in turn.done]
+    stands = state.unit_stands(turn.actor)
+    ready = [s for s in stands if s.id not in turn.done]
     ready.sort(key=lambda s: (min((distance(s.footprint, e) for e in enemies), default=0), s.id))
-    return tuple(Activate(s.id) for s in ready)
+    ids = {s.id for s in stands}
+    solos = [
+        s.id for s in sorted(state.solos, key=lambda s: s.id)
+        if s.joined_to in ids and s.status == "up" and not s.own_turn and s.id not in state.acted
+    ]
+    return tuple(Activate(s.id) for s in ready) + tuple(ActivateSolo(i) for i in solos)
+
+
+def bonus_options(state: AcState, turn: Turn) -> tuple[Benefit, ...]:
+    """A joined solo's bonus action at the start of its activation (AC-D20-9): the commander may Incite or Prepare
+    (if it has not spent its bonus action yet; never while the unit is routed, whose Rally comes only at the start of
+    the turn, AC-MORALE-6) or give up the post; a solo that may command, joined to a stand of a unit without a
+    commander and commanding no other unit, may take the post, by default (AC-CMD-1, AC-CMD-2, AC-CMD-3)."""
+    solo = state.solo(turn.piece)
+    assert solo is not None
+    unit = state.unit(turn.actor)
+    if solo.id in turn.bonus_used:
+        return (Benefit("none"),)
+    if unit.commander == solo.id:
+        uses = () if unit.routed else (Benefit("incite"), Benefit("prepare"))
+        return uses + (Benefit("none"), Benefit("resign"))
+    if unit.commander is None and solo.can_command and not any(u.commander == solo.id for u in state.units):
+        return (Benefit("command"), Benefit("none"))
+    return (Benefit("none"),)
+
+
+def piece_declare_options(state: AcState, turn: Turn) -> tuple[Declare, ...]:
+    """A piece's own action inside its unit's turn: a joined solo of a routed unit that left at the start of its
+    turn acts as an unattached solo (AC-JOIN-6); a stand that cannot cast in a unit that casts picks any other
+    action the unit could take, Configure excepted (AC-SPELL-2)."""
+    if turn.phase == "jdeclare":
+        return declare_options(state, Turn(turn.piece, True, "declare"))
+    stand = state.stand(turn.piece)
+    assert stand is not None
+    unit = state.unit(stand.unit)
+    options = []
+    if unit.formation != "defensive" and state.creature(stand.creature).attacks:
+        options.append(Declare("attack"))
+    options.append(Declare("dash"))
+    if unit.type == "skirmisher":
+        options.append(Declare("hide"))
+    return tuple(options) + (Declare("retreat"), Declare("none"))
 
 
 def _enemy_footprints(state: AcState, side: str, *, stands_only: bool = False) -> tuple[Footprint, ...]:
@@ -624,7 +703,7 @@ def _mover(state: AcState, turn: Turn) -> Mover:
         unit = state.unit(s.unit)
         return Mover(
             piece, side, False, s.footprint, c.swim_ft > 0, turn.budget,
-            retreat=turn.action == "retreat", routed=unit.routed, road_available=not turn.road_used,
+            retreat=turn.doing == "retreat", routed=unit.routed, road_available=not turn.road_used,
         )
     solo = state.solo(piece)
     assert solo is not None
@@ -652,7 +731,8 @@ def move_options(state: AcState, turn: Turn) -> tuple[Any, ...]:
     its default runs farthest; otherwise the default closes on the nearest enemy or objective. A solo that
     declared Join may only move onto a stand to join it (AC-JOIN-1); other moves never end in a join."""
     dests = _destinations(state, turn)
-    if turn.solo and turn.action == "join":
+    joining = state.solo(turn.piece) is not None and turn.action == "join"
+    if joining:
         dests = [x for x in dests if x.kind == "join"]
     else:
         dests = [x for x in dests if x.kind != "join"]
@@ -668,7 +748,7 @@ def move_options(state: AcState, turn: Turn) -> tuple[Any, ...]:
         dests.sort(key=lambda x: (x.kind != "flee", -near(x), x.cost, x.y, x.x))
         return tuple(dests) + (Stay(),)
     dests.sort(key=lambda x: (x.kind == "flee", near(x), x.cost, x.kind, x.y, x.x, x.stand))
-    if turn.solo and turn.action == "join":
+    if joining:
         return tuple(dests)
     return tuple(dests) + (Stay(),)
 
@@ -784,23 +864,24 @@ def act_options(state: AcState, turn: Turn) -> tuple[Any, ...]:
     options: list[Any] = []
     if state.stand(piece) is not None:
         unit = state.unit(turn.actor)
-        if turn.action == "attack":
+        if turn.doing == "attack":
             options += attack_options(state, piece)
-            if unit.formation == "support":
+            if unit.formation == "support" and turn.action == "attack":
                 s = state.stand(piece)
                 options += [
                     Support(m.id) for m in state.unit_stands(unit.id)
                     if m.id not in turn.done and m.id != piece and adjacent(m.footprint, s.footprint)  # type: ignore[union-attr]
                 ]
-        elif turn.action == "cast":
+        elif turn.doing == "cast":
             options += cast_options(state, piece)
-            if unit.formation != "defensive":
-                options += attack_options(state, piece)
     else:
         if turn.action in ("attack", "free"):
             options += attack_options(state, piece)
         if turn.action in ("cast", "free"):
             options += cast_options(state, piece)
+        solo = state.solo(piece)
+        if turn.action == "free" and not turn.solo and solo is not None and solo.joined_to is None:
+            options += [Declare("dash"), Declare("hide")]  # a solo that left its stand (AC-ACT-3)
     return tuple(options) + (NoAction(),)
 
 
@@ -965,8 +1046,12 @@ def _apply_choice(state: AcState, choice: Any, out: list[Event]) -> AcState:
         return _activate(state, turn, choice, out)
     if turn.phase in ("move1", "move2"):
         return _move(state, turn, choice, out)
+    if turn.phase == "jbonus":
+        return _solo_bonus(state, turn, choice, out)
     if turn.phase == "jmove":
         return _joined_move(state, turn, choice, out)
+    if turn.phase in ("jdeclare", "sdeclare"):
+        return _piece_declare(state, turn, choice, out)
     return _act(state, turn, choice, out)
 
 
@@ -1001,12 +1086,37 @@ def _add_vp(state: AcState, side: str, vp: int) -> AcState:
 
 def _rally(state: AcState, turn: Turn, choice: Rally, out: list[Event]) -> AcState:
     state = _set_turn(state, stage="declare")
-    return _push(state, RallyRoll(turn.actor)) if choice.rally else state
+    if not choice.rally:
+        return state
+    return _push(_spend_bonus(state, turn.actor), RallyRoll(turn.actor))
 
 
 def _bonus(state: AcState, turn: Turn, choice: Benefit, out: list[Event]) -> AcState:
     state = _set_turn(state, stage="declare")
-    return state if choice.name == "none" else _push(state, CommanderRoll(turn.actor, choice.name))
+    return state if choice.name == "none" else _push(_spend_bonus(state, turn.actor), CommanderRoll(turn.actor, choice.name))
+
+
+def _spend_bonus(state: AcState, unit: str) -> AcState:
+    """The unit's commander spends its bonus action (AC-CMD-2, AC-D20-9)."""
+    commander = commander_of(state, unit)
+    assert commander is not None and state.turn is not None
+    return _set_turn(state, bonus_used=state.turn.bonus_used | {commander.id})
+
+
+def _solo_bonus(state: AcState, turn: Turn, choice: Benefit, out: list[Event]) -> AcState:
+    """A joined solo's bonus action at the start of its activation (AC-CMD-1..3)."""
+    state = _set_turn(state, phase="jmove")
+    if choice.name == "none":
+        return state
+    state = _set_turn(state, bonus_used=turn.bonus_used | {turn.piece})
+    unit = state.unit(turn.actor)
+    if choice.name == "command":
+        out.append(ev.CommandTaken(commander=turn.piece, unit=unit.id))
+        return _replace_unit(state, replace(unit, commander=turn.piece))
+    if choice.name == "resign":
+        out.append(ev.CommandGivenUp(commander=turn.piece, unit=unit.id))
+        return _replace_unit(state, replace(unit, commander=None))
+    return _push(state, CommanderRoll(unit.id, choice.name))
 
 
 def _declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> AcState:
@@ -1024,17 +1134,45 @@ def _declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> A
     return _set_turn(state, stage="activate", action=choice.action)
 
 
-def _activate(state: AcState, turn: Turn, choice: Activate, out: list[Event]) -> AcState:
+def _activate(state: AcState, turn: Turn, choice: Activate | ActivateSolo, out: list[Event]) -> AcState:
+    """The next stand (or joined solo) moves and acts; it finishes before the next one starts (AC-MOVE-2)."""
+    if isinstance(choice, ActivateSolo):
+        state = replace(state, acted=state.acted | {choice.solo})
+        return _set_turn(
+            state, stage="piece", piece=choice.solo, phase="jbonus", unit_action=turn.action, action="free",
+            piece_action="", budget=0, moved=True, road_used=False,
+        )
     stand = state.stand(choice.stand)
     assert stand is not None
+    state = _set_turn(
+        state, done=turn.done | {stand.id}, piece=stand.id, moved=False, road_used=False, stage="piece", piece_action="",
+    )
+    if turn.action == "cast" and not _castable(state, stand.id):
+        return _set_turn(state, phase="sdeclare", budget=0)  # AC-SPELL-2
+    return _set_turn(state, phase="move1", budget=_stand_budget(state, state.turn, stand))  # type: ignore[arg-type]
+
+
+def _stand_budget(state: AcState, turn: Turn, stand: Stand) -> int:
+    """The stand's movement budget: the formation at the start of the turn, doubled or raised by Dash (AC-MOVE-1)."""
     unit = state.unit(stand.unit)
     speed = speed_squares(state.creature(stand.creature).speed_ft)
     formation = turn.formation if unit.type == "regiment" else None
-    budget = movement_budget(speed, formation=formation, dash=turn.action == "dash")  # type: ignore[arg-type]
-    return _set_turn(
-        state, done=turn.done | {stand.id}, piece=stand.id, phase="move1", budget=budget,
-        moved=False, road_used=False, stage="piece",
-    )
+    return movement_budget(speed, formation=formation, dash=turn.doing == "dash")  # type: ignore[arg-type]
+
+
+def _piece_declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> AcState:
+    """A piece's own action inside its unit's turn (AC-JOIN-6, AC-SPELL-2); then it moves."""
+    out.append(ev.ActionDeclared(who=turn.piece, action=choice.action))
+    if turn.phase == "jdeclare":
+        solo = state.solo(turn.piece)
+        assert solo is not None
+        speed = speed_squares(state.creature(solo.creature).speed_ft)
+        budget = movement_budget(speed, formation=None, dash=choice.action == "dash")
+        return _set_turn(state, action=choice.action, phase="move1", budget=budget, moved=False, road_used=False)
+    stand = state.stand(turn.piece)
+    assert stand is not None
+    state = _set_turn(state, piece_action=choice.action)
+    return _set_turn(state, phase="move1", budget=_stand_budget(state, state.turn, stand))  # type: ignore[arg-type]
 
 
 def _move(state: AcState, turn: Turn, choice: Any, out: list[Event]) -> AcState:
@@ -1067,7 +1205,7 @@ def _move(state: AcState, turn: Turn, choice: Any, out: list[Event]) -> AcState:
 
 def _after_move(state: AcState, turn: Turn, *, moved: bool) -> AcState:
     if turn.phase == "move1":
-        if turn.solo and turn.action == "join":
+        if state.solo(turn.piece) is not None and turn.action == "join":
             return _piece_done(state)
         return _set_turn(state, phase="act")
     return _piece_done(state)
@@ -1105,9 +1243,9 @@ def _piece_done(state: AcState) -> AcState:
     assert turn is not None
     if turn.solo:
         return _set_turn(state, stage="end", piece="", phase="")
-    if state.solo(turn.piece) is not None:
-        return _set_turn(state, stage="solos", piece="", phase="")
-    return _set_turn(state, stage="activate", piece="", phase="")
+    if state.solo(turn.piece) is not None:  # back to the unit's own action (AC-MOVE-2)
+        return _set_turn(state, stage="activate", piece="", phase="", action=turn.unit_action, unit_action="", piece_action="")
+    return _set_turn(state, stage="activate", piece="", phase="", piece_action="")
 
 
 def _flee(state: AcState, piece: str, out: list[Event]) -> AcState:
@@ -1175,9 +1313,8 @@ def _joined_move(state: AcState, turn: Turn, choice: Any, out: list[Event]) -> A
         state = _replace_solo(state, replace(solo, joined_to=None, x=choice.x, y=choice.y))
         out.append(ev.LeftStand(solo=solo.id, x=choice.x, y=choice.y))
         state = _check_commander(state, unit.id, out)
-        if unit.routed:  # leaving a routed unit costs no movement (AC-JOIN-6)
-            budget = speed_squares(state.creature(solo.creature).speed_ft)
-            return _set_turn(state, phase="move1", action="free", budget=budget, moved=False, road_used=False)
+        if unit.routed:  # leaving a routed unit costs no movement: a whole unattached solo's turn follows (AC-JOIN-6)
+            return _set_turn(state, phase="jdeclare", action="free", budget=0)
         return _set_turn(state, phase="act", action="free", budget=0)
     return _set_turn(state, phase="act", action="free")
 
@@ -1193,6 +1330,14 @@ def _act(state: AcState, turn: Turn, choice: Any, out: list[Event]) -> AcState:
         state = _cast_targeted(state, piece, choice.spell, choice.target, out)
     elif isinstance(choice, CastArea):
         state = _cast_area(state, piece, choice, out)
+    elif isinstance(choice, Declare):  # a solo that left its stand Dashes or Hides (AC-ACT-3)
+        out.append(ev.ActionDeclared(who=piece, action=choice.action))
+        state = _set_turn(state, action=choice.action)
+        if choice.action == "hide":
+            return _hide(state, state.turn)  # type: ignore[arg-type]
+        solo = state.solo(piece)
+        assert solo is not None
+        state = _set_turn(state, budget=turn.budget + speed_squares(state.creature(solo.creature).speed_ft))
     turn = state.turn  # type: ignore[assignment]
     assert turn is not None
     if turn.piece != piece:
@@ -1255,11 +1400,19 @@ def _target_info(state: AcState, kind: str, target: str) -> tuple[Footprint, int
 def attack_questions(
     state: AcState, piece: str, using: str, kind: str, target: str, *, supported: bool
 ) -> list[AttackInput]:
+    """The ``attack`` questions of one Attack action against one target (see ``attack_plan``)."""
+    return [q for q, _push in attack_plan(state, piece, using, kind, target, supported=supported)]
+
+
+def attack_plan(
+    state: AcState, piece: str, using: str, kind: str, target: str, *, supported: bool
+) -> list[tuple[AttackInput, int]]:
     """The ``attack`` questions of one stand's or solo's Attack action against one target (§6.3): a stand with a
     reach-10 ft melee attack rolls it once more (AC-ATTACK-3); each roll's advantage and disadvantage come from the
     battlefield (AC-ATTACK-7, AC-TERR-6, AC-D20-8, AC-HIDE-4, AC-INTEG-1, AC-CMD-3); the target's AC from its
     formation and cover (AC-ATTACK-8). Rolls are grouped by the flags that differ between them (range, resistance)
-    and split to fit the procedure's limits."""
+    and split to fit the procedure's limits. Each question comes with the squares one of its hits pushes the target
+    (AC-STAND-4), so rolls of a pushing attack are asked apart from the others."""
     creature = _stats(state, piece)
     recs = dict(routines(creature))[using]
     flags = _attacker_flags(state, piece)
@@ -1269,19 +1422,20 @@ def attack_questions(
         flat += [r for r in recs if r.kind == "melee" and r.reach >= 10][:1]
     fp, ac, hp, isolated, defensive, tc, hidden = _target_info(state, kind, target)
     gap = distance(origin, fp)
-    groups: dict[tuple[str, bool], list[AttackRecord]] = {}
+    groups: dict[tuple[str, bool, int], list[AttackRecord]] = {}
     for r in flat:
         long_range = r.kind == "ranged" and gap > reach_squares(r.range_ft or 5)
         response = tc.response(r.damage_type) if tc is not None else "none"
-        groups.setdefault((response, long_range), []).append(r)
+        push = forced_squares(r.push_ft or 0) if kind != "objective" else 0
+        groups.setdefault((response, long_range, push), []).append(r)
     questions = []
-    for (response, long_range), rolls in groups.items():
+    for (response, long_range, push), rolls in groups.items():
         for chunk in _chunks(rolls):
             entries = tuple(
                 AttackEntry(kind=r.kind, attack_bonus=r.attack_bonus, damage=r.damage, count=n)
                 for r, n in _counted(chunk)
             )
-            questions.append(AttackInput(
+            questions.append((AttackInput(
                 attacker=flags["attacker"], action="attack", attacks=entries, target=kind, target_ac=ac,
                 target_hp=max(1, hp), target_isolated=isolated, target_defensive=defensive,
                 target_cover=_cover(state, fp) if kind != "objective" else "none", resistance=response,
@@ -1290,7 +1444,7 @@ def attack_questions(
                 higher_ground=state.grid.level(origin) > state.grid.level(fp), long_range=long_range,
                 adjacent_enemy=_adjacent_enemy(state, piece, origin), extra_advantage=flags["hidden"],
                 extra_disadvantage=hidden,
-            ))
+            ), push))
     return questions
 
 
@@ -1329,8 +1483,8 @@ def _attack(state: AcState, piece: str, choice: AttackWith, *, supported: bool, 
     kind = _kind_of(state, choice.target)
     side = state.side_of(piece)
     steps = [
-        AttackRoll(piece, side, choice.target, kind, choice.using, q)
-        for q in attack_questions(state, piece, choice.using, kind, choice.target, supported=supported)
+        AttackRoll(piece, side, choice.target, kind, choice.using, q, push)
+        for q, push in attack_plan(state, piece, choice.using, kind, choice.target, supported=supported)
     ]
     return _push(_unhide(state, piece, out), *steps)
 
@@ -1498,6 +1652,8 @@ def _resolve(state: AcState, step: Pending, choice: Any, out: list[Event]) -> Ac
     if isinstance(step, AttackRoll):
         o: AttackOutcome = choice
         out.append(ev.Attacked(attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage))
+        if step.push and o.hits:  # the push follows the damage and any overflow choice (AC-MOVE-8)
+            state = _push(state, ForcedMove(step.target, step.attacker, step.push * o.hits))
         return _deal(state, step.target, step.kind, o.damage, step.side, out, hits=o.hits, crits=o.crits)
     if isinstance(step, SaveRoll):
         so: SaveOutcome = choice
@@ -1617,6 +1773,41 @@ def _new_round(state: AcState, out: list[Event]) -> AcState:
     return state
 
 
+def forced_move(state: AcState, step: ForcedMove, out: list[Event]) -> AcState:
+    """Forced movement (AC-MOVE-8): the target moves straight away from the pusher, square by square, ignoring
+    movement cost and the adjacency lock; it stops before any square it could not legally occupy (stop on: an enemy
+    piece, an allied stand or solo, deep water without a swim speed); a step with any square off the grid makes it
+    flee the battlefield (AC-MOVE-5). A piece that has left the grid, died or joined is not pushed."""
+    stand = state.stand(step.piece)
+    solo = state.solo(step.piece)
+    if stand is None and (solo is None or not solo.on_grid):
+        return state
+    start = stand.footprint if stand is not None else solo.footprint  # type: ignore[union-attr]
+    direction = away_from(_piece_footprint(state, step.by), start)
+    if direction is None:
+        return state
+    creature = _stats(state, step.piece)
+    mover = Mover(step.piece, state.side_of(step.piece), stand is None, start, creature.swim_ft > 0, 0)
+    occ = occupancy(state)
+    fp, moved = start, 0
+    for _ in range(step.squares):
+        place = classify(state.grid, occ, mover, fp.moved(direction), may_join=lambda _: False)
+        if place.flee:
+            out.append(ev.Pushed(piece=step.piece, by=step.by, x=fp.x + direction[0], y=fp.y + direction[1], squares=moved + 1))
+            return _flee(state, step.piece, out)
+        if not (place.legal and place.stop):
+            break
+        fp, moved = fp.moved(direction), moved + 1
+    if not moved:
+        return state
+    if stand is not None:
+        state = _replace_stand(state, replace(stand, x=fp.x, y=fp.y))
+    elif solo is not None:
+        state = _replace_solo(state, replace(solo, x=fp.x, y=fp.y))
+    out.append(ev.Pushed(piece=step.piece, by=step.by, x=fp.x, y=fp.y, squares=moved))
+    return _reveal_near(state, step.piece, out)
+
+
 def _deal(state: AcState, target: str, kind: str, damage: int, side: str, out: list[Event], *, hits: int, crits: int) -> AcState:
     if kind == "stand":
         return _damage_stand(state, target, damage, (), side, out) if damage > 0 else state
@@ -1733,6 +1924,9 @@ def _advance(state: AcState, out: list[Event]) -> AcState:
             if isinstance(step, EndStep):
                 state = _end_step(replace(state, pending=state.pending[1:]), step.name, out)
                 continue
+            if isinstance(step, ForcedMove):
+                state = forced_move(replace(state, pending=state.pending[1:]), step, out)
+                continue
             return state
         turn = state.turn
         if turn is None:
@@ -1744,10 +1938,7 @@ def _advance(state: AcState, out: list[Event]) -> AcState:
             state = _start_turn(state, turn, out)
             continue
         if turn.stage == "activate" and not activate_options(state, turn):
-            state = _set_turn(state, stage="solos")
-            continue
-        if turn.stage == "solos":
-            state = _next_joined_solo(state, turn)
+            state = _set_turn(state, stage="end")
             continue
         if turn.stage == "end":
             state = _end_turn(state, turn, out)
@@ -1759,10 +1950,10 @@ def _advance(state: AcState, out: list[Event]) -> AcState:
             if not alive:
                 state = _piece_done(state)
                 continue
-            if turn.phase == "act" and turn.action == "hide":
+            if turn.phase == "act" and turn.doing == "hide":
                 state = _hide(state, turn)
                 continue
-            if turn.phase == "act" and turn.action in ("dash", "retreat", "configure", "none", "join"):
+            if turn.phase == "act" and turn.doing in ("dash", "retreat", "configure", "none", "join"):
                 state = _set_turn(state, phase="move2") if _may_move_again(state, turn) else _piece_done(state)
                 continue
         return state
@@ -1799,15 +1990,6 @@ def _start_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:
     if commander is None:
         return _set_turn(state, stage="declare")
     return _set_turn(state, stage="rally" if unit.routed else "bonus")
-
-
-def _next_joined_solo(state: AcState, turn: Turn) -> AcState:
-    ids = {s.id for s in state.unit_stands(turn.actor)}
-    for solo in sorted(state.solos, key=lambda s: s.id):
-        if solo.joined_to in ids and solo.status == "up" and not solo.own_turn and solo.id not in state.acted:
-            state = replace(state, acted=state.acted | {solo.id})
-            return _set_turn(state, stage="piece", piece=solo.id, phase="jmove", action="free", budget=0, moved=True)
-    return _set_turn(state, stage="end")
 
 
 def _hide(state: AcState, turn: Turn) -> AcState:

@@ -95,6 +95,28 @@ def adjacent(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 1
 
 
+def away_from(source: Footprint, target: Footprint) -> Direction | None:
+    """The direction that pushes *target* straight away from *source* (AC-MOVE-8): the side of *source* the target
+    lies beyond; [DECISION] when it lies beyond two sides (a diagonal offset, ranged attacks only), the one with the
+    larger gap, east or west on a tie; None when the footprints overlap.
+
+    >>> away_from(Footprint(3, 3), Footprint(4, 3)), away_from(Footprint(3, 3), Footprint(3, 1))
+    ((1, 0), (0, -1))
+    >>> away_from(Footprint(0, 0, 2), Footprint(5, 3))
+    (1, 0)
+    """
+    east = target.x - (source.x + source.size - 1)
+    west = source.x - (target.x + target.size - 1)
+    south = target.y - (source.y + source.size - 1)
+    north = source.y - (target.y + target.size - 1)
+    across, down = max(east, west, 0), max(south, north, 0)
+    if across == 0 and down == 0:
+        return None
+    if across >= down:
+        return EAST if east > 0 else WEST
+    return SOUTH if south > 0 else NORTH
+
+
 def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
 

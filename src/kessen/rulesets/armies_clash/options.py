@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from kessen.rulesets.armies_clash.movement import Destination
 
 __all__ = [
-    "Activate", "AttackWith", "Award", "Benefit", "Cast", "CastArea", "Declare", "Destination", "Done",
+    "Activate", "ActivateSolo", "AttackWith", "Award", "Benefit", "Cast", "CastArea", "Declare", "Destination", "Done",
     "JoinStand", "Leave", "NoAction", "NoShift", "PassOn", "PlaceAt", "Rally", "Shift", "Stay", "Support", "Switch",
 ]
 
@@ -21,7 +21,8 @@ class Rally:
 
 @dataclass(frozen=True, slots=True)
 class Benefit:
-    """The commander's bonus action: ``incite``, ``prepare`` or ``none`` (AC-CMD-3)."""
+    """A solo's bonus action: the commander's ``incite`` or ``prepare`` (AC-CMD-3), ``command`` (become the unit's
+    commander) or ``resign`` (give the post up) (AC-CMD-1, AC-CMD-2), or ``none``."""
 
     name: str
 
@@ -39,6 +40,13 @@ class Activate:
     """The stand that moves and acts next (AC-MOVE-2)."""
 
     stand: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActivateSolo:
+    """The solo joined to one of the unit's stands that takes its turn next, between stand activations (AC-MOVE-2)."""
+
+    solo: str
 
 
 @dataclass(frozen=True, slots=True)

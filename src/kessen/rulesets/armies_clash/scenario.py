@@ -11,9 +11,12 @@ File layout (TOML)::
            with kind / rough / elevation / obscured; later entries override earlier ones
     [[creatures]] [[units]] [[stands]] [[solos]] [[objectives]]   per §4.1, §4.3–§4.5, §4.7
 
-[DECISION] Two fields the spec's records lack: a spell may carry `uses` (1..20; absent = at will), the
+[DECISION] Fields the spec's records lack: a spell may carry `uses` (1..20; absent = at will), the
 number of times each stand or solo may cast it (AC-SPELL-1 tracks slots per stand), and `damage_type`
-(for resistance, AC-D20-7).
+(for resistance, AC-D20-7); an attack may carry `push_ft` (1..200), the feet a hit pushes its target
+straight away from the attacker — converted ÷5 to squares (AC-STAND-4) and resolved as forced movement
+(AC-MOVE-8). A monster's non-spell area ability (a breath weapon) is written as a spell record, usually
+with `uses`, and follows the area rules (AC-SPELL-7).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class AttackRecord(StrictModel):
     reach_ft: Annotated[int, Field(ge=5, le=30, multiple_of=5)] | None = None
     range_ft: Annotated[int, Field(ge=5, le=1000)] | None = None
     long_range_ft: Annotated[int, Field(ge=5, le=1000)] | None = None
+    push_ft: Annotated[int, Field(ge=1, le=200)] | None = None
 
     def check(self) -> None:
         expression = parse_dice(self.damage, field="damage")
