@@ -9,6 +9,7 @@ import tomli_w
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.battlefield import Figure
 from kessen.rulesets.song_of_blades.melee import MeleeOutcome, combat_roll
 from kessen.rulesets.song_of_blades.quality import ActivationOutcome
@@ -88,9 +89,9 @@ def chance(state: g.SobState, what: str) -> Chance:
     return n
 
 
-def pending_roll(state: g.SobState) -> g.CombatRoll:
+def pending_roll(state: g.SobState) -> st.CombatRoll:
     top = state.pending[0]
-    assert isinstance(top, g.CombatRoll), top
+    assert isinstance(top, st.CombatRoll), top
     return top
 
 

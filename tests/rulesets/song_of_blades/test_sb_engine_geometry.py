@@ -10,6 +10,7 @@ from sb_engine_support import at, chance, decision, model, pending_roll, ready, 
 
 from kessen.core.geometry import Point, Rect, swept_overlaps_base
 from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.battlefield import (
     EPS,
     STICKS_MM,
@@ -133,7 +134,7 @@ def test_sb_geo_8_sb_melee_7_long_is_edge_to_edge_inclusive_15mm() -> None:
     state = ready(state, "Red", "A", 1)
     state = step(state, g.Attack("B"))[0]
     state = step(state, MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
-    assert [p.model for p in state.pending if isinstance(p, g.MoraleTest)] == ["F1"]  # 120 mm and 121 mm
+    assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]  # 120 mm and 121 mm
 
 
 # --- SB-RECOIL ---------------------------------------------------------------------------------------------------
@@ -188,7 +189,7 @@ def test_sb_recoil_3_several_new_enemies_the_recoiling_player_picks_one_hacker()
     assert (hack.attacker, hack.kind) == ("E2", "recoil_hack")
     assert hack.roll.defender_enemies_in_contact == 2  # SB-OUT-3: E1 and E2 both count against B
     state, events = step(state, MeleeOutcome("none", "nothing", "none"))
-    assert not any(isinstance(p, (g.CombatRoll, g.ChooseRecoilHacker)) for p in state.pending)  # one hack in total
+    assert not any(isinstance(p, (st.CombatRoll, st.ChooseRecoilHacker)) for p in state.pending)  # one hack in total
 
 
 def test_sb_recoil_3_hack_kill_applies_normally() -> None:
@@ -202,11 +203,11 @@ def test_sb_recoil_5_settle_turns_an_impossible_recoil_into_a_fall() -> None:
     """SB-RECOIL-5: a recoil that has no usable candidate when it comes to be resolved becomes a fall in place."""
     red = [model("A", 375, 400), model("E1", 425, 400), model("E2", 400, 425), model("E3", 400, 375)]
     state = ready(state_of(red, [model("B", 400, 400)]), "Red", "A", 1)
-    state = replace(state, pending=(g.MoraleTest("E1"), g.ChooseRecoil("B", "A")))
+    state = replace(state, pending=(st.MoraleTest("E1"), st.ChooseRecoil("B", "A")))
     settled, events = step(state, MoraleOutcome(0, "stands", 0))
     assert settled.get("B").state == "fallen" and at(settled.get("B"), 400, 400)
     assert types(events) == ["morale_test", "fell"]
-    assert not any(isinstance(p, g.ChooseRecoil) for p in settled.pending)
+    assert not any(isinstance(p, st.ChooseRecoil) for p in settled.pending)
 
 
 # --- SB-FALL ---------------------------------------------------------------------------------------------------
@@ -245,7 +246,7 @@ def test_sb_follow_3_after_the_recoil_hack_and_only_if_still_there() -> None:
     state = step(state, decision(state, "recoil").options[0])[0]
     chance(state, "combat roll")  # E's hack first
     killed, _ = step(state, MeleeOutcome("attacker", "kill", "defender"))
-    assert not any(isinstance(p, g.OfferFollowUp) for p in killed.pending)
+    assert not any(isinstance(p, st.OfferFollowUp) for p in killed.pending)
     missed, _ = step(state, MeleeOutcome("defender", "nothing", "none"))
     decision(missed, "follow-up")
     followed, _ = step(missed, g.FollowUp(True))

@@ -27,6 +27,7 @@ from sb_engine_support import (
 
 from kessen.core.engine import Terminal
 from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.inputs import ActivationInput, DisengageInput, HackingEnemy
 from kessen.rulesets.song_of_blades.melee import TIE, MeleeOutcome, melee
 from kessen.rulesets.song_of_blades.quality import ActivationOutcome, MoraleOutcome, activation
@@ -97,7 +98,7 @@ def test_sb_melee_7_gruesome_kill_of_the_attacker_tests_its_friends() -> None:
     assert gruesome == MeleeOutcome("defender", "gruesome_kill", "attacker")
     state, _ = step(state, gruesome)
     assert state.figure("A") is None
-    assert [p.model for p in state.pending if isinstance(p, g.MoraleTest)] == ["R2"]
+    assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["R2"]
 
 
 # --- SB-PRIO -----------------------------------------------------------------------------------------------------
@@ -153,7 +154,7 @@ def test_sb_dis_2_sb_dis_8_each_active_enemy_hacks_outnumbering_fixed() -> None:
     red = [model("E1", 375, 400), model("E2", 400, 425, state="fallen"), model("E3", 400, 375, state="transfixed")]
     state = leave(red, model("B", 400, 400))
     top = state.pending[0]
-    assert isinstance(top, g.Disengaging) and top.hackers == ("E1",)
+    assert isinstance(top, st.Disengaging) and top.hackers == ("E1",)
     node = chance(state, "free hack")
     assert top.setup.failed_morale is False
     # B: d6 + 3 − 1 defensively against E1: d6 + 3: the exact free-hack distribution of `melee`
@@ -169,7 +170,7 @@ def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:
     red = [model("Foot", 375, 400, combat=4), model("Horse", 400, 425, mounted=True)]
     state = leave(red, model("B", 400, 400, mounted=True))
     top = state.pending[0]
-    assert isinstance(top, g.Disengaging) and top.hackers == ("Horse",)
+    assert isinstance(top, st.Disengaging) and top.hackers == ("Horse",)
     chance(state, "free hack")  # no order to choose with one hacker
     enemy = top.setup.enemies[top.positions.index("Horse")]
     from kessen.rulesets.song_of_blades.disengaging import free_hack_input
@@ -207,7 +208,7 @@ def test_sb_dis_6_kill_ends_the_sequence() -> None:
     state = step(state, g.Hacker("E2"))[0]
     state, events = step(state, KILL)
     assert state.figure("B") is None and types(events).count("combat_roll") == 1
-    assert not any(isinstance(p, g.Disengaging) for p in state.pending)
+    assert not any(isinstance(p, st.Disengaging) for p in state.pending)
 
 
 def flee_setup(f_state: str = "standing") -> g.SobState:
@@ -227,7 +228,7 @@ def test_sb_dis_7_sb_mor_3_fleeing_model_takes_lethal_hacks() -> None:
     state, _ = step(flee_setup(), MoraleOutcome(1, "flees", 1))
     node = chance(state, "free hack")
     top = state.pending[0]
-    assert isinstance(top, g.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
+    assert isinstance(top, st.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
     # E: d6 + 3 against F: d6 + 2 defensive; every E win is a kill or gruesome kill (lethal), never a fall or recoil
     assert node.dist.probability(lambda o: o.result in ("fall", "recoil")) == 0
     assert node.dist.probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
@@ -244,7 +245,7 @@ def test_sb_down_8_sb_down_3_fallen_model_that_fails_morale_is_not_hacked() -> N
     disengages, and no free hack is made on it (free hacks are only on standing models). [DECISION: it stays where it
     is, still fallen.]"""
     state, events = step(flee_setup("fallen"), MoraleOutcome(2, "flees", 2))
-    assert not any(isinstance(p, g.Disengaging) for p in state.pending)
+    assert not any(isinstance(p, st.Disengaging) for p in state.pending)
     assert at(state.get("F"), 300, 450) and state.get("F").state == "fallen"
     assert "fled" not in types(events)
 
@@ -287,7 +288,7 @@ def test_sb_mor_1_sb_turn_2_only_gruesome_kills_trigger_tests() -> None:
     state = ready(state_of(red, blue), "Red", "A")
     state = step(state, g.Attack("B"))[0]
     state, events = step(state, KILL)
-    assert "morale_test" not in types(events) and not any(isinstance(p, g.MoraleTest) for p in state.pending)
+    assert "morale_test" not in types(events) and not any(isinstance(p, st.MoraleTest) for p in state.pending)
 
 
 def test_sb_move_4_flight_off_the_table_is_a_casualty() -> None:
@@ -545,15 +546,15 @@ def test_sb_turn_4_smaller_fraction_of_points_lost_wins() -> None:
     state = step(state, g.Attack("B"))[0]
     state = step(state, KILL)[0]  # Blue loses 20/50
     state = step(state, g.EndTurn())[0]
-    state = replace(state, casualties=state.casualties + (g.Casualty("A2", "Red", 30, "test"),))  # Red 30/90
+    state = replace(state, casualties=state.casualties + (st.Casualty("A2", "Red", 30, "test"),))  # Red 30/90
     state, _ = step(state, g.EndTurn())
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red"
     # 45/90 = 1/2 > 2/5: Blue would win
-    worse = replace(state, casualties=state.casualties + (g.Casualty("X", "Red", 15, "test"),))
+    worse = replace(state, casualties=state.casualties + (st.Casualty("X", "Red", 15, "test"),))
     assert g.winner(worse) == "Blue"
     # 20/50 against 36/90: equal fractions, a draw
-    equal = replace(state, casualties=(g.Casualty("B", "Blue", 20, "kill"), g.Casualty("X", "Red", 36, "test")))
+    equal = replace(state, casualties=(st.Casualty("B", "Blue", 20, "kill"), st.Casualty("X", "Red", 36, "test")))
     assert g.winner(equal) is None
 
 
@@ -572,7 +573,7 @@ def test_sb_dis_input_shape_matches_the_procedure() -> None:
     red = [model("E1", 375, 400, combat=2), model("E2", 400, 425, combat=4)]
     state = leave(red, model("B", 400, 400))
     top = state.pending[0]
-    assert isinstance(top, g.Disengaging)
+    assert isinstance(top, st.Disengaging)
     assert top.setup == DisengageInput(combat=3, enemies=(HackingEnemy(combat=2), HackingEnemy(combat=4)))
 
 

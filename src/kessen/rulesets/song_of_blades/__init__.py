@@ -3,7 +3,9 @@
 Modules: profiles (sizes, states, special rules), inputs (odds inputs), melee (combat roll,
 modifiers, outnumbering, result ladder), disengaging (free hacks), quality (activation, morale),
 priority (melee priority), procedures (the odds registry); for whole games: scenario (files),
-battlefield (geometry of §5), game (the state machine), events, ai, skirmish (the engine's Game).
+battlefield (geometry of §5), state (options, pending steps, the frozen state), turns (activation,
+turnover, rounds, the end), moves (moving, disengaging, fleeing), fights (combat rolls read off the table,
+recoils, follow-ups, morale), game (node and apply), events, ai, skirmish (the engine's Game).
 """
 
 from kessen.rulesets import Ruleset

@@ -7,7 +7,16 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.rulesets.song_of_blades.battlefield import edge_distance, enemies_in_contact
-from kessen.rulesets.song_of_blades.game import Activate, Attack, EndActivation, FollowUp, Move, SobState, StandUp, attack_roll
+from kessen.rulesets.song_of_blades.game import (
+    Activate,
+    Attack,
+    EndActivation,
+    FollowUp,
+    Move,
+    SobState,
+    StandUp,
+    attack_roll,
+)
 from kessen.rulesets.song_of_blades.inputs import ActivationInput
 from kessen.rulesets.song_of_blades.melee import melee
 from kessen.rulesets.song_of_blades.quality import activation

@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from kessen.dice import Dist
-from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy, MeleeInput
+from kessen.rulesets.song_of_blades.inputs import (
+    DisengageInput,
+    HackingEnemy,
+    MeleeInput,
+)
 from kessen.rulesets.song_of_blades.melee import combat_roll_counts
 
 DisengageResult = Literal["disengaged", "fall", "recoil", "kill", "gruesome_kill"]

@@ -1,0 +1,154 @@
+"""Moving in games: straight moves, disengaging before a move, and fleeing (SB-MOVE-*, SB-DIS-* in games)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.core.geometry import Point
+from kessen.rulesets.song_of_blades import events as ev
+from kessen.rulesets.song_of_blades.battlefield import (
+    EPS,
+    Figure,
+    Table,
+    edge_distance,
+    enemies_in_contact,
+    free_run,
+    landing_is_clear,
+    sweep_is_clear,
+    touching,
+)
+from kessen.rulesets.song_of_blades.disengaging import hacks_free_of_charge
+from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy
+from kessen.rulesets.song_of_blades.state import (
+    Disengaging,
+    Move,
+    SobState,
+    push,
+    remove,
+    replace_figure,
+)
+
+
+def move_options(state: SobState, f: Figure) -> list[Move]:
+    """Straight moves of one move length: a charge into contact with each reachable enemy, an advance
+    toward the nearest enemy, and a retreat directly away from it (SB-MOVE-1..3)."""
+    length = state.table.stick(f.move)
+    contacts = {e.id for e in enemies_in_contact(state.figures, f)}
+    enemies = sorted((e for e in state.figures if e.side != f.side), key=lambda e: (edge_distance(f, e), e.id))
+    moves: list[Move] = []
+
+    def ok(exact: Point, purpose: str, toward: str) -> None:
+        dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
+        if (dest - f.centre).length() < 0.5 or not state.table.on_table(dest, f.r):
+            return
+        if state.table.drop_entry(f.centre, dest) is not None or not sweep_is_clear(state.figures, state.table, f, dest):
+            return
+        moved = f.at(dest)
+        if contacts and any(touching(moved, state.get(c)) for c in contacts):
+            return  # SB-MOVE-3: a move out of contact must end out of contact with all of them
+        moves.append(Move(dest.x, dest.y, purpose, toward))
+
+    for e in enemies:
+        if e.id in contacts:
+            continue
+        towards = (e.centre - f.centre).unit()
+        contact_at = (e.centre - f.centre).length() - e.r - f.r
+        if 0 < contact_at <= length:
+            ok(f.centre + towards.scaled(contact_at), "charge", e.id)
+    if enemies:
+        nearest = enemies[0]
+        towards = (nearest.centre - f.centre).unit()
+        if nearest.id not in contacts:
+            run = min(length, free_run(state.figures, state.table, f, towards, length))
+            if run < (nearest.centre - f.centre).length() - nearest.r - f.r - EPS:
+                ok(f.centre + towards.scaled(run), "advance", nearest.id)
+        away = towards.scaled(-1)
+        run = free_run(state.figures, state.table, f, away, length)
+        ok(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)
+    return moves
+
+
+def _clamp(table: Table, f: Figure, p: Point) -> Point:
+    return Point(min(max(p.x, f.r), table.width - f.r), min(max(p.y, f.r), table.depth - f.r))
+
+
+def begin_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
+    """A move that starts in contact disengages first (SB-MOVE-3, SB-DIS-*)."""
+    setup = disengage_setup(state, f, failed_morale=False)
+    if setup is None:
+        return finish_move(state, f, move, out)
+    step = disengaging(state, f, setup, then=move)
+    if step is None:
+        out.append(ev.Disengaged(model=f.id, free_hacks=0))
+        return finish_move(state, f, move, out)
+    return push(state, step)
+
+
+def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
+    out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
+    return replace_figure(state, f.at(move.destination))
+
+
+def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> DisengageInput | None:
+    """The disengage procedure's input for f leaving all its enemies in contact, or None when none."""
+    contacts = enemies_in_contact(state.figures, f)
+    if not contacts:
+        return None
+    enemies = tuple(
+        HackingEnemy(
+            combat=e.combat, state=e.state, size=e.size, mounted=e.mounted, flying=e.flying,
+            high_ground=state.table.ground_height(e.centre) > state.table.ground_height(f.centre),
+            obstacle=state.table.across_obstacle(e.centre, f.centre),
+            enemies_in_contact=min(8, len(enemies_in_contact(state.figures, e))),
+            transfixed_in_contact=min(7, sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed")),
+        )
+            for e in contacts[:8]
+    )
+    return DisengageInput(
+        combat=f.combat, size=f.size, mounted=f.mounted, flying=f.flying,
+        free_disengage="free_disengage" in f.special_rules, failed_morale=failed_morale, enemies=enemies,
+    )
+
+
+def disengaging(state: SobState, f: Figure, setup: DisengageInput, *, then: Move | None, flee_moves: int = 0) -> Disengaging | None:
+    contacts = enemies_in_contact(state.figures, f)
+    contacts = contacts[:8]
+    positions = tuple(e.id for e in contacts)
+    hackers = tuple(e.id for e, entry in zip(contacts, setup.enemies) if not hacks_free_of_charge(setup, entry))
+    if not hackers:
+        return None  # SB-DIS-1, SB-DIS-4
+    return Disengaging(f.id, hackers, setup, positions, then, flee_moves)
+
+
+def flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:
+    """A flight straight away from the nearest enemy (SB-MOVE-4)."""
+    enemies = [e for e in state.figures if e.side != f.side]
+    if not enemies or f.state != "standing":
+        return state
+    nearest = min(enemies, key=lambda e: ((e.centre - f.centre).length(), e.id))
+    away = (f.centre - nearest.centre).unit()
+    length = moves * state.table.stick(f.move)
+    run = free_run(state.figures, state.table, f, away, length)
+    dest = f.centre + away.scaled(run)
+    entry = state.table.drop_entry(f.centre, dest)
+    if entry is not None:
+        t, depth = entry
+        edge = f.centre + away.scaled(run * t)
+        land = edge + away.scaled(f.r)
+        if depth < state.table.stick("short") and state.table.on_table(land, f.r) and not landing_is_clear(state.figures, state.table, f, land):
+            # [DECISION] no room at the foot of a low drop: the flight stops short of the edge, as if blocked
+            stop = f.centre + away.scaled(max(0.0, run * t - 0.01))
+            out.append(ev.Fled(model=f.id, x=round(stop.x, 3), y=round(stop.y, 3)))
+            return replace_figure(state, f.at(stop))
+        out.append(ev.Fled(model=f.id, x=round(edge.x, 3), y=round(edge.y, 3)))
+        if depth >= state.table.stick("short"):
+            return remove(state, f, "falling", out)
+        if not state.table.on_table(land, f.r):
+            return remove(state, f, "fled", out)  # it would land off the table: it has left the game
+        return replace_figure(state, replace(f.at(land), state="fallen"))
+    if not state.table.on_table(dest, f.r):
+        out.append(ev.Fled(model=f.id, x=round(dest.x, 3), y=round(dest.y, 3)))
+        return remove(state, f, "fled", out)  # SB-MOVE-4: off the table counts as a casualty
+    out.append(ev.Fled(model=f.id, x=round(dest.x, 3), y=round(dest.y, 3)))
+    return replace_figure(state, f.at(dest))

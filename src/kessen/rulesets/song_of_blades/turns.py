@@ -1,0 +1,159 @@
+"""Turns: activation, actions, turnover, rounds and the end of the game (SB-ACT-*, SB-ACTION-*, SB-TURN-*)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kessen.core.events import Event
+from kessen.rulesets.song_of_blades import events as ev
+from kessen.rulesets.song_of_blades.battlefield import (
+    enemies_in_contact,
+    recoil_options,
+)
+from kessen.rulesets.song_of_blades.moves import move_options
+from kessen.rulesets.song_of_blades.priority import may_target
+from kessen.rulesets.song_of_blades.state import (
+    Activate,
+    ActivationRoll,
+    Attack,
+    BreakFree,
+    ChooseRecoil,
+    EndActivation,
+    EndTurn,
+    SobState,
+    StandUp,
+    push,
+    replace_figure,
+)
+
+
+def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
+    """Every model of the active side not yet activated this turn, with 1–3 dice; or end the turn (SB-ACT-3)."""
+    ready = [f for f in state.side_figures(state.active or "") if f.id not in state.activated]
+    return tuple(Activate(f.id, n) for f in ready for n in (1, 2, 3)) + (EndTurn(),)
+
+
+def action_options(state: SobState) -> tuple[Any, ...]:
+    """What the activated model may do with its actions (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*)."""
+    act = state.current
+    assert act is not None
+    f = state.get(act.model)
+    options: list[Any] = []
+    if f.state == "transfixed":
+        if act.actions >= 2:
+            options.append(BreakFree())
+        return tuple(options) + (EndActivation(),)
+    contacts = enemies_in_contact(state.figures, f)
+    if contacts and not act.attacked:
+        allowed = may_target(
+            [e.state for e in contacts], [e.points for e in contacts],
+            melee_priority=state.melee_priority, special_rules=frozenset(f.special_rules),
+        )
+        for e, ok in zip(contacts, allowed):
+            if ok:
+                options.append(Attack(e.id))
+                if act.actions >= 2:
+                    options.append(Attack(e.id, power_blow=True))
+    if f.state == "fallen":
+        options.append(StandUp())
+    else:
+        options.extend(move_options(state, f))
+    return tuple(options) + (EndActivation(),)
+
+
+def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> SobState:
+    if isinstance(choice, EndTurn):
+        return end_turn(state, out)
+    return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
+
+
+def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
+    act = state.current
+    assert act is not None
+    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
+
+
+def settle(state: SobState, out: list[Event]) -> SobState:
+    """Resolve what needs no dice and no player: the end of an activation, a turn, the game (SB-ACT-2, SB-TURN-*)."""
+    while not state.ended:
+        if any(not state.side_figures(s) for s in state.sides) and state.round > 0:
+            return end_game(state, out)
+        if state.pending:
+            top = state.pending[0]
+            if isinstance(top, ChooseRecoil) and not recoil_options(state.figures, state.table, state.get(top.loser), state.get(top.winner)):
+                out.append(ev.Fell(model=top.loser))  # SB-RECOIL-5: no usable recoil, it falls instead
+                state = replace_figure(replace(state, pending=state.pending[1:]), replace(state.get(top.loser), state="fallen"))
+                continue
+            return state
+        act = state.current
+        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not action_options(state)[:-1]):
+            state = replace(state, current=None)
+            if act.turnover:
+                out.append(ev.Turnover(side=state.active or ""))
+                state = end_turn(state, out)
+            continue
+        if act is None and state.round > 0 and len(activation_options(state)) == 1:
+            state = end_turn(state, out)
+            continue
+        return state
+    return state
+
+
+def start_turn(state: SobState, out: list[Event]) -> SobState:
+    """A new turn: ambushers are the models in cover at its start (SB-TERR-2)."""
+    side = state.active or ""
+    hidden: set[tuple[str, str]] = set()
+    for f in state.side_figures(side):
+        cover = state.table.cover_at(f.centre)
+        if cover is not None:
+            rect = state.table.cover[cover]
+            hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
+    out.append(ev.TurnStarted(round=state.round, side=side))
+    return replace(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
+
+
+def end_turn(state: SobState, out: list[Event]) -> SobState:
+    nxt = state.other(state.active or "")
+    if not state.second_half:
+        return start_turn(replace(state, active=nxt, second_half=True, current=None), out)
+    if state.round >= state.turns:
+        return end_game(state, out)
+    return start_turn(replace(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
+
+
+def end_game(state: SobState, out: list[Event]) -> SobState:
+    state = replace(state, ended=True, pending=(), current=None)
+    out.append(ev.GameEnded(winner=winner(state) or "", **{"lost_" + k: v for k, v in _lost(state).items()}))
+    return state
+
+
+def _lost(state: SobState) -> dict[str, str]:
+    return {
+        "a": f"{sum(c.points for c in state.casualties if c.side == state.sides[0])}/{state.start_points[0]}",
+        "b": f"{sum(c.points for c in state.casualties if c.side == state.sides[1])}/{state.start_points[1]}",
+    }
+
+
+def winner(state: SobState) -> str | None:
+    """SB-TURN-4: a side with no model left loses; else the smaller fraction of points lost wins."""
+    alive = [s for s in state.sides if state.side_figures(s)]
+    if len(alive) == 1:
+        return alive[0]
+    if not alive:
+        return None
+    lost = [sum(c.points for c in state.casualties if c.side == s) for s in state.sides]
+    a = lost[0] * state.start_points[1]
+    b = lost[1] * state.start_points[0]
+    if a == b:
+        return None
+    return state.sides[0] if a < b else state.sides[1]
+
+
+def summary(state: SobState) -> dict[str, Any]:
+    return {
+        "rounds": state.round,
+        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
+        "points_lost": {s: sum(c.points for c in state.casualties if c.side == s) for s in state.sides},
+        "survivors": {s: len(state.side_figures(s)) for s in state.sides},
+    }
