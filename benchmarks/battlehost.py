@@ -70,7 +70,8 @@ def _best(models: list[Mapping[str, Any]]) -> icepool.Die[int]:
     for m in models:
         mod = m.get("duel_modifier", 0) - (1 if m.get("two_handed") else 0)
         dice += [icepool.d6.map(lambda x, mod=mod: _clamp(x + mod))] * m["attacks"]
-    return icepool.highest(*dice)
+    # icepool.highest of a single die answers that die's highest face, not the die
+    return dice[0] if len(dice) == 1 else icepool.highest(*dice)
 
 
 def _chance(own: int, other: int, own_f: int, other_f: int) -> float:

@@ -33,14 +33,15 @@ RULESET = get_ruleset("battlehost")
 
 
 def sample_fight(state: g.BhState, rng: Any) -> tuple[Any, ...]:
-    """Play one fight to its end with the default policy (first options), drawing at chance nodes."""
+    """Play one fight to its end with the default policy (first options), drawing at chance nodes; a Hero keeps
+    its Might off its To Wound rolls, since the ``fight`` procedure spends Might in the duel only (BH-PROC-5)."""
     while True:
         node = g.node(state)
         if isinstance(node, Chance):
             choice = draw(node.dist, rng)
         else:
             assert isinstance(node, Decision), node
-            choice = node.options[0]
+            choice = g.SpendMight(0) if node.what == "might on roll" else node.options[0]
         state, events = g.apply(state, choice)
         for e in events:
             if e.type == "fight_resolved":

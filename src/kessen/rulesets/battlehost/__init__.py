@@ -5,11 +5,11 @@ missile weapon chart), inputs (odds inputs), wounding (wound chart, To Wound rol
 roll, moved shooters, natural 6), duels (duel roll, two-handed, Might policy, tie-breaks), strikes
 (doubled strikes on the trapped, allocation), fighting (a whole fight), procedures (the odds registry);
 for whole battles: scenario (files), battlefield (geometry, backing away, making way, moves, sight),
-pairing (splitting contacts into fights), game (the state machine of turns and phases), events, ai,
-battle (the engine's Game).
+pairing (splitting contacts into fights), might (Might on a Hero's own hit and To Wound rolls,
+rolled die by die), game (the state machine of turns and phases), events, ai, battle (the engine's Game).
 
-Not done yet: Might on a Hero's own hit and To Wound rolls in battles (BH-DICE-4's [FILL]); the
-odds procedures take "trapped" as given (the engine decides it from the geometry).
+Not done yet: the odds procedures take "trapped" as given (the engine decides it from the geometry),
+and take Might only in the duel (section 9 defines no Might input for shots and strikes).
 """
 
 from kessen.rulesets import Ruleset

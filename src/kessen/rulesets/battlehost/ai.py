@@ -1,19 +1,45 @@
-"""A simple AI for battlehost that weighs its choices with the exact odds of the ruleset's procedures."""
+"""An AI for battlehost that weighs its choices with the exact odds of the ruleset's procedures.
+
+What it does, as a player would: a model at a choke point (a doorway, a gap in a wall) holds it; a
+shooter with a target stays still and shoots the target it is likeliest to slay; a charge is made when
+the exact ``fight`` odds of the fight it would start, counting the enemies that could still pile in,
+are good enough; a two-handed weapon is used when it pays; Might is spent where its exact worth in
+wounds beats what a point is worth kept. Every other choice is the default policy (the first option).
+"""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
+from kessen.core.geometry import Point, segment_point_distance
 from kessen.io.validation import validate_data
 from kessen.rulesets.battlehost import game as g
-from kessen.rulesets.battlehost.battlefield import Model, enemies_in_contact, is_engaged
+from kessen.rulesets.battlehost.battlefield import (
+    Board,
+    Model,
+    blocking_models,
+    distance,
+    enemies_in_contact,
+    ground_blocks,
+    is_engaged,
+)
+from kessen.rulesets.battlehost.duels import win_chance
 from kessen.rulesets.battlehost.fighting import fight
 from kessen.rulesets.battlehost.inputs import FightInput
+from kessen.rulesets.battlehost.might import die_succeeds, second_die
+from kessen.rulesets.battlehost.profiles import Side, other_side
+from kessen.rulesets.battlehost.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
 CHARGE_THRESHOLD = Fraction(-1, 2)
+# What a point of Might kept for later duels is worth, in wounds: spend it only for more.
+MIGHT_POINT = Fraction(1, 4)
+# A model holds where at most this many enemies can reach it at once, if more are coming.
+CHOKE_SLOTS = 2
+SLOT_ANGLES = 24  # contact positions tried around a model, 15° apart
 
 
 def _fight_model(m: Model, *, two_handed: bool = False) -> dict[str, Any]:
@@ -21,20 +47,82 @@ def _fight_model(m: Model, *, two_handed: bool = False) -> dict[str, Any]:
             "wounds": m.wounds_left, "two_handed": two_handed, "prone": m.prone}
 
 
-def exchange(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
-    """Expected wounds inflicted less wounds suffered in one fight, from the exact ``fight`` odds (BH-PROC-5)."""
+def _fight_odds(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Any:
     if len(mine) > 1 and len(theirs) > 1:
         theirs = theirs[:1]
     good, evil = (mine, theirs) if side == "good" else (theirs, mine)
+    return g._cached(fight, validate_data(FightInput, {"good": good, "evil": evil}))
+
+
+def exchange(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
+    """Expected wounds inflicted less wounds suffered in one fight, from the exact ``fight`` odds (BH-PROC-5)."""
     value = Fraction(0)
-    for o, p in g._cached(fight, validate_data(FightInput, {"good": good, "evil": evil})).probabilities().items():
+    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
         value += p * o.wounds * (1 if o.winner == side else -1)
     return value
 
 
+def duel_stakes(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
+    """What winning the duel is worth against losing it: expected wounds dealt if the side wins plus expected
+    wounds suffered if it loses, from the exact ``fight`` odds (BH-PROC-5)."""
+    won: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
+    wounds: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
+    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
+        won[o.winner] += p
+        wounds[o.winner] += p * o.wounds
+    return sum((wounds[s] / won[s] for s in won if won[s]), Fraction(0))
+
+
+def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point) -> int:
+    """How many enemies could stand in base contact with *m* standing at *at*, each coming straight from where it is:
+    contact positions around *at*, packed greedily, on the board, clear of terrain, friends and each other, that
+    some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7)."""
+    enemies = [e for e in models if e.side != m.side and not is_engaged(models, e)]
+    friends = [f for f in models if f.side == m.side and f.id != m.id]
+    placed: list[Point] = []
+    for e_r in sorted({e.r for e in enemies})[:1]:
+        for k in range(SLOT_ANGLES):
+            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(m.r + e_r)
+            if not board.on_board(p, e_r) or board.overlaps_terrain(p, e_r):
+                continue
+            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in friends):
+                continue
+            if any(math.hypot(p.x - q.x, p.y - q.y) < 2 * e_r - 0.01 for q in placed):
+                continue
+            if any(_can_come(board, e, p, m, at, friends) for e in enemies):
+                placed.append(p)
+    return len(placed)
+
+
+def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: list[Model]) -> bool:
+    if (p - e.centre).length() > 2 * e.move + m.r + e.r:
+        return False
+    if segment_point_distance(e.centre, p, at) < m.r + e.r - 0.05:
+        return False  # it would have to pass through the model
+    return not ground_blocks(e.r, e.centre, p, board) and not blocking_models(e, p, friends)
+
+
+def within_two_moves(state: g.BhState, m: Model, *, enemies: bool) -> int:
+    """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
+    return sum(
+        1 for x in state.models
+        if (x.side != m.side) == enemies and not is_engaged(state.models, x) and distance(x, m) <= 2 * x.move
+    )
+
+
+def holds_choke_point(state: g.BhState, m: Model) -> bool:
+    """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
+    fewer than are coming; the side with more models near attacks instead."""
+    coming = within_two_moves(state, m, enemies=True)
+    if coming <= within_two_moves(state, m, enemies=False):
+        return False
+    return open_contact_slots(state.models, state.board, m, m.centre) <= min(CHOKE_SLOTS, coming - 1)
+
+
 class BattlehostAI:
-    """Charges where the exact fight odds allow, keeps archers still to shoot, shoots the likeliest wound,
-    uses a two-handed weapon when it pays; every other choice is the default policy (the first option)."""
+    """Holds choke points, keeps shooters still to shoot the likeliest kill, charges where the exact fight odds
+    (with the enemies that could pile in) allow, uses a two-handed weapon when it pays and spends Might where it is
+    worth more than a point kept; every other choice is the default policy (the first option)."""
 
     def __init__(self, side: str) -> None:
         self.side = side
@@ -44,30 +132,73 @@ class BattlehostAI:
         if decision.what == "move":
             return self._move(state, options)
         if decision.what == "shoot":
-            shots = [o for o in options if isinstance(o, g.ShootAt)]
-            if not shots:
-                return options[-1]
-            return max(shots, key=lambda o: g.shot_dist(state, o).probability(lambda r: r.wounded))
+            return self._shoot(state, options)
         if decision.what == "two-handed":
             return self._two_handed(state, options)
+        if decision.what == "might":
+            return self._duel_might(state, options)
+        if decision.what == "might on roll":
+            return self._might_on_roll(state, options)
         return options[0]
 
     def _is_shooter(self, m: Model) -> bool:
         return m.weapon is not None and m.shoot_value is not None
 
+    # --- shooting ---------------------------------------------------------------------------------------------
+
+    def _shoot(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+        """The shot likeliest to slay, then to wound, from the exact ``shoot`` odds (BH-PROC-2)."""
+        shots = [o for o in options if isinstance(o, g.ShootAt)]
+        if not shots:
+            return options[-1]
+
+        def worth(o: g.ShootAt) -> tuple[Fraction, Fraction]:
+            dist = g.shot_dist(state, o)
+            return (dist.probability(lambda r: r.slain), dist.probability(lambda r: r.wounded))
+
+        return max(shots, key=worth)
+
+    # --- moving -------------------------------------------------------------------------------------------------
+
+    def _charge_value(self, state: g.BhState, o: g.MoveTo) -> Fraction:
+        """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger;
+        if the enemy moves after us, its free models near the charge point may pile in, as many as can reach it."""
+        m, target = state.get(o.model), state.get(o.charge or "")
+        friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
+        theirs = [target]
+        if not friends and state.acting == state.priority:
+            at = Point(o.x, o.y)
+            joiners = sorted(
+                (e for e in state.models
+                 if e.side != m.side and e.id != target.id and e.id not in state.done
+                 and not is_engaged(state.models, e) and (e.centre - at).length() - e.r - m.r <= e.move),
+                key=lambda e: ((e.centre - at).length(), e.id),
+            )
+            if joiners:
+                moved = tuple(m.at(at) if x.id == m.id else x for x in state.models)
+                room = open_contact_slots(moved, state.board, m.at(at), at) - 1
+                theirs += joiners[: max(0, min(room, 5))]
+        return exchange([_fight_model(x) for x in (*friends, m)], [_fight_model(x) for x in theirs], self.side)
+
     def _move(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
-        """Charge the target with the best exact exchange of wounds (friends already on it fight too); advance;
-        keep shooters still while they have a target; charge even at poor odds rather than stand idle."""
+        """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
+        advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
+        do, charge even at poor odds."""
+        holding: dict[str, bool] = {}
+
+        def holds(model_id: str) -> bool:
+            if model_id not in holding:
+                holding[model_id] = holds_choke_point(state, state.get(model_id))
+            return holding[model_id]
+
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         for i, o in enumerate(options):
             if isinstance(o, g.MoveTo) and o.charge is not None:
                 m = state.get(o.model)
-                if self._is_shooter(m) and g.targets(state, m):
+                if (self._is_shooter(m) and g.targets(state, m)) or holds(m.id):
                     continue
-                target = state.get(o.charge)
-                friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
-                value = exchange([_fight_model(x) for x in (*friends, m)], [_fight_model(target)], self.side)
+                value = self._charge_value(state, o)
                 if best is None or (value, -i) > best:
                     best, chosen = (value, -i), o
         if best is not None and best[0] >= CHARGE_THRESHOLD:
@@ -77,23 +208,68 @@ class BattlehostAI:
                 return o
             if isinstance(o, g.MoveTo) and o.charge is None:
                 m = state.get(o.model)
+                if holds(m.id):
+                    continue
                 if self._is_shooter(m):
                     if g.targets(state, m) or is_engaged(state.models, m):
                         continue
                     halves = [x for x in options if isinstance(x, g.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
                 return o
-        return chosen if chosen is not None else options[-1]
+        return chosen if chosen is not None else options[-1]  # charge even at poor odds rather than stand idle
+
+    # --- fighting -----------------------------------------------------------------------------------------------
+
+    def _sides(self, state: g.BhState, side: Side, *, declared: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        f = state.fighting
+        assert f is not None
+        mine = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in g._living(state, g.side_of(f.fight, side))]
+        theirs = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in g._living(state, g.side_of(f.fight, other_side(side)))]
+        return mine, theirs
 
     def _two_handed(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
         f = state.fighting
         assert f is not None
         model = state.get(options[0].model)
-        mine = [_fight_model(m, two_handed=f.uses_two_handed(m.id)) for m in g._living(state, g.side_of(f.fight, model.side))]
-        theirs = [_fight_model(m) for m in g._living(state, g.side_of(f.fight, "evil" if model.side == "good" else "good"))]
+        mine, theirs = self._sides(state, model.side)
         index = [m.id for m in g._living(state, g.side_of(f.fight, model.side))].index(model.id)
         values = []
         for o in options:
             mine[index]["two_handed"] = o.use
             values.append(exchange([dict(x) for x in mine], theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
+
+    def _duel_might(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+        """The points whose exact chance to win, times what the duel is worth, less the points' worth, is best (BH-DUEL-6)."""
+        f = state.fighting
+        assert f is not None
+        side = f.might_order[0]
+        own, other = (f.good_best, f.evil_best) if side == "good" else (f.evil_best, f.good_best)
+        stakes = duel_stakes(*self._sides(state, side), side)
+        fights = {s: g.side_fight_value_of(state, f, s) for s in ("good", "evil")}
+
+        def value(o: g.SpendMight) -> tuple[Fraction, int]:
+            chance = win_chance(min(6, own + o.points), other, own_fight=fights[side], other_fight=fights[other_side(side)])
+            return (chance * stakes - o.points * MIGHT_POINT, -o.points)
+
+        return max(options, key=value)
+
+    def _might_on_roll(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+        """Spend on a failed die when what the success is worth in wounds (exact chances of what follows) beats the
+        points' worth kept (BH-DICE-4)."""
+        die = state.hero_die
+        assert die is not None and die.face is not None
+        spend = options[0]
+        if spend.points == 0:
+            return spend
+        if die.kind == "hit_roll":
+            assert state.shooting is not None
+            shooter, target = state.get(state.shooting.model), state.get(state.shooting.target)
+            assert shooter.weapon is not None
+            worth = wound_chance(wound_chart(shooter.weapon.strength, target.defence))
+        elif die.kind == "wound_roll" and die.then is not None:
+            worth = Fraction(sum(die_succeeds(second_die(die), face) for face in range(1, 7)), 6)
+        else:
+            worth = Fraction(1)
+        return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
+

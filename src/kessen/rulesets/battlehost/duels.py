@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from kessen.dice import Dist, d, keep_highest
+from kessen.dice import Dist, d
 from kessen.rulesets.battlehost.inputs import DuelInput, DuelModel, FightModel
 from kessen.rulesets.battlehost.profiles import Side
-from kessen.rulesets.battlehost.rolls import raise_with_might, score, score_die, useful_might
+from kessen.rulesets.battlehost.rolls import (
+    faces_scoring_at_most,
+    raise_with_might,
+    score,
+    useful_might,
+)
 
 DecidedBy = Literal["score", "fight_value", "roll_off"]
 
@@ -106,17 +110,26 @@ def duel_winner(
     return DuelDecision(roll_off_winner(roll_off_face), "roll_off")
 
 
+def win_halves(own_best: int, other_best: int, *, own_fight: int, other_fight: int) -> int:
+    """A side's chance to win once the bests are known, in halves: 2 (it wins), 1 (a roll-off) or 0 (BH-DUEL-7..9).
+
+    >>> win_halves(6, 5, own_fight=1, other_fight=9), win_halves(5, 5, own_fight=4, other_fight=4)
+    (2, 1)
+    """
+    if own_best != other_best:
+        return 2 if own_best > other_best else 0
+    if own_fight != other_fight:
+        return 2 if own_fight > other_fight else 0
+    return 1
+
+
 def win_chance(own_best: int, other_best: int, *, own_fight: int, other_fight: int) -> Fraction:
     """A side's chance to win once the bests are known: 1, 1/2 (a roll-off) or 0 (BH-DUEL-7..9).
 
     >>> win_chance(5, 5, own_fight=4, other_fight=4)
     Fraction(1, 2)
     """
-    if own_best != other_best:
-        return Fraction(int(own_best > other_best))
-    if own_fight != other_fight:
-        return Fraction(int(own_fight > other_fight))
-    return Fraction(1, 2)
+    return Fraction(win_halves(own_best, other_best, own_fight=own_fight, other_fight=other_fight), 2)
 
 
 def might_to_spend(own_best: int, other_best: int, *, own_fight: int, other_fight: int, might: int) -> int:
@@ -128,34 +141,54 @@ def might_to_spend(own_best: int, other_best: int, *, own_fight: int, other_figh
     >>> might_to_spend(3, 5, own_fight=5, other_fight=5, might=1)   # one point cannot help
     0
     """
-    options = range(useful_might(own_best, might) + 1)
+    most = useful_might(own_best, might)
+    if most == 0 or win_halves(own_best, other_best, own_fight=own_fight, other_fight=other_fight) == 2:
+        return 0  # no point can change the die, or the side wins already
     chances = [
-        win_chance(raise_with_might(own_best, k), other_best, own_fight=own_fight, other_fight=other_fight)
-        for k in options
+        win_halves(raise_with_might(own_best, k), other_best, own_fight=own_fight, other_fight=other_fight)
+        for k in range(most + 1)
     ]
     return chances.index(max(chances))
 
 
-@functools.lru_cache(maxsize=4096)
+def model_best_at_most(attacks: int, modifier: int) -> tuple[int, ...]:
+    """For each score s = 0..6, the ways (out of 6**attacks) that all of a model's duel dice score s or less
+    (BH-DUEL-1, BH-DUEL-4).
+
+    >>> model_best_at_most(2, 0)
+    (0, 1, 4, 9, 16, 25, 36)
+    """
+    return tuple(faces ** attacks for faces in faces_scoring_at_most(modifier))
+
+
+def side_best_weights(models: Sequence[DuelModel | FightModel]) -> dict[int, int]:
+    """A side's best score → its weight out of 6**(the side's dice) (BH-DUEL-1, BH-DUEL-7).
+
+    The best is at most s exactly when every die of every model is; the weight of a best of s is
+    then (ways at most s) − (ways at most s − 1). No die is enumerated.
+    """
+    at_most = [1] * 7
+    for model in models:
+        mine = model_best_at_most(
+            model.attacks, duel_die_modifier(two_handed=model.two_handed, duel_modifier=model.duel_modifier)
+        )
+        at_most = [a * b for a, b in zip(at_most, mine)]
+    return {s: at_most[s] - at_most[s - 1] for s in range(1, 7) if at_most[s] > at_most[s - 1]}
+
+
 def model_best_dist(attacks: int, modifier: int) -> Dist[int]:
     """The highest score among one model's *attacks* duel dice, each with *modifier* (BH-DUEL-1, BH-DUEL-4).
 
     >>> model_best_dist(1, -1).probability(1)
     Fraction(1, 3)
     """
-    return keep_highest(attacks, score_die(modifier))
+    at_most = model_best_at_most(attacks, modifier)
+    return Dist({s: at_most[s] - at_most[s - 1] for s in range(1, 7)})
 
 
 def side_best_dist(models: Sequence[DuelModel | FightModel]) -> Dist[int]:
     """The distribution of a side's best score: the maximum over its models' dice (BH-DUEL-1, BH-DUEL-7)."""
-    best: Dist[int] | None = None
-    for model in models:
-        mine = model_best_dist(
-            model.attacks, duel_die_modifier(two_handed=model.two_handed, duel_modifier=model.duel_modifier)
-        )
-        best = mine if best is None else best.combine(mine, max)
-    assert best is not None, "a side has at least one model"
-    return best
+    return Dist(side_best_weights(models))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,17 +201,19 @@ class DuelOutcome:
 
 
 _ROLL_OFF: Dist[Side] = d(6).map(roll_off_winner)
+# BH-DUEL-9: the roll-off's faces for each side, over the roll-off's total.
+_ROLL_OFF_FACES: dict[Side, int] = {side: _ROLL_OFF.weight(side) for side in ("good", "evil")}
+_ROLL_OFF_TOTAL = _ROLL_OFF.total
 
 
-def settle_duel(
+def settle_bests(
     good_best: int, evil_best: int, *, good_fight: int, evil_fight: int, good_might: int = 0, evil_might: int = 0
-) -> Dist[DuelOutcome]:
-    """The duel's outcome once both bests are rolled: Might by the default policy, then the winner (BH-DUEL-6..9).
+) -> tuple[DuelDecision | None, int]:
+    """The default Might policy, then the winner if the dice decide it (None: a roll-off), and the Might spent
+    (BH-DUEL-6..8, BH-PROC-4). At most one side has Might.
 
-    At most one side has Might (BH-PROC-4). The roll-off, when needed, is the only die left.
-
-    >>> settle_duel(4, 5, good_fight=5, evil_fight=5, good_might=1).probability(lambda o: o.winner == "good")
-    Fraction(1, 2)
+    >>> settle_bests(4, 5, good_fight=5, evil_fight=5, good_might=1)
+    (None, 1)
     """
     if good_might and evil_might:
         raise ValueError("the default Might policy serves one side only (BH-PROC-4)")
@@ -189,10 +224,61 @@ def settle_duel(
     elif evil_might:
         spent = might_to_spend(evil_best, good_best, own_fight=evil_fight, other_fight=good_fight, might=evil_might)
         evil_best = raise_with_might(evil_best, spent)
-    decided = decide_duel(good_best, evil_best, good_fight=good_fight, evil_fight=evil_fight)
+    return decide_duel(good_best, evil_best, good_fight=good_fight, evil_fight=evil_fight), spent
+
+
+def settle_duel(
+    good_best: int, evil_best: int, *, good_fight: int, evil_fight: int, good_might: int = 0, evil_might: int = 0
+) -> Dist[DuelOutcome]:
+    """The duel's outcome once both bests are rolled: Might by the default policy, then the winner (BH-DUEL-6..9).
+
+    The roll-off, when needed, is the only die left.
+
+    >>> settle_duel(4, 5, good_fight=5, evil_fight=5, good_might=1).probability(lambda o: o.winner == "good")
+    Fraction(1, 2)
+    """
+    decided, spent = settle_bests(
+        good_best, evil_best, good_fight=good_fight, evil_fight=evil_fight, good_might=good_might, evil_might=evil_might
+    )
     if decided is not None:
         return Dist.always(DuelOutcome(decided.winner, decided.decided_by, spent))
     return _ROLL_OFF.map(lambda winner: DuelOutcome(winner, "roll_off", spent))
+
+
+DuelKey = tuple[Side, DecidedBy, int]
+
+
+def duel_weights(
+    good: Sequence[DuelModel | FightModel],
+    evil: Sequence[DuelModel | FightModel],
+    *,
+    good_might: int = 0,
+    evil_might: int = 0,
+) -> dict[DuelKey, int]:
+    """(winner, decided_by, might_spent) → weight over every natural die of the duel and the roll-off (BH-DUEL-1..9).
+
+    Each side's best comes from :func:`side_best_weights`; the at most 6 × 6 pairs of bests are
+    settled by :func:`settle_bests`, and a pair that needs a roll-off splits over its faces.
+    """
+    good_fight = side_fight_value(m.fight for m in good)
+    evil_fight = side_fight_value(m.fight for m in evil)
+    evil_bests = side_best_weights(evil).items()
+    out: dict[DuelKey, int] = {}
+    for good_best, good_ways in side_best_weights(good).items():
+        for evil_best, evil_ways in evil_bests:
+            ways = good_ways * evil_ways
+            decided, spent = settle_bests(
+                good_best, evil_best,
+                good_fight=good_fight, evil_fight=evil_fight, good_might=good_might, evil_might=evil_might,
+            )
+            if decided is not None:
+                key: DuelKey = (decided.winner, decided.decided_by, spent)
+                out[key] = out.get(key, 0) + ways * _ROLL_OFF_TOTAL
+            else:
+                for side, faces in _ROLL_OFF_FACES.items():
+                    key = (side, "roll_off", spent)
+                    out[key] = out.get(key, 0) + ways * faces
+    return out
 
 
 def duel_roll(
@@ -202,27 +288,11 @@ def duel_roll(
     good_might: int = 0,
     evil_might: int = 0,
 ) -> Dist[DuelOutcome]:
-    """The exact outcome of a duel roll between two sides (BH-DUEL-1..9).
-
-    Each side's best is a keep-highest of its dice (no enumeration of dice); the pair of bests
-    then settles the duel, with at most 6 × 6 pairs.
-    """
-    good_fight = side_fight_value(m.fight for m in good)
-    evil_fight = side_fight_value(m.fight for m in evil)
-    bests = side_best_dist(good).combine(side_best_dist(evil), lambda g, e: (g, e))
-    return bests.bind(
-        lambda pair: settle_duel(
-            pair[0],
-            pair[1],
-            good_fight=good_fight,
-            evil_fight=evil_fight,
-            good_might=good_might,
-            evil_might=evil_might,
-        )
-    )
+    """The exact outcome of a duel roll between two sides (BH-DUEL-1..9)."""
+    weights = duel_weights(good, evil, good_might=good_might, evil_might=evil_might)
+    return Dist({DuelOutcome(*key): ways for key, ways in weights.items()})
 
 
 def duel(roll: DuelInput) -> Dist[DuelOutcome]:
     """The duel roll of one fight (BH-PROC-4)."""
     return duel_roll(roll.good, roll.evil, good_might=roll.good_might, evil_might=roll.evil_might)
-

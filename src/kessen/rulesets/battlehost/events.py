@@ -113,6 +113,28 @@ class MightSpent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class HeroRolled(Event):
+    """A Hero's own hit or To Wound die, rolled alone so that it may spend Might on it (BH-DICE-4)."""
+
+    type: ClassVar[str] = "hero_rolled"
+    model: str
+    roll: str
+    face: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class MightOnRoll(Event):
+    """Might spent on a Hero's own hit or To Wound die (BH-DICE-4, BH-SHOOT-7, BH-STRIKE-2)."""
+
+    type: ClassVar[str] = "might_on_roll"
+    model: str
+    roll: str
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
 class RolledOff(Event):
     type: ClassVar[str] = "rolled_off"
     face: int

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kessen.dice import Dist
-from kessen.rulesets.battlehost.duels import DecidedBy, DuelOutcome, duel_roll
+from kessen.rulesets.battlehost.duels import DecidedBy, duel_weights
 from kessen.rulesets.battlehost.inputs import FightInput, FightModel
 from kessen.rulesets.battlehost.profiles import Side
 from kessen.rulesets.battlehost.strikes import (
@@ -14,7 +15,7 @@ from kessen.rulesets.battlehost.strikes import (
     StrikeTarget,
     counts_as_trapped,
     makes_strikes,
-    resolve_strikes,
+    strike_weights,
 )
 
 
@@ -49,23 +50,26 @@ def struck_losers(losers: Sequence[FightModel]) -> tuple[StrikeTarget, ...]:
     )
 
 
-def strikes_after_duel(fight: FightInput, winner: Side) -> Dist[tuple[int, int]]:
-    """(wounds, slain) on the losing side once *winner* is known (BH-FIGHT-3 steps 2 and 3, BH-PROC-5's allocation)."""
+def strikes_after_duel(fight: FightInput, winner: Side) -> tuple[dict[tuple[int, int], int], int]:
+    """(wounds, slain) on the losing side once *winner* is known, as weights and their total
+    (BH-FIGHT-3 steps 2 and 3, BH-PROC-5's allocation)."""
     winners, losers = (fight.good, fight.evil) if winner == "good" else (fight.evil, fight.good)
-    return resolve_strikes(striking_winners(winners), struck_losers(losers))
+    return strike_weights(striking_winners(winners), struck_losers(losers))
 
 
 def fight(fight: FightInput) -> Dist[FightOutcome]:
     """A whole fight: the duel exactly as BH-PROC-4, then the winners strike the losers (BH-PROC-5, BH-FIGHT-3).
 
-    The strikes depend on the duel only through its winner, so each winner's strike distribution
-    is computed once and attached to every duel outcome it won.
+    The strikes depend on the duel only through its winner, so each winner's strikes are counted
+    once and attached to every duel outcome it won, over one common total.
     """
-    after = {side: strikes_after_duel(fight, side) for side in ("good", "evil")}
-
-    def then_strike(duel: DuelOutcome) -> Dist[FightOutcome]:
-        return after[duel.winner].map(
-            lambda hurt: FightOutcome(duel.winner, duel.decided_by, duel.might_spent, hurt[0], hurt[1])
-        )
-
-    return duel_roll(fight.good, fight.evil, good_might=fight.good_might, evil_might=fight.evil_might).bind(then_strike)
+    duel = duel_weights(fight.good, fight.evil, good_might=fight.good_might, evil_might=fight.evil_might)
+    after = {side: strikes_after_duel(fight, side) for side in {key[0] for key in duel}}
+    common = math.lcm(*(total for _, total in after.values()))
+    out: dict[FightOutcome, int] = {}
+    for (winner, decided_by, might_spent), ways in duel.items():
+        hurt, total = after[winner]
+        scale = ways * (common // total)
+        for (wounds, slain), w in hurt.items():
+            out[FightOutcome(winner, decided_by, might_spent, wounds, slain)] = scale * w
+    return Dist(out)

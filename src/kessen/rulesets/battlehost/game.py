@@ -32,14 +32,36 @@ from kessen.rulesets.battlehost.battlefield import (
     retreat,
     terrain_blocks_sight,
 )
-from kessen.rulesets.battlehost.duels import decide_duel, might_to_spend, roll_off_winner, side_best_dist
+from kessen.rulesets.battlehost.duels import (
+    decide_duel,
+    might_to_spend,
+    roll_off_winner,
+    side_best_dist,
+)
 from kessen.rulesets.battlehost.inputs import FightModel, ShootInput, StrikesInput
+from kessen.rulesets.battlehost.might import (
+    HeroDie,
+    die_score,
+    die_succeeds,
+    hit_die,
+    might_choices,
+    rolled,
+    second_die,
+    wound_die,
+)
 from kessen.rulesets.battlehost.pairing import Fight, Split, groups, splits
 from kessen.rulesets.battlehost.profiles import Side, other_side
 from kessen.rulesets.battlehost.rolls import raise_with_might, useful_might
 from kessen.rulesets.battlehost.scenario import Scenario, board_of, models_of
-from kessen.rulesets.battlehost.shooting import ShootOutcome, shoot
-from kessen.rulesets.battlehost.strikes import StrikesOutcome, makes_strikes, rolls_per_strike, strike_targets_allowed, strikes
+from kessen.rulesets.battlehost.shooting import MISSED, ShootOutcome, shoot
+from kessen.rulesets.battlehost.strikes import (
+    StrikesOutcome,
+    makes_strikes,
+    rolls_per_strike,
+    strike_targets_allowed,
+    strikes,
+)
+from kessen.rulesets.battlehost.wounding import to_wound_modifier, wound_chart
 
 SIDES: tuple[Side, Side] = ("good", "evil")
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
@@ -194,6 +216,8 @@ class Fighting:
     target: str | None = None
     wounds: int = 0
     slain: int = 0
+    rolls_left: int = 0  # To Wound rolls left in a Hero's strike rolled die by die (BH-STRIKE-5)
+    strike_wounds: int = 0  # wounds of that strike so far
 
     def uses_two_handed(self, model: str) -> bool:
         return dict(self.declared).get(model, False)
@@ -223,6 +247,7 @@ class BhState:
     fighting: Fighting | None = None
     casualties: tuple[tuple[str, Side], ...] = ()
     ended: bool = False
+    hero_die: HeroDie | None = None  # a Hero's own hit or To Wound die, rolled alone for Might (BH-DICE-4)
 
     def model(self, model_id: str) -> Model | None:
         return next((m for m in self.models if m.id == model_id), None)
@@ -256,6 +281,8 @@ def node(state: BhState) -> Node:
     """The next node: the battle's end, a roll, or a player's choice."""
     if state.ended:
         return Terminal(winner(state), summary(state))
+    if state.hero_die is not None:
+        return _hero_die_node(state, state.hero_die)
     if state.phase == "priority":
         if state.turn == 0 and state.first_priority is not None:
             return Chance(Dist.always(GivenPriority(state.first_priority)), "priority given")
@@ -416,7 +443,12 @@ def _apply_shoot(state: BhState, choice: Any, out: list[Event]) -> BhState:
             return replace(state, acting=other_side(state.priority or "good"))
         return _start_fight_phase(state, out)
     assert isinstance(choice, ShootAt)
-    return replace(state, shooting=choice, shot=state.shot | {choice.model})
+    state = replace(state, shooting=choice, shot=state.shot | {choice.model})
+    m = state.get(choice.model)
+    if rolls_die_by_die(m):
+        assert m.shoot_value is not None
+        return replace(state, hero_die=hit_die(m.id, shoot_value=m.shoot_value, moved=state.moved_inches(m.id) > 0))
+    return state
 
 
 def _shot_result(state: BhState, o: ShootOutcome, out: list[Event]) -> BhState:
@@ -630,7 +662,7 @@ def _apply_fight(state: BhState, choice: Any, out: list[Event]) -> BhState:
     if f.striker is None:
         return _set(state, replace(f, striker=choice.model, strikes_left=state.get(choice.model).attacks, strikers=tuple(s for s in f.strikers if s != choice.model), struck=()))
     if f.target is None:
-        return _set(state, replace(f, target=choice.target, struck=f.struck if f.struck[-1:] == (choice.target,) else f.struck + (choice.target,)))
+        return _aim(state, f, choice.target)
     return _strike_result(state, f, choice, out)
 
 
@@ -751,9 +783,101 @@ def _settle_fight(state: BhState, f: Fighting, out: list[Event]) -> tuple[BhStat
         if f.striker is not None and f.target is None:
             allowed = allowed_targets(state, f)
             if len(allowed) == 1:
-                t = allowed[0]
-                return _set(state, replace(f, target=t, struck=f.struck if f.struck[-1:] == (t,) else f.struck + (t,))), True
+                return _aim(state, f, allowed[0]), True
     return state, False
+
+
+# --- Might on a Hero's own hit and To Wound rolls (BH-DICE-4, BH-SHOOT-7, BH-STRIKE-2) -----------------------
+
+HERO_DIE: Dist[int] = d(6)
+
+
+def rolls_die_by_die(m: Model) -> bool:
+    """A Hero with Might left rolls its own hit and To Wound rolls one die at a time, so that it may spend
+    Might on a failed die (BH-DICE-4); any other model's rolls are drawn whole from the procedures."""
+    return m.is_hero and m.might_left > 0
+
+
+def _hero_die_node(state: BhState, die: HeroDie) -> Node:
+    if die.face is None:
+        return Chance(HERO_DIE, die.kind.replace("_", " "))
+    hero = state.get(die.hero)
+    return Decision(hero.side, "might on roll", tuple(SpendMight(k) for k in might_choices(die, die.face, hero.might_left)))
+
+
+def _apply_hero_die(state: BhState, die: HeroDie, choice: Any, out: list[Event]) -> BhState:
+    """The natural roll of a Hero's die, or the Might its player spends on it after it failed (BH-DICE-4)."""
+    hero = state.get(die.hero)
+    if die.face is None:
+        face: int = choice
+        out.append(ev.HeroRolled(model=hero.id, roll=die.kind, face=face, score=die_score(die, face)))
+        if len(might_choices(die, face, hero.might_left)) > 1:
+            return replace(state, hero_die=rolled(die, face))
+        return _hero_die_done(state, die, die_succeeds(die, face), out)
+    points: int = choice.points
+    if points:
+        state = _put(state, replace(hero, might_left=hero.might_left - points))
+        out.append(ev.MightOnRoll(model=hero.id, roll=die.kind, points=points, score=die_score(die, die.face, points)))
+    return _hero_die_done(state, die, die_succeeds(die, die.face, points), out)
+
+
+def _hero_die_done(state: BhState, die: HeroDie, success: bool, out: list[Event]) -> BhState:
+    """After a Hero's die: the wound roll follows a hit, the second die follows a 6/N entry's 6, else the result (BH-WOUND-1)."""
+    state = replace(state, hero_die=None)
+    if die.kind == "hit_roll":
+        assert state.shooting is not None
+        if not success:
+            return _shot_result(state, MISSED, out)
+        shooter, target = state.get(state.shooting.model), state.get(state.shooting.target)
+        assert shooter.weapon is not None
+        entry = wound_chart(shooter.weapon.strength, target.defence)  # BH-SHOOT-8: the weapon's Strength
+        if entry.impossible:
+            return _shot_result(state, ShootOutcome(hit=True, wounded=False, slain=False), out)
+        return replace(state, hero_die=wound_die(shooter.id, entry))
+    if die.kind == "wound_roll" and success and die.then is not None:
+        return replace(state, hero_die=second_die(die))
+    if state.shooting is not None:
+        target = state.get(state.shooting.target)
+        return _shot_result(state, ShootOutcome(hit=True, wounded=success, slain=success and target.wounds_left == 1), out)
+    assert state.fighting is not None
+    return _strike_roll_result(state, state.fighting, success, out)
+
+
+def _aim(state: BhState, f: Fighting, target: str) -> BhState:
+    """The current striker aims its next strike; a Hero with Might rolls it die by die (BH-STRIKE-5, BH-DICE-4)."""
+    f = replace(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
+    assert f.striker is not None
+    if not rolls_die_by_die(state.get(f.striker)):
+        return _set(state, f)
+    f = replace(f, rolls_left=rolls_per_strike(trapped=target in f.trapped), strike_wounds=0)
+    return replace(_set(state, f), hero_die=_strike_die(state, f))
+
+
+def _strike_die(state: BhState, f: Fighting) -> HeroDie:
+    """One To Wound roll of the Hero's strike: its Strength against the target's Defence, +1 two-handed (BH-STRIKE-2, BH-STRIKE-6)."""
+    assert f.striker is not None and f.target is not None
+    striker, target = state.get(f.striker), state.get(f.target)
+    entry = wound_chart(striker.strength, target.defence)
+    return wound_die(striker.id, entry, modifier=to_wound_modifier(two_handed=f.uses_two_handed(striker.id)))
+
+
+def _strike_roll_result(state: BhState, f: Fighting, wounded: bool, out: list[Event]) -> BhState:
+    """One To Wound roll of a Hero's strike: a wound at once; the strike's second roll at a trapped model
+    is lost if the first slew it (BH-STRIKE-3, BH-STRIKE-5, BH-STRIKE-9)."""
+    assert f.striker is not None and f.target is not None
+    striker, target = f.striker, f.target
+    f = replace(f, rolls_left=f.rolls_left - 1, strike_wounds=f.strike_wounds + int(wounded))
+    state = _set(state, f)
+    if wounded:
+        state = _wound(state, target, 1, out)
+    alive = state.model(target) is not None
+    if alive and f.rolls_left > 0:
+        return replace(state, hero_die=_strike_die(state, f))
+    out.append(ev.Struck(model=striker, target=target, strikes=1, wounds=f.strike_wounds))
+    return _set(state, replace(
+        f, strikes_left=f.strikes_left - 1, wounds=f.wounds + f.strike_wounds, slain=f.slain + int(not alive),
+        target=None, rolls_left=0, strike_wounds=0,
+    ))
 
 
 # --- wounds, removal, turns ---------------------------------------------------------------------------------
@@ -781,7 +905,9 @@ def _set(state: BhState, f: Fighting) -> BhState:
 def apply(state: BhState, choice: Any) -> tuple[BhState, tuple[Event, ...]]:
     """The state after *choice* at the current node, with the events it caused (pure)."""
     out: list[Event] = []
-    if state.phase == "priority":
+    if state.hero_die is not None:
+        state = _apply_hero_die(state, state.hero_die, choice, out)
+    elif state.phase == "priority":
         state = _priority(state, choice, out)
     elif state.phase == "move":
         state = _apply_move(state, choice, out)
@@ -816,6 +942,8 @@ def _settle(state: BhState, out: list[Event]) -> BhState:
     while not state.ended:
         if state.turn > 0 and any(not state.side_models(s) for s in SIDES):
             return _end_battle(state, out)  # BH-TURN-3: a side with no models left loses at once
+        if state.hero_die is not None:
+            return state
         if state.phase == "move" and len(move_options(state)) == 1:
             state = _next_mover(state, out)
             continue

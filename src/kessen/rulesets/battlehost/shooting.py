@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
-from kessen.dice import Dist, d
+from kessen.dice import Dist
 from kessen.rulesets.battlehost.inputs import ShootInput
-from kessen.rulesets.battlehost.wounding import wound_chart, wound_roll_dist
+from kessen.rulesets.battlehost.rolls import FACES
+from kessen.rulesets.battlehost.wounding import (
+    wound_chart,
+    wound_roll_dist,
+    wound_roll_weights,
+)
 
 # BH-SHOOT-6: a model that moved this turn has its Shoot value worsened by 1.
 MOVED_PENALTY = 1
@@ -37,14 +41,23 @@ def hit_roll_succeeds(face: int, *, shoot_value: int, moved: bool) -> bool:
     return face == 6 or face >= hit_roll_needed(shoot_value, moved=moved)
 
 
-@functools.lru_cache(maxsize=64)
+def hit_roll_faces(shoot_value: int, *, moved: bool) -> int:
+    """How many of the hit roll's six faces hit (BH-SHOOT-5..7).
+
+    >>> hit_roll_faces(4, moved=False), hit_roll_faces(6, moved=True)
+    (3, 1)
+    """
+    return sum(1 for face in FACES if hit_roll_succeeds(face, shoot_value=shoot_value, moved=moved))
+
+
 def hit_roll_dist(shoot_value: int, *, moved: bool) -> Dist[bool]:
     """Whether one hit roll hits, exactly (BH-SHOOT-5..7).
 
     >>> hit_roll_dist(6, moved=True).probability(True)
     Fraction(1, 6)
     """
-    return d(6).map(lambda face: hit_roll_succeeds(face, shoot_value=shoot_value, moved=moved))
+    hitting = hit_roll_faces(shoot_value, moved=moved)
+    return Dist({True: hitting, False: 6 - hitting})
 
 
 def shot_wounds(strength: int, defence: int) -> Dist[bool]:
@@ -65,8 +78,14 @@ MISSED = ShootOutcome(hit=False, wounded=False, slain=False)
 
 
 def shoot(shot: ShootInput) -> Dist[ShootOutcome]:
-    """One shot at one target: hit roll, then on a hit one To Wound roll; 1 wound slays a target with 1 left (BH-PROC-2, BH-SHOOT-9)."""
-    wound = shot_wounds(shot.strength, shot.defence).map(
-        lambda wounded: ShootOutcome(hit=True, wounded=wounded, slain=wounded and shot.wounds == 1)
-    )
-    return hit_roll_dist(shot.shoot_value, moved=shot.moved).bind(lambda hit: wound if hit else Dist.always(MISSED))
+    """One shot at one target: hit roll, then on a hit one To Wound roll; 1 wound slays a target with 1 left (BH-PROC-2, BH-SHOOT-9).
+
+    Counted over the natural dice: 6 hit-roll faces times the wound roll's 6 (or 36) faces.
+    """
+    hitting = hit_roll_faces(shot.shoot_value, moved=shot.moved)
+    wounding, rolls = wound_roll_weights(wound_chart(shot.strength, shot.defence), 0)
+    return Dist({
+        MISSED: (6 - hitting) * rolls,
+        ShootOutcome(hit=True, wounded=False, slain=False): hitting * (rolls - wounding),
+        ShootOutcome(hit=True, wounded=True, slain=shot.wounds == 1): hitting * wounding,
+    })

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from kessen.dice import Dist, binomial
 from kessen.rulesets.battlehost.inputs import StrikesInput
-from kessen.rulesets.battlehost.wounding import to_wound_modifier, wound_chance, wound_chart
+from kessen.rulesets.battlehost.wounding import (
+    to_wound_modifier,
+    wound_chance,
+    wound_chart,
+    wound_roll_weights,
+)
 
 
 def counts_as_trapped(*, trapped: bool, prone: bool) -> bool:
@@ -84,55 +89,74 @@ class StrikeTarget:
     trapped: bool = False
 
 
-@functools.lru_cache(maxsize=4096)
-def _one_strike(chance: Fraction, rolls: int, wounds_left: int) -> Dist[int]:
-    """Wounds one strike inflicts: *rolls* To Wound rolls, any roll after the target is slain lost (BH-STRIKE-9)."""
-    return binomial(rolls, chance).map(lambda hits: min(hits, wounds_left))
+# The state of a fight's strikes: (index of the loser struck now, that loser's wounds left).
+StrikeState = tuple[int, int]
 
 
-def resolve_strikes(strikers: Sequence[Striker], targets: Sequence[StrikeTarget]) -> Dist[tuple[int, int]]:
-    """(wounds inflicted, models slain) under the default allocation of BH-PROC-5 (BH-STRIKE-3..9).
+def one_strike_table(striker: Striker, target: StrikeTarget) -> tuple[tuple[tuple[int, int], ...], int]:
+    """One strike at *target*, counted over its natural dice: ((successful rolls, ways), ...) and the total
+    ways, with two rolls at a trapped target (BH-STRIKE-2, BH-STRIKE-5, BH-STRIKE-6).
+
+    >>> one_strike_table(Striker(attacks=1, strength=3), StrikeTarget(defence=5, wounds=1, trapped=True))
+    (((0, 4), (1, 4), (2, 1)), 9)
+    """
+    wounding, rolls = wound_roll_weights(
+        wound_chart(striker.strength, target.defence), to_wound_modifier(two_handed=striker.two_handed)
+    )
+    common = math.gcd(wounding, rolls)
+    wounding, rolls = wounding // common, rolls // common
+    r = rolls_per_strike(trapped=target.trapped)
+    ways = tuple((hits, math.comb(r, hits) * wounding**hits * (rolls - wounding) ** (r - hits)) for hits in range(r + 1))
+    return tuple(w for w in ways if w[1]), rolls**r
+
+
+def strike_weights(strikers: Sequence[Striker], targets: Sequence[StrikeTarget]) -> tuple[dict[tuple[int, int], int], int]:
+    """(wounds inflicted, models slain) → weight, and the total weight, under the default allocation of BH-PROC-5
+    (BH-STRIKE-3..9).
 
     The strikers strike in the order given; each strike goes to the first target in list order not
     yet slain, so a striker stays on a target until it is slain and then moves on, never back
     (BH-STRIKE-7). A strike at a trapped target is two rolls, the second lost if the first slays it;
     strikes left when every target is slain are lost (BH-STRIKE-9). The state after each strike is
-    only (current target, its wounds left), so equal states merge and no dice are enumerated.
+    only (current target, its wounds left), so equal states merge and no dice are enumerated; every
+    state's weight is kept over one common total.
     """
-    if not targets:
-        return Dist.always((0, 0))
     n = len(targets)
-    state: Dist[tuple[int, int]] = Dist.always((0, targets[0].wounds))
-
-    def strike(striker: Striker) -> Dist[tuple[int, int]]:
-        def after(current: tuple[int, int]) -> Dist[tuple[int, int]]:
-            index, wounds_left = current
-            if index == n:
-                return Dist.always(current)
-            target = targets[index]
-            chance = strike_chance(strength=striker.strength, defence=target.defence, two_handed=striker.two_handed)
-            inflicted = _one_strike(chance, rolls_per_strike(trapped=target.trapped), wounds_left)
-
-            def moved_on(hits: int) -> tuple[int, int]:
-                if hits < wounds_left:
-                    return (index, wounds_left - hits)
-                return (index + 1, targets[index + 1].wounds if index + 1 < n else 0)
-
-            return inflicted.map(moved_on)
-
-        return state.bind(after)
-
+    if not n:
+        return {(0, 0): 1}, 1
+    states: dict[StrikeState, int] = {(0, targets[0].wounds): 1}
+    total = 1
     for striker in strikers:
+        tables = [one_strike_table(striker, target) for target in targets]
         for _ in range(striker.attacks):
-            state = strike(striker)
+            step = math.lcm(*(tables[index][1] for index, _ in states if index < n))
+            after: dict[StrikeState, int] = {}
+            for (index, wounds_left), weight in states.items():
+                if index == n:  # every target slain: the strike is lost
+                    after[(index, wounds_left)] = after.get((index, wounds_left), 0) + weight * step
+                    continue
+                ways, ways_total = tables[index]
+                scale = weight * (step // ways_total)
+                for hits, w in ways:
+                    if hits < wounds_left:
+                        state = (index, wounds_left - hits)
+                    else:
+                        state = (index + 1, targets[index + 1].wounds if index + 1 < n else 0)
+                    after[state] = after.get(state, 0) + scale * w
+            states, total = after, total * step
 
-    def tally(current: tuple[int, int]) -> tuple[int, int]:
-        index, wounds_left = current
+    out: dict[tuple[int, int], int] = {}
+    for (index, wounds_left), weight in states.items():
         done = sum(t.wounds for t in targets[:index])
         partial = targets[index].wounds - wounds_left if index < n else 0
-        return (done + partial, index)
+        key = (done + partial, index)
+        out[key] = out.get(key, 0) + weight
+    return out, total
 
-    return state.map(tally)
+
+def resolve_strikes(strikers: Sequence[Striker], targets: Sequence[StrikeTarget]) -> Dist[tuple[int, int]]:
+    """(wounds inflicted, models slain) under the default allocation of BH-PROC-5 (BH-STRIKE-3..9); see :func:`strike_weights`."""
+    return Dist(strike_weights(strikers, targets)[0])
 
 
 @dataclass(frozen=True, slots=True)

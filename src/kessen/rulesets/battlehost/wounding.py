@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kessen.dice import Dist, d
+from kessen.dice import Dist
 from kessen.rulesets.battlehost.inputs import WoundRollInput
-from kessen.rulesets.battlehost.rolls import score
+from kessen.rulesets.battlehost.rolls import faces_scoring, score
 
 # BH-STRIKE-6: a striker using a two-handed weapon adds +1 to each die of its To Wound rolls.
 TWO_HANDED_TO_WOUND = 1
@@ -132,20 +131,29 @@ def wound_roll_succeeds(entry: WoundEntry, first: int, second: int | None = None
     return score(second, modifier) >= entry.then
 
 
-@functools.lru_cache(maxsize=256)
+def wound_roll_weights(entry: WoundEntry, modifier: int = 0) -> tuple[int, int]:
+    """One To Wound roll counted over its natural dice: (wounding rolls, all rolls), out of 6 for one die
+    and 36 for a 6/N entry, whose second die only matters after the first scores 6 (BH-WOUND-1..3).
+
+    >>> wound_roll_weights(WoundEntry(5)), wound_roll_weights(WoundEntry(6, 5), 1), wound_roll_weights(IMPOSSIBLE, 3)
+    ((2, 6), (6, 36), (0, 6))
+    """
+    if entry.needed is None:
+        return (0, 6)
+    first = faces_scoring(entry.needed, modifier)
+    if entry.then is None:
+        return (first, 6)
+    return (first * faces_scoring(entry.then, modifier), 36)
+
+
 def wound_roll_dist(entry: WoundEntry, modifier: int = 0) -> Dist[bool]:
-    """Whether one To Wound roll wounds, exactly; the second die is rolled only after a 6 (BH-WOUND-1..3).
+    """Whether one To Wound roll wounds, exactly (BH-WOUND-1..3).
 
     >>> wound_roll_dist(WoundEntry(6, 5), 1).probability(True)
     Fraction(1, 6)
     """
-
-    def after_first(first: int) -> Dist[bool]:
-        if needs_second_die(entry, first, modifier=modifier):
-            return d(6).map(lambda second: wound_roll_succeeds(entry, first, second, modifier=modifier))
-        return Dist.always(wound_roll_succeeds(entry, first, modifier=modifier))
-
-    return d(6).bind(after_first)
+    wounding, rolls = wound_roll_weights(entry, modifier)
+    return Dist({True: wounding, False: rolls - wounding})
 
 
 def wound_chance(entry: WoundEntry, modifier: int = 0) -> Fraction:
@@ -154,7 +162,8 @@ def wound_chance(entry: WoundEntry, modifier: int = 0) -> Fraction:
     >>> wound_chance(WoundEntry(6, 4)), wound_chance(WoundEntry(6, 4), 1)
     (Fraction(1, 12), Fraction(2, 9))
     """
-    return wound_roll_dist(entry, modifier).probability(True)
+    wounding, rolls = wound_roll_weights(entry, modifier)
+    return Fraction(wounding, rolls)
 
 
 def to_wound_modifier(*, two_handed: bool) -> int:
@@ -172,4 +181,5 @@ class WoundRollOutcome:
 def wound_roll(roll: WoundRollInput) -> Dist[WoundRollOutcome]:
     """One To Wound roll of Strength against Defence, with +1 for a two-handed weapon (BH-PROC-1)."""
     entry = wound_chart(roll.strength, roll.defence)
-    return wound_roll_dist(entry, to_wound_modifier(two_handed=roll.two_handed)).map(WoundRollOutcome)
+    wounding, rolls = wound_roll_weights(entry, to_wound_modifier(two_handed=roll.two_handed))
+    return Dist({WoundRollOutcome(True): wounding, WoundRollOutcome(False): rolls - wounding})

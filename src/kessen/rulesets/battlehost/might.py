@@ -1,0 +1,112 @@
+"""Might on a Hero's own hit rolls and To Wound rolls in battles, rolled die by die (BH-DICE-4, BH-SHOOT-7, BH-STRIKE-2).
+
+The odds procedures of section 9 take no Might for these rolls (their inputs define none), so only
+the engine uses this module: a Hero with Might left rolls its hit roll and each To Wound roll one
+die at a time, and after a die fails its player may raise the die's score with Might.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from kessen.rulesets.battlehost.rolls import raise_with_might, score, useful_might
+from kessen.rulesets.battlehost.shooting import hit_roll_needed
+from kessen.rulesets.battlehost.wounding import WoundEntry
+
+RollKind = Literal["hit_roll", "wound_roll", "second_die"]
+
+
+@dataclass(frozen=True, slots=True)
+class HeroDie:
+    """One die of a Hero's own hit or To Wound roll (BH-DICE-4).
+
+    *needed* is the score the die needs (None for the wound chart's "-"; 7 for a moved 6+ shooter,
+    who hits on a natural 6 only); *modifier* is added to the natural roll (+1 To Wound with a
+    two-handed weapon, BH-STRIKE-6); *then* is, on the first die of a 6/N entry, the score the second
+    die needs. *face* is the natural roll once rolled, while the Hero's player decides on Might.
+    """
+
+    hero: str
+    kind: RollKind
+    needed: int | None
+    modifier: int = 0
+    then: int | None = None
+    face: int | None = None
+
+
+def hit_die(hero: str, *, shoot_value: int, moved: bool) -> HeroDie:
+    """A Hero's hit roll (BH-SHOOT-5, BH-SHOOT-6)."""
+    return HeroDie(hero, "hit_roll", hit_roll_needed(shoot_value, moved=moved))
+
+
+def wound_die(hero: str, entry: WoundEntry, *, modifier: int = 0) -> HeroDie:
+    """The first die of a Hero's To Wound roll (BH-WOUND-1, BH-WOUND-3)."""
+    return HeroDie(hero, "wound_roll", entry.needed, modifier, entry.then)
+
+
+def second_die(first: HeroDie) -> HeroDie:
+    """The second die of a 6/N entry, rolled after the first scored 6 (BH-WOUND-1)."""
+    return HeroDie(first.hero, "second_die", first.then, first.modifier)
+
+
+def rolled(die: HeroDie, face: int) -> HeroDie:
+    return replace(die, face=face)
+
+
+def die_score(die: HeroDie, face: int, points: int = 0) -> int:
+    """The die's score: natural roll plus modifier, clamped (BH-DICE-2), then raised by Might, never above 6 (BH-DICE-4).
+
+    >>> die_score(HeroDie("h", "wound_roll", 5, modifier=1), 3, points=1)
+    5
+    """
+    return raise_with_might(score(face, die.modifier), points)
+
+
+def die_succeeds(die: HeroDie, face: int, points: int = 0) -> bool:
+    """Whether the die succeeds with *points* of Might on it (BH-SHOOT-5..7, BH-WOUND-1, BH-DICE-4).
+
+    A natural 6 always hits; Might raises the score, not the natural roll, so a moved 6+ shooter
+    (needing 7) still hits on a natural 6 only; a "-" entry never wounds.
+
+    >>> die_succeeds(hit_die("h", shoot_value=4, moved=False), 3, points=1)
+    True
+    >>> die_succeeds(hit_die("h", shoot_value=6, moved=True), 5, points=1)
+    False
+    """
+    if die.needed is None:
+        return False
+    if die.kind == "hit_roll" and face == 6:
+        return True
+    return die_score(die, face, points) >= die.needed
+
+
+def might_to_succeed(die: HeroDie, face: int, might: int) -> int | None:
+    """The fewest Might points that turn a failed die into a success, or None when it succeeded
+    already or no Might the Hero has left can save it (BH-DICE-4).
+
+    >>> might_to_succeed(HeroDie("h", "wound_roll", 6, then=4), 4, 3)
+    2
+    >>> might_to_succeed(HeroDie("h", "wound_roll", 6, then=4), 4, 1) is None
+    True
+    """
+    if die_succeeds(die, face):
+        return None
+    for points in range(1, useful_might(score(face, die.modifier), might) + 1):
+        if die_succeeds(die, face, points):
+            return points
+    return None
+
+
+def might_choices(die: HeroDie, face: int, might: int) -> tuple[int, ...]:
+    """The Might a Hero may usefully spend on a failed die, the default policy's choice first (BH-DICE-4).
+
+    [DECISION] The default policy spends the fewest points that make the die succeed, as the duel's
+    policy spends the fewest that give the best chance (BH-PROC-4); the other choice is to spend none.
+    Spending fewer points than that, or more, changes nothing but the Might left, so it is not offered.
+
+    >>> might_choices(hit_die("h", shoot_value=5, moved=False), 4, 2), might_choices(hit_die("h", shoot_value=5, moved=False), 1, 2)
+    ((1, 0), (0,))
+    """
+    points = might_to_succeed(die, face, might)
+    return (0,) if points is None else (points, 0)

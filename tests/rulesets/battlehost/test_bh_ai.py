@@ -1,0 +1,124 @@
+"""The battlehost AI's choices on small positions: it is a Decider, so its ``decide`` is asked on constructed states."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from bh_engine_support import (
+    CONTACT,
+    decision,
+    fight_phase,
+    model,
+    started,
+    state_of,
+    step,
+    to_phase,
+)
+
+from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost.ai import BattlehostAI, holds_choke_point
+from kessen.rulesets.battlehost.scenario import load_scenario
+
+DOORWAY = Path(__file__).resolve().parents[3] / "examples" / "battlehost" / "doorway.toml"
+GOOD_WINS = g.DuelDice(good_best=6, evil_best=1)
+
+
+def archer(id: str, x: float, y: float, **profile: object) -> dict[str, object]:
+    return model(id, x, y, **{"fight": "3/4+", "missile_weapon": "bow", **profile})
+
+
+def test_bh_move_1_ai_hero_holds_the_doorway() -> None:
+    """BH-MOVE-1, BH-GEO-5: in the doorway scenario the outnumbered Captain stands in a 2" gap where one orc at a time
+    can reach it, so the AI never moves it out (though it could advance), while the orcs, who outnumber the Good side,
+    do not hold back."""
+    state, _ = step(g.initial_state(load_scenario(DOORWAY.read_text(), str(DOORWAY))), g.GivenPriority("good"))
+    ask = decision(state, "move")
+    assert any(isinstance(o, g.MoveTo) and o.model == "Captain" for o in ask.options)
+    assert holds_choke_point(state, state.get("Captain"))
+    ai = BattlehostAI("good")
+    while state.phase == "move" and state.acting == "good":
+        choice = ai.decide(state, decision(state, "move"))
+        assert getattr(choice, "model", None) != "Captain"
+        state, _ = step(state, choice)
+    assert not any(holds_choke_point(state, m) for m in state.side_models("evil"))
+
+
+def test_bh_move_1_ai_hero_in_the_open_does_not_hold() -> None:
+    """BH-MOVE-1: the same Captain in open ground, with the orcs as near, has nothing to hold and advances."""
+    hero = model("Captain", 23, 23, type="hero", fight="5/4+", strength=4, defence=6, attacks=2, wounds=3, might=3)
+    orcs = [model(f"O{i}", 20 + 2 * i, 30) for i in range(4)]
+    state = started(state_of([hero], orcs))
+    assert not holds_choke_point(state, state.get("Captain"))
+    choice = BattlehostAI("good").decide(state, decision(state, "move"))
+    assert isinstance(choice, g.MoveTo) and choice.model == "Captain"
+
+
+def test_bh_shoot_2_ai_archer_with_a_target_stays_still_and_shoots() -> None:
+    """BH-SHOOT-2, BH-SHOOT-4: an archer that could charge an enemy 3" away but has it as a target does not move
+    (a move of more than half its Mv would forbid the shot); in the Shoot phase it shoots."""
+    state = started(state_of([archer("A", 10, 10)], [model("E", 10, 14)]))
+    ask = decision(state, "move")
+    assert any(isinstance(o, g.MoveTo) and o.charge == "E" for o in ask.options)
+    choice = BattlehostAI("good").decide(state, ask)
+    assert choice == g.EndMoves()
+    state, _ = step(state, choice)
+    state, _ = to_phase(state, "shoot")
+    assert BattlehostAI("good").decide(state, decision(state, "shoot")) == g.ShootAt("A", "E")
+
+
+def test_bh_proc_2_ai_shoots_the_target_likeliest_to_be_slain() -> None:
+    """BH-PROC-2, BH-WOUND-2: with a bow (S2), a D3 orc with 1 wound (5+: slain 1/2 · 1/3 = 1/6) is a better target than
+    a nearer D6 troll (6/4 and 3 wounds: never slain by one shot)."""
+    state = started(state_of([archer("A", 10, 10)], [model("Troll", 10, 16, defence=6, wounds=3), model("Orc", 14, 18, defence=3)]))
+    state, _ = to_phase(state, "shoot")
+    ask = decision(state, "shoot")
+    assert ask.options[0] == g.ShootAt("A", "Troll")  # the default: the nearest
+    assert g.shot_dist(state, g.ShootAt("A", "Orc")).probability(lambda o: o.slain) == Fraction(1, 6)
+    assert BattlehostAI("good").decide(state, ask) == g.ShootAt("A", "Orc")
+
+
+def test_bh_dice_4_ai_spends_might_where_it_is_worth_a_wound() -> None:
+    """BH-DICE-4, BH-STRIKE-2: a Hero's failed To Wound die that one point saves is a sure wound: the AI spends it."""
+    hero = model("H", 20, 20, type="hero", fight=5, attacks=1, strength=3, defence=6, might=2)
+    state = fight_phase([hero], [model("O", 20 + CONTACT, 20, defence=5)])  # chart 5
+    state, _ = step(state, GOOD_WINS)
+    state, _ = step(state, 4)
+    ask = decision(state, "might on roll")
+    assert ask.options == (g.SpendMight(1), g.SpendMight(0))
+    assert BattlehostAI("good").decide(state, ask) == g.SpendMight(1)
+
+
+def test_bh_dice_4_ai_keeps_might_off_a_hit_that_would_hardly_wound() -> None:
+    """BH-DICE-4, BH-SHOOT-7: a Hero's bow (S2) at D8 wounds only on 6 then 5+ (1/18): saving a missed hit roll with a
+    point is worth 1/18 of a wound, less than a point kept, so the AI declines (the default would spend)."""
+    hero = archer("H", 10, 10, type="hero", fight="4/4+", might=1)
+    state = started(state_of([hero], [model("T", 10, 20, defence=8)]))
+    state, _ = to_phase(state, "shoot")
+    state, _ = step(state, g.ShootAt("H", "T"))
+    state, _ = step(state, 3)
+    ask = decision(state, "might on roll")
+    assert ask.options[0] == g.SpendMight(1)
+    assert BattlehostAI("good").decide(state, ask) == g.SpendMight(0)
+
+
+def test_bh_duel_6_ai_spends_the_might_that_wins_the_duel() -> None:
+    """BH-DUEL-6, BH-DUEL-7, BH-DUEL-9: a Hero (F5, Might 3) whose best die is 4 against an orc's 5 with equal Fight
+    values: 2 points win outright, 1 only forces a roll-off; the orc's strikes at D6 are little, the Hero's at D4 much,
+    so the AI spends 2."""
+    hero = model("H", 20, 20, type="hero", fight=5, attacks=2, strength=4, defence=6, might=3)
+    state = fight_phase([hero], [model("O", 20 + CONTACT, 20, fight=5, defence=4)])
+    state, _ = step(state, g.DuelDice(good_best=4, evil_best=5))
+    ask = decision(state, "might")
+    assert BattlehostAI("good").decide(state, ask) == g.SpendMight(2)
+
+
+def test_bh_duel_6_ai_keeps_might_when_the_duel_decides_nothing() -> None:
+    """BH-DUEL-6, BH-WOUND-2: a Hero (S1, D10, Might 1) at 4 against an orc's 5 (S1, D10): the default policy spends 1
+    to force a roll-off, but neither side can wound the other ("-"), so the exact stakes are 0 and the AI keeps it."""
+    hero = model("H", 20, 20, type="hero", fight=5, attacks=2, strength=1, defence=10, might=1)
+    state = fight_phase([hero], [model("O", 20 + CONTACT, 20, fight=5, strength=1, defence=10)])
+    state, _ = step(state, g.DuelDice(good_best=4, evil_best=5))
+    ask = decision(state, "might")
+    assert ask.options[0] == g.SpendMight(1)
+    assert BattlehostAI("good").decide(state, ask) == g.SpendMight(0)
