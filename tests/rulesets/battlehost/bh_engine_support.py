@@ -9,6 +9,7 @@ import tomli_w
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.battlefield import Model
 from kessen.rulesets.battlehost.scenario import load_scenario
 
@@ -28,12 +29,12 @@ def scenario_text(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extr
     return tomli_w.dumps(data)
 
 
-def state_of(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extra: Any) -> g.BhState:
+def state_of(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extra: Any) -> st.BhState:
     """The initial state of a scenario built from model entries (through the scenario loader)."""
-    return g.initial_state(load_scenario(scenario_text(good, evil, **extra), "test.toml"))
+    return st.initial_state(load_scenario(scenario_text(good, evil, **extra), "test.toml"))
 
 
-def step(state: g.BhState, choice: Any) -> tuple[g.BhState, tuple[Event, ...]]:
+def step(state: st.BhState, choice: Any) -> tuple[st.BhState, tuple[Event, ...]]:
     """Apply *choice*, first checking that it is legal here (an option, or an outcome of the distribution)."""
     node = g.node(state)
     if isinstance(node, Decision):
@@ -45,7 +46,7 @@ def step(state: g.BhState, choice: Any) -> tuple[g.BhState, tuple[Event, ...]]:
     return g.apply(state, choice)
 
 
-def play(state: g.BhState, *choices: Any) -> tuple[g.BhState, list[Event]]:
+def play(state: st.BhState, *choices: Any) -> tuple[st.BhState, list[Event]]:
     events: list[Event] = []
     for choice in choices:
         state, new = step(state, choice)
@@ -53,12 +54,12 @@ def play(state: g.BhState, *choices: Any) -> tuple[g.BhState, list[Event]]:
     return state, events
 
 
-def started(state: g.BhState, priority: str = "good") -> g.BhState:
+def started(state: st.BhState, priority: str = "good") -> st.BhState:
     """Turn 1 begins with *priority* (a forced priority roll)."""
-    return step(state, g.PriorityRoll(6, 1) if priority == "good" else g.PriorityRoll(1, 6))[0]
+    return step(state, st.PriorityRoll(6, 1) if priority == "good" else st.PriorityRoll(1, 6))[0]
 
 
-def to_phase(state: g.BhState, phase: str) -> tuple[g.BhState, list[Event]]:
+def to_phase(state: st.BhState, phase: str) -> tuple[st.BhState, list[Event]]:
     """End every move and shooting until *phase* starts (the default at other decisions is not taken)."""
     events: list[Event] = []
     order = ("priority", "move", "shoot", "fight", "over")
@@ -68,36 +69,36 @@ def to_phase(state: g.BhState, phase: str) -> tuple[g.BhState, list[Event]]:
             break  # the turn ended first (nothing to fight)
         node = g.node(state)
         assert isinstance(node, Decision), node
-        choice = g.EndMoves() if node.what == "move" else g.EndShooting()
+        choice = st.EndMoves() if node.what == "move" else st.EndShooting()
         state, new = step(state, choice)
         events.extend(new)
     return state, events
 
 
-def fight_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]], priority: str = "good", **extra: Any) -> g.BhState:
+def fight_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]], priority: str = "good", **extra: Any) -> st.BhState:
     """A scenario's first Fight phase, reached without moving or shooting."""
     return to_phase(started(state_of(good, evil, **extra), priority), "fight")[0]
 
 
-def node(state: g.BhState) -> Any:
+def node(state: st.BhState) -> Any:
     return g.node(state)
 
 
-def decision(state: g.BhState, what: str) -> Decision:
+def decision(state: st.BhState, what: str) -> Decision:
     n = g.node(state)
     assert isinstance(n, Decision), n
     assert n.what == what, (n.what, what, n)
     return n
 
 
-def chance(state: g.BhState, what: str) -> Chance:
+def chance(state: st.BhState, what: str) -> Chance:
     n = g.node(state)
     assert isinstance(n, Chance), n
     assert n.what == what, (n.what, what)
     return n
 
 
-def is_over(state: g.BhState) -> bool:
+def is_over(state: st.BhState) -> bool:
     return isinstance(g.node(state), Terminal)
 
 

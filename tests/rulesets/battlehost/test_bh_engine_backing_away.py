@@ -7,29 +7,31 @@ import math
 from bh_engine_support import at, chance, decision, fight_phase, model, of_type, play, step
 
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost import game as g
-from kessen.rulesets.battlehost.battlefield import direction_away, gap, in_control_zone
+from kessen.rulesets.battlehost import state as st
+from kessen.rulesets.battlehost import striking
+from kessen.rulesets.battlehost.backing_away import direction_away
+from kessen.rulesets.battlehost.battlefield import gap, in_control_zone
 from kessen.rulesets.battlehost.inputs import StrikesInput
 from kessen.rulesets.battlehost.strikes import StrikesOutcome, strikes
 
 W = model("W", 10, 10)  # the standard set-up of BH-SCN-11..17: Evil winner W, Good loser L in contact
 L = model("L", 10.9843, 10)
-EVIL_WINS = g.DuelDice(good_best=1, evil_best=6)
-GOOD_WINS = g.DuelDice(good_best=6, evil_best=1)
+EVIL_WINS = st.DuelDice(good_best=1, evil_best=6)
+GOOD_WINS = st.DuelDice(good_best=6, evil_best=1)
 
 
-def lose(good: list, evil: list, **extra: object) -> tuple[g.BhState, list]:
+def lose(good: list, evil: list, **extra: object) -> tuple[st.BhState, list]:
     """The Fight phase of the set-up, Evil winning the duel; the state waits for the strikes (or a make-way choice)."""
     state = fight_phase(good, evil, **extra)
     return play(state, EVIL_WINS)
 
 
-def strike_rolls(state: g.BhState) -> StrikesInput:
+def strike_rolls(state: st.BhState) -> StrikesInput:
     """The strikes input of the pending strike roll (the engine's own question to the ``strikes`` procedure)."""
     f = state.fighting
     assert f is not None and f.striker is not None and f.target is not None
-    made = 1 if len(g.allowed_targets(state, f)) > 1 else f.strikes_left
-    return g.strike_input(state.get(f.striker), state.get(f.target), strikes_made=made, trapped=f.target in f.trapped, two_handed=False)
+    made = 1 if len(striking.allowed_targets(state, f)) > 1 else f.strikes_left
+    return striking.strike_input(state.get(f.striker), state.get(f.target), strikes_made=made, trapped=f.target in f.trapped, two_handed=False)
 
 
 def test_bh_scn_11_bh_back_1_loser_backs_away_one_inch_directly_away() -> None:
@@ -72,8 +74,8 @@ def test_bh_scn_14_bh_back_6_a_friend_makes_way() -> None:
     0.02" from F. The owner is asked, making way first."""
     state, _ = lose([L, model("F", 12.6, 10.3)], [W])
     ask = decision(state, "make way")
-    assert ask.player == "good" and ask.options[0] == g.MakeWayChoice(True)
-    state, events = step(state, g.MakeWayChoice(True))
+    assert ask.player == "good" and ask.options[0] == st.MakeWayChoice(True)
+    state, events = step(state, st.MakeWayChoice(True))
     assert at(state.get("F"), 12.8871, 10.4399) and at(state.get("L"), 11.9843, 10)
     moved = Point(12.8871, 10.4399) - Point(12.6, 10.3)
     assert abs(moved.length() - 0.3193) < TOL2
@@ -87,7 +89,7 @@ def test_bh_scn_14_bh_back_6_making_way_into_an_enemy_control_zone() -> None:
     """BH-SCN-14, BH-BACK-6 condition 5: with Evil Z at (13.2, 11.5) the same happens; F ends 0.1211" from Z,
     inside Z's control zone, which making way allows."""
     state, _ = lose([L, model("F", 12.6, 10.3)], [W, model("Z", 13.2, 11.5)])
-    state, _ = step(state, g.MakeWayChoice(True))
+    state, _ = step(state, st.MakeWayChoice(True))
     f, z = state.get("F"), state.get("Z")
     assert at(f, 12.8871, 10.4399) and abs(gap(f, z) - 0.1211) < TOL2 and in_control_zone(f, z)
     assert at(state.get("L"), 11.9843, 10)
@@ -96,7 +98,7 @@ def test_bh_scn_14_bh_back_6_making_way_into_an_enemy_control_zone() -> None:
 def test_bh_back_6_declining_to_make_way_leaves_the_loser_trapped() -> None:
     """BH-BACK-6: making way is the owner's choice; declining it leaves the loser trapped and the friend where it was."""
     state, _ = lose([L, model("F", 12.6, 10.3)], [W])
-    state, events = step(state, g.MakeWayChoice(False))
+    state, events = step(state, st.MakeWayChoice(False))
     assert at(state.get("F"), 12.6, 10.3) and at(state.get("L"), 10.9843, 10)
     assert of_type(events, "trapped") and strike_rolls(state).trapped
 
@@ -169,8 +171,8 @@ def test_bh_scn_20_bh_back_7_lone_winner_every_loser_backs_away() -> None:
     state = fight_phase([model("W", 20, 20)], [model("L1", 20.9843, 20), model("L2", 20, 20.9843)])
     state, _ = step(state, GOOD_WINS)
     ask = decision(state, "back away")
-    assert ask.player == "evil" and ask.options == (g.NextLoser("L1"), g.NextLoser("L2"))
-    state, events = step(state, g.NextLoser("L2"))
+    assert ask.player == "evil" and ask.options == (st.NextLoser("L1"), st.NextLoser("L2"))
+    state, events = step(state, st.NextLoser("L2"))
     assert [e.model for e in of_type(events, "backed_away")] == ["L2", "L1"]  # the last one needs no choice
     assert at(state.get("L1"), 21.9843, 20) and at(state.get("L2"), 20, 21.9843)
 
@@ -196,8 +198,8 @@ def test_bh_scn_21_bh_back_5_prone_winner_may_stand_up_and_makes_no_strikes() ->
     state = fight_phase([model("L", 10.9843, 10, prone=True)], [W])
     state, _ = step(state, GOOD_WINS)
     ask = decision(state, "stand up")
-    assert ask.player == "good" and ask.options == (g.StandUp("L", True), g.StandUp("L", False))
-    state, events = step(state, g.StandUp("L", True))
+    assert ask.player == "good" and ask.options == (st.StandUp("L", True), st.StandUp("L", False))
+    state, events = step(state, st.StandUp("L", True))
     assert not state.get("L").prone and of_type(events, "stood_up")
     assert not of_type(events, "struck") and of_type(events, "fight_resolved")[0].wounds == 0
     assert state.fighting is None

@@ -22,6 +22,7 @@ from kessen.dice import draw, stream
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.fighting import fight
 from kessen.rulesets.battlehost.inputs import FightInput
 from kessen.sim.battles import play_battle
@@ -32,7 +33,7 @@ KESSEN = str(Path(sys.executable).with_name("kessen"))
 RULESET = get_ruleset("battlehost")
 
 
-def sample_fight(state: g.BhState, rng: Any) -> tuple[Any, ...]:
+def sample_fight(state: st.BhState, rng: Any) -> tuple[Any, ...]:
     """Play one fight to its end with the default policy (first options), drawing at chance nodes; a Hero keeps
     its Might off its To Wound rolls, since the ``fight`` procedure spends Might in the duel only (BH-PROC-5)."""
     while True:
@@ -41,7 +42,7 @@ def sample_fight(state: g.BhState, rng: Any) -> tuple[Any, ...]:
             choice = draw(node.dist, rng)
         else:
             assert isinstance(node, Decision), node
-            choice = g.SpendMight(0) if node.what == "might on roll" else node.options[0]
+            choice = st.SpendMight(0) if node.what == "might on roll" else node.options[0]
         state, events = g.apply(state, choice)
         for e in events:
             if e.type == "fight_resolved":

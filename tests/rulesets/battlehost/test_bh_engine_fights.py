@@ -6,13 +6,13 @@ from __future__ import annotations
 from bh_engine_support import CONTACT, chance, decision, fight_phase, model, of_type, state_of, step
 
 from kessen.dice import d, keep_highest
-from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.inputs import StrikesInput
 from kessen.rulesets.battlehost.pairing import Fight, groups, splits
 from kessen.rulesets.battlehost.strikes import StrikesOutcome, strikes
 
-GOOD_WINS = g.DuelDice(good_best=6, evil_best=1)
-EVIL_WINS = g.DuelDice(good_best=1, evil_best=6)
+GOOD_WINS = st.DuelDice(good_best=6, evil_best=1)
+EVIL_WINS = st.DuelDice(good_best=1, evil_best=6)
 MISSED = StrikesOutcome(wounds=0, slain=False)
 SLAIN = StrikesOutcome(wounds=1, slain=True)
 
@@ -60,12 +60,12 @@ def test_bh_scn_7_bh_fight_2_players_alternate_picking_fights() -> None:
     state = fight_phase(good, evil, priority="evil")
     ask = decision(state, "fight")
     assert ask.player == "evil" and len(ask.options) == 3
-    state, _ = step(state, g.ChooseFight(Fight(("G2",), ("E2",))))
+    state, _ = step(state, st.ChooseFight(Fight(("G2",), ("E2",))))
     state, events = play(state, GOOD_WINS, MISSED)  # resolved completely before the next pick
     assert of_type(events, "fight_resolved") and state.fighting is None
     ask = decision(state, "fight")
     assert ask.player == "good" and len(ask.options) == 2
-    state, events = play(state, g.ChooseFight(Fight(("G0",), ("E0",))), GOOD_WINS, MISSED)
+    state, events = play(state, st.ChooseFight(Fight(("G0",), ("E0",))), GOOD_WINS, MISSED)
     # the last fight needs no choice, and it is Evil's pick
     assert [e.player for e in of_type(events, "fight_chosen")] == ["good", "evil"]
     assert state.fighting is not None and state.fighting.fight == Fight(("G1",), ("E1",))
@@ -77,7 +77,7 @@ def test_bh_fight_2_slain_model_takes_no_part_in_later_fights() -> None:
     evil = [model("E1", 10, 10 + CONTACT), model("E2", 20, 10 + CONTACT)]
     state = fight_phase(good, evil)
     assert [len(o.fight.members) for o in decision(state, "fight").options] == [2, 2]
-    state, _ = step(state, g.ChooseFight(Fight(("G1",), ("E1",))))
+    state, _ = step(state, st.ChooseFight(Fight(("G1",), ("E1",))))
     state, _ = step(state, GOOD_WINS)
     state, events = step(state, SLAIN)
     assert state.model("E1") is None and of_type(events, "fight_resolved")
@@ -88,7 +88,7 @@ def test_bh_fight_2_slain_model_takes_no_part_in_later_fights() -> None:
 def test_bh_scn_9_bh_duel_8_fight_value_breaks_ties_without_roll_off() -> None:
     """BH-SCN-9, BH-DUEL-8: both bests 5, Good F4 against Evil F3: Good wins by Fight value, no roll-off."""
     state = fight_phase([model("G", 10, 10, fight=4)], [model("E", 10 + CONTACT, 10, fight=3)])
-    state, events = step(state, g.DuelDice(5, 5))
+    state, events = step(state, st.DuelDice(5, 5))
     assert [(e.winner, e.decided_by) for e in of_type(events, "duel_won")] == [("good", "fight_value")]
     assert not of_type(events, "rolled_off")
 
@@ -96,7 +96,7 @@ def test_bh_scn_9_bh_duel_8_fight_value_breaks_ties_without_roll_off() -> None:
 def test_bh_scn_9_bh_duel_9_roll_off() -> None:
     """BH-SCN-9, BH-DUEL-9: both bests 5 and both F3: one D6 is rolled; 2 → Evil wins, 5 → Good wins."""
     state = fight_phase([model("G", 10, 10)], [model("E", 10 + CONTACT, 10)])
-    state, _ = step(state, g.DuelDice(5, 5))
+    state, _ = step(state, st.DuelDice(5, 5))
     assert chance(state, "roll-off").dist == d(6)
     for face, won in ((2, "evil"), (5, "good")):
         _, events = step(state, face)
@@ -108,14 +108,14 @@ def test_bh_scn_10_bh_strike_3_slain_at_once_and_no_later_strike() -> None:
     later strikes of that fight cannot target it."""
     state = fight_phase([model("H", 20, 20, attacks=2)], [model("X", 20 + CONTACT, 20, wounds=2, wounds_suffered=1), model("Y", 20, 20 + CONTACT)])
     state, _ = play_losers(step(state, GOOD_WINS)[0])
-    state, _ = step(state, g.StrikeAt("X"))
+    state, _ = step(state, st.StrikeAt("X"))
     assert chance(state, "strike").dist == strikes(StrikesInput(strikes=1, strength=3, defence=4, wounds=1))
     state, events = step(state, SLAIN)
     assert state.model("X") is None and of_type(events, "slain")
     assert state.fighting is not None and state.fighting.target == "Y"  # the only target left: no choice
 
 
-def play_losers(state: g.BhState) -> tuple[g.BhState, list]:
+def play_losers(state: st.BhState) -> tuple[st.BhState, list]:
     """Let the losers back away in their listed order."""
     events: list = []
     while state.fighting is not None and state.fighting.stage == "back_away":
@@ -130,12 +130,12 @@ def test_bh_duel_2_bh_duel_3_two_handed_declaration() -> None:
     of its duel dice (a natural 1 or 2 scores 1) and +1 To Wound on its strikes (BH-STRIKE-6)."""
     state = fight_phase([model("G", 10, 10, two_handed=True)], [model("E", 10 + CONTACT, 10)])
     ask = decision(state, "two-handed")
-    assert ask.player == "good" and ask.options == (g.UseTwoHanded("G", True), g.UseTwoHanded("G", False))
-    used, _ = step(state, g.UseTwoHanded("G", True))
+    assert ask.player == "good" and ask.options == (st.UseTwoHanded("G", True), st.UseTwoHanded("G", False))
+    used, _ = step(state, st.UseTwoHanded("G", True))
     assert chance(used, "duel roll").dist.map(lambda o: o.good_best).probability(1) == 2 * d(6).probability(1)
-    not_used, _ = step(state, g.UseTwoHanded("G", False))
+    not_used, _ = step(state, st.UseTwoHanded("G", False))
     assert chance(not_used, "duel roll").dist.map(lambda o: o.good_best) == d(6)
-    used, _ = step(used, g.DuelDice(5, 1))
+    used, _ = step(used, st.DuelDice(5, 1))
     assert chance(used, "strike").dist == strikes(StrikesInput(strikes=1, strength=3, defence=4, two_handed=True))
 
 
@@ -143,10 +143,10 @@ def test_bh_duel_6_might_is_the_owners_decision_default_first() -> None:
     """BH-DUEL-6, BH-DICE-4: after the roll a Hero's side may spend Might on its best die, one point per +1; the
     default policy's choice is listed first (here 1 point: from 4 to 5 against Evil's 5 wins on Fight value)."""
     state = fight_phase([model("H", 10, 10, type="hero", fight=5, might=2)], [model("E", 10 + CONTACT, 10)])
-    state, _ = step(state, g.DuelDice(4, 5))
+    state, _ = step(state, st.DuelDice(4, 5))
     ask = decision(state, "might")
-    assert ask.player == "good" and ask.options == (g.SpendMight(1), g.SpendMight(0), g.SpendMight(2))
-    state, events = step(state, g.SpendMight(1))
+    assert ask.player == "good" and ask.options == (st.SpendMight(1), st.SpendMight(0), st.SpendMight(2))
+    state, events = step(state, st.SpendMight(1))
     assert state.get("H").might_left == 1
     assert [(e.winner, e.decided_by) for e in of_type(events, "duel_won")] == [("good", "fight_value")]
 
@@ -156,11 +156,11 @@ def test_bh_duel_6_priority_player_declares_might_first() -> None:
     good = [model("H", 10, 10, type="hero", might=1)]
     evil = [model("K", 10 + CONTACT, 10, type="hero", might=1)]
     state = fight_phase(good, evil, priority="evil")
-    state, _ = step(state, g.DuelDice(4, 4))
+    state, _ = step(state, st.DuelDice(4, 4))
     assert decision(state, "might").player == "evil"
-    state, _ = step(state, g.SpendMight(1))
+    state, _ = step(state, st.SpendMight(1))
     assert decision(state, "might").player == "good"
-    state, events = step(state, g.SpendMight(1))
+    state, events = step(state, st.SpendMight(1))
     assert state.get("H").might_left == 0 and state.get("K").might_left == 0
     chance(state, "roll-off")
 
@@ -178,17 +178,17 @@ def test_bh_scn_22_bh_strike_5_two_trapped_losers_never_three_and_one() -> None:
     state = fight_phase([model("W", 20, 20, attacks=2)], [model("X", 20 + CONTACT, 20, prone=True), model("Y", 20, 20 + CONTACT, prone=True)])
     state, _ = play_losers(step(state, GOOD_WINS)[0])
     ask = decision(state, "strike")
-    assert ask.options == (g.StrikeAt("X"), g.StrikeAt("Y"))
-    state, _ = step(state, g.StrikeAt("X"))
+    assert ask.options == (st.StrikeAt("X"), st.StrikeAt("Y"))
+    state, _ = step(state, st.StrikeAt("X"))
     two_rolls = strikes(StrikesInput(strikes=1, strength=3, defence=4, trapped=True))
     assert chance(state, "strike").dist == two_rolls
     state, _ = step(state, MISSED)
-    assert decision(state, "strike").options == (g.StrikeAt("X"), g.StrikeAt("Y"))
-    state, _ = step(state, g.StrikeAt("Y"))
+    assert decision(state, "strike").options == (st.StrikeAt("X"), st.StrikeAt("Y"))
+    state, _ = step(state, st.StrikeAt("Y"))
     assert chance(state, "strike").dist == two_rolls
 
 
-def three_losers() -> g.BhState:
+def three_losers() -> st.BhState:
     good = [model("W", 20, 20, attacks=3)]
     evil = [model("X", 20 + CONTACT, 20), model("Y", 20, 20 + CONTACT), model("Z", 20 - CONTACT, 20)]
     state = fight_phase(good, evil)
@@ -200,9 +200,9 @@ def test_bh_scn_23_bh_strike_7_never_back_to_a_model_left() -> None:
     """BH-SCN-23, BH-STRIKE-7: a lone winner with A 3 against X, Y, Z (none trapped) strikes X once, then Y and slays
     Y: its third strike may go to Z but not back to X."""
     state = three_losers()
-    state, _ = play(state, g.StrikeAt("X"), MISSED)
-    assert decision(state, "strike").options == (g.StrikeAt("X"), g.StrikeAt("Y"), g.StrikeAt("Z"))
-    state, _ = play(state, g.StrikeAt("Y"), SLAIN)
+    state, _ = play(state, st.StrikeAt("X"), MISSED)
+    assert decision(state, "strike").options == (st.StrikeAt("X"), st.StrikeAt("Y"), st.StrikeAt("Z"))
+    state, _ = play(state, st.StrikeAt("Y"), SLAIN)
     assert state.fighting is not None and state.fighting.target == "Z"  # Z is the only allowed aim
     assert chance(state, "strike").dist == strikes(StrikesInput(strikes=1, strength=3, defence=4))
 
@@ -210,8 +210,8 @@ def test_bh_scn_23_bh_strike_7_never_back_to_a_model_left() -> None:
 def test_bh_scn_23_bh_strike_9_after_a_slaying_any_other_living_target() -> None:
     """BH-SCN-23, BH-STRIKE-9: when the first strike slays X, the second may go to Y or Z (moving on is not going back)."""
     state = three_losers()
-    state, _ = play(state, g.StrikeAt("X"), SLAIN)
-    assert decision(state, "strike").options == (g.StrikeAt("Y"), g.StrikeAt("Z"))
+    state, _ = play(state, st.StrikeAt("X"), SLAIN)
+    assert decision(state, "strike").options == (st.StrikeAt("Y"), st.StrikeAt("Z"))
 
 
 def test_bh_strike_9_strikes_left_with_no_allowed_target_are_lost() -> None:
@@ -232,9 +232,9 @@ def test_bh_scn_24_bh_strike_8_trapped_and_backed_away_losers() -> None:
     state, _ = play_losers(step(state, GOOD_WINS)[0])
     f = state.fighting
     assert f is not None and f.trapped == frozenset({"Y"})
-    state, _ = step(state, g.StrikeAt("X"))
+    state, _ = step(state, st.StrikeAt("X"))
     assert chance(state, "strike").dist == strikes(StrikesInput(strikes=1, strength=3, defence=4))  # one roll
-    state, _ = play(state, MISSED, g.StrikeAt("Y"))
+    state, _ = play(state, MISSED, st.StrikeAt("Y"))
     # X is left behind, so both remaining strikes go to Y: two rolls each, four in all
     assert chance(state, "strike").dist == strikes(StrikesInput(strikes=2, strength=3, defence=4, trapped=True))
 
@@ -246,7 +246,7 @@ def test_bh_scn_25_bh_back_5_bh_strike_1_prone_winner_does_not_strike() -> None:
     evil = [model("E", 20 + CONTACT, 20)]
     state = fight_phase(good, evil)
     state, _ = step(state, GOOD_WINS)
-    state, events = step(state, g.StandUp("P", False))
+    state, events = step(state, st.StandUp("P", False))
     assert state.get("P").prone
     assert state.fighting is not None and state.fighting.striker == "S" and state.fighting.strikers == ()
     assert of_type(events, "trapped")  # between two winners E has no direction to back away
@@ -262,7 +262,7 @@ def test_bh_fight_3_order_duel_back_away_strikes() -> None:
     assert kinds.index("duel_won") < kinds.index("backed_away") < kinds.index("struck") < kinds.index("fight_resolved")
 
 
-def play(state: g.BhState, *choices: object) -> tuple[g.BhState, list]:
+def play(state: st.BhState, *choices: object) -> tuple[st.BhState, list]:
     events: list = []
     for c in choices:
         state, new = step(state, c)

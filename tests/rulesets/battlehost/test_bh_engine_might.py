@@ -21,26 +21,27 @@ from bh_engine_support import (
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.might import HeroDie, might_choices, might_to_succeed
 
-GOOD_WINS = g.DuelDice(good_best=6, evil_best=1)
+GOOD_WINS = st.DuelDice(good_best=6, evil_best=1)
 
 
 def hero_archer(might: int, **profile: Any) -> dict[str, Any]:
     return model("H", 10, 10, **{"type": "hero", "fight": "4/4+", "missile_weapon": "bow", "might": might, **profile})
 
 
-def shoot_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]]) -> g.BhState:
+def shoot_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]]) -> st.BhState:
     return to_phase(started(state_of(good, evil), "good"), "shoot")[0]
 
 
-def shot_odds(state: g.BhState, policy: Any = None) -> dict[tuple[bool, int], Fraction]:
+def shot_odds(state: st.BhState, policy: Any = None) -> dict[tuple[bool, int], Fraction]:
     """(target wounded, Might spent) → exact probability, walking every branch of the engine's nodes for one shot;
     decisions follow *policy* (default: the first option)."""
     hero_might = state.get("H").might_left
     out: dict[tuple[bool, int], Fraction] = {}
 
-    def walk(s: g.BhState, p: Fraction) -> None:
+    def walk(s: st.BhState, p: Fraction) -> None:
         if s.phase != "shoot" or s.shooting is None and s.hero_die is None:
             t = s.model("T")
             key = (t is None or t.wounds_left < t.wounds, hero_might - s.get("H").might_left)
@@ -54,7 +55,7 @@ def shot_odds(state: g.BhState, policy: Any = None) -> dict[tuple[bool, int], Fr
             assert isinstance(node, Decision)
             walk(g.apply(s, policy(node) if policy else node.options[0])[0], p)
 
-    walk(g.apply(state, g.ShootAt("H", "T"))[0], Fraction(1))
+    walk(g.apply(state, st.ShootAt("H", "T"))[0], Fraction(1))
     return out
 
 
@@ -63,17 +64,17 @@ def test_bh_dice_4_bh_shoot_7_hero_spends_might_on_its_hit_and_wound_rolls() -> 
     spend 1 Might (the default, first) to score 4 and hit; the bow's wound roll (S2 against D4: 5+) of 4 is saved by
     the last point; each point is gone for the battle."""
     state = shoot_phase([hero_archer(2)], [model("T", 10, 20)])
-    state, _ = step(state, g.ShootAt("H", "T"))
+    state, _ = step(state, st.ShootAt("H", "T"))
     assert chance(state, "hit roll").dist.probabilities() == {f: Fraction(1, 6) for f in range(1, 7)}
     state, events = step(state, 3)
     ask = decision(state, "might on roll")
-    assert ask.player == "good" and ask.options == (g.SpendMight(1), g.SpendMight(0))
+    assert ask.player == "good" and ask.options == (st.SpendMight(1), st.SpendMight(0))
     assert of_type(events, "hero_rolled")[0].score == 3
-    state, events = step(state, g.SpendMight(1))
+    state, events = step(state, st.SpendMight(1))
     assert state.get("H").might_left == 1 and of_type(events, "might_on_roll")[0].score == 4
     state, _ = step(state, 4)  # the wound roll: 4 fails against 5+
-    assert decision(state, "might on roll").options == (g.SpendMight(1), g.SpendMight(0))
-    state, events = step(state, g.SpendMight(1))
+    assert decision(state, "might on roll").options == (st.SpendMight(1), st.SpendMight(0))
+    state, events = step(state, st.SpendMight(1))
     assert state.model("T") is None and state.get("H").might_left == 0
     assert [(e.hit, e.wounded) for e in of_type(events, "shot")] == [(True, True)]
 
@@ -81,9 +82,9 @@ def test_bh_dice_4_bh_shoot_7_hero_spends_might_on_its_hit_and_wound_rolls() -> 
 def test_bh_dice_4_declining_might_keeps_the_point_and_the_roll_fails() -> None:
     """BH-DICE-4: declining (spending 0) leaves the failed hit roll failed and the Might store untouched."""
     state = shoot_phase([hero_archer(2)], [model("T", 10, 20)])
-    state, _ = step(state, g.ShootAt("H", "T"))
+    state, _ = step(state, st.ShootAt("H", "T"))
     state, _ = step(state, 3)
-    state, events = step(state, g.SpendMight(0))
+    state, events = step(state, st.SpendMight(0))
     assert state.get("H").might_left == 2 and [(e.hit, e.wounded) for e in of_type(events, "shot")] == [(False, False)]
 
 
@@ -92,7 +93,7 @@ def test_bh_shoot_6_bh_shoot_7_bh_dice_4_might_cannot_give_a_moved_6_plus_shoote
     natural 6 hits, so a 5 is not offered Might and misses at once."""
     state = shoot_phase([hero_archer(3, fight="4/6+")], [model("T", 10, 20)])
     state = replace(state, moved=(("H", 1.0),))
-    state, _ = step(state, g.ShootAt("H", "T"))
+    state, _ = step(state, st.ShootAt("H", "T"))
     state, events = step(state, 5)
     assert of_type(events, "shot")[0].hit is False and state.get("H").might_left == 3
     assert might_choices(HeroDie("H", "hit_roll", 7), 5, 3) == (0,)
@@ -107,7 +108,7 @@ def test_bh_dice_4_exact_odds_of_a_hero_shot_with_one_might() -> None:
     assert sum(p for (wounded, _), p in odds.items() if wounded) == Fraction(11, 36)
     # spent on the wound roll after a natural hit (1/2 · 1/6), or on the hit roll (1/6)
     assert sum(p for (_, spent), p in odds.items() if spent) == Fraction(1, 12) + Fraction(1, 6)
-    never = shot_odds(state, policy=lambda node: g.SpendMight(0))
+    never = shot_odds(state, policy=lambda node: st.SpendMight(0))
     assert sum(p for (wounded, _), p in never.items() if wounded) == Fraction(1, 6)
 
 
@@ -120,7 +121,7 @@ def test_bh_wound_1_bh_dice_4_might_on_a_6_slash_n_entry() -> None:
     assert might_to_succeed(HeroDie("H", "wound_roll", None), 1, 6) is None  # "-" never wounds
 
 
-def hero_in_fight(might: int, *, trapped: bool, wounds: int = 1) -> g.BhState:
+def hero_in_fight(might: int, *, trapped: bool, wounds: int = 1) -> st.BhState:
     hero = model("H", 20, 20, type="hero", fight=5, attacks=1, strength=1, defence=6, might=might)
     orc = model("O", 20 + CONTACT, 20, defence=6, wounds=wounds)
     blocker = [model("B", 20 + 2 * CONTACT + 0.5, 20)] if trapped else []  # a Good model behind the orc traps it
@@ -134,11 +135,11 @@ def test_bh_strike_2_bh_wound_1_hero_strike_rolls_die_by_die_with_might() -> Non
     state, _ = step(state, GOOD_WINS)
     chance(state, "wound roll")
     state, _ = step(state, 4)
-    assert decision(state, "might on roll").options == (g.SpendMight(2), g.SpendMight(0))
-    state, _ = step(state, g.SpendMight(2))
+    assert decision(state, "might on roll").options == (st.SpendMight(2), st.SpendMight(0))
+    state, _ = step(state, st.SpendMight(2))
     chance(state, "second die")
     state, _ = step(state, 3)
-    state, events = step(state, g.SpendMight(1))
+    state, events = step(state, st.SpendMight(1))
     assert state.model("O") is None and state.get("H").might_left == 0
     assert [(e.strikes, e.wounds) for e in of_type(events, "struck")] == [(1, 1)]
     assert [(e.winner, e.wounds, e.slain) for e in of_type(events, "fight_resolved")] == [("good", 1, 1)]

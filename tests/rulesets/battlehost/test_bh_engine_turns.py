@@ -12,6 +12,8 @@ from bh_engine_support import CONTACT, decision, model, of_type, scenario_text, 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point
 from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import state as st
+from kessen.rulesets.battlehost import turns
 from kessen.rulesets.battlehost.battle import BattlehostGame
 from kessen.rulesets.battlehost.battlefield import (
     EPS,
@@ -26,8 +28,8 @@ from kessen.rulesets.battlehost.battlefield import (
 SOURCE = "scenarios/door.toml"
 
 
-def moves_of(state: g.BhState, model_id: str) -> list[g.MoveTo]:
-    return [o for o in decision(state, "move").options if isinstance(o, g.MoveTo) and o.model == model_id]
+def moves_of(state: st.BhState, model_id: str) -> list[st.MoveTo]:
+    return [o for o in decision(state, "move").options if isinstance(o, st.MoveTo) and o.model == model_id]
 
 
 # --- geometry basics ---------------------------------------------------------------------------------
@@ -64,7 +66,7 @@ def test_bh_geo_4_control_zone_is_one_inch_none_when_engaged_or_prone() -> None:
 def test_bh_turn_1_phases_in_order() -> None:
     """BH-TURN-1: each turn runs Priority, Move, Shoot, Fight, End in that order."""
     state = state_of([model("A", 10, 10)], [model("B", 30, 30)])
-    state, events = step(state, g.PriorityRoll(3, 2))
+    state, events = step(state, st.PriorityRoll(3, 2))
     state, more = to_phase(state, "fight")
     events = list(events) + more
     assert [e.phase for e in of_type(events, "phase_started")] == ["move", "shoot", "fight"]
@@ -74,44 +76,44 @@ def test_bh_turn_1_phases_in_order() -> None:
 def test_bh_turn_2_priority_roll_first_turn_rerolls_ties() -> None:
     """BH-TURN-2: the higher D6 has priority; in the first turn ties are re-rolled (so each side has 1/2), later a
     tie gives priority to the player who did not have it."""
-    first = g.priority_dist(first_turn=True)
+    first = turns.priority_dist(first_turn=True)
     assert all(o.good != o.evil for o in first) and first.probability(lambda o: o.good > o.evil) == Fraction(1, 2)
     state = state_of([model("A", 10, 10)], [model("B", 30, 30)], turns=3)
-    state, events = step(state, g.PriorityRoll(2, 5))
+    state, events = step(state, st.PriorityRoll(2, 5))
     assert of_type(events, "priority_rolled")[0].player == "evil" and state.priority == "evil"
     state, _ = to_phase(state, "fight")
     assert g.node(state).dist.probability(lambda o: o.good == o.evil) == Fraction(1, 6)  # type: ignore[union-attr]
-    state, events = step(state, g.PriorityRoll(4, 4))
+    state, events = step(state, st.PriorityRoll(4, 4))
     assert state.priority == "good" and of_type(events, "priority_rolled")[0].player == "good"
 
 
 def test_bh_turn_2_scenario_may_give_first_priority() -> None:
     """BH-TURN-2, section 4: a scenario's first_priority replaces the first roll."""
     state = state_of([model("A", 10, 10)], [model("B", 30, 30)], first_priority="evil")
-    state, events = step(state, g.GivenPriority("evil"))
+    state, events = step(state, st.GivenPriority("evil"))
     assert state.priority == "evil" and of_type(events, "priority_given")
 
 
 def test_bh_turn_3_side_wiped_out_loses_at_once() -> None:
     """BH-TURN-3: the battle ends at once when a side has no models left; the other side wins."""
     state = to_phase(started(state_of([model("A", 10, 10, fight="3/4+", missile_weapon="bow")], [model("B", 10, 20)])), "shoot")[0]
-    state, _ = step(state, g.ShootAt("A", "B"))
+    state, _ = step(state, st.ShootAt("A", "B"))
     from kessen.rulesets.battlehost.shooting import ShootOutcome
 
     state, events = step(state, ShootOutcome(True, True, True))
-    assert state.ended and g.winner(state) == "good" and of_type(events, "battle_ended")[0].turn == 1
-    assert g.summary(state)["casualties"] == {"good": 0, "evil": 1}
+    assert state.ended and turns.winner(state) == "good" and of_type(events, "battle_ended")[0].turn == 1
+    assert turns.summary(state)["casualties"] == {"good": 0, "evil": 1}
 
 
 def test_bh_turn_3_after_the_last_turn_smaller_fraction_lost_wins() -> None:
     """BH-TURN-3: after the last turn the side that lost the smaller fraction of its models wins; equal is a draw."""
     state = state_of([model("A", 10, 10), model("A2", 12, 10)], [model("B", 30, 30), model("B2", 32, 30), model("B3", 34, 30)], turns=1)
     lost_one_of_two = replace(state, models=state.models[1:], casualties=(("A", "good"),))
-    assert g.winner(lost_one_of_two) == "evil"  # 1/2 > 0/3
+    assert turns.winner(lost_one_of_two) == "evil"  # 1/2 > 0/3
     even = replace(lost_one_of_two, models=lost_one_of_two.models[:-1], casualties=(("A", "good"), ("B3", "evil")))
-    assert g.winner(replace(even, casualties=(("A", "good"),))) == "evil"
-    assert g.winner(replace(state, casualties=())) is None
-    state, _ = step(state, g.PriorityRoll(3, 2))
+    assert turns.winner(replace(even, casualties=(("A", "good"),))) == "evil"
+    assert turns.winner(replace(state, casualties=())) is None
+    state, _ = step(state, st.PriorityRoll(3, 2))
     state, events = to_phase(state, "fight")
     assert state.ended and of_type(events, "battle_ended")[0].winner == "draw"
 
@@ -123,10 +125,10 @@ def test_bh_move_1_priority_player_moves_first_then_the_other() -> None:
     """BH-MOVE-1: the priority player moves any of its models, one at a time, then the other player moves."""
     state = started(state_of([model("A", 10, 10), model("A2", 14, 10)], [model("B", 10, 30)]), "good")
     ask = decision(state, "move")
-    assert ask.player == "good" and {o.model for o in ask.options if isinstance(o, g.MoveTo)} == {"A", "A2"}
+    assert ask.player == "good" and {o.model for o in ask.options if isinstance(o, st.MoveTo)} == {"A", "A2"}
     state, _ = step(state, moves_of(state, "A2")[0])
     assert decision(state, "move").player == "good"
-    state, _ = step(state, g.EndMoves())
+    state, _ = step(state, st.EndMoves())
     assert decision(state, "move").player == "evil"
 
 
@@ -180,7 +182,7 @@ def test_bh_move_7_prone_model_stands_up_then_half_move() -> None:
     """BH-MOVE-7: a prone model may stand up at the start of its move and then move at most half its Mv."""
     state = started(state_of([model("P", 10, 10, prone=True)], [model("B", 10, 40)]))
     options = decision(state, "move").options
-    assert g.StandUp("P") in options
+    assert st.StandUp("P") in options
     (advance,) = moves_of(state, "P")
     assert advance.stand_up and abs(advance.y - 13) < 1e-9
     state, events = step(state, advance)
@@ -190,7 +192,7 @@ def test_bh_move_7_prone_model_stands_up_then_half_move() -> None:
 # --- scenario files ------------------------------------------------------------------------------------------
 
 
-def load(good: list[dict[str, Any]] | None = None, evil: list[dict[str, Any]] | None = None, **extra: Any) -> g.BhState:
+def load(good: list[dict[str, Any]] | None = None, evil: list[dict[str, Any]] | None = None, **extra: Any) -> st.BhState:
     text = scenario_text(good if good is not None else [model("A", 10, 10)], evil if evil is not None else [model("B", 20, 20)], **extra)
     return BattlehostGame().load_scenario(text, SOURCE)
 

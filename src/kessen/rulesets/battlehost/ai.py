@@ -16,7 +16,9 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point, segment_point_distance
 from kessen.io.validation import validate_data
-from kessen.rulesets.battlehost import game as g
+from kessen.rulesets.battlehost import duel_roll
+from kessen.rulesets.battlehost import shoot_phase
+from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.battlefield import (
     Board,
     Model,
@@ -51,7 +53,7 @@ def _fight_odds(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: 
     if len(mine) > 1 and len(theirs) > 1:
         theirs = theirs[:1]
     good, evil = (mine, theirs) if side == "good" else (theirs, mine)
-    return g._cached(fight, validate_data(FightInput, {"good": good, "evil": evil}))
+    return st.cached_dist(fight, validate_data(FightInput, {"good": good, "evil": evil}))
 
 
 def exchange(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
@@ -102,7 +104,7 @@ def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: li
     return not ground_blocks(e.r, e.centre, p, board) and not blocking_models(e, p, friends)
 
 
-def within_two_moves(state: g.BhState, m: Model, *, enemies: bool) -> int:
+def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
     return sum(
         1 for x in state.models
@@ -110,7 +112,7 @@ def within_two_moves(state: g.BhState, m: Model, *, enemies: bool) -> int:
     )
 
 
-def holds_choke_point(state: g.BhState, m: Model) -> bool:
+def holds_choke_point(state: st.BhState, m: Model) -> bool:
     """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
     fewer than are coming; the side with more models near attacks instead."""
     coming = within_two_moves(state, m, enemies=True)
@@ -127,7 +129,7 @@ class BattlehostAI:
     def __init__(self, side: str) -> None:
         self.side = side
 
-    def decide(self, state: g.BhState, decision: Decision) -> Any:
+    def decide(self, state: st.BhState, decision: Decision) -> Any:
         options = decision.options
         if decision.what == "move":
             return self._move(state, options)
@@ -146,21 +148,21 @@ class BattlehostAI:
 
     # --- shooting ---------------------------------------------------------------------------------------------
 
-    def _shoot(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+    def _shoot(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """The shot likeliest to slay, then to wound, from the exact ``shoot`` odds (BH-PROC-2)."""
-        shots = [o for o in options if isinstance(o, g.ShootAt)]
+        shots = [o for o in options if isinstance(o, st.ShootAt)]
         if not shots:
             return options[-1]
 
-        def worth(o: g.ShootAt) -> tuple[Fraction, Fraction]:
-            dist = g.shot_dist(state, o)
+        def worth(o: st.ShootAt) -> tuple[Fraction, Fraction]:
+            dist = shoot_phase.shot_dist(state, o)
             return (dist.probability(lambda r: r.slain), dist.probability(lambda r: r.wounded))
 
         return max(shots, key=worth)
 
     # --- moving -------------------------------------------------------------------------------------------------
 
-    def _charge_value(self, state: g.BhState, o: g.MoveTo) -> Fraction:
+    def _charge_value(self, state: st.BhState, o: st.MoveTo) -> Fraction:
         """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger;
         if the enemy moves after us, its free models near the charge point may pile in, as many as can reach it."""
         m, target = state.get(o.model), state.get(o.charge or "")
@@ -180,7 +182,7 @@ class BattlehostAI:
                 theirs += joiners[: max(0, min(room, 5))]
         return exchange([_fight_model(x) for x in (*friends, m)], [_fight_model(x) for x in theirs], self.side)
 
-    def _move(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+    def _move(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
         advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
         do, charge even at poor odds."""
@@ -194,9 +196,9 @@ class BattlehostAI:
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         for i, o in enumerate(options):
-            if isinstance(o, g.MoveTo) and o.charge is not None:
+            if isinstance(o, st.MoveTo) and o.charge is not None:
                 m = state.get(o.model)
-                if (self._is_shooter(m) and g.targets(state, m)) or holds(m.id):
+                if (self._is_shooter(m) and shoot_phase.targets(state, m)) or holds(m.id):
                     continue
                 value = self._charge_value(state, o)
                 if best is None or (value, -i) > best:
@@ -204,57 +206,57 @@ class BattlehostAI:
         if best is not None and best[0] >= CHARGE_THRESHOLD:
             return chosen
         for o in options:
-            if isinstance(o, g.StandUp):
+            if isinstance(o, st.StandUp):
                 return o
-            if isinstance(o, g.MoveTo) and o.charge is None:
+            if isinstance(o, st.MoveTo) and o.charge is None:
                 m = state.get(o.model)
                 if holds(m.id):
                     continue
                 if self._is_shooter(m):
-                    if g.targets(state, m) or is_engaged(state.models, m):
+                    if shoot_phase.targets(state, m) or is_engaged(state.models, m):
                         continue
-                    halves = [x for x in options if isinstance(x, g.MoveTo) and x.model == m.id and x.charge is None]
+                    halves = [x for x in options if isinstance(x, st.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
                 return o
         return chosen if chosen is not None else options[-1]  # charge even at poor odds rather than stand idle
 
     # --- fighting -----------------------------------------------------------------------------------------------
 
-    def _sides(self, state: g.BhState, side: Side, *, declared: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _sides(self, state: st.BhState, side: Side, *, declared: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         f = state.fighting
         assert f is not None
-        mine = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in g._living(state, g.side_of(f.fight, side))]
-        theirs = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in g._living(state, g.side_of(f.fight, other_side(side)))]
+        mine = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, side))]
+        theirs = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, other_side(side)))]
         return mine, theirs
 
-    def _two_handed(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+    def _two_handed(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         f = state.fighting
         assert f is not None
         model = state.get(options[0].model)
         mine, theirs = self._sides(state, model.side)
-        index = [m.id for m in g._living(state, g.side_of(f.fight, model.side))].index(model.id)
+        index = [m.id for m in st.living(state, st.side_of(f.fight, model.side))].index(model.id)
         values = []
         for o in options:
             mine[index]["two_handed"] = o.use
             values.append(exchange([dict(x) for x in mine], theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
 
-    def _duel_might(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+    def _duel_might(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """The points whose exact chance to win, times what the duel is worth, less the points' worth, is best (BH-DUEL-6)."""
         f = state.fighting
         assert f is not None
         side = f.might_order[0]
         own, other = (f.good_best, f.evil_best) if side == "good" else (f.evil_best, f.good_best)
         stakes = duel_stakes(*self._sides(state, side), side)
-        fights = {s: g.side_fight_value_of(state, f, s) for s in ("good", "evil")}
+        fights = {s: duel_roll.side_fight_value_of(state, f, s) for s in ("good", "evil")}
 
-        def value(o: g.SpendMight) -> tuple[Fraction, int]:
+        def value(o: st.SpendMight) -> tuple[Fraction, int]:
             chance = win_chance(min(6, own + o.points), other, own_fight=fights[side], other_fight=fights[other_side(side)])
             return (chance * stakes - o.points * MIGHT_POINT, -o.points)
 
         return max(options, key=value)
 
-    def _might_on_roll(self, state: g.BhState, options: tuple[Any, ...]) -> Any:
+    def _might_on_roll(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """Spend on a failed die when what the success is worth in wounds (exact chances of what follows) beats the
         points' worth kept (BH-DICE-4)."""
         die = state.hero_die

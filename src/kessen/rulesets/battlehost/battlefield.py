@@ -1,4 +1,7 @@
-"""Geometry: round bases in inches, contact, control zones, the board, paths, sight, backing away and making way (BH-GEO-*, BH-BACK-1..6)."""
+"""Geometry: round bases in inches, contact, control zones, the board, the path test and sight (BH-GEO-1..5, BH-GEO-7, BH-GEO-8).
+
+The direction away (BH-GEO-6) is in backing_away.py, the geometry of moves (BH-MOVE-2..5) in moves.py.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +10,13 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from kessen.core.geometry import Point, Rect, first_touch, segment_point_distance, segment_rect_distance
+from kessen.core.geometry import Point, Rect, segment_point_distance, segment_rect_distance
 from kessen.rulesets.battlehost.profiles import MissileWeapon, Side
 
 EPS = 0.01  # BH-GEO-3: contact tolerance in inches
 MM_PER_INCH = 25.4
 CONTROL_ZONE = 1.0  # BH-GEO-4
-BACK_AWAY = 1.0  # BH-BACK-1
-MAKE_WAY_LIMIT = 1.0  # BH-BACK-6 condition 4
 AHEAD = 1e-9  # BH-GEO-7 condition 1
-NO_DIRECTION = 1e-6  # BH-GEO-6
 
 
 @functools.lru_cache(maxsize=None)
@@ -247,194 +247,3 @@ def terrain_blocks_sight(shooter: Model, target: Model, board: Board) -> bool:
     t1, t2 = tangent_points(shooter.centre, target.centre, target.r)
     triangle = (shooter.centre, t1, t2)
     return any(_overlap_strictly(triangle, block.corners()) for block in board.terrain)
-
-
-# --- backing away and making way (BH-GEO-6, BH-BACK-1..6) ------------------------------------------
-
-
-def direction_away(loser: Point, winners: Sequence[Point]) -> Point | None:
-    """The back-away direction: the normalised sum of the unit vectors from each winner to the loser,
-    or None when that sum is (nearly) zero (BH-GEO-6).
-
-    >>> direction_away(Point(10, 10), [Point(9.0157, 10), Point(10, 9.0157)]).rounded(4)
-    Point(x=0.7071, y=0.7071)
-    >>> direction_away(Point(10, 10), [Point(9, 10), Point(11, 10)]) is None
-    True
-    """
-    total = Point(0.0, 0.0)
-    for w in winners:
-        total = total + (loser - w).unit()
-    if total.length() < NO_DIRECTION:
-        return None
-    return total.unit()
-
-
-@dataclass(frozen=True, slots=True)
-class MakeWay:
-    """A friend's making-way move: who moves, and where to (BH-BACK-6)."""
-
-    model: str
-    x: float
-    y: float
-
-
-@dataclass(frozen=True, slots=True)
-class Retreat:
-    """How a loser can back away: its end point, whether it is trapped and why, and any making way it needs (BH-BACK-1..6)."""
-
-    trapped: bool
-    reason: str  # "clear", "prone", "no_direction", "ground", "blocked", "several", "enemy", "engaged", "cannot_make_way"
-    x: float
-    y: float
-    make_way: MakeWay | None = None
-
-
-def making_way_move(loser: Model, end: Point, blocker: Model, models: Sequence[Model], board: Board) -> Point | None:
-    """Where *blocker* can make way to, or None (BH-BACK-6 conditions 3–6).
-
-    It moves straight by m = r_L + r_F + 2·EPS − δ along the normal from the nearest point of the
-    loser's path (if its centre is on the path, to the left of the loser's direction, else to the right).
-    """
-    p0 = loser.centre
-    d = (end - p0).unit()
-    c = blocker.centre
-    ab = end - p0
-    t = max(0.0, min(1.0, (c - p0).dot(ab) / ab.dot(ab)))
-    q = p0 + ab.scaled(t)
-    delta = (c - q).length()
-    m = loser.r + blocker.r + 2 * EPS - delta
-    if m > MAKE_WAY_LIMIT:
-        return None
-    normals = [(c - q).unit()] if delta > 1e-12 else [Point(-d.y, d.x), Point(d.y, -d.x)]
-    for n in normals:
-        dest = c + n.scaled(m)
-        if not path_is_clear(blocker, dest, models, board):
-            continue
-        moved = [blocker.at(dest) if o.id == blocker.id else o for o in models]
-        if path_is_clear(loser, end, moved, board):
-            return dest
-    return None
-
-
-def retreat(loser: Model, winners: Sequence[Model], models: Sequence[Model], board: Board) -> Retreat:
-    """Whether and where a loser backs away 1" directly away from the winners, trapped otherwise (BH-BACK-1..6, BH-GEO-6, BH-GEO-7).
-
-    A prone loser never backs away (BH-BACK-5). If exactly one model blocks the path and it is a friend
-    that is not engaged, that friend may make way (BH-BACK-6); the board edge and terrain cannot.
-    """
-    here = loser.centre
-    if loser.prone:
-        return Retreat(True, "prone", here.x, here.y)
-    d = direction_away(here, [w.centre for w in winners])
-    if d is None:
-        return Retreat(True, "no_direction", here.x, here.y)
-    end = here + d.scaled(BACK_AWAY)
-    blockers = blocking_models(loser, end, models)
-    if ground_blocks(loser.r, here, end, board):
-        return Retreat(True, "ground", here.x, here.y)
-    if not blockers:
-        return Retreat(False, "clear", end.x, end.y)
-    if len(blockers) > 1:
-        return Retreat(True, "several", here.x, here.y)
-    friend = blockers[0]
-    if friend.side != loser.side:
-        return Retreat(True, "enemy", here.x, here.y)
-    if is_engaged(models, friend):
-        return Retreat(True, "engaged", here.x, here.y)
-    dest = making_way_move(loser, end, friend, models, board)
-    if dest is None:
-        return Retreat(True, "cannot_make_way", here.x, here.y)
-    return Retreat(False, "make_way", end.x, end.y, MakeWay(friend.id, dest.x, dest.y))
-
-
-# --- moves (BH-MOVE-2..5) --------------------------------------------------------------------------------
-
-
-def control_zones_allow(mover: Model, p1: Point, models: Sequence[Model], *, charging: str | None = None) -> bool:
-    """The control-zone limits on a straight move (BH-MOVE-4).
-
-    For each enemy X with a control zone, other than the charged model: starting 1" or more away, the
-    distance stays at least 1" all the way; starting nearer, it never falls below its start.
-    """
-    p0 = mover.centre
-    step = p1 - p0
-    if step.length() == 0:
-        return True
-    d = step.unit()
-    for x in models:
-        if x.side == mover.side or x.id == charging or not has_control_zone(models, x):
-            continue
-        start = (p0 - x.centre).length() - mover.r - x.r
-        if start >= CONTROL_ZONE - 1e-9:
-            if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
-                return False
-        elif (p0 - x.centre).dot(d) < -1e-9:
-            return False  # the distance would fall below its start (it is convex along a line)
-    return True
-
-
-def move_is_legal(mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, charging: str | None = None) -> bool:
-    """A straight move of at most *limit* inches: no base touched on the way except the charged one, on the
-    board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
-    if (p1 - mover.centre).length() > limit + 1e-9:
-        return False
-    ignore = frozenset({charging}) if charging else frozenset()
-    if not path_is_clear(mover, p1, models, board, ignore=ignore):
-        return False
-    if charging is not None:
-        target = next(m for m in models if m.id == charging)
-        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
-            return False
-        if not in_base_contact(mover.at(p1), target):
-            return False
-    return control_zones_allow(mover, p1, models, charging=charging)
-
-
-CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
-
-
-def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float) -> Point | None:
-    """The contact point nearest the direct line at which *mover* can legally charge *target*, or None (BH-MOVE-5).
-
-    Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
-    """
-    if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
-        return None
-    towards_mover = (mover.centre - target.centre).unit()
-    for angle in CHARGE_ANGLES:
-        p = target.centre + towards_mover.rotated(angle).scaled(target.r + mover.r)
-        if move_is_legal(mover, p, models, board, limit=limit, charging=target.id):
-            return p
-    return None
-
-
-def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float) -> float:
-    """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
-    p0 = mover.centre
-    reach = limit
-    for x in models:
-        if x.id == mover.id:
-            continue
-        ahead = (x.centre - p0).dot(direction) > AHEAD
-        t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
-        if t is not None:
-            reach = min(reach, t)
-        if x.side != mover.side and has_control_zone(models, x):
-            start = (p0 - x.centre).length() - mover.r - x.r
-            if start >= CONTROL_ZONE - 1e-9:
-                t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
-                if t is not None:
-                    reach = min(reach, t)
-            elif (p0 - x.centre).dot(direction) < 0:
-                return 0.0
-    reach = max(0.0, reach)
-    lo, hi = 0.0, reach
-    if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
-        return hi
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        if ground_blocks(mover.r, p0, p0 + direction.scaled(mid), board):
-            hi = mid
-        else:
-            lo = mid
-    return lo

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from kessen.rulesets.battlehost.battlefield import Model
 from kessen.rulesets.battlehost.rolls import raise_with_might, score, useful_might
 from kessen.rulesets.battlehost.shooting import hit_roll_needed
 from kessen.rulesets.battlehost.wounding import WoundEntry
@@ -33,6 +34,12 @@ class HeroDie:
     modifier: int = 0
     then: int | None = None
     face: int | None = None
+
+
+def rolls_die_by_die(m: Model) -> bool:
+    """A Hero with Might left rolls its own hit and To Wound rolls one die at a time, so that it may spend
+    Might on a failed die (BH-DICE-4); any other model's rolls are drawn whole from the procedures."""
+    return m.is_hero and m.might_left > 0
 
 
 def hit_die(hero: str, *, shoot_value: int, moved: bool) -> HeroDie:

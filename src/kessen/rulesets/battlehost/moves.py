@@ -1,0 +1,196 @@
+"""Move phase: straight moves, control zones, charges and standing up (BH-MOVE-1..8).
+
+The geometry of a legal move comes first; then the options the moving player is offered and what a
+chosen move does to the state.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.core.geometry import Point, first_touch, segment_point_distance
+from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.battlefield import (
+    AHEAD,
+    CONTROL_ZONE,
+    EPS,
+    Board,
+    Model,
+    distance,
+    ground_blocks,
+    has_control_zone,
+    in_base_contact,
+    is_engaged,
+    path_is_clear,
+)
+from kessen.rulesets.battlehost.profiles import other_side
+from kessen.rulesets.battlehost.state import BhState, EndMoves, MoveOption, MoveTo, StandUp, put_model
+
+MIN_MOVE = 0.05  # inches: shorter advances are not offered
+
+# --- the geometry of a move (BH-MOVE-2..5) -----------------------------------------------------------------
+
+
+def control_zones_allow(mover: Model, p1: Point, models: Sequence[Model], *, charging: str | None = None) -> bool:
+    """The control-zone limits on a straight move (BH-MOVE-4).
+
+    For each enemy X with a control zone, other than the charged model: starting 1" or more away, the
+    distance stays at least 1" all the way; starting nearer, it never falls below its start.
+    """
+    p0 = mover.centre
+    step = p1 - p0
+    if step.length() == 0:
+        return True
+    d = step.unit()
+    for x in models:
+        if x.side == mover.side or x.id == charging or not has_control_zone(models, x):
+            continue
+        start = (p0 - x.centre).length() - mover.r - x.r
+        if start >= CONTROL_ZONE - 1e-9:
+            if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+                return False
+        elif (p0 - x.centre).dot(d) < -1e-9:
+            return False  # the distance would fall below its start (it is convex along a line)
+    return True
+
+
+def move_is_legal(mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, charging: str | None = None) -> bool:
+    """A straight move of at most *limit* inches: no base touched on the way except the charged one, on the
+    board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
+    if (p1 - mover.centre).length() > limit + 1e-9:
+        return False
+    ignore = frozenset({charging}) if charging else frozenset()
+    if not path_is_clear(mover, p1, models, board, ignore=ignore):
+        return False
+    if charging is not None:
+        target = next(m for m in models if m.id == charging)
+        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
+            return False
+        if not in_base_contact(mover.at(p1), target):
+            return False
+    return control_zones_allow(mover, p1, models, charging=charging)
+
+
+CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
+
+
+def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float) -> Point | None:
+    """The contact point nearest the direct line at which *mover* can legally charge *target*, or None (BH-MOVE-5).
+
+    Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
+    """
+    if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
+        return None
+    towards_mover = (mover.centre - target.centre).unit()
+    for angle in CHARGE_ANGLES:
+        p = target.centre + towards_mover.rotated(angle).scaled(target.r + mover.r)
+        if move_is_legal(mover, p, models, board, limit=limit, charging=target.id):
+            return p
+    return None
+
+
+def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float) -> float:
+    """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
+    p0 = mover.centre
+    reach = limit
+    for x in models:
+        if x.id == mover.id:
+            continue
+        ahead = (x.centre - p0).dot(direction) > AHEAD
+        t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
+        if t is not None:
+            reach = min(reach, t)
+        if x.side != mover.side and has_control_zone(models, x):
+            start = (p0 - x.centre).length() - mover.r - x.r
+            if start >= CONTROL_ZONE - 1e-9:
+                t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
+                if t is not None:
+                    reach = min(reach, t)
+            elif (p0 - x.centre).dot(direction) < 0:
+                return 0.0
+    reach = max(0.0, reach)
+    lo, hi = 0.0, reach
+    if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
+        return hi
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if ground_blocks(mover.r, p0, p0 + direction.scaled(mid), board):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+# --- the moving player's options and their effect (BH-MOVE-1..8) ------------------------------------------
+
+
+def move_limit(m: Model, *, stand_up: bool) -> float:
+    """Mv inches, or half of it after standing up (BH-MOVE-2, BH-MOVE-7)."""
+    return m.move / 2 if stand_up else float(m.move)
+
+
+@functools.lru_cache(maxsize=16)
+def move_options(state: BhState) -> tuple[MoveOption, ...]:
+    """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
+    it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
+    a prone model; then ending the player's moves (BH-MOVE-1..7)."""
+    side = state.acting
+    charges: list[MoveTo] = []
+    advances: list[MoveTo | StandUp] = []
+    for m in state.models:
+        if m.side != side or m.id in state.done or is_engaged(state.models, m):
+            continue  # BH-MOVE-6
+        limit = move_limit(m, stand_up=m.prone)
+        enemies = sorted((e for e in state.models if e.side != side), key=lambda e: (distance(m, e), e.id))
+        for e in enemies:
+            if distance(m, e) > limit:
+                break
+            p = charge_point(m, e, state.models, state.board, limit=limit)
+            if p is not None:
+                charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
+        if enemies:
+            toward = enemies[0].centre - m.centre
+            run = furthest_move(m, toward.unit(), state.models, state.board, limit=limit)
+            runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
+            for length in runs:
+                if length >= MIN_MOVE:
+                    p = m.centre + toward.unit().scaled(length)
+                    advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
+        if m.prone:
+            advances.append(StandUp(m.id))
+    return (*charges, *advances, EndMoves())
+
+
+def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
+    """A model stands up, moves or charges; or the player ends its moves (BH-MOVE-1..8)."""
+    if isinstance(choice, EndMoves):
+        return next_mover(state, out)
+    if isinstance(choice, StandUp):
+        out.append(ev.StoodUp(model=choice.model))
+        m = state.get(choice.model)
+        return replace(put_model(state, replace(m, prone=False)), done=state.done | {m.id})
+    assert isinstance(choice, MoveTo)
+    m = state.get(choice.model)
+    if choice.stand_up:
+        out.append(ev.StoodUp(model=m.id))
+        m = replace(m, prone=False)
+    dest = Point(choice.x, choice.y)
+    inches = (dest - m.centre).length()
+    if choice.charge is not None:
+        out.append(ev.Charged(model=m.id, target=choice.charge, x=dest.x, y=dest.y, inches=inches))
+    else:
+        out.append(ev.Moved(model=m.id, x=dest.x, y=dest.y, inches=inches))
+    state = put_model(state, m.at(dest))
+    return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
+
+
+def next_mover(state: BhState, out: list[Event]) -> BhState:
+    """The other player moves after the priority player; then the Shoot phase begins (BH-MOVE-1, BH-TURN-1)."""
+    if state.acting == state.priority:
+        return replace(state, acting=other_side(state.priority or "good"))
+    out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
+    return replace(state, phase="shoot", acting=state.priority)
+

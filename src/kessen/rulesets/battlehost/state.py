@@ -1,0 +1,299 @@
+"""The state of a battle: the frozen game state, the options players choose and the chance outcomes (sections 6–8).
+
+Shared by the phase modules (turns, moves, shoot_phase, fight_phase, duel_roll, backing_away,
+striking, hero_rolls) so that none of them imports another only for its types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypeVar
+
+from kessen.core.events import Event
+from kessen.dice import Dist
+from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.backing_away import Retreat
+from kessen.rulesets.battlehost.battlefield import Board, Model
+from kessen.rulesets.battlehost.might import HeroDie
+from kessen.rulesets.battlehost.pairing import Fight, Split
+from kessen.rulesets.battlehost.profiles import Side
+from kessen.rulesets.battlehost.scenario import Scenario, board_of, models_of
+
+SIDES: tuple[Side, Side] = ("good", "evil")
+
+Phase = Literal["priority", "move", "shoot", "fight", "over"]
+FightStage = Literal["declare", "dice", "might", "roll_off", "stand_up", "back_away", "strike"]
+
+# --- options a player chooses ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo:
+    """A straight move (BH-MOVE-2), a charge into base contact with *charge* (BH-MOVE-5), after standing up if *stand_up*."""
+
+    model: str
+    x: float
+    y: float
+    charge: str | None = None
+    stand_up: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StandUp:
+    """A prone model stands up without moving (BH-MOVE-7), or after its side won a duel (BH-BACK-5) if *stand*."""
+
+    model: str
+    stand: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class EndMoves:
+    """The player moves no more models this phase (BH-MOVE-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShootAt:
+    """A model shoots at a target (BH-SHOOT-1..4)."""
+
+    model: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndShooting:
+    """The player shoots with no more models this phase (BH-SHOOT-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSplit:
+    """The priority player's choice among the allowed splits of a group into fights (BH-FIGHT-1)."""
+
+    fights: Split
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFight:
+    """The next fight to resolve (BH-FIGHT-2)."""
+
+    fight: Fight
+
+
+@dataclass(frozen=True, slots=True)
+class UseTwoHanded:
+    """Whether a model uses its two-handed weapon in this fight (BH-DUEL-2)."""
+
+    model: str
+    use: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SpendMight:
+    """Might points spent on the side's best duel die (BH-DUEL-6, BH-DICE-4)."""
+
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class NextLoser:
+    """The loser that backs away next (BH-BACK-8)."""
+
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class MakeWayChoice:
+    """Whether the blocking friend makes way (BH-BACK-6)."""
+
+    make_way: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NextStriker:
+    """The winner that strikes next (BH-STRIKE-7)."""
+
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeAt:
+    """The target of the next strike (BH-STRIKE-7, BH-STRIKE-8)."""
+
+    target: str
+
+
+MoveOption = MoveTo | StandUp | EndMoves
+ShootOption = ShootAt | EndShooting
+
+
+# --- chance outcomes -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityRoll:
+    """Both players' priority dice (BH-TURN-2)."""
+
+    good: int
+    evil: int
+
+
+@dataclass(frozen=True, slots=True)
+class GivenPriority:
+    """The scenario gives the first turn's priority (section 4): a step with one certain outcome."""
+
+    player: Side
+
+
+@dataclass(frozen=True, slots=True)
+class DuelDice:
+    """Each side's best duel score after modifiers (BH-DUEL-1..5, BH-DUEL-7)."""
+
+    good_best: int
+    evil_best: int
+
+
+# --- the state -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fighting:
+    """The fight being resolved and how far it has got (BH-FIGHT-3)."""
+
+    fight: Fight
+    stage: FightStage = "declare"
+    declared: tuple[tuple[str, bool], ...] = ()
+    good_best: int = 0
+    evil_best: int = 0
+    might_order: tuple[Side, ...] = ()
+    might_spent: int = 0
+    winner: Side | None = None
+    decided_by: str = ""
+    stand_offers: tuple[str, ...] = ()
+    losers: tuple[str, ...] = ()
+    offer: tuple[str, Retreat] | None = None
+    trapped: frozenset[str] = frozenset()
+    strikers: tuple[str, ...] = ()
+    striker: str | None = None
+    strikes_left: int = 0
+    struck: tuple[str, ...] = ()
+    target: str | None = None
+    wounds: int = 0
+    slain: int = 0
+    rolls_left: int = 0  # To Wound rolls left in a Hero's strike rolled die by die (BH-STRIKE-5)
+    strike_wounds: int = 0  # wounds of that strike so far
+
+    def uses_two_handed(self, model: str) -> bool:
+        return dict(self.declared).get(model, False)
+
+
+@dataclass(frozen=True, slots=True)
+class BhState:
+    """A frozen game state of a battlehost battle."""
+
+    name: str
+    board: Board
+    turns: int
+    models: tuple[Model, ...]
+    start: tuple[int, int]
+    first_priority: Side | None = None
+    turn: int = 0
+    priority: Side | None = None
+    phase: Phase = "priority"
+    acting: Side | None = None
+    moved: tuple[tuple[str, float], ...] = ()
+    done: frozenset[str] = frozenset()
+    shot: frozenset[str] = frozenset()
+    shooting: ShootAt | None = None
+    split_groups: tuple[tuple[Split, ...], ...] = ()
+    fights: tuple[Fight, ...] = ()
+    picker: Side | None = None
+    fighting: Fighting | None = None
+    casualties: tuple[tuple[str, Side], ...] = ()
+    ended: bool = False
+    hero_die: HeroDie | None = None  # a Hero's own hit or To Wound die, rolled alone for Might (BH-DICE-4)
+
+    def model(self, model_id: str) -> Model | None:
+        return next((m for m in self.models if m.id == model_id), None)
+
+    def get(self, model_id: str) -> Model:
+        found = self.model(model_id)
+        assert found is not None, model_id
+        return found
+
+    def side_models(self, side: Side) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.side == side)
+
+    def moved_inches(self, model_id: str) -> float:
+        """The distance a model moved this turn (BH-MOVE-8)."""
+        return dict(self.moved).get(model_id, 0.0)
+
+
+def initial_state(scenario: Scenario) -> BhState:
+    """The board as the scenario sets it, before the first priority roll."""
+    models = models_of(scenario)
+    return BhState(
+        name=scenario.name, board=board_of(scenario), turns=scenario.turns, models=models,
+        start=(len(scenario.good), len(scenario.evil)), first_priority=scenario.first_priority,
+    )
+
+
+
+# --- reading and changing the state --------------------------------------------------------------------------
+
+
+def put_model(state: BhState, m: Model) -> BhState:
+    """The state with *m* in place of the model of the same id."""
+    return replace(state, models=tuple(m if o.id == m.id else o for o in state.models))
+
+
+def with_fight(state: BhState, f: Fighting) -> BhState:
+    """The state with *f* as the fight being resolved."""
+    return replace(state, fighting=f)
+
+
+def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
+    """The ids of a side's models in a fight."""
+    return fight.good if side == "good" else fight.evil
+
+
+def living(state: BhState, ids: Sequence[str]) -> tuple[Model, ...]:
+    """The models of *ids* still on the table, in the order given."""
+    return tuple(m for m in (state.model(i) for i in ids) if m is not None)
+
+
+def alive_ids(state: BhState, ids: Sequence[str]) -> tuple[str, ...]:
+    """The ids of *ids* still on the table, in the order given."""
+    return tuple(m.id for m in living(state, ids))
+
+
+def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhState:
+    """Wounds suffered; a model whose wounds reach its W is slain and removed at once (BH-STRIKE-3, BH-SHOOT-9)."""
+    m = state.get(model_id)
+    left = m.wounds_left - wounds
+    if left > 0:
+        out.append(ev.Wounded(model=m.id, wounds_left=left))
+        return put_model(state, replace(m, wounds_left=left))
+    out.append(ev.Slain(model=m.id))
+    return replace(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
+
+
+def fight_resolved(f: Fighting) -> ev.FightResolved:
+    """The event that reports a fight's result: winner, how the duel was decided, Might, wounds, slain (BH-FIGHT-3)."""
+    return ev.FightResolved(winner=f.winner or "", decided_by=f.decided_by, might_spent=f.might_spent, wounds=f.wounds, slain=f.slain)
+
+
+# --- the odds procedures' distributions, kept for the battle --------------------------------------------------
+
+A = TypeVar("A")
+O = TypeVar("O")
+
+_DIST_CACHE: dict[tuple[Callable[[Any], Dist[Any]], Any], Dist[Any]] = {}
+
+
+def cached_dist(procedure: Callable[[A], Dist[O]], arg: A) -> Dist[O]:
+    """``procedure(arg)``, computed once per battle process: battles ask the same odds questions again and again."""
+    key = (procedure, arg)
+    found = _DIST_CACHE.get(key)
+    if found is None:
+        found = _DIST_CACHE[key] = procedure(arg)
+    return found
