@@ -8,6 +8,16 @@ from typing import Any
 from kessen.core.engine import Chance, Decision
 from kessen.io.validation import validate_data
 from kessen.rulesets.armies_clash import game as g
+from kessen.rulesets.armies_clash.referee.setup import initial_state
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    InitRoll,
+    TieBreak,
+    Turn,
+    replace_solo,
+    replace_stand,
+    replace_unit,
+)
 from kessen.rulesets.armies_clash.scenario import Scenario
 
 ABILITIES = {"str": 1, "dex": 1, "con": 1, "int": 0, "wis": 0, "cha": -1}
@@ -67,10 +77,10 @@ def unit(ident: str, side: str = "a", kind: str = "regiment", formation: str | N
     return out
 
 
-def start(s: Scenario, order: list[str] | None = None) -> g.AcState:
+def start(s: Scenario, order: list[str] | None = None) -> AcState:
     """The battle after initiative: rolls forced so that the turn order is *order* (default: scenario order of
     units, then solos)."""
-    state = g.settle(g.initial_state(s), [])
+    state = g.settle(initial_state(s), [])
     order = order or [u.id for u in s.units] + [x.id for x in s.solos]
     totals: dict[str, int] = {}
     previous = 40
@@ -89,32 +99,32 @@ def start(s: Scenario, order: list[str] | None = None) -> g.AcState:
         roll = max(1, min(20, previous - 1 - mods[who]))
         totals[who] = roll
         previous = roll + mods[who]
-    while state.pending and isinstance(state.pending[0], g.InitRoll):
+    while state.pending and isinstance(state.pending[0], InitRoll):
         state, _ = g.apply(state, totals[state.pending[0].who])
-    while state.pending and isinstance(state.pending[0], g.TieBreak):
+    while state.pending and isinstance(state.pending[0], TieBreak):
         group = state.pending[0].group
         state, _ = g.apply(state, tuple(sorted(group, key=order.index)))
     assert list(state.order) == order, state.order
     return state
 
 
-def with_stand(state: g.AcState, ident: str, **changes: Any) -> g.AcState:
+def with_stand(state: AcState, ident: str, **changes: Any) -> AcState:
     stand = state.stand(ident)
     assert stand is not None
-    return g._replace_stand(state, replace(stand, **changes))
+    return replace_stand(state, replace(stand, **changes))
 
 
-def with_unit(state: g.AcState, ident: str, **changes: Any) -> g.AcState:
-    return g._replace_unit(state, replace(state.unit(ident), **changes))
+def with_unit(state: AcState, ident: str, **changes: Any) -> AcState:
+    return replace_unit(state, replace(state.unit(ident), **changes))
 
 
-def with_solo(state: g.AcState, ident: str, **changes: Any) -> g.AcState:
+def with_solo(state: AcState, ident: str, **changes: Any) -> AcState:
     solo = state.solo(ident)
     assert solo is not None
-    return g._replace_solo(state, replace(solo, **changes))
+    return replace_solo(state, replace(solo, **changes))
 
 
-def choose(state: g.AcState, option: Any) -> g.AcState:
+def choose(state: AcState, option: Any) -> AcState:
     """Apply a decision option, checking it is legal at the node."""
     n = g.node(state)
     assert isinstance(n, Decision), n
@@ -122,7 +132,7 @@ def choose(state: g.AcState, option: Any) -> g.AcState:
     return g.apply(state, option)[0]
 
 
-def roll(state: g.AcState, outcome: Any) -> g.AcState:
+def roll(state: AcState, outcome: Any) -> AcState:
     """Apply a chance outcome, checking it is possible at the node."""
     n = g.node(state)
     assert isinstance(n, Chance), n
@@ -130,7 +140,7 @@ def roll(state: g.AcState, outcome: Any) -> g.AcState:
     return g.apply(state, outcome)[0]
 
 
-def at_piece(state: g.AcState, actor: str, stand: str, action: str = "attack") -> g.AcState:
+def at_piece(state: AcState, actor: str, stand: str, action: str = "attack") -> AcState:
     """Put the battle in *actor*'s turn with *stand* activated and about to move (move1)."""
     s = state.stand(stand)
     assert s is not None
@@ -139,5 +149,5 @@ def at_piece(state: g.AcState, actor: str, stand: str, action: str = "attack") -
 
     speed = speed_squares(state.creature(s.creature).speed_ft)
     budget = movement_budget(speed, formation=unit_.formation if unit_.type == "regiment" else None, dash=action == "dash")  # type: ignore[arg-type]
-    turn = g.Turn(actor, False, "piece", action=action, formation=unit_.formation, done=frozenset({stand}), piece=stand, phase="move1", budget=budget)
+    turn = Turn(actor, False, "piece", action=action, formation=unit_.formation, done=frozenset({stand}), piece=stand, phase="move1", budget=budget)
     return replace(state, turn=turn, pending=())

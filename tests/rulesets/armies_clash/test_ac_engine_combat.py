@@ -6,15 +6,54 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from armies_clash_engine_helpers import HOB, OGRE, at_piece, choose, creature, roll, scenario, start, unit, with_solo, with_stand, with_unit
+from armies_clash_engine_helpers import (
+    HOB,
+    OGRE,
+    at_piece,
+    choose,
+    creature,
+    roll,
+    scenario,
+    start,
+    unit,
+    with_stand,
+    with_unit,
+)
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash.attacks import AttackOutcome
 from kessen.rulesets.armies_clash.commanders import CommanderCheckOutcome
+from kessen.rulesets.armies_clash.grid import Footprint, distance
 from kessen.rulesets.armies_clash.morale import MoraleOutcome
 from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Declare, NoAction, Rally, Stay, Support
+from kessen.rulesets.armies_clash.options import (
+    Activate,
+    ActivateSolo,
+    AttackWith,
+    Benefit,
+    Cast,
+    CastArea,
+    Declare,
+    JoinStand,
+    Leave,
+    NoAction,
+    PlaceAt,
+    Rally,
+    Stay,
+    Support,
+)
+from kessen.rulesets.armies_clash.referee.actions import act_options, activate_options, declare_options
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_questions
+from kessen.rulesets.armies_clash.referee.damage import damage_solo, damage_stand
+from kessen.rulesets.armies_clash.referee.end_of_round import eliminate_casualties
+from kessen.rulesets.armies_clash.referee.morale import morale_question, rally_question
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation, reveal_near, spell_of, unhide
+from kessen.rulesets.armies_clash.referee.rounds import end_turn, start_turn
+from kessen.rulesets.armies_clash.referee.setup import initial_state
+from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets, cast_options, spell_effects
+from kessen.rulesets.armies_clash.referee.state import EndStep, StealthRoll, Turn
 from kessen.rulesets.armies_clash.scenario import may_join
 
 
@@ -27,27 +66,27 @@ def test_ac_form_1_sb_12_configure_keeps_budget_changes_ac() -> None:
     """SB-12 (AC-MOVE-1, AC-FORM-1, AC-FORM-3): a march regiment that configures to defensive keeps the march budget
     this turn but its stands have +2 AC at once."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (10, 3))])
-    state = replace(state, turn=g.Turn("u", False, "declare", formation="march"), pending=())
+    state = replace(state, turn=Turn("u", False, "declare", formation="march"), pending=())
     state = choose(state, Declare("configure", "defensive"))
     assert state.unit("u").formation == "defensive"
-    state = choose(state, g.activate_options(state, state.turn)[0])
+    state = choose(state, activate_options(state, state.turn)[0])
     assert state.turn.budget == 6
-    q = g.attack_questions(state, "e1", "shortbow", "stand", "s1", supported=False)[0]
+    q = attack_questions(state, "e1", "shortbow", "stand", "s1", supported=False)[0]
     assert q.target_defensive
 
 
 def test_ac_integ_2_sb_13_regiment_isolation() -> None:
     """SB-13 (AC-INTEG-2): a regiment at (0,0), (1,0), (3,0): after the turn ends (3,0) is isolated, the others not."""
     state = _two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (1, 0)), ("s3", "hob", (3, 0))], [("e1", "hob", (10, 10))])
-    state = g._isolation(state, [])
+    state = isolation(state, [])
     assert [state.stand(i).isolated for i in ("s1", "s2", "s3")] == [False, False, True]
 
 
 def test_ac_integ_3_sb_14_skirmisher_isolation() -> None:
     """SB-14 (AC-INTEG-3, AC-SKIRM-6): skirmishers at (0,0) and (2,0) are not isolated; at (0,0) and (2,1) both are."""
-    state = g._isolation(_two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (2, 0))], [("e1", "hob", (10, 10))], kind="skirmisher"), [])
+    state = isolation(_two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (2, 0))], [("e1", "hob", (10, 10))], kind="skirmisher"), [])
     assert not state.stand("s1").isolated and not state.stand("s2").isolated
-    state = g._isolation(_two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (2, 1))], [("e1", "hob", (10, 10))], kind="skirmisher"), [])
+    state = isolation(_two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (2, 1))], [("e1", "hob", (10, 10))], kind="skirmisher"), [])
     assert state.stand("s1").isolated and state.stand("s2").isolated
 
 
@@ -59,14 +98,14 @@ def test_ac_integ_4_ac_solo_4_sb_15_solo_isolation() -> None:
                      units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")],
                      solos=[{"id": "hero", "side": "a", "creature": "hob", "at": [5, 5]},
                             {"id": "sage", "side": "a", "creature": "hob", "joined_to": "s1"}])
-        state = g._isolation(start(s), [])
+        state = isolation(start(s), [])
         assert state.solo("hero").isolated is isolated
         assert not state.solo("sage").isolated
 
 
 def test_ac_integ_5_sb_16_last_stand_not_isolated() -> None:
     """SB-16 (AC-INTEG-5): a regiment reduced to one stand is not isolated."""
-    state = g._isolation(_two_sides([("s1", "hob", (0, 0))], [("e1", "hob", (10, 10))]), [])
+    state = isolation(_two_sides([("s1", "hob", (0, 0))], [("e1", "hob", (10, 10))]), [])
     assert not state.stand("s1").isolated
 
 
@@ -74,14 +113,14 @@ def test_ac_integ_6_ac_integ_1_sb_17_isolation_kept_during_the_turn() -> None:
     """SB-17 (AC-INTEG-6, AC-INTEG-1): a stand isolated at the end of the last turn moves next to a friend and attacks
     with disadvantage (attacker_isolated); at the end of this turn it is no longer isolated."""
     state = _two_sides([("s1", "hob", (0, 0)), ("s2", "hob", (5, 0))], [("e1", "hob", (4, 1))])
-    state = g._isolation(state, [])
+    state = isolation(state, [])
     assert state.stand("s2").isolated and state.stand("s1").isolated
     state = at_piece(state, "u", "s1")
-    state = choose(state, next(d for d in g.move_options(state, state.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 0)))
+    state = choose(state, next(d for d in move_options(state, state.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 0)))
     assert state.stand("s1").isolated
-    q = g.attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
+    q = attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
     assert q.attacker_isolated
-    after = g._end_turn(state, state.turn, [])
+    after = end_turn(state, state.turn, [])
     assert not after.stand("s1").isolated
 
 
@@ -92,8 +131,8 @@ def test_ac_attack_3_sb_18_reach_bonus_roll() -> None:
         {"id": "bow", "kind": "ranged", "attack_bonus": 3, "damage": "1d8", "range_ft": 80},
     ])
     state = _two_sides([("s1", "pike", (3, 3))], [("e1", "hob", (4, 3))], creatures=[pike, HOB])
-    melee = g.attack_questions(state, "s1", "pike", "stand", "e1", supported=False)
-    ranged = g.attack_questions(state, "s1", "bow", "stand", "e1", supported=False)
+    melee = attack_questions(state, "s1", "pike", "stand", "e1", supported=False)
+    ranged = attack_questions(state, "s1", "bow", "stand", "e1", supported=False)
     assert sum(a.count for q in melee for a in q.attacks) == 2
     assert sum(a.count for q in ranged for a in q.attacks) == 1
 
@@ -102,11 +141,11 @@ def test_ac_dmg_2_sb_19_overflow_chain() -> None:
     """SB-19 (AC-DMG-2): Hob stands A (3,3), B (4,3), C (5,3) of 11 HP: 25 damage to A leaves A 0, B 0, C 8. With B of
     another creature, A goes to 0 and 14 are lost (C is not adjacent to A)."""
     state = _two_sides([("A", "hob", (3, 3)), ("B", "hob", (4, 3)), ("C", "hob", (5, 3))], [("e1", "hob", (10, 10))])
-    after = g._damage_stand(state, "A", 25, (), "b", [])
+    after = damage_stand(state, "A", 25, (), "b", [])
     assert [after.stand(i).hp for i in "ABC"] == [0, 0, 8]
     other = creature("other")
     state = _two_sides([("A", "hob", (3, 3)), ("B", "other", (4, 3)), ("C", "hob", (5, 3))], [("e1", "hob", (10, 10))], creatures=[HOB, other])
-    after = g._damage_stand(state, "A", 25, (), "b", [])
+    after = damage_stand(state, "A", 25, (), "b", [])
     assert [after.stand(i).hp for i in "ABC"] == [0, 11, 11]
 
 
@@ -114,7 +153,7 @@ def test_ac_dmg_2_overflow_choice_default_lowest_hp() -> None:
     """AC-DMG-2: with two eligible neighbours the attacking general chooses; the default is the lowest HP above 0."""
     state = _two_sides([("A", "hob", (3, 3)), ("B", "hob", (4, 3)), ("C", "hob", (2, 3))], [("e1", "hob", (10, 10))])
     state = with_stand(state, "C", hp=5)
-    after = g._damage_stand(replace(state, turn=None), "A", 15, (), "b", [])
+    after = damage_stand(replace(state, turn=None), "A", 15, (), "b", [])
     n = g.node(after)
     assert isinstance(n, Decision) and n.player == "b" and n.options[0].stand == "C"
 
@@ -126,15 +165,15 @@ def test_ac_dmg_3_sb_20_casualty_still_acts() -> None:
     state = with_stand(state, "A", hp=0)
     state = at_piece(state, "u", "A")
     state = replace(state, turn=replace(state.turn, phase="act"))
-    assert AttackWith("longsword", "e1") in g.act_options(state, state.turn)
-    ended = g._eliminate_casualties(state, [])
+    assert AttackWith("longsword", "e1") in act_options(state, state.turn)
+    ended = eliminate_casualties(state, [])
     assert ended.stand("A") is None
 
 
 def test_ac_dmg_4_sb_21_casualty_passes_everything_on() -> None:
     """SB-21 (AC-DMG-4): casualty A next to identical B (11 HP): 7 more damage to A brings B to 4."""
     state = _two_sides([("A", "hob", (3, 3)), ("B", "hob", (4, 3))], [("e1", "hob", (10, 10))])
-    after = g._damage_stand(with_stand(state, "A", hp=0), "A", 7, (), "b", [])
+    after = damage_stand(with_stand(state, "A", hp=0), "A", 7, (), "b", [])
     assert after.stand("A").hp == 0 and after.stand("B").hp == 4
 
 
@@ -143,7 +182,7 @@ def test_ac_attack_5_sb_22_defensive_cannot_attack() -> None:
     caster = creature("mage", spells=[{"id": "bolt", "range_ft": 120, "form": "targeted", "max_targets": 1,
                                         "resolution": "attack", "kind": "ranged", "attack_bonus": 5, "damage": "1d10"}])
     state = _two_sides([("s1", "mage", (3, 3))], [("e1", "hob", (6, 3))], formation="defensive", creatures=[caster, HOB])
-    options = g.declare_options(state, g.Turn("u", False, "declare", formation="defensive"))
+    options = declare_options(state, Turn("u", False, "declare", formation="defensive"))
     assert Declare("attack") not in options and Declare("cast") in options
     assert Declare("configure", "support") in options and Declare("configure", "defensive") not in options
 
@@ -153,10 +192,10 @@ def test_ac_attack_6_support_gives_advantage() -> None:
     has not acted; that stand's melee question is ``supported``."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (4, 4))], formation="support")
     state = replace(at_piece(state, "u", "s1"), turn=replace(at_piece(state, "u", "s1").turn, phase="act"))
-    assert Support("s2") in g.act_options(state, state.turn)
+    assert Support("s2") in act_options(state, state.turn)
     state = choose(state, Support("s2"))
     assert "s2" in state.turn.supported
-    q = g.attack_questions(state, "s2", "longsword", "stand", "e1", supported=True)[0]
+    q = attack_questions(state, "s2", "longsword", "stand", "e1", supported=True)[0]
     assert q.supported
 
 
@@ -168,8 +207,8 @@ def test_ac_attack_1_ac_attack_2_targets() -> None:
                  solos=[{"id": "hero", "side": "b", "creature": "hob", "at": [2, 3]},
                         {"id": "sage", "side": "b", "creature": "hob", "joined_to": "e1"}])
     state = start(s)
-    melee = {o.target for o in g.attack_options(state, "s1") if o.using == "longsword"}
-    ranged = {o.target for o in g.attack_options(state, "s1") if o.using == "shortbow"}
+    melee = {o.target for o in attack_options(state, "s1") if o.using == "longsword"}
+    ranged = {o.target for o in attack_options(state, "s1") if o.using == "shortbow"}
     assert melee == {"e1", "hero"} and ranged == {"e1", "e2", "hero"}
 
 
@@ -177,16 +216,16 @@ def test_ac_terr_6_ac_terr_3_higher_ground_and_cover() -> None:
     """AC-TERR-6, AC-TERR-3, AC-ATTACK-8: higher ground gives advantage on melee (``higher_ground``); a target with a
     square in forest has half cover."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))], terrain=[{"at": [3, 3], "elevation": 1}, {"at": [4, 3], "kind": "forest"}])
-    q = g.attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
+    q = attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
     assert q.higher_ground and q.target_cover == "half"
-    back = g.attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0]
+    back = attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0]
     assert not back.higher_ground and back.target_cover == "none"
 
 
 def test_ac_d20_8_adjacent_enemy_ranged() -> None:
     """AC-D20-8: a ranged roll next to an enemy stand has disadvantage (``adjacent_enemy``)."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))])
-    assert g.attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0].adjacent_enemy
+    assert attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0].adjacent_enemy
 
 
 def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
@@ -194,10 +233,10 @@ def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
     the other 4; having shot from 3 squares away it moves its remaining squares after the attack."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (6, 3))], kind="skirmisher")
     s = at_piece(state, "u", "s1")
-    s = choose(s, next(d for d in g.move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (5, 3)))
+    s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (5, 3)))
     s = choose(s, AttackWith("longsword", "e1"))
     s = roll(s, AttackOutcome(0, 0, 0, False, 0))
-    assert g.node(s).what != "move" or g.move_options(s, s.turn) == (Stay(),)
+    assert g.node(s).what != "move" or move_options(s, s.turn) == (Stay(),)
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
@@ -209,7 +248,7 @@ def test_ac_reg_5_regiment_moves_before_or_after() -> None:
     """AC-REG-5: a regiment stand that moved before acting does not move after; one that stayed may move after."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (8, 3))])
     s = at_piece(state, "u", "s1")
-    s = choose(s, next(d for d in g.move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 3)))
+    s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 3)))
     s = choose(s, NoAction()) if isinstance(g.node(s), Decision) and g.node(s).what == "act" else s
     assert s.turn.piece != "s1"
     s = at_piece(state, "u", "s1")
@@ -232,11 +271,11 @@ def test_ac_join_1_sb_35_solo_must_join_a_regiment_stand_it_enters() -> None:
     ends the move, and only as a Join."""
     s = scenario(stands=[("s1", "u", "hob", (4, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "at": [3, 3]}])
-    state = replace(start(s), turn=g.Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
-    moves = {(d.x, d.y) for d in g.move_options(state, state.turn) if isinstance(d, Destination)}
+    state = replace(start(s), turn=Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
+    moves = {(d.x, d.y) for d in move_options(state, state.turn) if isinstance(d, Destination)}
     assert (4, 3) not in moves and (5, 3) in moves  # around, never through
     joining = replace(state, turn=replace(state.turn, action="join"))
-    joins = [d for d in g.move_options(joining, joining.turn)]
+    joins = [d for d in move_options(joining, joining.turn)]
     assert all(d.kind == "join" for d in joins) and any(d.stand == "s1" for d in joins)
     after = choose(joining, next(d for d in joins if d.stand == "s1"))
     assert after.solo("hero").joined_to == "s1"
@@ -249,11 +288,11 @@ def test_ac_join_5_sb_34_solo_of_eliminated_stand() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1", "pc": True}])
     state = with_stand(start(s), "s1", hp=0)
-    state = replace(state, turn=None, pending=(g.EndStep("eliminate"),))
+    state = replace(state, turn=None, pending=(EndStep("eliminate"),))
     state = g.settle(state, [])
     n = g.node(state)
     assert n.what == "place solo"
-    assert n.options[0] == g.PlaceAt(4, 3) and g.JoinStand("s2") in n.options
+    assert n.options[0] == PlaceAt(4, 3) and JoinStand("s2") in n.options
     placed = choose(state, n.options[0])
     assert placed.solo("hero").joined_to is None and (placed.solo("hero").x, placed.solo("hero").y) == (4, 3)
 
@@ -268,10 +307,10 @@ def test_ac_cmd_3_sb_36_incite_next_turn() -> None:
     state = choose(state, Benefit("incite"))
     state = roll(state, CommanderCheckOutcome(True))
     assert state.unit("u").incite_next and not state.unit("u").incited
-    assert not g.attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].incited
-    after = g._start_turn(replace(state, turn=g.Turn("u", False, "start", formation="march")), state.turn, [])
+    assert not attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].incited
+    after = start_turn(replace(state, turn=Turn("u", False, "start", formation="march")), state.turn, [])
     assert after.unit("u").incited
-    assert g.attack_questions(after, "s1", "longsword", "stand", "e1", supported=False)[0].incited
+    assert attack_questions(after, "s1", "longsword", "stand", "e1", supported=False)[0].incited
 
 
 def test_ac_cmd_3_ac_morale_2_sb_37_prepare_window() -> None:
@@ -282,12 +321,12 @@ def test_ac_cmd_3_ac_morale_2_sb_37_prepare_window() -> None:
     state = replace(start(s), round=2)
     state = choose(state, Benefit("prepare"))
     state = roll(state, CommanderCheckOutcome(True))
-    assert g._morale_question(state, "u").advantage
-    turn = g.Turn("u", False, "end")
-    kept = g._end_turn(state, turn, [])
+    assert morale_question(state, "u").advantage
+    turn = Turn("u", False, "end")
+    kept = end_turn(state, turn, [])
     assert kept.unit("u").prepared  # end of the round-2 turn: still prepared
-    round3 = g._end_turn(replace(kept, round=3, turn=turn), turn, [])
-    assert not round3.unit("u").prepared and not g._morale_question(round3, "u").advantage
+    round3 = end_turn(replace(kept, round=3, turn=turn), turn, [])
+    assert not round3.unit("u").prepared and not morale_question(round3, "u").advantage
 
 
 def test_ac_init_2_sb_38_initiative_modifier() -> None:
@@ -298,7 +337,7 @@ def test_ac_init_2_sb_38_initiative_modifier() -> None:
         s = scenario(stands=[("s1", "u", "hob", (0, 0)), ("s2", "u", "hob", (1, 0)), ("e1", "v", "hob", (9, 9))],
                      units=[unit("u", kind=kind), unit("v", "b", "skirmisher")], creatures=[HOB, quick],
                      solos=[{"id": "pc", "side": "a", "creature": "quick", "joined_to": "s1", "pc": True}])
-        state = g.settle(g.initial_state(s), [])
+        state = g.settle(initial_state(s), [])
         state = roll(state, 10)
         assert state.rolls[0] == ("u", expected, 10 + expected)
 
@@ -307,7 +346,7 @@ def test_ac_init_3_ties_go_to_modifier_then_random() -> None:
     """AC-INIT-3, AC-INIT-1: equal totals go to the higher modifier; equal both → a fair random order (a chance node
     over the permutations); the order is kept for every round."""
     s = scenario(stands=[("s1", "u", "hob", (0, 0)), ("e1", "v", "hob", (9, 9))], units=[unit("u"), unit("v", "b", "skirmisher")])
-    state = g.settle(g.initial_state(s), [])
+    state = g.settle(initial_state(s), [])
     state = roll(roll(state, 10), 10)
     n = g.node(state)
     assert isinstance(n, Chance) and n.what == "initiative tie"
@@ -328,12 +367,12 @@ def test_ac_init_4_solo_joined_acts_on_unit_turn() -> None:
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1"}])
     state = start(s)
     state = choose(state, Declare("none"))
-    assert g.node(state).options == (g.Activate("s1"), g.ActivateSolo("hero"))
-    state = choose(state, g.Activate("s1"))
+    assert g.node(state).options == (Activate("s1"), ActivateSolo("hero"))
+    state = choose(state, Activate("s1"))
     while g.node(state).what == "move":
         state = choose(state, Stay())
     n = g.node(state)
-    assert n.what == "joined solo" and Stay() in n.options and any(isinstance(o, g.Leave) for o in n.options)
+    assert n.what == "joined solo" and Stay() in n.options and any(isinstance(o, Leave) for o in n.options)
     state = choose(state, Stay())
     assert g.node(state).what in ("act", "action")
 
@@ -346,21 +385,21 @@ def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
     state = with_unit(state, "u", routed=True)
-    state = replace(state, turn=g.Turn("u", False, "start", formation="march"))
+    state = replace(state, turn=Turn("u", False, "start", formation="march"))
     state = g.settle(state, [])
     assert g.node(state).what == "rally"
-    q = g._rally_question(state, "u")
+    q = rally_question(state, "u")
     assert q.commander_cha_modifier == -1 and q.mode == "rally"
     state = choose(state, Rally(True))
     state = roll(state, MoraleOutcome(True, True))
     assert state.unit("u").routed
-    state = choose(state, g.Activate("s1"))
+    state = choose(state, Activate("s1"))
     n = g.node(state)
     assert n.what == "move" and n.player == "b"  # Retreat was the only action; the enemy moves it
     start_gap = 6
     for d in n.options:
         if isinstance(d, Destination):
-            assert g.distance(g.Footprint(d.x, d.y), g.Footprint(9, 3)) >= start_gap or d.kind == "flee"
+            assert distance(Footprint(d.x, d.y), Footprint(9, 3)) >= start_gap or d.kind == "flee"
 
 
 def test_ac_cmd_2_fallen_commander_stops_commanding() -> None:
@@ -368,8 +407,8 @@ def test_ac_cmd_2_fallen_commander_stops_commanding() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (9, 3))], units=[unit("u", commander="boss"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
-    assert g.commander_of(state, "u") is not None
-    after = g._damage_solo(state, "boss", 20, [], hits=1, crits=0)
+    assert commander_of(state, "u") is not None
+    after = damage_solo(state, "boss", 20, [], hits=1, crits=0)
     assert after.solo("boss").status == "dead" and after.unit("u").commander is None
 
 
@@ -380,11 +419,11 @@ def test_ac_dmg_5_ac_solo_5_pc_dying_and_failures() -> None:
                  solos=[{"id": "pc", "side": "a", "creature": "hob", "at": [5, 5], "pc": True},
                         {"id": "npc", "side": "a", "creature": "hob", "at": [7, 7]}])
     state = start(s)
-    assert g._damage_solo(state, "npc", 11, [], hits=1, crits=0).solo("npc").status == "dead"
-    dying = g._damage_solo(state, "pc", 12, [], hits=1, crits=0)
+    assert damage_solo(state, "npc", 11, [], hits=1, crits=0).solo("npc").status == "dead"
+    dying = damage_solo(state, "pc", 12, [], hits=1, crits=0)
     assert dying.solo("pc").status == "dying"
-    assert g._damage_solo(dying, "pc", 3, [], hits=1, crits=1).solo("pc").failures == 2
-    assert g._damage_solo(state, "pc", 22, [], hits=1, crits=0).solo("pc").status == "dead"
+    assert damage_solo(dying, "pc", 3, [], hits=1, crits=1).solo("pc").failures == 2
+    assert damage_solo(state, "pc", 22, [], hits=1, crits=0).solo("pc").status == "dead"
 
 
 def test_ac_spell_3_ac_spell_6_ac_aoe_8_stand_area_doubles_joined_solo_saves() -> None:
@@ -396,9 +435,9 @@ def test_ac_spell_3_ac_spell_6_ac_aoe_8_stand_area_doubles_joined_solo_saves() -
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[mage, HOB, OGRE],
                  solos=[{"id": "sage", "side": "b", "creature": "hob", "joined_to": "e1"}])
     state = start(s)
-    targets = g.area_targets(state, "m1", g.area_squares(state, "m1", g.CastArea("boom", 5, 5)))
+    targets = area_targets(state, "m1", area_squares(state, "m1", CastArea("boom", 5, 5)))
     assert ("stand", "e1", False) in targets and ("solo", "sage", False) in targets and ("stand", "o1", True) in targets
-    steps = g._spell_effects(state, "m1", g._spell(state, "m1", "boom"), "o1", "stand", partial=True)
+    steps = spell_effects(state, "m1", spell_of(state, "m1", "boom"), "o1", "stand", partial=True)
     q = steps[0].question
     assert q.caster == "stand" and q.spell_form == "area" and q.partial_coverage and q.skirmisher
 
@@ -415,9 +454,9 @@ def test_ac_spell_4_solo_targeted_spell_and_stands() -> None:
                                               {"id": "hero", "side": "b", "creature": "hob", "at": [4, 1]}],
                  objectives=[{"id": "tower", "kind": "destroy", "side": "a", "square": [2, 4], "hp": 20, "vp": 2}])
     state = start(s)
-    options = set(g.cast_options(state, "wizard"))
-    assert g.Cast("bolt", "hero") in options and g.Cast("bolt", "e1") not in options and g.Cast("bolt", "tower") not in options
-    assert g.Cast("swarm", "e1") in options
+    options = set(cast_options(state, "wizard"))
+    assert Cast("bolt", "hero") in options and Cast("bolt", "e1") not in options and Cast("bolt", "tower") not in options
+    assert Cast("swarm", "e1") in options
 
 
 def test_ac_hide_2_ac_hide_1_ac_hide_3_hide_only_in_cover() -> None:
@@ -430,7 +469,7 @@ def test_ac_hide_2_ac_hide_1_ac_hide_3_hide_only_in_cover() -> None:
     assert isinstance(g.node(s), Chance) and s.pending[0].dc == 10
     s2 = replace(at_piece(state, "u", "s2", action="hide"), turn=replace(at_piece(state, "u", "s2", action="hide").turn, phase="act"))
     s2 = g.settle(s2, [])
-    assert not any(isinstance(p, g.StealthRoll) for p in s2.pending)
+    assert not any(isinstance(p, StealthRoll) for p in s2.pending)
 
 
 def test_ac_hide_4_hidden_flags_and_reveal() -> None:
@@ -438,10 +477,10 @@ def test_ac_hide_4_hidden_flags_and_reveal() -> None:
     does an enemy ending a move next to it."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))], kind="skirmisher")
     state = with_stand(state, "s1", hidden=True)
-    assert g.attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0].extra_disadvantage
-    assert g.attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].extra_advantage
-    assert not g._unhide(state, "s1", []).stand("s1").hidden
-    assert not g._reveal_near(state, "e1", []).stand("s1").hidden
+    assert attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0].extra_disadvantage
+    assert attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].extra_advantage
+    assert not unhide(state, "s1", []).stand("s1").hidden
+    assert not reveal_near(state, "e1", []).stand("s1").hidden
 
 
 def test_ac_unit_2_ac_act_2_one_action_per_unit() -> None:
@@ -449,7 +488,7 @@ def test_ac_unit_2_ac_act_2_one_action_per_unit() -> None:
     turn offers attacks and no action, never a spell or a bonus action)."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))])
     s = replace(at_piece(state, "u", "s1"), turn=replace(at_piece(state, "u", "s1").turn, phase="act"))
-    kinds = {type(o) for o in g.act_options(s, s.turn)}
+    kinds = {type(o) for o in act_options(s, s.turn)}
     assert kinds == {AttackWith, NoAction}
 
 

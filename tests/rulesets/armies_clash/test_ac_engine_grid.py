@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from armies_clash_engine_helpers import at_piece, choose, scenario, start, unit, with_unit
+from dataclasses import replace
+
+from armies_clash_engine_helpers import at_piece, choose, scenario, start, unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash.forces import movement_budget, speed_squares
 from kessen.rulesets.armies_clash.grid import (
     EAST,
@@ -27,12 +28,16 @@ from kessen.rulesets.armies_clash.grid import (
 )
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import Stay
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_questions
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
+from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
 
 
-def _moves(state: g.AcState) -> dict[tuple[int, int], Destination]:
+def _moves(state: AcState) -> dict[tuple[int, int], Destination]:
     turn = state.turn
     assert turn is not None
-    return {(d.x, d.y): d for d in g.move_options(state, turn) if isinstance(d, Destination) and d.kind == "move"}
+    return {(d.x, d.y): d for d in move_options(state, turn) if isinstance(d, Destination) and d.kind == "move"}
 
 
 def _one_stand(terrain: list[dict] = (), creature: str = "hob", at: tuple[int, int] = (3, 3), kind: str = "skirmisher", **extra):  # type: ignore[assignment]
@@ -55,7 +60,7 @@ def test_ac_grid_1_sb_1_diagonal_not_adjacent_distance_2() -> None:
 def test_ac_grid_2_moves_are_orthogonal_steps() -> None:
     """AC-GRID-2: a stand with budget 1 on plain ground reaches exactly the four orthogonal neighbours."""
     state = at_piece(_one_stand(), "u", "s1")
-    state = state.__class__(**{**{f: getattr(state, f) for f in state.__dataclass_fields__}, "turn": g.replace(state.turn, budget=1)})
+    state = state.__class__(**{**{f: getattr(state, f) for f in state.__dataclass_fields__}, "turn": replace(state.turn, budget=1)})
     assert set(_moves(state)) == {(2, 3), (4, 3), (3, 2), (3, 4)}
 
 
@@ -136,7 +141,7 @@ def test_ac_move_3_sb_8_adjacency_lock() -> None:
     state = _one_stand(more=[("e2", "enemy", "hob", (6, 3))])
     moves = _moves(at_piece(state, "u", "s1"))
     assert (5, 3) in moves and (7, 3) not in moves and (8, 3) not in moves  # no passing the lock
-    locked = g.replace(state, stands=tuple(g.replace(s, x=5) if s.id == "s1" else s for s in state.stands))
+    locked = replace(state, stands=tuple(replace(s, x=5) if s.id == "s1" else s for s in state.stands))
     assert _moves(at_piece(locked, "u", "s1")) == {}
     assert _moves(at_piece(locked, "u", "s1", action="retreat"))
 
@@ -150,9 +155,9 @@ def test_ac_move_3_sb_9_solos_neither_lock_nor_are_locked() -> None:
     )
     state = start(s)
     assert _moves(at_piece(state, "u", "s1"))
-    solo_turn = g.replace(state, turn=g.Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
-    near_stand = g.replace(solo_turn, stands=tuple(g.replace(x, x=7, y=3) if x.id == "e1" else x for x in state.stands))
-    assert any(isinstance(o, Destination) for o in g.move_options(near_stand, near_stand.turn))
+    solo_turn = replace(state, turn=Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
+    near_stand = replace(solo_turn, stands=tuple(replace(x, x=7, y=3) if x.id == "e1" else x for x in state.stands))
+    assert any(isinstance(o, Destination) for o in move_options(near_stand, near_stand.turn))
 
 
 def test_ac_skirm_4_ac_reg_3_sb_10_passing_allies() -> None:
@@ -181,11 +186,11 @@ def test_ac_move_5_sb_11_leaving_the_grid() -> None:
         width=10, height=10,
     )
     state = at_piece(start(s), "u", "o1")
-    flee = [d for d in g.move_options(state, state.turn) if isinstance(d, Destination) and d.kind == "flee"]
+    flee = [d for d in move_options(state, state.turn) if isinstance(d, Destination) and d.kind == "flee"]
     assert any(d.x == 9 for d in flee)
     after = choose(state, next(d for d in flee if d.x == 9))
     assert after.stand("o1") is None and after.lost == (1, 0) and after.unit("u").eliminated
-    assert not any(isinstance(p, g.ShiftGap) for p in after.pending)
+    assert not any(isinstance(p, ShiftGap) for p in after.pending)
 
 
 def test_ac_range_1_ac_range_2_sb_39_ranges() -> None:
@@ -198,10 +203,10 @@ def test_ac_range_1_ac_range_2_sb_39_ranges() -> None:
         units=[unit("u", kind="skirmisher"), unit("enemy", "b", "skirmisher")], width=3, height=20,
     )
     state = at_piece(start(s), "u", "s1")
-    targets = {o.target for o in g.attack_options(state, "s1") if o.using == "shortbow"}
+    targets = {o.target for o in attack_options(state, "s1") if o.using == "shortbow"}
     assert targets == {"e1", "e2"}
-    near = g.attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0]
-    far = g.attack_questions(state, "s1", "shortbow", "stand", "e2", supported=False)[0]
+    near = attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0]
+    far = attack_questions(state, "s1", "shortbow", "stand", "e2", supported=False)[0]
     assert not near.long_range and far.long_range
 
 
@@ -244,9 +249,9 @@ def test_ac_aoe_2_ac_aoe_6_self_origin_and_clipping() -> None:
     s = scenario(stands=[("s1", "u", "hob", (0, 0)), ("e1", "enemy", "hob", (9, 9))],
                  units=[unit("u", kind="skirmisher"), unit("enemy", "b", "skirmisher")], creatures=creatures, width=10, height=10)
     state = at_piece(start(s), "u", "s1", action="cast")
-    options = [o for o in g.cast_options(state, "s1")]
+    options = [o for o in cast_options(state, "s1")]
     assert {(o.x, o.y) for o in options} == {(1, 0), (0, 1)}
-    area = g.area_squares(state, "s1", options[0])
+    area = area_squares(state, "s1", options[0])
     assert (0, 0) not in area and all(0 <= x < 10 and 0 <= y < 10 for x, y in area)
 
 
@@ -262,6 +267,6 @@ def test_ac_grid_1_footprint_distance_matches_squares(ax: int, ay: int, asz: int
 def test_ac_move_6_no_square_beyond_budget() -> None:
     """AC-MOVE-6: every destination costs at most the budget, except the road bonus step; staying is always offered."""
     state = at_piece(_one_stand([{"rect": [4, 0, 4, 19], "kind": "forest"}]), "u", "s1")
-    options = g.move_options(state, state.turn)
+    options = move_options(state, state.turn)
     assert Stay() in options
     assert all(o.cost <= 6 for o in options if isinstance(o, Destination) and not o.road)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from armies_clash_engine_helpers import choose, roll, scenario, start, unit, with_stand, with_unit
+from armies_clash_engine_helpers import choose, roll, scenario, start, unit, with_stand
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.rulesets.armies_clash import game as g
@@ -13,10 +13,25 @@ from kessen.rulesets.armies_clash.attacks import AttackOutcome
 from kessen.rulesets.armies_clash.dying import DeathSavesOutcome
 from kessen.rulesets.armies_clash.morale import MoraleOutcome
 from kessen.rulesets.armies_clash.options import Award, NoShift, Shift
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_questions
+from kessen.rulesets.armies_clash.referee.damage import damage_solo
+from kessen.rulesets.armies_clash.referee.ending import verdict
+from kessen.rulesets.armies_clash.referee.objectives import damage_objective, defend
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation
+from kessen.rulesets.armies_clash.referee.state import (
+    END_STEPS,
+    AcState,
+    AttackRoll,
+    EndStep,
+    MoraleRoll,
+    ShiftGap,
+    Turn,
+)
+from kessen.rulesets.armies_clash.victory import rout_chance
 
 
-def _end_round(state: g.AcState) -> g.AcState:
-    return g.settle(replace(state, turn=None, pending=tuple(g.EndStep(n) for n in g.END_STEPS)), [])
+def _end_round(state: AcState) -> AcState:
+    return g.settle(replace(state, turn=None, pending=tuple(EndStep(n) for n in END_STEPS)), [])
 
 
 def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
@@ -30,7 +45,7 @@ def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
     assert set(n.options) == {Shift("r", -1, 0), Shift("d", 0, -1), NoShift()}
     after = choose(state, Shift("r", -1, 0))
     assert (after.stand("r").x, after.stand("r").y) == (2, 2) and after.stand("c") is None
-    assert not any(isinstance(p, g.ShiftGap) for p in after.pending)
+    assert not any(isinstance(p, ShiftGap) for p in after.pending)
 
 
 def test_ac_end_6_ac_morale_1_sb_27_morale_after_removal() -> None:
@@ -51,7 +66,7 @@ def test_ac_end_6_ac_morale_1_sb_27_morale_after_removal() -> None:
     state = _end_round(with_stand(with_stand(state, "s0", hp=0), "s1", hp=0))
     while isinstance(g.node(state), Decision):
         state = choose(state, g.node(state).options[-1])
-    assert not any(isinstance(p, g.MoraleRoll) for p in state.pending)
+    assert not any(isinstance(p, MoraleRoll) for p in state.pending)
 
 
 def test_ac_morale_1_sb_28_checks_again_each_round() -> None:
@@ -80,7 +95,7 @@ def test_ac_obj_5_ac_end_7_sb_30_defend() -> None:
             objectives=[{"id": "gate", "kind": "destroy", "side": "a", "square": [10, 10], "hp": 30, "vp": 3},
                         {"id": "hold", "kind": "defend", "side": "b", "protects": "gate"}],
         )
-        state = g._defend(start(s), [])
+        state = defend(start(s), [])
         assert state.vp == (0, vp)
 
 
@@ -91,11 +106,11 @@ def test_ac_obj_3_ac_obj_4_sb_31_destroy_objective() -> None:
                  terrain=[{"at": [4, 3], "kind": "road"}],
                  objectives=[{"id": "gate", "kind": "destroy", "side": "a", "square": [4, 3], "hp": 20, "vp": 4}])
     state = start(s)
-    q = g.attack_questions(state, "s1", "longsword", "objective", "gate", supported=False)[0]
+    q = attack_questions(state, "s1", "longsword", "objective", "gate", supported=False)[0]
     assert q.target == "objective"
-    dist = g.attack_dist(q)
+    dist = attack_dist(q)
     assert dist.probability(lambda o: o.hits == 1) == 1
-    state = g._damage_objective(state, "gate", 25, [])
+    state = damage_objective(state, "gate", 25, [])
     assert state.hp_of("gate") == 0 and state.vp == (4, 0)
     assert (4, 3) in state.wrecked()
 
@@ -103,22 +118,22 @@ def test_ac_obj_3_ac_obj_4_sb_31_destroy_objective() -> None:
 def test_ac_win_1_ac_win_2_sb_32_battle_end() -> None:
     """SB-32 (AC-WIN-1, AC-WIN-2, AC-END-8): 12 vs 9 decisive (each surviving b unit rolls to flee, 11/20); 12 vs 10
     tactical; 10 vs 10 draw, or one more round with extra_round_on_tie; 9 vs 9 continues."""
-    assert g.verdict(12, 9) == ("decisive", "a") and g.verdict(12, 10) == ("tactical", "a") and g.verdict(10, 10) == ("draw", "")
+    assert verdict(12, 9) == ("decisive", "a") and verdict(12, 10) == ("tactical", "a") and verdict(10, 10) == ("draw", "")
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     base = start(s)
-    decisive = g.settle(replace(base, vp=(12, 9), turn=None, pending=(g.EndStep("judge"),)), [])
+    decisive = g.settle(replace(base, vp=(12, 9), turn=None, pending=(EndStep("judge"),)), [])
     n = g.node(decisive)
-    assert isinstance(n, Chance) and n.what == "rout" and n.dist.probability(True) == g.rout_chance()
+    assert isinstance(n, Chance) and n.what == "rout" and n.dist.probability(True) == rout_chance()
     done = roll(decisive, True)
     assert isinstance(g.node(done), Terminal) and done.unit("v").eliminated and done.vp == (12, 9)  # AC-WIN-3: no VP
-    tactical = g.settle(replace(base, vp=(12, 10), turn=None, pending=(g.EndStep("judge"),)), [])
+    tactical = g.settle(replace(base, vp=(12, 10), turn=None, pending=(EndStep("judge"),)), [])
     assert isinstance(g.node(tactical), Terminal) and tactical.result == "tactical"
-    goes_on = g.settle(replace(base, vp=(9, 9), turn=None, pending=(g.EndStep("judge"),)), [])
+    goes_on = g.settle(replace(base, vp=(9, 9), turn=None, pending=(EndStep("judge"),)), [])
     assert not goes_on.ended and goes_on.round == base.round + 1
     tie = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")], extra_round_on_tie=True)
-    again = g.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(g.EndStep("judge"),)), [])
+    again = g.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(EndStep("judge"),)), [])
     assert not again.ended and again.extra_round
-    second = g.settle(replace(again, turn=None, pending=(g.EndStep("judge"),)), [])
+    second = g.settle(replace(again, turn=None, pending=(EndStep("judge"),)), [])
     assert second.ended and second.result == "draw"  # AC-WIN-4
 
 
@@ -140,8 +155,8 @@ def test_ac_end_4_death_saves_at_end_of_round() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "pc", "side": "a", "creature": "hob", "at": [5, 5], "pc": True}])
     state = start(s)
-    state = g._damage_solo(state, "pc", 11, [], hits=1, crits=0)
-    state = g._damage_solo(state, "pc", 1, [], hits=1, crits=0)
+    state = damage_solo(state, "pc", 11, [], hits=1, crits=0)
+    state = damage_solo(state, "pc", 1, [], hits=1, crits=0)
     state = _end_round(state)
     n = g.node(state)
     assert isinstance(n, Chance) and n.what == "death saves"
@@ -155,7 +170,7 @@ def test_ac_end_5_isolation_recomputed_after_removal() -> None:
     casualty is isolated."""
     s = scenario(stands=[("s0", "u", "hob", (0, 0)), ("s1", "u", "hob", (1, 0)), ("s2", "u", "hob", (5, 0)), ("e1", "v", "hob", (15, 15))],
                  units=[unit("u"), unit("v", "b", "skirmisher")])
-    state = g._isolation(start(s), [])
+    state = isolation(start(s), [])
     assert not state.stand("s0").isolated
     state = _end_round(with_stand(state, "s1", hp=0))
     while isinstance(g.node(state), Decision):
@@ -179,10 +194,10 @@ def test_ac_round_1_ac_round_2_turns_then_end_of_round() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     state = start(s, ["v", "u"])
     assert state.turn.actor == "v" and state.round == 1
-    state = replace(state, turn=g.Turn("v", False, "end"))
+    state = replace(state, turn=Turn("v", False, "end"))
     state = g.settle(state, [])
     assert state.turn.actor == "u"
-    state = g.settle(replace(state, turn=g.Turn("u", False, "end")), [])
+    state = g.settle(replace(state, turn=Turn("u", False, "end")), [])
     assert state.round == 2 and state.turn.actor == "v"
 
 
@@ -194,14 +209,14 @@ def test_ac_setup_1_ac_setup_2_ac_setup_3_setup() -> None:
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
     assert state.unit("u").starting_stands == 2 and state.unit("u").formation == "support"
-    assert g.commander_of(state, "u").id == "boss"
+    assert commander_of(state, "u").id == "boss"
 
 
 def test_ac_dmg_1_hp_never_below_zero() -> None:
     """AC-DMG-1, AC-ATTACK-4: applying an attack's damage lowers HP, never below 0."""
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (4, 3))], units=[unit("u"), unit("v", "b", "skirmisher")])
     state = start(s)
-    state = replace(state, pending=(g.AttackRoll("s1", "a", "e1", "stand", "longsword",
-                                                 g.attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]),))
+    state = replace(state, pending=(AttackRoll("s1", "a", "e1", "stand", "longsword",
+                                                 attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]),))
     after = roll(state, AttackOutcome(1, 1, 17, True, 6))
     assert after.stand("e1").hp == 0

@@ -21,24 +21,30 @@ from kessen.rulesets.armies_clash.options import (
     Declare,
     Leave,
     NoAction,
+    Rally,
     Stay,
 )
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_targets
+from kessen.rulesets.armies_clash.referee.end_of_round import end_step
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation, occupancy, piece_footprint
+from kessen.rulesets.armies_clash.referee.special_actions import solo_join_destinations
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_stand
 
 
-def _dest(state: g.AcState, x: int, y: int, kind: str = "move") -> Destination:
+def _dest(state: AcState, x: int, y: int, kind: str = "move") -> Destination:
     """The legal destination ending at (x, y)."""
     n = g.node(state)
     assert isinstance(n, Decision) and n.what == "move", n
     return next(o for o in n.options if isinstance(o, Destination) and (o.x, o.y) == (x, y) and o.kind == kind)
 
 
-def _options(state: g.AcState) -> tuple[Any, ...]:
+def _options(state: AcState) -> tuple[Any, ...]:
     n = g.node(state)
     assert isinstance(n, Decision), n
     return n.options
 
 
-def _joined_battle(*, commander: bool = False, pc: bool = False, enemy_at: tuple[int, int] = (6, 3)) -> g.AcState:
+def _joined_battle(*, commander: bool = False, pc: bool = False, enemy_at: tuple[int, int] = (6, 3)) -> AcState:
     """Regiment u: s1 (3,3), s2 (3,4), with solo hero joined to s1; skirmisher v: e1 at *enemy_at*. Turn order u, v."""
     extra = {"commander": "hero"} if commander else {}
     s = scenario(
@@ -101,9 +107,9 @@ def test_ac_move_2_commander_bonus_between_activations_rally_only_at_start() -> 
     assert g.node(spent).what == "joined solo"  # no second bonus action (AC-D20-9)
 
     routed = with_unit(_joined_battle(commander=True), "u", routed=True)
-    routed = g.settle(replace(routed, turn=g.Turn("u", False, "start", formation="march")), [])
+    routed = g.settle(replace(routed, turn=Turn("u", False, "start", formation="march")), [])
     assert g.node(routed).what == "rally"
-    routed = choose(routed, g.Rally(False))
+    routed = choose(routed, Rally(False))
     routed = choose(routed, ActivateSolo("hero"))
     assert _options(routed) == (Benefit("none"), Benefit("resign"))
 
@@ -121,7 +127,7 @@ def test_ac_cmd_1_ac_cmd_2_take_and_give_up_command_in_battle() -> None:
     state = choose(state, ActivateSolo("hero"))
     assert _options(state) == (Benefit("command"), Benefit("none"))
     state, events = g.apply(state, Benefit("command"))
-    assert state.unit("u").commander == "hero" and g.commander_of(state, "u").id == "hero"
+    assert state.unit("u").commander == "hero" and commander_of(state, "u").id == "hero"
     assert any(e.type == "command_taken" for e in events)
     assert g.node(state).what == "joined solo"  # the bonus action is spent: no Incite this turn
 
@@ -147,14 +153,14 @@ def test_ac_solo_1_unattached_solo_joins_and_leaves_the_grid() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (12, 3))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "at": [3, 6]}])
     state = start(s, ["hero", "u", "v"])
-    assert state.solo("hero").on_grid and g.occupancy(state)[(3, 6)][2] == "hero"
-    assert "hero" in {t for _k, t, _f in g.attack_targets(state, "e1")}
-    assert g._solo_join_destinations(state, "hero") == [Destination(3, 3, 3, False, "join", "s1")]
+    assert state.solo("hero").on_grid and occupancy(state)[(3, 6)][2] == "hero"
+    assert "hero" in {t for _k, t, _f in attack_targets(state, "e1")}
+    assert solo_join_destinations(state, "hero") == [Destination(3, 3, 3, False, "join", "s1")]
     state = choose(state, Declare("join"))  # the only legal move, onto s1, is taken at once
     hero = state.solo("hero")
     assert hero.joined_to == "s1" and not hero.on_grid
-    assert all(o[2] != "hero" for o in g.occupancy(state).values())
-    assert "hero" not in {t for _k, t, _f in g.attack_targets(state, "e1")}
+    assert all(o[2] != "hero" for o in occupancy(state).values())
+    assert "hero" not in {t for _k, t, _f in attack_targets(state, "e1")}
 
 
 def test_ac_join_3_joined_solo_moves_with_its_stand_and_acts_from_it() -> None:
@@ -164,16 +170,16 @@ def test_ac_join_3_joined_solo_moves_with_its_stand_and_acts_from_it() -> None:
     state = choose(state, Declare("none"))
     state = choose(state, Activate("s1"))
     state = choose(state, _dest(state, 5, 2))  # s1 leaves s2's side; (5,2) touches e1 (6,3) only at a corner
-    state = g._isolation(state, [])
+    state = isolation(state, [])
     assert state.stand("s1").isolated and not state.solo("hero").isolated
-    assert "hero" not in {t for _k, t, _f in g.attack_targets(state, "e1")}
-    assert g._piece_footprint(state, "hero") == Footprint(5, 2)
+    assert "hero" not in {t for _k, t, _f in attack_targets(state, "e1")}
+    assert piece_footprint(state, "hero") == Footprint(5, 2)
     # from (3,3) the solo could not reach e1 in melee; from its stand's new square it still cannot (diagonal) ...
-    assert not any(isinstance(o, AttackWith) and o.using == "longsword" for o in g.attack_options(state, "hero"))
+    assert not any(isinstance(o, AttackWith) and o.using == "longsword" for o in attack_options(state, "hero"))
     # ... but once the stand stands next to e1, so does the solo
-    moved = g._replace_stand(state, replace(state.stand("s1"), x=5, y=3))
-    assert AttackWith("longsword", "e1") in g.attack_options(moved, "hero")
-    assert distance(g._piece_footprint(moved, "hero"), moved.stand("e1").footprint) == 1
+    moved = replace_stand(state, replace(state.stand("s1"), x=5, y=3))
+    assert AttackWith("longsword", "e1") in attack_options(moved, "hero")
+    assert distance(piece_footprint(moved, "hero"), moved.stand("e1").footprint) == 1
 
 
 # --- AC-SOLO-3: footprints of solos ------------------------------------------------------------------------------
@@ -189,11 +195,11 @@ def test_ac_solo_3_gargantuan_solo_covers_four_by_four() -> None:
                  solos=[{"id": "dragon", "side": "a", "creature": "wyrm", "at": [5, 5]},
                         {"id": "big", "side": "a", "creature": "brute", "at": [5, 12]}])
     state = start(s)
-    occ = g.occupancy(state)
+    occ = occupancy(state)
     assert {sq for sq, o in occ.items() if o[2] == "dragon"} == {(x, y) for x in range(5, 9) for y in range(5, 9)}
     assert {sq for sq, o in occ.items() if o[2] == "big"} == {(5, 12), (6, 12), (5, 13), (6, 13)}
-    assert AttackWith("longsword", "dragon") in g.attack_options(state, "e1")  # (9,6) touches x = 8
-    assert AttackWith("longsword", "big") not in g.attack_options(state, "e2")  # (10,12) is 4 from x = 6
+    assert AttackWith("longsword", "dragon") in attack_options(state, "e1")  # (9,6) touches x = 8
+    assert AttackWith("longsword", "big") not in attack_options(state, "e2")  # (10,12) is 4 from x = 6
 
 
 # --- AC-SOLO-6: split movement ------------------------------------------------------------------------------------
@@ -209,7 +215,7 @@ def test_ac_solo_6_unattached_solo_splits_its_move_around_its_action() -> None:
     state = choose(state, _dest(state, 5, 3))  # 2 of its 6 squares, next to e1
     assert state.turn.budget == 4
     state = choose(state, AttackWith("longsword", "e1"))
-    state = roll(state, next(o for o in g.attack_dist(state.pending[0].question).probabilities() if o.hits == 0))
+    state = roll(state, next(o for o in attack_dist(state.pending[0].question).probabilities() if o.hits == 0))
     assert state.turn.phase == "move2" and g.node(state).what == "move"
     ends = [o for o in _options(state) if isinstance(o, Destination)]
     assert ends and max(o.cost for o in ends) == 4  # the rest of its movement, away from the enemy stand
@@ -219,9 +225,9 @@ def test_ac_solo_6_unattached_solo_splits_its_move_around_its_action() -> None:
 # --- routed units and their solos ----------------------------------------------------------------------------------
 
 
-def _routed_turn(**kw: Any) -> g.AcState:
+def _routed_turn(**kw: Any) -> AcState:
     state = with_unit(_joined_battle(**kw), "u", routed=True)
-    return g.settle(replace(state, turn=g.Turn("u", False, "start", formation="march")), [])
+    return g.settle(replace(state, turn=Turn("u", False, "start", formation="march")), [])
 
 
 def test_ac_morale_5_joined_solo_stays_or_leaves_a_routed_unit() -> None:
@@ -265,7 +271,7 @@ def test_ac_solo_7_solos_never_rout() -> None:
                  solos=[{"id": "lone", "side": "a", "creature": "hob", "at": [6, 6]}])
     state = start(s, ["u", "v", "lone"])
     state = replace(state, stands=tuple(x for x in state.stands if x.id != "s2"), turn=None, pending=())
-    state = g._end_step(state, "morale", [])
+    state = end_step(state, "morale", [])
     assert [type(p).__name__ for p in state.pending] == ["MoraleRoll"] and state.pending[0].unit == "u"
 
     routed = _routed_turn()

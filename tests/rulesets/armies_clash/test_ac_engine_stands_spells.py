@@ -20,9 +20,21 @@ from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash.forces import forced_squares
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan, attack_questions
+from kessen.rulesets.armies_clash.referee.damage import damage_stand
+from kessen.rulesets.armies_clash.referee.pieces import occupancy, spell_of
+from kessen.rulesets.armies_clash.referee.setup import initial_state
+from kessen.rulesets.armies_clash.referee.spells import (
+    area_squares,
+    area_targets,
+    cast_options,
+    save_dist,
+    spell_effects,
+)
+from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll
 
 
-def _options(state: g.AcState) -> tuple[Any, ...]:
+def _options(state: AcState) -> tuple[Any, ...]:
     n = g.node(state)
     assert isinstance(n, Decision), n
     return n.options
@@ -39,13 +51,13 @@ def test_ac_stand_2_footprints_by_size() -> None:
                          ("e1", "v", "hob", (3, 1)), ("e2", "v", "hob", (4, 1))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], creatures=[HOB, OGRE, giant])
     state = start(s)
-    occ = g.occupancy(state)
+    occ = occupancy(state)
     cover = {i: {sq for sq, o in occ.items() if o[2] == i} for i in ("m", "l", "h")}
     assert cover["m"] == {(0, 10)}
     assert cover["l"] == {(5, 10), (6, 10), (5, 11), (6, 11)}
     assert cover["h"] == {(x, y) for x in range(3) for y in range(3)}
-    assert AttackWith("longsword", "h") in g.attack_options(state, "e1")  # (3,1) touches x = 2
-    assert AttackWith("longsword", "h") not in g.attack_options(state, "e2")
+    assert AttackWith("longsword", "h") in attack_options(state, "e1")  # (3,1) touches x = 2
+    assert AttackWith("longsword", "h") not in attack_options(state, "e2")
 
 
 def test_ac_stand_5_a_stand_is_one_creature() -> None:
@@ -60,16 +72,16 @@ def test_ac_stand_5_a_stand_is_one_creature() -> None:
                  units=[unit("u"), unit("v", "b")], creatures=[mage, nimble, HOB, OGRE])
     state = start(s)
     assert state.stand("n1").hp == 11 and state.stand("o1").hp == 59
-    blast = g._spell(state, "m1", "blast")
-    assert g._spell_effects(state, "m1", blast, "n1", "stand", partial=False)[0].question.save_bonus == 5
-    assert g._spell_effects(state, "m1", blast, "h1", "stand", partial=False)[0].question.save_bonus == 1
-    hit = g._damage_stand(state, "h1", 5, (), "a", [])
+    blast = spell_of(state, "m1", "blast")
+    assert spell_effects(state, "m1", blast, "n1", "stand", partial=False)[0].question.save_bonus == 5
+    assert spell_effects(state, "m1", blast, "h1", "stand", partial=False)[0].question.save_bonus == 1
+    hit = damage_stand(state, "h1", 5, (), "a", [])
     assert (hit.stand("h1").hp, hit.stand("n1").hp) == (6, 11)  # each stand its own HP
-    q = g.attack_questions(state, "o1", "greatclub", "stand", "h1", supported=False)
+    q = attack_questions(state, "o1", "greatclub", "stand", "h1", supported=False)
     assert [(a.attack_bonus, a.damage) for a in q[0].attacks] == [(6, "2d8+4")]
     hidden = with_stand(state, "o1", hidden=True)
     for attacker, using in (("h1", "longsword"), ("h1", "shortbow")):
-        assert all(q.extra_disadvantage for q in g.attack_questions(hidden, attacker, using, "stand", "o1", supported=False))
+        assert all(q.extra_disadvantage for q in attack_questions(hidden, attacker, using, "stand", "o1", supported=False))
 
 
 # --- AC-REG-4, AC-SKIRM-3 ------------------------------------------------------------------------------------------
@@ -97,7 +109,7 @@ def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, isolated: bool) ->
 def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
     """AC-SKIRM-3, AC-ACT-1, AC-HIDE-1: a skirmisher unit may declare Hide — its stand in forest then rolls Stealth
     (+1) against the best enemy passive Perception (10) and is hidden on a success; a regiment is never offered Hide."""
-    def battle(kind: str) -> g.AcState:
+    def battle(kind: str) -> AcState:
         s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))],
                      units=[unit("u", kind=kind), unit("v", "b", "skirmisher")], terrain=[{"at": [3, 3], "kind": "forest"}])
         return start(s, ["u", "v"])
@@ -120,7 +132,7 @@ MINOTAUR = creature("minotaur", size="large", hp=76, attacks=[
 ])
 
 
-def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list = (), width: int = 20, target: str = "hob") -> g.AcState:  # type: ignore[assignment]
+def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list = (), width: int = 20, target: str = "hob") -> AcState:  # type: ignore[assignment]
     """Minotaur stand m1 (2 × 2 at (2,3)) of regiment u, about to act; target stand t1 of skirmisher unit v."""
     s = scenario(stands=[("m1", "u", "minotaur", (2, 3)), ("t1", "v", target, target_at), *more],
                  units=[unit("u"), unit("v", "b", "skirmisher")],
@@ -129,13 +141,13 @@ def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list =
     return replace(state, turn=replace(state.turn, phase="act"))
 
 
-def _gore(state: g.AcState, hits: int = 1, damage: int | None = None, target: str = "t1") -> tuple[g.AcState, tuple[Any, ...]]:
+def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1") -> tuple[AcState, tuple[Any, ...]]:
     """m1 gores *target* (two rolls: the reach bonus roll, AC-ATTACK-3); the rolls come out with *hits* hits, no
     critical, for *damage* (default: the least possible)."""
     state = choose(state, AttackWith("gore", target))
     step = state.pending[0]
-    assert isinstance(step, g.AttackRoll) and step.push == 2
-    outcomes = [o for o in g.attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
+    assert isinstance(step, AttackRoll) and step.push == 2
+    outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
     return g.apply(state, outcome)
 
@@ -145,9 +157,9 @@ def test_ac_stand_4_push_feet_become_squares_by_five() -> None:
     rolls carry the push, and the scenario rejects a push of 0 ft."""
     assert forced_squares(10) == 2 and forced_squares(25) == 5 and forced_squares(4) == 0
     state = _push_battle((4, 3))
-    plan = g.attack_plan(state, "m1", "gore", "stand", "t1", supported=False)
+    plan = attack_plan(state, "m1", "gore", "stand", "t1", supported=False)
     assert [push for _q, push in plan] == [2]
-    assert [push for _q, push in g.attack_plan(state, "m1", "axe", "stand", "t1", supported=False)] == [0]
+    assert [push for _q, push in attack_plan(state, "m1", "axe", "stand", "t1", supported=False)] == [0]
     after, events = _gore(state)
     assert (after.stand("t1").x, after.stand("t1").y) == (6, 3)
     assert [e.squares for e in events if e.type == "pushed"] == [2]
@@ -227,13 +239,13 @@ def test_ac_spell_1_stand_casts_as_one_creature_slots_per_stand() -> None:
                          ("e2", "v", "hob", (2, 1))],
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
     state = start(s, ["u", "v"])
-    assert g.cast_options(state, "m1") == [Cast("bolt", "e1")]  # e1 2 away; e2 3 away
-    assert g.cast_options(state, "m2") == [Cast("bolt", "e2")]  # e2 2 away; e1 3 away
+    assert cast_options(state, "m1") == [Cast("bolt", "e1")]  # e1 2 away; e2 3 away
+    assert cast_options(state, "m2") == [Cast("bolt", "e2")]  # e2 2 away; e1 3 away
     state = at_piece(state, "u", "m1", action="cast")
     state = choose(state, Stay())
     state = choose(state, Cast("bolt", "e1"))
     assert dict(state.stand("m1").spells_used) == {"bolt": 1} and state.stand("m2").spells_used == ()
-    assert g.cast_options(state, "m1") == [] and g.cast_options(state, "m2") != []
+    assert cast_options(state, "m1") == [] and cast_options(state, "m2") != []
 
 
 def test_ac_spell_2_non_casters_take_another_action() -> None:
@@ -276,13 +288,13 @@ def test_ac_spell_7_breath_weapon_uses_area_rules() -> None:
                  units=[unit("u"), unit("v", "b", "regiment")], creatures=[HOB, drake])
     state = start(s, ["u", "v"])
     north = CastArea("breath", 5, 5, 0, -1)
-    assert north in g.cast_options(state, "d1")
-    area = g.area_squares(state, "d1", north)
+    assert north in cast_options(state, "d1")
+    area = area_squares(state, "d1", north)
     assert area == {(5, 4), (5, 3), (6, 3), (4, 2), (5, 2), (6, 2)}
-    targets = g.area_targets(state, "d1", area)
+    targets = area_targets(state, "d1", area)
     assert targets == [("stand", "e1", False)]
-    step = g._spell_effects(state, "d1", g._spell(state, "d1", "breath"), "e1", "stand", partial=False)[0]
-    dist = g.save_dist(step.question)
+    step = spell_effects(state, "d1", spell_of(state, "d1", "breath"), "e1", "stand", partial=False)[0]
+    dist = save_dist(step.question)
     assert max(o.damage for o in dist.probabilities()) == 24
     assert dist.probability(lambda o: o.result == "failure" and o.damage == 24) == Fraction(11, 20) * Fraction(1, 36)
 
@@ -299,12 +311,12 @@ def test_ac_range_3_no_line_of_sight_blocking() -> None:
     crowded = scenario(stands=[("s1", "u", "hob", (0, 3)), ("a1", "u", "hob", (1, 3)), ("x1", "v", "hob", (2, 3)),
                                ("m1", "u", "mage", (0, 4)), ("e1", "v", "hob", (4, 3))],
                        units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
-    open_q = g.attack_questions(start(clear), "s1", "shortbow", "stand", "e1", supported=False)
+    open_q = attack_questions(start(clear), "s1", "shortbow", "stand", "e1", supported=False)
     state = start(crowded)
-    assert AttackWith("shortbow", "e1") in g.attack_options(state, "s1")
-    q = g.attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)
+    assert AttackWith("shortbow", "e1") in attack_options(state, "s1")
+    q = attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)
     assert q == open_q and q[0].target_cover == "none" and not q[0].long_range and not q[0].extra_disadvantage
-    assert Cast("bolt", "e1") in g.cast_options(state, "m1")
+    assert Cast("bolt", "e1") in cast_options(state, "m1")
 
 
 # --- AC-OBJ-7 ----------------------------------------------------------------------------------------------------------
@@ -318,7 +330,7 @@ def test_ac_obj_7_objective_guidance_is_not_enforced() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")],
                  objectives=[{"id": "raze", "kind": "destroy", "side": "a", "square": [9, 9], "hp": 10, "vp": 5}],
                  max_rounds=3)
-    state = g.initial_state(s)
+    state = initial_state(s)
     assert [(o.id, o.side, o.vp) for o in state.static.objectives] == [("raze", "a", 5)]
     played = play(RULESET.game, state, {x: FirstOptionDecider() for x in "ab"}, 1)
     assert played.terminal is not None and 1 <= played.terminal.summary["rounds"] <= 3

@@ -8,8 +8,9 @@ commanders (Prepare and Incite), initiative (turn order), victory (battle end, d
 dying (death saves), procedures (the odds registry).
 
 For whole battles: grid (squares, terrain, ranges, areas), scenario (files), forces (stands, units,
-solos, budgets, integrity), movement, options (decisions), game (the state machine), events, ai,
-board (the terminal drawing), battle (the engine's Game).
+solos, budgets, integrity), movement (paths on the grid), options (decisions), game (the state machine's
+node and apply), referee (the rules of §5 as the state machine runs them, one module per section), events,
+ai, board (the terminal drawing), battle (the engine's Game).
 """
 
 from kessen.rulesets import Ruleset

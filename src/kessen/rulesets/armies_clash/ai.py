@@ -7,21 +7,27 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.armies_clash import game as g
+from kessen.rulesets.armies_clash.damage import damage_roll
+from kessen.rulesets.armies_clash.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.forces import speed_squares
 from kessen.rulesets.armies_clash.grid import Footprint, distance, reach_squares
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Cast, CastArea, Declare, NoAction, Stay, Support
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_questions
+from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_footprint, routed_piece, spell_of, stats
+from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
+from kessen.rulesets.armies_clash.referee.state import AcState
 
 
-def expected_damage(state: g.AcState, piece: str, option: AttackWith) -> Fraction:
+def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     """The mean damage of an attack option, from the exact ``attack`` distributions; objective squares count
     double (they are worth VP)."""
-    kind = g._kind_of(state, option.target)
+    kind = kind_of(state, option.target)
     total = Fraction(0)
     turn = state.turn
     supported = turn is not None and piece in turn.supported
-    for q in g.attack_questions(state, piece, option.using, kind, option.target, supported=supported):
-        dist = g.attack_dist(q)
+    for q in attack_questions(state, piece, option.using, kind, option.target, supported=supported):
+        dist = attack_dist(q)
         total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
     if kind == "objective":
         total *= 2
@@ -35,22 +41,19 @@ def expected_damage(state: g.AcState, piece: str, option: AttackWith) -> Fractio
 def _mean_damage(text: str | None) -> Fraction:
     if text is None:
         return Fraction(0)
-    from kessen.rulesets.armies_clash.damage import damage_roll
-    from kessen.rulesets.armies_clash.dice_strings import parse_dice
-
     dist = damage_roll(parse_dice(text))
     return sum((p * v for v, p in dist.probabilities().items()), Fraction(0))
 
 
-def spell_value(state: g.AcState, piece: str, option: Cast | CastArea) -> Fraction:
+def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction:
     """What a spell is worth: its mean damage on each enemy it reaches, less twice that on each friend."""
-    sp = g._spell(state, piece, option.spell)
+    sp = spell_of(state, piece, option.spell)
     mean = _mean_damage(sp.damage)
     side = state.side_of(piece)
     if isinstance(option, Cast):
         return mean
     value = Fraction(0)
-    for kind, target, partial in g.area_targets(state, piece, g.area_squares(state, piece, option)):
+    for kind, target, partial in area_targets(state, piece, area_squares(state, piece, option)):
         share = Fraction(1, 2) if partial else Fraction(1)
         if kind == "objective":
             value += 2 * mean
@@ -69,29 +72,29 @@ class AcAI:
     def __init__(self, side: str) -> None:
         self.side = side
 
-    def decide(self, state: g.AcState, decision: Decision) -> Any:
+    def decide(self, state: AcState, decision: Decision) -> Any:
         options = decision.options
         if decision.what == "action":
             return self._action(state, options)
         if decision.what == "commander":
-            unit = state.unit(state.turn.actor) if state.turn else None  # type: ignore[union-attr]
+            unit = state.unit(state.turn.actor) if state.turn else None
             return Benefit("prepare") if unit is not None and unit.formation == "defensive" else Benefit("incite")
-        if decision.what == "move" and state.turn is not None and not g._routed_piece(state, state.turn.piece):
+        if decision.what == "move" and state.turn is not None and not routed_piece(state, state.turn.piece):
             return self._move(state, options)
         if decision.what == "act":
             return self._act(state, options)
         return options[0]
 
-    def _action(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+    def _action(self, state: AcState, options: tuple[Any, ...]) -> Any:
         turn = state.turn
         assert turn is not None
         names = {o.action: o for o in options if isinstance(o, Declare)}
         pieces = [turn.actor] if turn.solo else [s.id for s in state.unit_stands(turn.actor)]
         side = state.side_of(pieces[0])
-        goals = g._goals(state, side)
-        gap = min((distance(g._piece_footprint(state, p), f) for p in pieces for f in goals), default=0)
+        aims = goals(state, side)
+        gap = min((distance(piece_footprint(state, p), f) for p in pieces for f in aims), default=0)
         reach = max((self._reach(state, p) for p in pieces), default=1)
-        speed = max(g.speed_squares(g._stats(state, p).speed_ft) for p in pieces)
+        speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
         if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
             for o in options:
                 if isinstance(o, Declare) and o.formation == ("support" if gap <= speed + 1 else "march"):
@@ -105,42 +108,42 @@ class AcAI:
         return names.get("dash", options[0])
 
     @staticmethod
-    def _reach(state: g.AcState, piece: str) -> int:
-        creature = g._stats(state, piece)
+    def _reach(state: AcState, piece: str) -> int:
+        creature = stats(state, piece)
         reaches = [1] + [reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"]
         reaches += [reach_squares(s.range_ft) for s in creature.spells if s.range_ft != "self"]
         return max(reaches)
 
-    def _move(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+    def _move(self, state: AcState, options: tuple[Any, ...]) -> Any:
         turn = state.turn
         assert turn is not None
         piece = turn.piece
         side = state.side_of(piece)
-        goals = g._goals(state, side)
-        creature = g._stats(state, piece)
+        aims = goals(state, side)
+        creature = stats(state, piece)
         ranged = max((reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"), default=0)
         want_low, want_high = (2, ranged) if ranged >= 2 else (1, 1)
         stand = state.stand(piece)
         mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
         spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
-        size = g._piece_footprint(state, piece).size
+        size = piece_footprint(state, piece).size
 
         def score(option: Any) -> tuple[int, int, int, int]:
             if isinstance(option, Stay):
-                fp, cost = g._piece_footprint(state, piece), 0
+                fp, cost = piece_footprint(state, piece), 0
             else:
                 assert isinstance(option, Destination)
                 if option.kind != "move":
                     return (99, 99, 99, 99)
                 fp, cost = Footprint(option.x, option.y, size), option.cost
-            gap = min((distance(fp, f) for f in goals), default=0)
+            gap = min((distance(fp, f) for f in aims), default=0)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
             loose = int(bool(mates) and all(distance(fp, m) > spacing for m in mates))
             return (off, loose, gap, cost)
 
         return min(options, key=score)
 
-    def _act(self, state: g.AcState, options: tuple[Any, ...]) -> Any:
+    def _act(self, state: AcState, options: tuple[Any, ...]) -> Any:
         turn = state.turn
         assert turn is not None
         piece = turn.piece

@@ -34,14 +34,16 @@ from kessen.rulesets.armies_clash.options import (
     Support,
     Switch,
 )
+from kessen.rulesets.armies_clash.referee.setup import initial_state
+from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
 from kessen.rulesets.armies_clash.scenario import load_scenario
 
 RULESET_ID = "armies-clash"
 
 
-def load_state(text: str, source: str) -> g.AcState:
+def load_state(text: str, source: str) -> AcState:
     """The settled initial state of a scenario file's text."""
-    return g.settle(g.initial_state(load_scenario(text, source)), [])
+    return g.settle(initial_state(load_scenario(text, source)), [])
 
 
 class AcGame:
@@ -49,17 +51,17 @@ class AcGame:
 
     ruleset = RULESET_ID
 
-    def node(self, state: g.AcState) -> Node:
+    def node(self, state: AcState) -> Node:
         return g.node(state)
 
-    def apply(self, state: g.AcState, choice: Any) -> tuple[g.AcState, tuple[Event, ...]]:
+    def apply(self, state: AcState, choice: Any) -> tuple[AcState, tuple[Event, ...]]:
         return g.apply(state, choice)
 
-    def load_scenario(self, text: str, source: str) -> g.AcState:
+    def load_scenario(self, text: str, source: str) -> AcState:
         return load_state(text, source)
 
-    def sides(self, state: g.AcState) -> tuple[str, ...]:
-        return g.SIDES
+    def sides(self, state: AcState) -> tuple[str, ...]:
+        return SIDES
 
     def ai(self, side: str) -> AcAI:
         return AcAI(side)
@@ -67,10 +69,10 @@ class AcGame:
     def narrate(self, event: Event, lang: str) -> str:
         return narrate(RULESET_ID, event, lang)
 
-    def show(self, state: g.AcState, lang: str) -> str:
+    def show(self, state: AcState, lang: str) -> str:
         return render_board(state, lang)
 
-    def describe(self, state: g.AcState, option: Any, lang: str) -> str:  # noqa: C901
+    def describe(self, state: AcState, option: Any, lang: str) -> str:  # noqa: C901
         """An option in words; an attack shows its exact expected damage."""
         if isinstance(option, AttackWith):
             piece = state.turn.piece if state.turn else ""

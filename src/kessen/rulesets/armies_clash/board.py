@@ -7,7 +7,7 @@ import string
 from rich.markup import escape
 
 from kessen.i18n import text
-from kessen.rulesets.armies_clash.game import AcState
+from kessen.rulesets.armies_clash.referee.state import AcState
 
 RULESET_ID = "armies-clash"
 TERRAIN_GLYPH = {"plain": ".", "road": "=", "forest": "f", "shallow_water": "~", "deep_water": "w"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from kessen.rulesets.armies_clash.movement import Destination
 
@@ -32,7 +33,7 @@ class Declare:
     """The unit's (or unattached solo's) battle action of the turn (AC-ACT-1); ``formation`` for Configure."""
 
     action: str
-    formation: str = ""
+    formation: Literal["", "support", "march", "defensive"] = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,12 +168,16 @@ class Creature(StrictModel):
             if s.id in names[:i]:
                 raise InputError(f"spells[{i}].id", s.id, "duplicate spell id")
 
-    def save(self, ability: str) -> int:
-        return self.saves.get(ability, getattr(self.abilities, ability))  # type: ignore[call-overload]
+    def save(self, ability: AbilityName) -> int:
+        """The saving throw bonus: the listed one, else the ability modifier."""
+        modifier: int = getattr(self.abilities, ability)
+        return self.saves.get(ability, modifier)
 
-    def skill(self, name: str) -> int:
+    def skill(self, name: SkillName) -> int:
+        """The skill bonus: the listed one, else the modifier of the skill's ability."""
         default = {"stealth": "dex", "perception": "wis", "intimidation": "cha", "persuasion": "cha"}[name]
-        return self.skills.get(name, getattr(self.abilities, default))  # type: ignore[call-overload]
+        modifier: int = getattr(self.abilities, default)
+        return self.skills.get(name, modifier)
 
     @property
     def passive_perception(self) -> int:
@@ -327,9 +331,12 @@ class Scenario(StrictModel):
             for j, sp in enumerate(c.spells):
                 _nested(f"creatures[{i}].spells[{j}]", sp)
             _nested(f"creatures[{i}]", c)
-        for kind, entries in (("units", self.units), ("solos", self.solos), ("objectives", self.objectives)):
-            for i, entry in enumerate(entries):
-                _nested(f"{kind}[{i}]", entry)
+        records: tuple[tuple[str, tuple[StrictModel, ...]], ...] = (
+            ("units", self.units), ("solos", self.solos), ("objectives", self.objectives),
+        )
+        for kind, entries in records:
+            for i, record in enumerate(entries):
+                _nested(f"{kind}[{i}]", record)
         _unique("creatures", [c.id for c in self.creatures])
         _unique("units", [u.id for u in self.units])
         _unique("solos", [s.id for s in self.solos])
@@ -393,12 +400,12 @@ class Scenario(StrictModel):
             if solo.hp is not None and solo.hp > creature.hp:
                 raise InputError(f"solos[{i}].hp", solo.hp, f"must be ≤ the creature's hp ({creature.hp})")
             if solo.joined_to is not None:
-                stand = stands.get(solo.joined_to)
-                if stand is None:
+                host = stands.get(solo.joined_to)
+                if host is None:
                     raise InputError(f"solos[{i}].joined_to", solo.joined_to, "no such stand")
-                if units[stand.unit].side != solo.side:
+                if units[host.unit].side != solo.side:
                     raise InputError(f"solos[{i}].joined_to", solo.joined_to, "a stand of the other side")
-                if not may_join(creature.size, creatures[stand.creature].size):
+                if not may_join(creature.size, creatures[host.creature].size):
                     raise InputError(f"solos[{i}].joined_to", solo.joined_to, "the stand's creatures are more than one size smaller (AC-JOIN-2)")
             else:
                 assert solo.at is not None
@@ -407,15 +414,15 @@ class Scenario(StrictModel):
         for i, unit in enumerate(self.units):
             if unit.commander is None:
                 continue
-            solo = solos.get(unit.commander)
+            leader = solos.get(unit.commander)
             where = f"units[{i}].commander"
-            if solo is None:
+            if leader is None:
                 raise InputError(where, unit.commander, "no such solo")
-            if solo.side != unit.side:
+            if leader.side != unit.side:
                 raise InputError(where, unit.commander, "a solo of the other side")
-            if not solo.commands:
+            if not leader.commands:
                 raise InputError(where, unit.commander, "this solo cannot command (can_command)")
-            if solo.joined_to is None or stands[solo.joined_to].unit != unit.id:
+            if leader.joined_to is None or stands[leader.joined_to].unit != unit.id:
                 raise InputError(where, unit.commander, "a commander must be joined to a stand of its unit (AC-CMD-1)")
             if unit.commander in commanded:
                 raise InputError(where, unit.commander, f"already commands unit {commanded[unit.commander]!r}")

@@ -1,0 +1,139 @@
+"""Damage: stands, overflow to their neighbours, solos falling and dying, objective squares (§5.23)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.attacks import AttackOutcome
+from kessen.rulesets.armies_clash.forces import Stand
+from kessen.rulesets.armies_clash.grid import adjacent
+from kessen.rulesets.armies_clash.options import PassOn
+from kessen.rulesets.armies_clash.referee.objectives import damage_objective
+from kessen.rulesets.armies_clash.referee.pieces import check_commander
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    AttackRoll,
+    AutoDamage,
+    ChooseOverflow,
+    ForcedMove,
+    SaveRoll,
+    TargetKind,
+    push,
+    replace_solo,
+    replace_stand,
+)
+from kessen.rulesets.armies_clash.spells import SaveOutcome
+
+
+def attack_result(state: AcState, step: AttackRoll, outcome: AttackOutcome, out: list[Event]) -> AcState:
+    """An attack's hits deal their damage; a pushing attack's push follows the damage and any overflow choice
+    (AC-DMG-1, AC-MOVE-8)."""
+    o = outcome
+    out.append(ev.Attacked(attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage))
+    if step.push and o.hits:
+        state = push(state, ForcedMove(step.target, step.attacker, step.push * o.hits))
+    return deal(state, step.target, step.kind, o.damage, step.side, out, hits=o.hits, crits=o.crits)
+
+
+def save_result(state: AcState, step: SaveRoll, outcome: SaveOutcome, out: list[Event]) -> AcState:
+    """A saving throw's damage, one instance (AC-SPELL-5)."""
+    out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage))
+    return deal(state, step.target, step.kind, outcome.damage, step.side, out, hits=1, crits=0)
+
+
+def auto_result(state: AcState, step: AutoDamage, damage: int, out: list[Event]) -> AcState:
+    """An automatic spell's damage, one instance (AC-AOE-9)."""
+    out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result="hit", damage=damage))
+    return deal(state, step.target, step.kind, damage, step.side, out, hits=1, crits=0)
+
+
+def deal(state: AcState, target: str, kind: TargetKind, damage: int, side: str, out: list[Event], *, hits: int, crits: int) -> AcState:
+    """One instance of damage to a stand, a solo or an objective square."""
+    if kind == "stand":
+        return damage_stand(state, target, damage, (), side, out) if damage > 0 else state
+    if kind == "solo":
+        return damage_solo(state, target, damage, out, hits=hits, crits=crits)
+    return damage_objective(state, target, damage, out)
+
+
+def damage_stand(state: AcState, target: str, damage: int, chain: tuple[str, ...], side: str, out: list[Event]) -> AcState:
+    """Damage to a stand; what its HP cannot take overflows to an adjacent stand of the same unit and creature, each
+    stand once per instance; a casualty takes nothing and passes all on (AC-DMG-1..4)."""
+    stand = state.stand(target)
+    if stand is None:
+        return state
+    taken = min(stand.hp, damage)
+    if taken:
+        state = replace_stand(state, replace(stand, hp=stand.hp - taken))
+        out.append(ev.Damaged(piece=target, damage=taken, hp=stand.hp - taken))
+        if stand.hp - taken == 0:
+            out.append(ev.BecameCasualty(piece=target))
+    rest = damage - taken
+    if rest <= 0:
+        return state
+    chain = chain + (target,)
+    eligible = overflow_eligible(state, target, chain)
+    if not eligible:
+        return state
+    if len(eligible) > 1:
+        return push(state, ChooseOverflow(target, rest, chain, side))
+    out.append(ev.Overflowed(source=target, piece=eligible[0].id, damage=rest))
+    return damage_stand(state, eligible[0].id, rest, chain, side, out)
+
+
+def overflow_eligible(state: AcState, source: str, chain: tuple[str, ...]) -> list[Stand]:
+    """Adjacent stands of the same unit and creature not yet in the chain; engine default first: lowest HP above 0,
+    then lowest id, casualties last (AC-DMG-2)."""
+    s = state.stand(source)
+    assert s is not None
+    eligible = [
+        t for t in state.stands
+        if t.unit == s.unit and t.creature == s.creature and t.id not in chain and t.id != source and adjacent(t.footprint, s.footprint)
+    ]
+    return sorted(eligible, key=lambda t: (t.hp == 0, t.hp, t.id))
+
+
+def overflow_options(state: AcState, step: ChooseOverflow) -> tuple[PassOn, ...]:
+    return tuple(PassOn(s.id) for s in overflow_eligible(state, step.source, step.chain))
+
+
+def overflow(state: AcState, step: ChooseOverflow, choice: PassOn, out: list[Event]) -> AcState:
+    """The overflow goes on into the chosen stand (AC-DMG-2)."""
+    out.append(ev.Overflowed(source=step.source, piece=choice.stand, damage=step.damage))
+    return damage_stand(state, choice.stand, step.damage, step.chain, step.side, out)
+
+
+def damage_solo(state: AcState, target: str, damage: int, out: list[Event], *, hits: int, crits: int) -> AcState:
+    """Damage to a solo under the standard rules at once: an NPC dies at 0 HP, a PC falls dying unless the damage
+    left over is at least its HP maximum; a dying PC takes a failed death save per hit, two for a critical hit
+    (AC-SOLO-5, AC-DMG-5)."""
+    solo = state.solo(target)
+    if solo is None or damage <= 0 or solo.status in ("dead", "gone"):
+        return state
+    maximum = state.creature(solo.creature).hp
+    if solo.status == "up":
+        if damage < solo.hp:
+            out.append(ev.Damaged(piece=target, damage=damage, hp=solo.hp - damage))
+            return replace_solo(state, replace(solo, hp=solo.hp - damage))
+        left = damage - solo.hp
+        out.append(ev.Damaged(piece=target, damage=solo.hp, hp=0))
+        if not solo.pc or left >= maximum:
+            solo = replace(solo, hp=0, status="dead")
+            out.append(ev.SoloDown(piece=target, how="killed"))
+        else:
+            solo = replace(solo, hp=0, status="dying", successes=0, failures=0)
+            out.append(ev.SoloDown(piece=target, how="dying"))
+    else:
+        failures = solo.failures + max(1, hits + crits)
+        if damage >= maximum or failures >= 3:
+            solo = replace(solo, status="dead", failures=min(3, failures))
+            out.append(ev.SoloDown(piece=target, how="killed"))
+        else:
+            solo = replace(solo, status="dying", failures=failures)
+    state = replace_solo(state, solo)
+    for unit in state.units:
+        if unit.commander == target:
+            state = check_commander(state, unit.id, out)
+    return state

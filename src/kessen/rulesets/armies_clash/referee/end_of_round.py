@@ -1,0 +1,132 @@
+"""End of round: casualties leave and gaps close, empty units are eliminated, dying solos roll, then isolation,
+morale, defend VP, custom objectives and the end check, in order (§5.24)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.dying import DeathSavesOutcome
+from kessen.rulesets.armies_clash.grid import DIRECTIONS, Square
+from kessen.rulesets.armies_clash.inputs import DeathSavesInput
+from kessen.rulesets.armies_clash.movement import Occupant
+from kessen.rulesets.armies_clash.options import NoShift, Shift
+from kessen.rulesets.armies_clash.referee.ending import finish, judge
+from kessen.rulesets.armies_clash.referee.morale import morale_steps
+from kessen.rulesets.armies_clash.referee.objectives import custom_steps, defend, eliminate_unit
+from kessen.rulesets.armies_clash.referee.pieces import isolation, occupancy
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    DeathRoll,
+    Pending,
+    PlaceSolo,
+    ShiftGap,
+    lost_plus,
+    push,
+    replace_solo,
+    replace_stand,
+)
+
+
+def end_step(state: AcState, name: str, out: list[Event]) -> AcState:
+    """The end of the round, in order (AC-END-1..8)."""
+    if name == "eliminate":
+        return eliminate_casualties(state, out)
+    if name == "units":
+        for unit in state.units:
+            if not unit.eliminated and not state.unit_stands(unit.id):
+                state = eliminate_unit(state, unit.id, out)
+        return state
+    if name == "deaths":
+        return push(state, *(DeathRoll(s.id) for s in sorted(state.solos, key=lambda s: s.id) if s.status == "dying"))
+    if name == "isolation":
+        return isolation(state, out)
+    if name == "morale":
+        return morale_steps(state, out)
+    if name == "defend":
+        return defend(state, out)
+    if name == "finish":
+        return finish(state, out)
+    if name == "custom":
+        return push(state, *custom_steps(state))
+    return judge(state, out)
+
+
+def eliminate_casualties(state: AcState, out: list[Event]) -> AcState:
+    """Casualties leave the grid; their joined solos are placed; each gap may take one allied stand (AC-END-1, AC-END-2).
+    Shifts follow the initiative order of the units that lost stands."""
+    rank = {who: i for i, who in enumerate(state.order)}
+    removed = sorted((s for s in state.stands if s.hp == 0), key=lambda s: (rank.get(s.unit, 0), s.id))
+    if not removed:
+        return state
+    steps: list[Pending] = []
+    places: list[Pending] = []
+    for s in removed:
+        side = state.unit(s.unit).side
+        out.append(ev.StandRemoved(piece=s.id))
+        vacated = tuple(s.footprint.squares())
+        places += [PlaceSolo(solo.id, s.unit, vacated, (s.x, s.y)) for solo in state.solos if solo.joined_to == s.id and solo.status in ("up", "dying", "stable")]
+        steps.append(ShiftGap(side, s.unit, vacated))
+        state = replace(state, lost=lost_plus(state, side))
+    gone = {s.id for s in removed}
+    state = replace(state, stands=tuple(s for s in state.stands if s.id not in gone))
+    return push(state, *places, *steps)
+
+
+def shift_options(state: AcState, step: ShiftGap) -> tuple[Shift | NoShift, ...]:
+    """Allied stands next to the gap that may step into it: at least one vacated square entered, otherwise a
+    legal place, cost and lock ignored; each stand shifts once a round (AC-END-2)."""
+    occ = occupancy(state)
+    vacated = set(step.vacated)
+    options: list[Shift | NoShift] = []
+    for s in state.side_stands(step.side):
+        if s.id in state.shifted:
+            continue
+        for dx, dy in DIRECTIONS:
+            fp = s.footprint.moved((dx, dy))
+            if not any(sq in vacated for sq in fp.squares()) or not state.grid.holds(fp):
+                continue
+            c = state.creature(s.creature)
+            ok = all(
+                (occ.get(sq) is None or occ[sq][2] == s.id) and sq in vacated | set(s.footprint.squares()) | _free(occ, sq)
+                and (state.grid.at(sq).kind != "deep_water" or c.swim_ft > 0)
+                for sq in fp.squares()
+            )
+            if ok:
+                options.append(Shift(s.id, dx, dy))
+    return tuple(options) + (NoShift(),)
+
+
+def _free(occ: dict[Square, Occupant], sq: Square) -> set[Square]:
+    return {sq} if sq not in occ else set()
+
+
+def shift(state: AcState, step: ShiftGap, choice: Shift | NoShift, out: list[Event]) -> AcState:
+    """The chosen stand steps into the gap (AC-END-2)."""
+    if isinstance(choice, NoShift):
+        return state
+    stand = state.stand(choice.stand)
+    assert stand is not None
+    state = replace_stand(state, replace(stand, x=stand.x + choice.dx, y=stand.y + choice.dy))
+    out.append(ev.Shifted(piece=stand.id, x=stand.x + choice.dx, y=stand.y + choice.dy))
+    return replace(state, shifted=state.shifted | {stand.id})
+
+
+def death_question(state: AcState, step: DeathRoll) -> DeathSavesInput:
+    """The dying solo's death saves so far (AC-END-4)."""
+    solo = state.solo(step.solo)
+    assert solo is not None
+    return DeathSavesInput(successes=min(2, solo.successes), failures=min(2, solo.failures))
+
+
+def death_result(state: AcState, ident: str, outcome: DeathSavesOutcome, out: list[Event]) -> AcState:
+    """End-of-round death saves: dead, stable (unconscious at 0 HP) or revived with 1 HP (AC-END-4)."""
+    solo = state.solo(ident)
+    assert solo is not None
+    out.append(ev.DeathSaves(piece=ident, result=outcome.result, rolls=outcome.rolls))
+    if outcome.result == "dead":
+        return replace_solo(state, replace(solo, status="dead"))
+    if outcome.result == "revived":
+        return replace_solo(state, replace(solo, status="up", hp=1, successes=0, failures=0))
+    return replace_solo(state, replace(solo, status="stable", successes=0, failures=0))

@@ -1,0 +1,179 @@
+"""The pieces on the battlefield as the rules look them up: their statistics and squares, whom they face,
+their commanders, isolation and hiding (§5.3–§5.7, §5.20, §5.26)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.forces import Solo, Stand, solo_isolated, spell_uses_left, stand_isolated
+from kessen.rulesets.armies_clash.grid import Footprint, Square, distance
+from kessen.rulesets.armies_clash.movement import Occupant
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    TargetKind,
+    other,
+    replace_solo,
+    replace_stand,
+    replace_unit,
+)
+from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry, SpellRecord
+
+
+def stats(state: AcState, piece: str) -> Creature:
+    """The creature statistics of a stand or solo."""
+    s = state.stand(piece)
+    if s is not None:
+        return state.creature(s.creature)
+    solo = state.solo(piece)
+    assert solo is not None
+    return state.creature(solo.creature)
+
+
+def castable(state: AcState, piece: str) -> list[SpellRecord]:
+    """The spells *piece* still has uses of (AC-SPELL-1)."""
+    s = state.stand(piece)
+    if s is not None:
+        used = s.spells_used
+    else:
+        solo = state.solo(piece)
+        assert solo is not None
+        used = solo.spells_used
+    return [sp for sp in stats(state, piece).spells if spell_uses_left(used, sp.id, sp.uses)]
+
+
+def spell_of(state: AcState, piece: str, spell: str) -> SpellRecord:
+    return next(s for s in stats(state, piece).spells if s.id == spell)
+
+
+def piece_footprint(state: AcState, piece: str) -> Footprint:
+    """Where a piece acts from: its own squares, or its stand's for a joined solo (AC-JOIN-3)."""
+    s = state.stand(piece)
+    if s is not None:
+        return s.footprint
+    solo = state.solo(piece)
+    assert solo is not None
+    if solo.joined_to is not None:
+        stand = state.stand(solo.joined_to)
+        assert stand is not None
+        return stand.footprint
+    return solo.footprint
+
+
+def enemy_footprints(state: AcState, side: str, *, stands_only: bool = False) -> tuple[Footprint, ...]:
+    out = [s.footprint for s in state.side_stands(other(side))]
+    if not stands_only:
+        out += [s.footprint for s in state.solos if s.side != side and s.on_grid]
+    return tuple(out)
+
+
+def occupancy(state: AcState) -> dict[Square, Occupant]:
+    """Who stands on each square: stands and unattached solos on the grid (joined solos have no footprint)."""
+    occ: dict[Square, Occupant] = {}
+    types = {u.id: (u.type, u.side) for u in state.units}
+    for s in state.stands:
+        kind, side = types[s.unit]
+        for sq in s.footprint.squares():
+            occ[sq] = (kind, side, s.id)
+    for solo in state.solos:
+        if solo.on_grid:
+            for sq in solo.footprint.squares():
+                occ[sq] = ("solo", solo.side, solo.id)
+    return occ
+
+
+def routed_piece(state: AcState, piece: str) -> bool:
+    """A stand of a routed unit (AC-MORALE-4)."""
+    s = state.stand(piece)
+    return s is not None and state.unit(s.unit).routed
+
+
+def kind_of(state: AcState, target: str) -> TargetKind:
+    if state.stand(target) is not None:
+        return "stand"
+    if state.solo(target) is not None:
+        return "solo"
+    return "objective"
+
+
+def objectives_to_destroy(state: AcState, side: str) -> list[ObjectiveEntry]:
+    """The side's destroy objectives whose squares still stand (AC-OBJ-3)."""
+    return [o for o in state.static.objectives if o.kind == "destroy" and o.side == side and state.hp_of(o.id) > 0]
+
+
+def objective_footprint(objective: ObjectiveEntry) -> Footprint:
+    """The one square of a destroy objective."""
+    assert objective.square is not None
+    return Footprint(objective.square[0], objective.square[1])
+
+
+def goals(state: AcState, side: str) -> tuple[Footprint, ...]:
+    """What a side advances on: enemy pieces and the squares of its own destroy objectives still standing."""
+    found = list(enemy_footprints(state, side))
+    found += [objective_footprint(o) for o in objectives_to_destroy(state, side)]
+    return tuple(found)
+
+
+def commander_of(state: AcState, unit: str) -> Solo | None:
+    """The unit's commander while it can lead: conscious and joined to a stand of the unit (AC-CMD-1, AC-CMD-2)."""
+    ident = state.unit(unit).commander
+    if ident is None:
+        return None
+    solo = state.solo(ident)
+    if solo is None or solo.status != "up" or solo.joined_to is None:
+        return None
+    stand = state.stand(solo.joined_to)
+    return solo if stand is not None and stand.unit == unit else None
+
+
+def check_commander(state: AcState, unit_id: str, out: list[Event]) -> AcState:
+    """A commander that falls or is no longer joined to a stand of its unit stops being commander (AC-CMD-2)."""
+    unit = state.unit(unit_id)
+    if unit.commander is not None and commander_of(state, unit_id) is None:
+        out.append(ev.CommandLost(commander=unit.commander, unit=unit_id))
+        state = replace_unit(state, replace(unit, commander=None))
+    return state
+
+
+def isolation(state: AcState, out: list[Event]) -> AcState:
+    """Recompute who is isolated (AC-INTEG-2..6); no event (*out* keeps the shape of the other steps)."""
+    types = {u.id: u.type for u in state.units}
+    by_unit: dict[str, list[Stand]] = {}
+    for s in state.stands:
+        by_unit.setdefault(s.unit, []).append(s)
+    stands = tuple(replace(s, isolated=stand_isolated(s, types[s.unit], by_unit[s.unit])) for s in state.stands)
+    state = replace(state, stands=stands)
+    solos = tuple(
+        replace(s, isolated=solo_isolated(s, state.side_stands(s.side))) if s.on_grid else replace(s, isolated=False)
+        for s in state.solos
+    )
+    return replace(state, solos=solos)
+
+
+def reveal_near(state: AcState, piece: str, out: list[Event]) -> AcState:
+    """A hidden piece stops being hidden when an enemy stand or solo ends a move next to it (AC-HIDE-4)."""
+    fp = piece_footprint(state, piece)
+    side = state.side_of(piece)
+    for s in state.side_stands(other(side)):
+        if s.hidden and distance(s.footprint, fp) == 1:
+            state = replace_stand(state, replace(s, hidden=False))
+            out.append(ev.Revealed(piece=s.id))
+    for solo in state.solos:
+        if solo.side != side and solo.hidden and solo.on_grid and distance(solo.footprint, fp) == 1:
+            state = replace_solo(state, replace(solo, hidden=False))
+            out.append(ev.Revealed(piece=solo.id))
+    return state
+
+
+def unhide(state: AcState, piece: str, out: list[Event]) -> AcState:
+    """Attacking or casting ends hiding (AC-HIDE-4)."""
+    stand = state.stand(piece)
+    if stand is not None and stand.hidden:
+        out.append(ev.Revealed(piece=piece))
+        return replace_stand(state, replace(stand, hidden=False))
+    solo = state.solo(piece)
+    if solo is not None and solo.hidden:
+        out.append(ev.Revealed(piece=piece))
+        return replace_solo(state, replace(solo, hidden=False))
+    return state

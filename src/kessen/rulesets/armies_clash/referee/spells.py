@@ -1,0 +1,234 @@
+"""Cast a Spell and areas of effect on the battlefield: targets, templates and each target's roll (§5.16, §5.17)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.dice import Dist
+from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, scaled_damage
+from kessen.rulesets.armies_clash.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.forces import spend_spell
+from kessen.rulesets.armies_clash.grid import (
+    DIRECTIONS,
+    Footprint,
+    Square,
+    area_size,
+    burst,
+    clip,
+    cone,
+    coverage,
+    distance,
+    line,
+    reach_squares,
+    self_origins,
+)
+from kessen.rulesets.armies_clash.inputs import AttackEntry, SaveInput
+from kessen.rulesets.armies_clash.options import Cast, CastArea, Done
+from kessen.rulesets.armies_clash.referee.attack import attack_question, attack_targets, in_reach, target_info
+from kessen.rulesets.armies_clash.referee.pieces import (
+    castable,
+    kind_of,
+    objectives_to_destroy,
+    piece_footprint,
+    spell_of,
+    unhide,
+)
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    AttackRoll,
+    AutoDamage,
+    MoreTargets,
+    Pending,
+    PieceKind,
+    SaveRoll,
+    TargetKind,
+    push,
+    replace_solo,
+    replace_stand,
+)
+from kessen.rulesets.armies_clash.scenario import SpellRecord
+from kessen.rulesets.armies_clash.spells import SaveOutcome, save
+
+
+@functools.lru_cache(maxsize=4096)
+def save_dist(question: SaveInput) -> Dist[SaveOutcome]:
+    """The ``save`` procedure, cached."""
+    return save(question)
+
+
+@functools.lru_cache(maxsize=1024)
+def auto_dist(damage: str, up: int, down: int, resistance: Resistance) -> Dist[int]:
+    """An automatic spell's damage: the roll, doubled or halved per AC-AOE-9, then resistance."""
+    return damage_roll(parse_dice(damage)).map(
+        lambda raw: scaled_damage(raw, doublings=up, halvings=down, resistance=resistance)
+    )
+
+
+def cast_options(state: AcState, piece: str) -> list[Cast | CastArea]:
+    """Targeted spells at each legal target, area spells at each origin (AC-SPELL-3, AC-SPELL-4, AC-AOE-2)."""
+    origin = piece_footprint(state, piece)
+    is_stand = state.stand(piece) is not None
+    out: list[Cast | CastArea] = []
+    for sp in castable(state, piece):
+        if sp.form == "targeted":
+            out += [Cast(sp.id, t) for t in _spell_targets(state, piece, sp, origin, is_stand)]
+            continue
+        if sp.range_ft == "self":
+            for direction, base, sq in self_origins(origin):
+                if not state.grid.on_grid(sq):
+                    continue
+                if sp.shape == "cone":
+                    out.append(CastArea(sp.id, base[0], base[1], direction[0], direction[1]))
+                    out.append(CastArea(sp.id, base[0], base[1], direction[0], direction[1], True))
+                elif sp.shape == "line":
+                    out.append(CastArea(sp.id, sq[0], sq[1], direction[0], direction[1]))
+                else:
+                    out.append(CastArea(sp.id, sq[0], sq[1]))
+            continue
+        reach = reach_squares(sp.range_ft)
+        for x in range(max(0, origin.x - reach), min(state.grid.width, origin.x + origin.size + reach)):
+            for y in range(max(0, origin.y - reach), min(state.grid.height, origin.y + origin.size + reach)):
+                gap = distance(origin, Footprint(x, y))
+                if 0 < gap <= reach:
+                    if sp.shape == "line":
+                        out += [CastArea(sp.id, x, y, dx, dy) for dx, dy in DIRECTIONS]
+                    else:
+                        out.append(CastArea(sp.id, x, y))
+    return out
+
+
+def _spell_targets(state: AcState, piece: str, sp: SpellRecord, origin: Footprint, is_stand: bool) -> list[str]:
+    out = []
+    for kind, target, fp in attack_targets(state, piece):
+        if kind == "stand" and not is_stand and (sp.max_targets or 1) < 5:
+            continue  # a solo's targeted spell reaches stands only if it could target 5 or more (AC-SPELL-4)
+        if kind == "objective" and not is_stand:
+            continue  # a solo's targeted spell does not damage a square (AC-OBJ-4)
+        if in_reach(sp, distance(origin, fp), kind):
+            out.append(target)
+    return out
+
+
+def more_targets(state: AcState, step: MoreTargets) -> tuple[Cast | Done, ...]:
+    """A multi-target spell's next target, any not yet chosen, or no more (AC-SPELL-3)."""
+    sp = spell_of(state, step.caster, step.spell)
+    origin = piece_footprint(state, step.caster)
+    left = [t for t in _spell_targets(state, step.caster, sp, origin, state.stand(step.caster) is not None) if t not in step.chosen]
+    return tuple(Cast(sp.id, t) for t in left) + (Done(),)
+
+
+def _spend(state: AcState, piece: str, spell: str) -> AcState:
+    stand = state.stand(piece)
+    if stand is not None:
+        return replace_stand(state, replace(stand, spells_used=spend_spell(stand.spells_used, spell)))
+    solo = state.solo(piece)
+    assert solo is not None
+    return replace_solo(state, replace(solo, spells_used=spend_spell(solo.spells_used, spell)))
+
+
+def cast_targeted(state: AcState, piece: str, spell: str, target: str, out: list[Event], chosen: tuple[str, ...] = ()) -> AcState:
+    """A targeted spell: the caster spends a use and comes out of hiding; a multi-target spell asks for its next
+    target until it has them all or the caster is done (AC-SPELL-1, AC-SPELL-3, AC-HIDE-4)."""
+    sp = spell_of(state, piece, spell)
+    chosen = chosen + (target,)
+    if not chosen[:-1]:
+        state = unhide(_spend(state, piece, spell), piece, out)
+    if len(chosen) < (sp.max_targets or 1):
+        step = MoreTargets(piece, spell, chosen)
+        if len(more_targets(state, step)) > 1:
+            return push(state, step)
+    return resolve_targets(state, MoreTargets(piece, spell, chosen), out)
+
+
+def resolve_targets(state: AcState, step: MoreTargets, out: list[Event]) -> AcState:
+    """Every target is chosen: each rolls against the spell, and so does each solo joined to a target stand
+    (AC-SPELL-6: a joined solo is part of the stand for spells)."""
+    sp = spell_of(state, step.caster, step.spell)
+    out.append(ev.SpellCast(caster=step.caster, spell=step.spell, aim=",".join(step.chosen)))
+    steps: list[Pending] = []
+    for t in step.chosen:
+        kind = kind_of(state, t)
+        steps += spell_effects(state, step.caster, sp, t, kind, partial=False)
+        if kind == "stand":
+            steps += [s for solo in state.solos if solo.joined_to == t and solo.status != "dead"
+                      for s in spell_effects(state, step.caster, sp, solo.id, "solo", partial=False)]
+    return push(state, *steps)
+
+
+def area_squares(state: AcState, piece: str, choice: CastArea) -> frozenset[Square]:
+    """The squares of an area spell on the grid (AC-AOE-1, AC-AOE-3..6)."""
+    sp = spell_of(state, piece, choice.spell)
+    n = area_size(sp.size_ft or 5)
+    if sp.shape == "cone":
+        return clip(state.grid, cone((choice.x, choice.y), (choice.dx, choice.dy), n, mirrored=choice.mirrored))
+    if sp.shape == "line":
+        return clip(state.grid, line((choice.x, choice.y), (choice.dx, choice.dy), n))
+    squares = burst((choice.x, choice.y), n)
+    if sp.range_ft == "self":  # a self-origin area never includes the caster (AC-AOE-2)
+        own = set(piece_footprint(state, piece).squares())
+        squares = tuple(s for s in squares if s not in own)
+    return clip(state.grid, squares)
+
+
+def area_targets(state: AcState, piece: str, area: frozenset[Square]) -> list[tuple[TargetKind, str, bool]]:
+    """(kind, id, partly covered) of everything an area affects: stands with any square in it, unattached solos
+    with any square in it, the solos joined to covered stands, and objective squares (AC-AOE-7, AC-SPELL-6)."""
+    out: list[tuple[TargetKind, str, bool]] = []
+    for s in state.stands:
+        cover = coverage(area, s.footprint)
+        if cover != "none":
+            out.append(("stand", s.id, cover == "partial"))
+            out += [("solo", solo.id, False) for solo in state.solos if solo.joined_to == s.id and solo.status != "dead"]
+    out += [("solo", s.id, False) for s in state.solos if s.on_grid and coverage(area, s.footprint) != "none"]
+    side = state.side_of(piece)
+    out += [("objective", o.id, False) for o in objectives_to_destroy(state, side) if o.square in area]
+    return out
+
+
+def cast_area(state: AcState, piece: str, choice: CastArea, out: list[Event]) -> AcState:
+    """An area spell: the caster spends a use and comes out of hiding; everything in the area rolls (AC-AOE-7)."""
+    sp = spell_of(state, piece, choice.spell)
+    state = unhide(_spend(state, piece, choice.spell), piece, out)
+    out.append(ev.SpellCast(caster=piece, spell=sp.id, aim=f"({choice.x},{choice.y})"))
+    area = area_squares(state, piece, choice)
+    steps: list[Pending] = []
+    for kind, target, partial in area_targets(state, piece, area):
+        steps += spell_effects(state, piece, sp, target, kind, partial=partial)
+    return push(state, *steps)
+
+
+def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind: TargetKind, *, partial: bool) -> list[Pending]:
+    """The roll one spell makes against one target: a spell attack (``attack`` with action spell), a saving throw
+    (``save``), or automatic damage (AC-SPELL-*, AC-AOE-7..9, AC-OBJ-4)."""
+    side = state.side_of(piece)
+    caster: PieceKind = "stand" if state.stand(piece) is not None else "solo"
+    if kind == "objective" and sp.form == "targeted" and caster == "solo":
+        return []
+    if partial and sp.damage is None:
+        return []
+    t = target_info(state, kind, target)
+    response = t.response(sp.damage_type)
+    if sp.resolution == "attack":
+        assert sp.kind is not None and sp.attack_bonus is not None
+        entry = AttackEntry(kind=sp.kind, attack_bonus=sp.attack_bonus, damage=sp.damage or "0", count=1)
+        question = attack_question(state, piece, kind, target, (entry,), action="spell", resistance=response)
+        return [AttackRoll(piece, side, target, kind, sp.id, question)]
+    if sp.resolution == "save":
+        assert sp.save_ability is not None and sp.dc is not None
+        target_stand = state.stand(target) if kind == "stand" else None
+        save_question = SaveInput(
+            ability=sp.save_ability, save_bonus=t.creature.save(sp.save_ability) if t.creature is not None else 0,
+            dc=sp.dc, target=kind, spell_form=sp.form, caster=caster, damage=sp.damage, on_success=sp.on_success,
+            resistance=response, target_isolated=t.isolated if kind == "solo" else False,
+            partial_coverage=partial and kind == "stand",
+            skirmisher=target_stand is not None and state.unit(target_stand.unit).type == "skirmisher",
+            prepared=target_stand is not None and state.unit(target_stand.unit).prepared,
+        )
+        return [SaveRoll(piece, side, sp.id, target, kind, save_question)]
+    if sp.damage is None:
+        return []
+    up = int(sp.form == "area" and caster == "stand")
+    return [AutoDamage(piece, side, sp.id, target, kind, sp.damage, up, int(partial), response)]

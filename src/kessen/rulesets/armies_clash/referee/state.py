@@ -1,0 +1,309 @@
+"""The state of a battle: what never changes, the turn in progress, the pending steps and the frozen state
+itself, with the small updates every section of the referee makes to it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from kessen.rulesets.armies_clash.damage import Resistance
+from kessen.rulesets.armies_clash.forces import FormationName, Solo, Stand, Unit
+from kessen.rulesets.armies_clash.grid import Grid, Square
+from kessen.rulesets.armies_clash.inputs import AttackInput, SaveInput
+from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry
+
+TargetKind = Literal["stand", "solo", "objective"]
+"""What an attack or a spell is aimed at: a stand, an unattached solo or an objective square."""
+PieceKind = Literal["stand", "solo"]
+"""What attacks or casts: a stand or a solo."""
+
+SIDES = ("a", "b")
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return "b" if side == "a" else "a"
+
+
+@dataclass(frozen=True, eq=False)
+class Static:
+    """What never changes during a battle: the grid, the creatures, the objectives and the options."""
+
+    name: str
+    grid: Grid
+    creatures: dict[str, Creature]
+    objectives: tuple[ObjectiveEntry, ...]
+    max_rounds: int
+    extra_round_on_tie: bool
+    surprised: frozenset[str]
+
+    def objective(self, ident: str) -> ObjectiveEntry:
+        return next(o for o in self.objectives if o.id == ident)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The turn in progress: whose, which stage, the declared action, and the piece now moving and acting."""
+
+    actor: str
+    solo: bool
+    stage: str
+    action: str = ""
+    formation: FormationName | None = None
+    done: frozenset[str] = frozenset()
+    piece: str = ""
+    phase: str = ""
+    budget: int = 0
+    moved: bool = False
+    road_used: bool = False
+    supported: frozenset[str] = frozenset()
+    unit_action: str = ""  # the unit's action, kept while a joined solo takes its own (AC-ACT-3)
+    piece_action: str = ""  # a non-casting stand's own action in a unit that casts (AC-SPELL-2)
+    bonus_used: frozenset[str] = frozenset()  # solos that spent their bonus action this turn (AC-D20-9)
+
+    @property
+    def doing(self) -> str:
+        """The action the active piece takes."""
+        return self.piece_action or self.action
+
+
+# pending steps: chance and decision steps queued by apply, and automatic steps
+
+
+@dataclass(frozen=True, slots=True)
+class InitRoll:
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    group: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CommanderRoll:
+    unit: str
+    benefit: str
+
+
+@dataclass(frozen=True, slots=True)
+class RallyRoll:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll:
+    attacker: str
+    side: str
+    target: str
+    kind: TargetKind
+    using: str
+    question: AttackInput
+    push: int = 0  # squares each hit pushes the target (AC-STAND-4)
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRoll:
+    caster: str
+    side: str
+    spell: str
+    target: str
+    kind: TargetKind
+    question: SaveInput
+
+
+@dataclass(frozen=True, slots=True)
+class AutoDamage:
+    caster: str
+    side: str
+    spell: str
+    target: str
+    kind: TargetKind
+    damage: str
+    up: int
+    down: int
+    resistance: Resistance
+
+
+@dataclass(frozen=True, slots=True)
+class StealthRoll:
+    piece: str
+    bonus: int
+    dc: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoreTargets:
+    caster: str
+    spell: str
+    chosen: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOverflow:
+    source: str
+    damage: int
+    chain: tuple[str, ...]
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceSolo:
+    solo: str
+    unit: str
+    vacated: tuple[Square, ...]
+    anchor: Square
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftGap:
+    side: str
+    unit: str
+    vacated: tuple[Square, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeathRoll:
+    solo: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleRoll:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwardCustom:
+    objective: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoutRoll:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedMove:
+    """A push to resolve after an attack's damage (AC-MOVE-8); automatic."""
+
+    piece: str
+    by: str
+    squares: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndStep:
+    """An automatic end-of-round step (AC-END-1..8)."""
+
+    name: str
+
+
+END_STEPS = ("eliminate", "units", "deaths", "isolation", "morale", "defend", "custom", "judge")
+"""The automatic steps of the end of the round, in order (AC-END-1..8)."""
+
+Pending = (
+    InitRoll | TieBreak | CommanderRoll | RallyRoll | AttackRoll | SaveRoll | AutoDamage | StealthRoll | MoreTargets
+    | ChooseOverflow | PlaceSolo | ShiftGap | DeathRoll | MoraleRoll | AwardCustom | RoutRoll | ForcedMove | EndStep
+)
+"""A step queued by ``apply``: a roll, a choice the rules leave to a player, or an automatic consequence."""
+
+
+@dataclass(frozen=True, slots=True)
+class AcState:
+    """A frozen state of an armies-clash battle."""
+
+    static: Static
+    stands: tuple[Stand, ...]
+    units: tuple[Unit, ...]
+    solos: tuple[Solo, ...]
+    objective_hp: tuple[tuple[str, int], ...] = ()
+    scored: frozenset[str] = frozenset()
+    vp: tuple[int, int] = (0, 0)
+    round: int = 0
+    rolls: tuple[tuple[str, int, int], ...] = ()
+    order: tuple[str, ...] = ()
+    turn_index: int = -1
+    turn: Turn | None = None
+    pending: tuple[Pending, ...] = ()
+    acted: frozenset[str] = frozenset()
+    shifted: frozenset[str] = frozenset()
+    extra_round: bool = False
+    lost: tuple[int, int] = (0, 0)
+    result: str = ""
+    winner: str = ""
+    ended: bool = False
+
+    # lookups
+    def stand(self, ident: str) -> Stand | None:
+        return next((s for s in self.stands if s.id == ident), None)
+
+    def unit(self, ident: str) -> Unit:
+        return next(u for u in self.units if u.id == ident)
+
+    def solo(self, ident: str) -> Solo | None:
+        return next((s for s in self.solos if s.id == ident), None)
+
+    def creature(self, ident: str) -> Creature:
+        return self.static.creatures[ident]
+
+    @property
+    def grid(self) -> Grid:
+        return self.static.grid
+
+    def side_of(self, piece: str) -> str:
+        s = self.stand(piece)
+        if s is not None:
+            return self.unit(s.unit).side
+        solo = self.solo(piece)
+        assert solo is not None, piece
+        return solo.side
+
+    def unit_stands(self, unit: str) -> tuple[Stand, ...]:
+        return tuple(s for s in self.stands if s.unit == unit)
+
+    def side_stands(self, side: str) -> tuple[Stand, ...]:
+        units = {u.id for u in self.units if u.side == side}
+        return tuple(s for s in self.stands if s.unit in units)
+
+    def hp_of(self, objective: str) -> int:
+        return dict(self.objective_hp)[objective]
+
+    def wrecked(self) -> frozenset[Square]:
+        """Squares of destroy objectives down to 0 HP (a wrecked road is difficult, AC-TERR-2)."""
+        return frozenset(
+            o.square for o in self.static.objectives if o.kind == "destroy" and o.square is not None and self.hp_of(o.id) == 0
+        )
+
+
+
+def push(state: AcState, *steps: Pending) -> AcState:
+    """Queue *steps* before the steps already pending."""
+    return replace(state, pending=tuple(steps) + state.pending)
+
+
+def set_turn(state: AcState, **changes: Any) -> AcState:
+    assert state.turn is not None
+    return replace(state, turn=replace(state.turn, **changes))
+
+
+def replace_stand(state: AcState, stand: Stand) -> AcState:
+    return replace(state, stands=tuple(stand if s.id == stand.id else s for s in state.stands))
+
+
+def replace_solo(state: AcState, solo: Solo) -> AcState:
+    return replace(state, solos=tuple(solo if s.id == solo.id else s for s in state.solos))
+
+
+def replace_unit(state: AcState, unit: Unit) -> AcState:
+    return replace(state, units=tuple(unit if u.id == unit.id else u for u in state.units))
+
+
+def add_vp(state: AcState, side: str, vp: int) -> AcState:
+    a, b = state.vp
+    return replace(state, vp=(a + vp, b) if side == "a" else (a, b + vp))
+
+
+def lost_plus(state: AcState, side: str, n: int = 1) -> tuple[int, int]:
+    """The stands lost per side, with *n* more lost by *side*."""
+    a, b = state.lost
+    return (a + n, b) if side == "a" else (a, b + n)
