@@ -132,3 +132,14 @@ def test_quit_then_resume_as_the_same_side_replays_the_prefix(tmp_path: Path) ->
     done = kessen("resume", str(save), "--side", "Hero", "--save", str(again), stdin="q\n")
     assert done.returncode == 0, done.stderr
     assert json.loads(again.read_text())["decisions"] == decisions
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_board_draws_the_grid_with_a_legend(lang: str) -> None:
+    """kessen board draws an armies-clash scenario's grid (terrain glyphs, stands by unit letter) with its legend."""
+    done = kessen("board", str(ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"), "--lang", lang)
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()
+    assert rows[1].strip().startswith("0123456789")
+    assert any(row.strip().startswith("4 =AA====") for row in rows)  # the road across the river, the orcs on it
+    assert ("deep water" if lang == "en" else "深い水") in done.stdout

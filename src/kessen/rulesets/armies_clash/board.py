@@ -59,6 +59,7 @@ def render_board(state: AcState, lang: str) -> str:
                 glyph = str(t.elevation)
             row.append(f"[green]{glyph}[/]" if t.kind == "forest" else f"[cyan]{glyph}[/]" if "water" in t.kind else glyph)
         lines.append(f"{y:3} " + "".join(row))
+    lines.append(text(RULESET_ID, "board_legend", lang))
     lines.append("")
     for u in state.units:
         stands = state.unit_stands(u.id)
