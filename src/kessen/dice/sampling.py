@@ -34,17 +34,15 @@ class Sampler(Generic[O]):
 
     __slots__ = ("outcomes", "_cumulative", "_total", "_exact", "_table")
 
-    TABLE_LIMIT = 1 << 16  # up to this total weight, a lookup table replaces the binary search
+    TABLE_LIMIT = 1 << 20  # up to this total weight, a batch uses a lookup table instead of the binary search
+    TABLE_BATCH = 256  # the table is built on the first batch of at least this many draws
 
     def __init__(self, dist: Dist[O]) -> None:
         self.outcomes: tuple[O, ...] = dist.outcomes()
         weights = [w for _, w in dist.items()]
         self._total = dist.total
         self._exact = self._total < 2**63
-        self._table = None
-        if self._total <= self.TABLE_LIMIT:
-            # index i repeated weight_i times: u in [cum_{i-1}, cum_i) maps to i, exactly as the search does
-            self._table = np.repeat(np.arange(len(weights), dtype=np.intp), weights)
+        self._table: np.ndarray[Any, Any] | None = None
         if self._exact:
             self._cumulative = np.cumsum(np.array(weights, dtype=np.int64))
         else:
@@ -55,10 +53,18 @@ class Sampler(Generic[O]):
         """Indices into ``outcomes`` of *size* independent draws."""
         if self._exact:
             u = rng.integers(0, self._total, size=size, dtype=np.int64)
+            if self._table is None and size >= self.TABLE_BATCH and self._total <= self.TABLE_LIMIT:
+                self._table = self._lookup_table()
             if self._table is not None:
                 return self._table[u]
             return np.searchsorted(self._cumulative, u, side="right")
         return np.searchsorted(self._cumulative, rng.random(size), side="right")
+
+    def _lookup_table(self) -> np.ndarray[Any, Any]:
+        """Index i repeated weight_i times: u in [cum_{i-1}, cum_i) maps to i, exactly as the search does."""
+        counts = np.diff(self._cumulative, prepend=0)
+        dtype = np.min_scalar_type(max(len(self.outcomes) - 1, 0))
+        return np.repeat(np.arange(len(self.outcomes), dtype=dtype), counts)
 
     def draw(self, rng: Stream) -> O:
         """One outcome."""

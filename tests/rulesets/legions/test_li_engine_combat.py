@@ -11,11 +11,13 @@ from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions import game as g
 from kessen.rulesets.legions.battlefield import combats, engaged_with
+from kessen.rulesets.legions.broken_formations import check_break_point, formation_losses
 from kessen.rulesets.legions.inputs import MoraleCheckInput
 from kessen.rulesets.legions.morale import morale_check
 from kessen.rulesets.legions.movement import order_options
 from kessen.rulesets.legions.pairing import is_valid_pairing, maximum_matching_size, pairings
 from kessen.rulesets.legions.shooting import Fire, volley_input, volleys
+from kessen.rulesets.legions.steps import StageEnd, StageStart
 from kessen.rulesets.legions.targeting import engaged_penalty
 
 # SC-ENG-1 geometry: A–B, C–B and C–D in base contact (radius 0.5 bases 1 inch apart).
@@ -177,7 +179,7 @@ def test_li_morale_7_sc_morale_3_failed_casualties_check_then_lost_combat_auto_f
     new Order, no Withdrawal."""
     state = raw_state_of([det("A", m("tough", 10, 20), order="fall_back")], [det("B", m("inf", 10, 21))])
     state = replace(state, detachments=tuple(replace(d, morale_this_phase="failed") if d.id == "A" else d for d in state.detachments))
-    state = replace(state, pending=(g.StageStart("engagement"), g.StageEnd("engagement")), initiative=RED, phase="combat")
+    state = replace(state, pending=(StageStart("engagement"), StageEnd("engagement")), initiative=RED, phase="combat")
     state = g.opened(state)
     state, events = drive(state, roll=lambda s, n: outcome_where(n, winner="b") if n.what == "fight" else None)
     assert [e.result for e in of(events, ev.MoraleChecked)] == ["auto_fail"]
@@ -207,7 +209,7 @@ def test_li_break_4_li_break_7_sc_break_2_broken_before_the_same_attacks_morale_
     """SC-BREAK-2, LI-BREAK-4, LI-BREAK-7: losses 12, Break Point 14; an attack destroys 4 of X's 6 models: F is Broken
     (16 ≥ 14) as soon as that firing is resolved, and X's Morale check (4 ≥ 3) already takes −1."""
     state = state_of(**_break_setup())  # type: ignore[arg-type]
-    assert g.formation_losses(state, "red-f1") == (12, 14)
+    assert formation_losses(state, "red-f1") == (12, 14)
     state, _ = drive(state, choose=lambda s, n: Fire("X") if n.what == "target" else None,
                      until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
     n = node(state)
@@ -228,7 +230,7 @@ def test_li_break_4_sc_break_1_not_broken_between_combats_only_at_the_end_of_the
            det("Y", m("inf", 30, 20), m("inf", 33, 20)), det("pad", m("inf", 40, 5, count=11, dx=1.0))]
     blue = [det("P", m("inf", 5, 11, count=3, dx=1.0)), det("Q", m("inf", 30, 21))]
     state = raw_state_of(red, blue)
-    assert g.formation_losses(state, "red-f1") == (12, 14)
+    assert formation_losses(state, "red-f1") == (12, 14)
     state = state_of(red, blue)
     checks: list[object] = []
 
@@ -258,7 +260,7 @@ def test_li_break_5_li_break_6_sc_break_3_broken_formation_orders_and_no_recover
     assert order_options(state, state.detachment("T")) == ("advance", "charge")
     assert state.detachment("T").order == "first_fire"
     healed = state.with_model(replace(state.model("T-1"), wounds_remaining=6))
-    assert g.check_break_point(healed, "red-f1", []).formation("red-f1").broken
+    assert check_break_point(healed, "red-f1", []).formation("red-f1").broken
 
 
 def test_li_morale_1_li_morale_7_sc_morale_1_sc_morale_2_thresholds_and_one_check_per_phase() -> None:

@@ -12,6 +12,7 @@ from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions import game as g
+from kessen.rulesets.legions.deployment import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
 from kessen.rulesets.legions.state import LiState
 
@@ -64,12 +65,12 @@ def scenario_text(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, star
 
 def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kw: Any) -> LiState:
     """The battle's state run up to its first chance or decision."""
-    return g.opened(g.initial_state(load_scenario(scenario_text(red, blue, **kw), "test")))
+    return g.opened(initial_state(load_scenario(scenario_text(red, blue, **kw), "test")))
 
 
 def raw_state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kw: Any) -> LiState:
     """The battle's state exactly as the scenario sets it, before any step is run."""
-    return g.initial_state(load_scenario(scenario_text(red, blue, **kw), "test"))
+    return initial_state(load_scenario(scenario_text(red, blue, **kw), "test"))
 
 
 def node(state: LiState) -> Node:

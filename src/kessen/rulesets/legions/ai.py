@@ -8,6 +8,7 @@ from kessen.core.engine import Decision
 from kessen.rulesets.legions.battlefield import distance
 from kessen.rulesets.legions.shooting import Fire, expected_damage
 from kessen.rulesets.legions.state import Detachment, LiState
+from kessen.rulesets.legions.steps import ChooseTarget, IssueOrder
 
 
 def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment | None]:
@@ -51,7 +52,8 @@ class LiAI:
 
     def _order(self, state: LiState, decision: Decision) -> str:
         step = state.pending[0]
-        det = state.detachment(step.detachment)  # type: ignore[attr-defined]
+        assert isinstance(step, IssueOrder)
+        det = state.detachment(step.detachment)
         gap, enemy = _nearest_enemy(state, det)
         options = decision.options
         if enemy is None:
@@ -69,4 +71,5 @@ class LiAI:
 
 def _activated(state: LiState) -> str:
     step = state.pending[0]
-    return step.detachment  # type: ignore[attr-defined, no-any-return]
+    assert isinstance(step, ChooseTarget)
+    return step.detachment

@@ -10,9 +10,19 @@ from kessen.core.events import Event
 from kessen.i18n import narrate
 from kessen.rulesets.legions import game as g
 from kessen.rulesets.legions.ai import LiAI
+from kessen.rulesets.legions.deployment import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
-from kessen.rulesets.legions.shooting import Fire, HoldFire, describe_fire, expected_damage, volley_dist, volley_input, volleys
+from kessen.rulesets.legions.shooting import (
+    Fire,
+    HoldFire,
+    describe_fire,
+    expected_damage,
+    volley_dist,
+    volley_input,
+    volleys,
+)
 from kessen.rulesets.legions.state import LiState
+from kessen.rulesets.legions.steps import ChooseTarget
 
 RULESET_ID = "legions"
 
@@ -30,7 +40,7 @@ class LegionsGame:
 
     def load_scenario(self, text: str, source: str) -> LiState:
         """The battle's initial state, settled up to its first chance or decision."""
-        return g.opened(g.initial_state(load_scenario(text, source)))
+        return g.opened(initial_state(load_scenario(text, source)))
 
     def sides(self, state: LiState) -> tuple[str, ...]:
         return state.players
@@ -46,7 +56,9 @@ class LegionsGame:
         if isinstance(option, Fire | HoldFire):
             text = describe_fire(option)
             if isinstance(option, Fire):
-                det = state.detachment(state.pending[0].detachment)  # type: ignore[attr-defined]
+                step = state.pending[0]
+                assert isinstance(step, ChooseTarget)
+                det = state.detachment(step.detachment)
                 chance = Fraction(0)
                 for v in volleys(state, det, option):
                     value = volley_input(state, v)

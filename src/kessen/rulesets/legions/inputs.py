@@ -26,6 +26,9 @@ CAF = Annotated[int, Field(ge=-10, le=30)]
 FightModifier = Annotated[int, Field(ge=-10, le=10)]
 ExtraDice = Annotated[int, Field(ge=0, le=10)]
 
+MoraleTrigger = Literal["casualties", "combat"]
+"""What calls for a Morale check: casualties from an attack (LI-MORALE-1) or a lost combat (LI-RESULT-3)."""
+
 MAX_TARGET_MODELS = 30
 MAX_HIT_DICE = 60
 
@@ -244,7 +247,7 @@ class MoraleCheckInput(StrictModel):
     """A Morale check (§5.6)."""
 
     morale: Save | None
-    trigger: Literal["casualties", "combat"] = "casualties"
+    trigger: MoraleTrigger = "casualties"
     broken: bool = False
     roll_modifier: Annotated[int, Field(ge=-3, le=3)] = 0
     earlier_check_this_phase: Literal["none", "passed", "failed"] = "none"

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
+from kessen.core.events import Event
 from kessen.core.geometry import Point
-from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, OBSCURATION_PENALTY, TargetProfile
+from kessen.rulesets.legions.profiles import (
+    KNIGHTS_AND_TITANS,
+    OBSCURATION_PENALTY,
+    ModelType,
+    TargetProfile,
+)
+
+if TYPE_CHECKING:  # the steps name the state's types; the state only holds them
+    from kessen.rulesets.legions.steps import Step
 
 Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
 MoraleThisPhase = Literal["none", "passed", "failed"]
 Stage = Literal["first_fire", "engagement", "advancing_fire"]
+Phase = Literal["orders", "movement", "combat", "end"]
+Hidden = Literal[0, 25, 50, 100]
+"""How much of a model is hidden, in percent; 100 means only inessential parts are visible (LI-OBSC-1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +49,7 @@ class Model:
     """One model on the battlefield (§3.2); ``wounds_remaining`` 0 means destroyed and removed."""
 
     id: str
-    type: str
+    type: ModelType
     scale: int
     movement: int
     armour_save: int | None
@@ -53,7 +65,7 @@ class Model:
     y: float
     base_radius: float
     facing: float
-    obscured: int
+    obscured: Hidden
     weapons: tuple[Weapon, ...]
 
     @property
@@ -75,7 +87,7 @@ class Model:
     def target_profile(self) -> TargetProfile:
         """The model as the saving rules see it."""
         return TargetProfile(
-            type=self.type,  # type: ignore[arg-type]
+            type=self.type,
             wounds=self.wounds,
             wounds_remaining=self.wounds_remaining,
             armour_save=self.armour_save,
@@ -174,17 +186,22 @@ class LiState:
     detachments: tuple[Detachment, ...]
     no_sight: frozenset[frozenset[str]] = frozenset()
     round: int = 1
-    phase: str = "orders"
+    phase: Phase = "orders"
     stage: Stage | None = None
     initiative: str | None = None
-    pending: tuple[object, ...] = ()
+    pending: tuple[Step, ...] = ()
     activated: frozenset[str] = frozenset()
     pinned_at_stage_start: frozenset[str] = frozenset()
     fought: frozenset[str] = frozenset()
     combat: CombatProgress | None = None
     ended: bool = False
-    opening: tuple[object, ...] = ()
+    opening: tuple[Event, ...] = ()
     """Events of the steps run when the battle was set up, told with the first choice's events."""
+
+    def player_with_initiative(self) -> str:
+        """The player who has the Initiative this round (it is rolled before anything asks for it)."""
+        assert self.initiative is not None
+        return self.initiative
 
     def other(self, player: str) -> str:
         return self.players[1] if player == self.players[0] else self.players[0]

@@ -1,0 +1,115 @@
+"""Firing in the Combat phase (§4.4): declaring an attack, the order its hits are taken in, its volleys, and
+the Break Point and Morale check that follow it."""
+
+from __future__ import annotations
+
+import itertools
+
+from kessen.core.engine import Chance, Decision
+from kessen.core.events import Event
+from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.allocation import morale_threshold_reached
+from kessen.rulesets.legions.broken_formations import check_break_point
+from kessen.rulesets.legions.firing import FireOutcome
+from kessen.rulesets.legions.inputs import FireInput
+from kessen.rulesets.legions.shooting import (
+    Fire,
+    HoldFire,
+    Volley,
+    apply_volley,
+    fire_options,
+    volley_dist,
+    volley_input,
+    volleys,
+    weapon_profiles,
+)
+from kessen.rulesets.legions.state import LiState
+from kessen.rulesets.legions.steps import (
+    AttackEnd,
+    ChooseAllocation,
+    ChooseTarget,
+    MoraleRoll,
+    VolleyRoll,
+    push,
+)
+from kessen.rulesets.legions.targeting import engaged_penalty
+
+
+def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
+    """The attacks the activated Detachment may declare; none once it has no model left."""
+    det = state.detachment(step.detachment)
+    if not det.live:
+        return None
+    return Decision(det.owner, "target", fire_options(state, det))
+
+
+def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision:
+    """The target's controlling player orders the weapon profiles' hits (LI-ALLOC-5)."""
+    target = state.detachment(step.volleys[0].target)
+    return Decision(target.owner, "allocation", allocation_orders(step.volleys))
+
+
+def allocation_orders(vs: tuple[Volley, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """The orders in which the target's controller may take the weapon profiles' hits, declared order first (LI-ALLOC-5)."""
+    keys = tuple(dict.fromkeys(v.key for v in vs))
+    if len(keys) > 4:
+        return (keys, keys[::-1])
+    return tuple(itertools.permutations(keys))
+
+
+def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
+    """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
+    value = volley_input(state, step.volley)
+    return None if value is None else Chance(volley_dist(value), "volley")
+
+
+def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Event]) -> LiState:
+    """The declared attack, split into its volleys (LI-FIRE-2), or fire held (LI-ACT-5)."""
+    det = state.detachment(det_id)
+    if isinstance(choice, HoldFire):
+        reason = "chose_not_to" if len(fire_options(state, det)) > 1 else ("withdrew" if det.withdrew_this_round else "no_target")
+        out.append(ev.HeldFire(detachment=det_id, reason=reason))
+        return state
+    out.append(ev.TargetDeclared(detachment=det_id, target=choice.target, penalty=choice.penalty))
+    vs = volleys(state, det, choice)  # LI-FIRE-2: everything is declared before any dice are rolled
+    target = state.detachment(choice.target)
+    end = AttackEnd(det_id, target.id, len(target.live), sum(m.wounds_remaining for m in target.live))
+    if len({v.key for v in vs}) > 1:
+        return push(state, ChooseAllocation(vs), end)
+    return push(state, *(VolleyRoll(v) for v in vs), end)
+
+
+def allocate(state: LiState, step: ChooseAllocation, choice: tuple[tuple[str, int], ...]) -> LiState:
+    """The volleys queued in the order their hits are taken (LI-ALLOC-5)."""
+    order = {key: k for k, key in enumerate(choice)}
+    ordered = sorted(step.volleys, key=lambda v: order[v.key])
+    return push(state, *(VolleyRoll(v) for v in ordered))
+
+
+def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:
+    """The target after a volley's outcome, told as a report."""
+    value = volley_input(state, v)
+    assert value is not None
+    state, dead = apply_volley(state, value, v.target, outcome)
+    out.append(ev.Volley(
+        detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
+        firing_models=v.firing_models, dice=v.firing_models * v.profile.dice, to_hit=v.profile.to_hit,
+        modifier=value.hit_modifier - value.penalty - _engaged_penalty(value), rear_arc=value.rear_arc,
+        hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed, shields_lost=outcome.shields_lost,
+    ))
+    out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
+    return state
+
+
+def _engaged_penalty(value: FireInput) -> int:
+    return engaged_penalty(value.scale, value.target_engaged_with_scales)
+
+
+def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:
+    """After the attacker has completely resolved its attack: the Break Point, then the Morale check (LI-BREAK-4, LI-BREAK-7, LI-MORALE-1, LI-MORALE-2)."""
+    target = state.detachment(step.target)
+    state = check_break_point(state, target.formation, out)
+    lost = step.wounds_at_start - sum(m.wounds_remaining for m in target.live)
+    if target.live and morale_threshold_reached(lost, step.models_at_start):
+        return push(state, MoraleRoll(target.id, "casualties"))
+    return state
