@@ -6,7 +6,7 @@ import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash import tables
@@ -26,9 +26,8 @@ class RollResult:
     damage: int
 
 
-@dataclass(frozen=True, slots=True)
-class AttackOutcome:
-    """One action's attack rolls against one target (§6.3)."""
+class AttackOutcome(NamedTuple):
+    """One action's attack rolls against one target (§6.3); a named tuple, as it is built per table row."""
 
     hits: int
     crits: int
