@@ -21,6 +21,7 @@ run: $(BIN)/kessen
 	$(BIN)/kessen battle $(EXAMPLE) --seed 7
 
 test: $(VENV)/.test-deps
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 bench: $(VENV)/.test-deps
