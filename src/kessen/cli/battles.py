@@ -144,7 +144,10 @@ def finish(ruleset: Ruleset, played: Played, source: str, text: str, seed: int, 
         write_atomic(save_path, save_text(ruleset.id, source, text, seed, played.decisions))
     terminal = played.terminal
     assert terminal is not None
-    out.print(f"[bold]winner:[/bold] {terminal.winner or 'draw'}  {terminal.summary}")
+    out.print(f"[bold]winner:[/bold] {terminal.winner or 'draw'}")
+    for key, value in terminal.summary.items():
+        shown = ", ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else value
+        out.print(f"  {key.replace('_', ' ')}: {shown}", markup=False)
 
 
 def write_atomic(path: str, content: str) -> None:
