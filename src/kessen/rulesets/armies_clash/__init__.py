@@ -11,6 +11,9 @@ For whole battles: grid (squares, terrain, ranges, areas), scenario (files), for
 solos, budgets, integrity), movement (paths on the grid), options (decisions), game (the state machine's
 node and apply), referee (the rules of §5 as the state machine runs them, one module per section), events,
 ai, board (the terminal drawing), battle (the engine's Game).
+
+Not done yet: forced movement other than an attack record's push (pull, leap, teleport and spell pushes have
+no place in the spec's data model); a commander's Incite or Prepare between two stand activations.
 """
 
 from kessen.rulesets import Ruleset

@@ -6,6 +6,9 @@ priority (melee priority), procedures (the odds registry); for whole games: scen
 battlefield (geometry of §5), state (options, pending steps, the frozen state), turns (activation,
 turnover, rounds, the end), moves (moving, disengaging, fleeing), fights (combat rolls read off the table,
 recoils, follow-ups, morale), game (node and apply), events, ai, skirmish (the engine's Game).
+
+Not done yet: shooting, magic and the special rules beyond the four the seed names (out of the spec's scope);
+morale tests other than the gruesome-kill trigger (SB-TURN-2).
 """
 
 from kessen.rulesets import Ruleset
