@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from kessen import i18n
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError
 from kessen.core.events import Event, to_json_line
@@ -88,7 +90,7 @@ def resume(path: str, *, events_path: str | None, lang: str, out: Console, side:
     except QuitGame:
         if save_path:
             write_atomic(save_path, save_text(ruleset.id, saved.scenario_source, saved.scenario, saved.seed, record.decisions))
-            out.print(f"saved to {save_path}")
+            out.print(i18n.text("cli", "saved", lang, path=save_path))
         return
     finish(ruleset, record, saved.scenario_source, saved.scenario, saved.seed, events_path=events_path, save_path=save_path, lang=lang, out=out)
 
@@ -107,7 +109,7 @@ def play_interactive(scenario: str, *, ruleset_id: str | None, side: str, seed: 
     except QuitGame:
         if save_path:  # every decision so far, both sides', so that resume replays this exact game
             write_atomic(save_path, save_text(ruleset.id, scenario, text, seed, record.decisions))
-            out.print(f"saved to {save_path}")
+            out.print(i18n.text("cli", "saved", lang, path=save_path))
         return
     finish(ruleset, record, scenario, text, seed, events_path=None, save_path=save_path, lang=lang, out=out)
 
@@ -117,24 +119,28 @@ class QuitGame(Exception):
 
 
 class PersonDecider:
-    """A person at the terminal: the board, the numbered legal decisions (attacks with their exact odds)."""
+    """A person at the terminal: the board, the numbered legal decisions (attacks with their exact odds), all in
+    the chosen language (the ruleset's catalogue for the game's words, the ``cli`` catalogue for the prompts)."""
 
     def __init__(self, ruleset: Ruleset, lang: str, out: Console) -> None:
+        i18n.catalogue("cli", lang)  # validates the language before the game starts
         self.ruleset, self.lang, self.out = ruleset, lang, out
 
     def decide(self, state: Any, decision: Decision) -> Any:
-        game = self.ruleset.game
-        self.out.print(game.show(state, self.lang))
-        self.out.print(f"[bold]{decision.player}[/bold] decides: {decision.what}")
+        game, lang = self.ruleset.game, self.lang
+        self.out.print(game.show(state, lang))
+        what = i18n.catalogue(self.ruleset.id, lang).get("decisions", {}).get(decision.what, decision.what)
+        self.out.print(i18n.text("cli", "decides", lang, player=escape(decision.player), what=escape(what)))
         for i, option in enumerate(decision.options, 1):
-            self.out.print(f"  {i:2}. {game.describe(state, option, self.lang)}")
+            # no markup: the odds are written in brackets, which rich would take for a style tag and drop
+            self.out.print(f"  {i:2}. {game.describe(state, option, lang)}", markup=False)
         while True:
-            answer = self.out.input("choice (number, q to quit): ").strip()
+            answer = self.out.input(i18n.text("cli", "choice", lang)).strip()
             if answer.lower() in ("q", "quit"):
                 raise QuitGame
             if answer.isdigit() and 1 <= int(answer) <= len(decision.options):
                 return decision.options[int(answer) - 1]
-            self.out.print(f"[red]choose a number from 1 to {len(decision.options)} (got {answer!r})[/red]")
+            self.out.print(i18n.text("cli", "retry", lang, count=len(decision.options), answer=escape(repr(answer))))
 
 
 def finish(ruleset: Ruleset, played: Played, source: str, text: str, seed: int, *, events_path: str | None, save_path: str | None, lang: str, out: Console) -> None:
@@ -144,10 +150,10 @@ def finish(ruleset: Ruleset, played: Played, source: str, text: str, seed: int, 
         write_atomic(save_path, save_text(ruleset.id, source, text, seed, played.decisions))
     terminal = played.terminal
     assert terminal is not None
-    out.print(f"[bold]winner:[/bold] {terminal.winner or 'draw'}")
+    out.print(i18n.text("cli", "winner", lang, winner=escape(terminal.winner or i18n.text("cli", "draw", lang))))
     for key, value in terminal.summary.items():
         shown = ", ".join(f"{k} {v}" for k, v in value.items()) if isinstance(value, dict) else value
-        out.print(f"  {key.replace('_', ' ')}: {shown}", markup=False)
+        out.print(i18n.text("cli", "summary", lang, name=key.replace("_", " "), value=shown), markup=False)
 
 
 def write_atomic(path: str, content: str) -> None:
@@ -164,9 +170,7 @@ def write_atomic(path: str, content: str) -> None:
 
 def _narrator(ruleset: Ruleset, lang: str, out: Console) -> Any:
     ruleset.game.narrate  # noqa: B018 — fail early if the ruleset cannot narrate
-    from kessen.i18n import catalogue
-
-    catalogue(ruleset.id, lang)  # validates --lang before the battle starts
+    i18n.catalogue(ruleset.id, lang)  # validates --lang before the battle starts
 
     def narrate(events: tuple[Event, ...]) -> None:
         for event in events:

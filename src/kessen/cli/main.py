@@ -90,7 +90,7 @@ def battle(
     """Play a whole battle between two AI sides, narrated; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
 
-    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False))
+    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False, soft_wrap=True))
 
 
 @app.command()
@@ -104,7 +104,7 @@ def resume(
     """Resume a saved game: replay its decisions exactly, then play on to the end."""
     from kessen.cli.battles import resume as resume_game
 
-    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False), side=side, save_path=save)
+    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False, soft_wrap=True), side=side, save_path=save)
 
 
 @app.command()
@@ -119,7 +119,7 @@ def play(
     """Play one side yourself against the AI: the board, numbered legal decisions, exact odds of each attack."""
     from kessen.cli.battles import play_interactive
 
-    play_interactive(scenario, ruleset_id=ruleset, side=side, seed=seed, save_path=save, lang=lang.value, out=Console(highlight=False))
+    play_interactive(scenario, ruleset_id=ruleset, side=side, seed=seed, save_path=save, lang=lang.value, out=Console(highlight=False, soft_wrap=True))
 
 
 @app.command()
@@ -133,7 +133,7 @@ def board(
 
     chosen = ruleset_for(scenario, ruleset)
     state = chosen.game.load_scenario(read_scenario(scenario), scenario)
-    Console(highlight=False).print(chosen.game.show(state, lang.value))
+    Console(highlight=False, soft_wrap=True).print(chosen.game.show(state, lang.value))
 
 
 def read_text(path: str, *, field: str) -> str:

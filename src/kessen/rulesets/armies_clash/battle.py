@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import narrate
+from kessen.i18n import catalogue, narrate
 from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash.ai import AcAI, expected_damage
 from kessen.rulesets.armies_clash.board import render_board
@@ -72,54 +71,60 @@ class AcGame:
     def show(self, state: AcState, lang: str) -> str:
         return render_board(state, lang)
 
-    def describe(self, state: AcState, option: Any, lang: str) -> str:  # noqa: C901
-        """An option in words; an attack shows its exact expected damage."""
+    def describe(self, state: AcState, option: Any, lang: str) -> str:
+        """An option in the words of the *lang* catalogue; an attack shows its exact expected damage."""
         if isinstance(option, AttackWith):
             piece = state.turn.piece if state.turn else ""
             mean = expected_damage(state, piece, option)
-            return f"attack {option.target} with {option.using}  [expected damage {float(mean):.2f}]"
+            return _say(lang, "attack", target=option.target, using=option.using, damage=f"{float(mean):.2f}")
         if isinstance(option, Destination):
-            road = " +road step" if option.road else ""
-            what = {"move": "move to", "flee": "flee off the grid at", "join": f"join {option.stand} at"}[option.kind]
-            return f"{what} ({option.x}, {option.y}), cost {option.cost}{road}"
-        simple: dict[type, str] = {
-            Stay: "stay", NoAction: "no action", Done: "no more targets", NoShift: "leave the gap",
-        }
+            road = _say(lang, "road") if option.road else ""
+            return _say(lang, f"destination_{option.kind}", stand=option.stand, x=option.x, y=option.y, cost=option.cost, road=road)
+        simple: dict[type, str] = {Stay: "stay", NoAction: "no_action", Done: "done", NoShift: "no_shift"}
         if type(option) in simple:
-            return simple[type(option)]
+            return _say(lang, simple[type(option)])
         if isinstance(option, Declare):
-            return f"{option.action} {option.formation}".strip()
+            if option.formation:
+                return _say(lang, "declare_formation", action=_word(lang, option.action), formation=_word(lang, option.formation))
+            return _say(lang, "declare", action=_word(lang, option.action))
         if isinstance(option, Activate):
-            return f"activate {option.stand}"
+            return _say(lang, "activate", stand=option.stand)
         if isinstance(option, ActivateSolo):
-            return f"{option.solo} takes its turn"
+            return _say(lang, "activate_solo", solo=option.solo)
         if isinstance(option, Support):
-            return f"support {option.stand}"
+            return _say(lang, "support", stand=option.stand)
         if isinstance(option, Cast):
-            return f"cast {option.spell} at {option.target}"
+            return _say(lang, "cast", spell=option.spell, target=option.target)
         if isinstance(option, CastArea):
-            facing = f" facing ({option.dx}, {option.dy})" if option.dx or option.dy else ""
-            return f"cast {option.spell} at ({option.x}, {option.y}){facing}{' mirrored' if option.mirrored else ''}"
+            facing = _say(lang, "facing", dx=option.dx, dy=option.dy) if option.dx or option.dy else ""
+            mirrored = _say(lang, "mirrored") if option.mirrored else ""
+            return _say(lang, "cast_area", spell=option.spell, x=option.x, y=option.y, facing=facing, mirrored=mirrored)
         if isinstance(option, Rally):
-            return "rally" if option.rally else "do not rally"
+            return _say(lang, "rally" if option.rally else "no_rally")
         if isinstance(option, Benefit):
-            return option.name
+            return _say(lang, "benefit", benefit=_word(lang, option.name))
         if isinstance(option, Leave):
-            return f"leave the stand to ({option.x}, {option.y})"
+            return _say(lang, "leave", x=option.x, y=option.y)
         if isinstance(option, Switch):
-            return f"switch to {option.stand}"
+            return _say(lang, "switch", stand=option.stand)
         if isinstance(option, PassOn):
-            return f"overflow into {option.stand}"
+            return _say(lang, "pass_on", stand=option.stand)
         if isinstance(option, Shift):
-            return f"shift {option.stand} by ({option.dx}, {option.dy})"
+            return _say(lang, "shift", stand=option.stand, dx=option.dx, dy=option.dy)
         if isinstance(option, JoinStand):
-            return f"join {option.stand}"
+            return _say(lang, "join_stand", stand=option.stand)
         if isinstance(option, PlaceAt):
-            return f"place at ({option.x}, {option.y})"
+            return _say(lang, "place_at", x=option.x, y=option.y)
         if isinstance(option, Award):
-            return "award" if option.award else "not met"
+            return _say(lang, "award" if option.award else "not_met")
         return repr(option)
 
 
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f}%"
+def _say(lang: str, key: str, **fields: object) -> str:
+    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
+    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+
+
+def _word(lang: str, word: str) -> str:
+    """A rules word (a battle action, a formation, a commander benefit) as the catalogue's ``option_words`` says it."""
+    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))

@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import narrate
+from kessen.i18n import catalogue, narrate
 from kessen.rulesets.battlehost import game as g
 from kessen.rulesets.battlehost import shoot_phase
 from kessen.rulesets.battlehost import state as st
@@ -42,47 +42,65 @@ class BattlehostGame:
         return narrate(RULESET_ID, event, lang)
 
     def describe(self, state: st.BhState, option: Any, lang: str) -> str:
-        """An option in words; a shot shows its exact odds."""
+        """An option in the words of the *lang* catalogue; a shot shows its exact odds."""
         if isinstance(option, st.ShootAt):
             dist = shoot_phase.shot_dist(state, option)
             hit = dist.probability(lambda o: o.hit)
             wound = dist.probability(lambda o: o.wounded)
-            return f"{option.model} shoots at {option.target}  [hit {_pct(hit)}, wound {_pct(wound)}]"
+            return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(hit), wound=_pct(wound))
         if isinstance(option, st.MoveTo):
-            verb = f"charges {option.charge}" if option.charge else "moves"
-            stand = "stands up and " if option.stand_up else ""
-            return f"{option.model} {stand}{verb} to ({option.x:.2f}, {option.y:.2f})"
+            key = ("stand_" if option.stand_up else "") + ("charge" if option.charge else "move")
+            return _say(lang, key, model=option.model, charge=option.charge, x=f"{option.x:.2f}", y=f"{option.y:.2f}")
         if isinstance(option, st.StandUp):
-            return f"{option.model} stands up" if option.stand else f"{option.model} stays prone"
+            return _say(lang, "stand_up" if option.stand else "stay_prone", model=option.model)
         if isinstance(option, st.ChooseFight):
-            return f"fight: {', '.join(option.fight.good)} against {', '.join(option.fight.evil)}"
+            return _say(lang, "fight", good=_names(lang, option.fight.good), evil=_names(lang, option.fight.evil))
         if isinstance(option, st.ChooseSplit):
-            return "; ".join(f"{', '.join(f.good)} vs {', '.join(f.evil)}" for f in option.fights)
+            return _say(lang, "split_separator").join(
+                _say(lang, "split_fight", good=_names(lang, f.good), evil=_names(lang, f.evil)) for f in option.fights
+            )
         if isinstance(option, st.UseTwoHanded):
-            return f"{option.model} {'uses' if option.use else 'does not use'} its two-handed weapon"
+            return _say(lang, "two_handed" if option.use else "one_handed", model=option.model)
         if isinstance(option, st.SpendMight):
-            return f"spend {option.points} Might"
+            return _say(lang, "spend_might", points=option.points)
         if isinstance(option, st.NextLoser):
-            return f"{option.model} backs away next"
+            return _say(lang, "next_loser", model=option.model)
         if isinstance(option, st.MakeWayChoice):
-            return "a friend makes way" if option.make_way else "no making way: trapped"
+            return _say(lang, "make_way" if option.make_way else "no_make_way")
         if isinstance(option, st.NextStriker):
-            return f"{option.model} strikes next"
+            return _say(lang, "next_striker", model=option.model)
         if isinstance(option, st.StrikeAt):
-            return f"strike {option.target}"
-        return {st.EndMoves: "end moves", st.EndShooting: "end shooting"}.get(type(option), repr(option))
+            return _say(lang, "strike_at", target=option.target)
+        simple = {st.EndMoves: "end_moves", st.EndShooting: "end_shooting"}.get(type(option))
+        return _say(lang, simple) if simple else repr(option)
 
     def show(self, state: st.BhState, lang: str) -> str:
-        lines = [f"{state.name}: turn {state.turn}/{state.turns}, {state.phase} phase, priority {state.priority}"]
+        phase = _word(lang, state.phase)
+        lines = [_say(lang, "show_header", name=state.name, turn=state.turn, turns=state.turns, phase=phase, priority=state.priority)]
+        prone = _say(lang, "show_prone")
         for side in st.SIDES:
             lines.append(f"  {side}:")
             for m in state.side_models(side):
-                flags = " prone" if m.prone else ""
+                flags = prone if m.prone else ""
                 lines.append(
                     f"    {m.id:14} F{format_fight(m.fight, m.shoot_value):6} S{m.strength} D{m.defence} A{m.attacks} "
                     f"W{m.wounds_left}/{m.wounds}  ({m.x:.2f}, {m.y:.2f}){flags}"
                 )
         return "\n".join(lines)
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
+    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+
+
+def _word(lang: str, word: str) -> str:
+    """A rules word (a phase) as the catalogue's ``option_words`` table says it."""
+    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))
+
+
+def _names(lang: str, names: tuple[str, ...]) -> str:
+    return _say(lang, "name_separator").join(names)
 
 
 def _pct(p: Fraction) -> str:

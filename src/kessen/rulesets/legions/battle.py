@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import narrate
+from kessen.i18n import catalogue, narrate
 from kessen.rulesets.legions import game as g
 from kessen.rulesets.legions.ai import LiAI
 from kessen.rulesets.legions.deployment import initial_state
@@ -15,14 +15,23 @@ from kessen.rulesets.legions.scenario import load_scenario
 from kessen.rulesets.legions.shooting import (
     Fire,
     HoldFire,
-    describe_fire,
     expected_damage,
     volley_dist,
     volley_input,
     volleys,
 )
 from kessen.rulesets.legions.state import LiState
-from kessen.rulesets.legions.steps import ChooseTarget
+from kessen.rulesets.legions.steps import (
+    ChooseActivation,
+    ChooseAllocation,
+    ChooseCombat,
+    ChooseFight,
+    ChooseMover,
+    ChoosePairing,
+    ChooseTarget,
+    ChooseWithdrawer,
+    IssueOrder,
+)
 
 RULESET_ID = "legions"
 
@@ -52,36 +61,81 @@ class LegionsGame:
         return narrate(RULESET_ID, event, lang)
 
     def describe(self, state: LiState, option: Any, lang: str) -> str:
-        """An option in words; an attack shows its expected Wounds from the exact odds."""
-        if isinstance(option, Fire | HoldFire):
-            text = describe_fire(option)
-            if isinstance(option, Fire):
-                step = state.pending[0]
-                assert isinstance(step, ChooseTarget)
-                det = state.detachment(step.detachment)
-                chance = Fraction(0)
-                for v in volleys(state, det, option):
-                    value = volley_input(state, v)
-                    if value is not None:
-                        chance = max(chance, volley_dist(value).probability(lambda o: o.wounds > 0))
-                text += f"  [expected damage {expected_damage(state, det, option):.2f}; best volley wounds with {float(chance) * 100:.0f}%]"
-            return text
-        if isinstance(option, tuple) and option and isinstance(option[0], tuple):
-            return ", ".join("-".join(str(x) for x in f) for f in option)
-        if isinstance(option, tuple):
-            return ", ".join(str(x) for x in option)
+        """An option in the words of the *lang* catalogue; an attack shows its expected Wounds from the exact odds."""
+        step = state.pending[0] if state.pending else None
+        if isinstance(option, HoldFire):
+            return _say(lang, "hold_fire")
+        if isinstance(option, Fire):
+            assert isinstance(step, ChooseTarget)
+            return _fire(state, step, option, lang)
+        if isinstance(step, IssueOrder) and isinstance(option, str):
+            return _say(lang, "order", order=option, word=_word(lang, option))
+        if isinstance(step, ChooseMover):
+            return _say(lang, "mover", detachment=option)
+        if isinstance(step, ChooseActivation):
+            return _say(lang, "activation", detachment=option)
+        if isinstance(step, ChooseWithdrawer):
+            return _say(lang, "withdrawer", model=option)
+        if isinstance(step, ChooseCombat):
+            return _say(lang, "combat", detachments=_say(lang, "separator").join(option))
+        if isinstance(step, ChoosePairing):
+            fights = _say(lang, "separator").join(_say(lang, "pair", a=a, b=b) for a, b in option)
+            return _say(lang, "pairing", fights=fights)
+        if isinstance(step, ChooseFight):
+            a, b = option
+            return _say(lang, "fight", a=a, b=b)
+        if isinstance(step, ChooseAllocation):
+            order = _say(lang, "separator").join(_say(lang, "allocation_item", weapon=w, index=i) for w, i in option)
+            return _say(lang, "allocation", order=order)
         return str(option)
 
     def show(self, state: LiState, lang: str) -> str:
-        lines = [f"{state.name}: round {state.round}/{state.rounds}, {state.phase} phase, initiative {state.initiative or '-'}"]
+        lines = [
+            _say(
+                lang, "show_header", name=state.name, round=state.round, rounds=state.rounds,
+                phase=_word(lang, f"phase_{state.phase}"), initiative=state.initiative or "-",
+            )
+        ]
         for p in state.players:
-            lines.append(f"  {p} ({state.edge_of(p)} edge):")
+            lines.append(_say(lang, "show_player", player=p, edge=_word(lang, state.edge_of(p))))
             for d in state.detachments_of(p):
                 live = d.live
-                flags = [x for x, on in (("engaged", d.engaged), ("pinned", d.pinned), ("reserve", d.in_reserve)) if on]
-                broken = " BROKEN" if state.formation(d.formation).broken else ""
-                lines.append(f"    {d.id:16} {len(live)}/{len(d.models)} models  order {d.order or '-':10} {' '.join(flags)}{broken}")
+                flags = [_word(lang, x) for x, on in (("engaged", d.engaged), ("pinned", d.pinned), ("reserve", d.in_reserve)) if on]
+                broken = _say(lang, "show_broken") if state.formation(d.formation).broken else ""
+                order = _word(lang, d.order) if d.order else "-"
+                lines.append(
+                    _say(lang, "show_detachment", id=d.id, live=len(live), total=len(d.models), order=order, flags=" ".join(flags))
+                    + broken
+                )
                 for m in live:
                     shields = f" VS{m.void_shields}" if m.void_shields_max else ""
                     lines.append(f"      {m.id:14} ({m.x:.1f}, {m.y:.1f})  W{m.wounds_remaining}/{m.wounds}{shields}")
         return "\n".join(lines)
+
+
+def _fire(state: LiState, step: ChooseTarget, option: Fire, lang: str) -> str:
+    """A declared attack: its weapon profiles, its obscuration penalty, its expected damage and best chance to wound."""
+    profiles = _say(lang, "separator").join(_say(lang, "profile", weapon=w, number=i + 1) for w, i in option.profiles)
+    text = _say(lang, "fire", target=option.target)
+    if profiles:
+        text += _say(lang, "fire_profiles", profiles=profiles)
+    if option.penalty:
+        text += _say(lang, "fire_penalty", penalty=option.penalty)
+    det = state.detachment(step.detachment)
+    chance = Fraction(0)
+    for v in volleys(state, det, option):
+        value = volley_input(state, v)
+        if value is not None:
+            chance = max(chance, volley_dist(value).probability(lambda o: o.wounds > 0))
+    damage = f"{expected_damage(state, det, option):.2f}"
+    return text + _say(lang, "fire_odds", damage=damage, chance=f"{float(chance) * 100:.0f}%")
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
+    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+
+
+def _word(lang: str, word: str) -> str:
+    """A rules word (an Order, a phase, an edge, a status) as the catalogue's ``option_words`` table says it."""
+    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))

@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import narrate
+from kessen.i18n import catalogue, narrate
 from kessen.rulesets.song_of_blades import game as g
 from kessen.rulesets.song_of_blades.ai import SobAI
 from kessen.rulesets.song_of_blades.battlefield import RecoilOption
@@ -41,7 +41,7 @@ class SobGame:
         return narrate(RULESET_ID, event, lang)
 
     def describe(self, state: g.SobState, option: Any, lang: str) -> str:
-        """An option in words; an attack shows its exact odds of each result."""
+        """An option in the words of the *lang* catalogue; an attack shows its exact odds of each result."""
         if isinstance(option, g.Attack):
             act = state.current
             assert act is not None
@@ -50,30 +50,46 @@ class SobGame:
             win = dist.probability(lambda o: o.affected == "defender")
             kill = dist.probability(lambda o: o.affected == "defender" and o.result in ("kill", "gruesome_kill"))
             hurt = dist.probability(lambda o: o.affected == "attacker")
-            label = "power blow on" if option.power_blow else "attack"
-            return f"{label} {option.target}  [win {_pct(win)}, kill {_pct(kill)}, suffer {_pct(hurt)}]"
+            key = "power_blow" if option.power_blow else "attack"
+            return _say(lang, key, target=option.target, win=_pct(win), kill=_pct(kill), suffer=_pct(hurt))
         if isinstance(option, g.Activate):
-            return f"activate {option.model} with {option.dice} dice"
+            return _say(lang, "activate", model=option.model, dice=option.dice)
         if isinstance(option, g.Move):
-            return f"move ({option.purpose} {option.toward}) to ({option.x:g}, {option.y:g})"
+            where = {"x": f"{option.x:g}", "y": f"{option.y:g}"}
+            return _say(lang, "move", purpose=_word(lang, option.purpose), toward=option.toward, **where)
         if isinstance(option, RecoilOption):
-            return f"recoil {option.kind} k={option.k} to ({option.x:.1f}, {option.y:.1f})"
+            where = {"x": f"{option.x:.1f}", "y": f"{option.y:.1f}"}
+            return _say(lang, "recoil", kind=_word(lang, option.kind), k=option.k, **where)
         if isinstance(option, g.Hacker):
-            return f"{option.model} hacks"
+            return _say(lang, "hacker", model=option.model)
         if isinstance(option, g.FollowUp):
-            return "follow up" if option.follow else "stay"
-        return {g.EndTurn: "end the turn", g.EndActivation: "end the activation", g.StandUp: "stand up", g.BreakFree: "break free"}.get(type(option), repr(option))
+            return _say(lang, "follow_up" if option.follow else "stay")
+        keys = {g.EndTurn: "end_turn", g.EndActivation: "end_activation", g.StandUp: "stand_up", g.BreakFree: "break_free"}
+        simple = keys.get(type(option))
+        return _say(lang, simple) if simple else repr(option)
 
     def show(self, state: g.SobState, lang: str) -> str:
-        turn = f"{state.active}'s turn" if state.active else "before the roll-off"
-        lines = [f"{state.name}: round {state.round}/{state.turns}, {turn}"]
+        turn = _say(lang, "show_turn", side=state.active) if state.active else _say(lang, "show_before_roll_off")
+        lines = [_say(lang, "show_header", name=state.name, round=state.round, turns=state.turns, turn=turn)]
         for side in state.sides:
             lines.append(f"  {side}:")
             for f in state.side_figures(side):
-                lines.append(f"    {f.id:12} {f.name:20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {f.state}")
+                lines.append(
+                    f"    {f.id:12} {f.name:20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {_word(lang, f.state)}"
+                )
         if state.current is not None:
-            lines.append(f"  activated: {state.current.model}, {state.current.actions} actions left")
+            lines.append(_say(lang, "show_activated", model=state.current.model, actions=state.current.actions))
         return "\n".join(lines)
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
+    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+
+
+def _word(lang: str, word: str) -> str:
+    """A rules word (a purpose, a recoil kind, a model state) as the catalogue's ``option_words`` table says it."""
+    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))
 
 
 def _pct(p: Fraction) -> str:
