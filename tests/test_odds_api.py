@@ -190,3 +190,31 @@ def test_every_procedure_echoes_input_that_validates_again(rid: str) -> None:
         again = odds(rid, case["procedure"], first.input)
         assert again.input == first.input, case["id"]
         assert again.outcomes == first.outcomes, case["id"]
+
+
+def test_nested_models_cross_field_checks_run_with_their_full_path() -> None:
+    """A nested input model's own check() runs too, and its error names the field by its full path."""
+    from pydantic import Field
+
+    from kessen.core.errors import InputError as Error
+    from kessen.io.validation import StrictModel, validate_data
+
+    class Entry(StrictModel):
+        low: int = Field(ge=0)
+        high: int = Field(ge=0)
+
+        def check(self) -> None:
+            if self.low > self.high:
+                raise Error("low", self.low, f"must be ≤ high ({self.high})")
+
+    class Outer(StrictModel):
+        entries: tuple[Entry, ...]
+        single: Entry | None = None
+
+    assert validate_data(Outer, {"entries": [{"low": 1, "high": 2}]}).entries[0].high == 2
+    with pytest.raises(Error) as listed:
+        validate_data(Outer, {"entries": [{"low": 1, "high": 2}, {"low": 5, "high": 3}]})
+    assert listed.value.field == "entries[1].low" and listed.value.value == 5
+    with pytest.raises(Error) as single:
+        validate_data(Outer, {"entries": [], "single": {"low": 4, "high": 0}})
+    assert single.value.field == "single.low"

@@ -93,10 +93,27 @@ def validate_data(model: type[M], data: Mapping[str, Any] | Any, *, prefix: str 
     return validate_json(model, text, prefix=prefix)
 
 
-def _check(value: BaseModel) -> None:
+def _check(value: BaseModel, path: str = "") -> None:
+    """Run the cross-field checks of every nested model (list entries too), innermost first, then *value*'s own;
+    a nested model's error names its field by the full path (``enemies[2].transfixed_in_contact``)."""
+    for name in type(value).model_fields:
+        child = getattr(value, name)
+        where = f"{path}.{name}" if path else name
+        if isinstance(child, BaseModel):
+            _check(child, where)
+        elif isinstance(child, tuple):
+            for i, entry in enumerate(child):
+                if isinstance(entry, BaseModel):
+                    _check(entry, f"{where}[{i}]")
     check = getattr(value, "check", None)
-    if check is not None:
+    if check is None:
+        return
+    try:
         check()
+    except InputError as error:
+        if not path:
+            raise
+        raise InputError(f"{path}.{error.field}", error.value, error.reason) from None
 
 
 def _lower_first(text: str) -> str:
