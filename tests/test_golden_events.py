@@ -1,0 +1,24 @@
+"""The shipped scenarios' AI-vs-AI event logs are byte-identical to the recorded golden digests."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.golden_events import GOLDEN, ROOT, SEEDS, events_digest, key, scenario_paths
+
+_GOLDEN: dict[str, str] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", scenario_paths(), ids=lambda p: f"{p.parent.name}:{p.stem}")
+def test_event_logs_match_the_golden_digests(path: Path) -> None:
+    """Same scenario and seed → the same events file, byte for byte, as recorded (see tests/golden_events.py)."""
+    os.chdir(ROOT)
+    for seed in SEEDS:
+        assert events_digest(path, seed) == _GOLDEN[key(path, seed)], (
+            f"{key(path, seed)}: the event log changed; if a rule fix changed it on purpose, "
+            "run `python -m tests.golden_events --update` and say which rule in the commit"
+        )
