@@ -15,7 +15,7 @@ from kessen.core.events import to_json_line
 from kessen.sim.battles import play_battle, read_scenario, ruleset_for
 
 ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = ROOT / "tests" / "data" / "golden-events.json"
+GOLDEN = ROOT / "tests" / "data" / "golden-events"  # one <ruleset>.json per ruleset
 SEEDS = (1, 2, 3)
 
 
@@ -40,16 +40,26 @@ def compute() -> dict[str, str]:
     return {key(p, s): events_digest(p, s) for p in scenario_paths() for s in SEEDS}
 
 
+def load() -> dict[str, str]:
+    """Every recorded digest, from all the per-ruleset files."""
+    found: dict[str, str] = {}
+    for f in sorted(GOLDEN.glob("*.json")):
+        found.update(json.loads(f.read_text(encoding="utf-8")))
+    return found
+
+
 def main(argv: list[str]) -> int:
     if argv[1:] != ["--update"]:
         print("usage: python -m tests.golden_events --update", file=sys.stderr)
         return 2
-    old = json.loads(GOLDEN.read_text(encoding="utf-8")) if GOLDEN.exists() else {}
-    new = compute()
+    old, new = load(), compute()
     for k in sorted(set(old) | set(new)):
         if old.get(k) != new.get(k):
             print(f"changed: {k}")
-    GOLDEN.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for ruleset in sorted({k.split("/")[1] for k in new}):
+        mine = {k: v for k, v in new.items() if k.split("/")[1] == ruleset}
+        (GOLDEN / f"{ruleset}.json").write_text(json.dumps(mine, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pytest
 
-from tests.golden_events import GOLDEN, ROOT, SEEDS, events_digest, key, scenario_paths
+from tests.golden_events import ROOT, SEEDS, events_digest, key, load, scenario_paths
 
-_GOLDEN: dict[str, str] = json.loads(GOLDEN.read_text(encoding="utf-8"))
+_GOLDEN = load()
 
 
 @pytest.mark.parametrize("path", scenario_paths(), ids=lambda p: f"{p.parent.name}:{p.stem}")
