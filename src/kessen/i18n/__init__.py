@@ -48,3 +48,14 @@ def _word(key: str, value: Any, values: dict[str, str]) -> Any:
     if isinstance(value, str):
         return values.get(value, value)
     return value
+
+
+def option_text(ruleset: str, lang: str, key: str, **fields: object) -> str:
+    """A text of the ruleset catalogue's ``options`` table, formatted with *fields* as they are (ids and names
+    are never translated; translate a rules word with :func:`option_word` first)."""
+    return str(catalogue(ruleset, lang)["options"][key]).format(**fields)
+
+
+def option_word(ruleset: str, lang: str, word: str) -> str:
+    """A rules word (a phase, an Order, a purpose, a status) as the catalogue's ``option_words`` table says it."""
+    return str(catalogue(ruleset, lang).get("option_words", {}).get(word, word))

@@ -6,7 +6,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import catalogue, narrate
+from kessen.i18n import catalogue, narrate, option_text, option_word
 from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash.ai import AcAI, expected_damage
 from kessen.rulesets.armies_clash.board import render_board
@@ -121,10 +121,8 @@ class AcGame:
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
-    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+    return option_text(RULESET_ID, lang, key, **fields)
 
 
 def _word(lang: str, word: str) -> str:
-    """A rules word (a battle action, a formation, a commander benefit) as the catalogue's ``option_words`` says it."""
-    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))
+    return option_word(RULESET_ID, lang, word)

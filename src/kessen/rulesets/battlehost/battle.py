@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import catalogue, narrate
+from kessen.i18n import catalogue, narrate, option_text, option_word
 from kessen.rulesets.battlehost import game as g
 from kessen.rulesets.battlehost import shoot_phase
 from kessen.rulesets.battlehost import state as st
@@ -90,13 +90,11 @@ class BattlehostGame:
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
-    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+    return option_text(RULESET_ID, lang, key, **fields)
 
 
 def _word(lang: str, word: str) -> str:
-    """A rules word (a phase) as the catalogue's ``option_words`` table says it."""
-    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))
+    return option_word(RULESET_ID, lang, word)
 
 
 def _names(lang: str, names: tuple[str, ...]) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import catalogue, narrate
+from kessen.i18n import catalogue, narrate, option_text, option_word
 from kessen.rulesets.song_of_blades import game as g
 from kessen.rulesets.song_of_blades.ai import SobAI
 from kessen.rulesets.song_of_blades.battlefield import RecoilOption
@@ -83,13 +83,11 @@ class SobGame:
 
 
 def _say(lang: str, key: str, **fields: object) -> str:
-    """A text of the catalogue's ``options`` table; the fields go in as they are (names are never translated)."""
-    return str(catalogue(RULESET_ID, lang)["options"][key]).format(**fields)
+    return option_text(RULESET_ID, lang, key, **fields)
 
 
 def _word(lang: str, word: str) -> str:
-    """A rules word (a purpose, a recoil kind, a model state) as the catalogue's ``option_words`` table says it."""
-    return str(catalogue(RULESET_ID, lang)["option_words"].get(word, word))
+    return option_word(RULESET_ID, lang, word)
 
 
 def _pct(p: Fraction) -> str:
