@@ -18,7 +18,8 @@ from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError
 from kessen.core.events import Event, to_json_line
 from kessen.core.replay import Played, load_save, save_text
 from kessen.rulesets import Ruleset, get_ruleset
-from kessen.sim.battles import play_battle, read_scenario, ruleset_for, simulate
+from kessen.io.scenarios import read_scenario, ruleset_for
+from kessen.sim.battles import play_battle, simulate
 
 
 def run_battle(

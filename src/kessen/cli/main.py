@@ -129,7 +129,7 @@ def board(
     ruleset: Annotated[Optional[str], typer.Option("--ruleset")] = None,
 ) -> None:
     """Draw a scenario's battlefield and forces in the terminal."""
-    from kessen.sim.battles import read_scenario, ruleset_for
+    from kessen.io.scenarios import read_scenario, ruleset_for
 
     chosen = ruleset_for(scenario, ruleset)
     state = chosen.game.load_scenario(read_scenario(scenario), scenario)

@@ -8,38 +8,14 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from kessen.core.errors import InputError
 from kessen.core.replay import Played, play
-from kessen.rulesets import Ruleset, get_ruleset, ruleset_ids
-
-
-def ruleset_for(path: str, given: str | None) -> Ruleset:
-    """The ruleset a scenario belongs to: as given, or named by a folder on its path (examples/<ruleset>/)."""
-    if given is not None:
-        chosen = get_ruleset(given)
-    else:
-        named = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
-        if not named:
-            raise InputError("--ruleset", None, f"give the ruleset of {path} (one of {', '.join(ruleset_ids())})")
-        chosen = get_ruleset(named[-1])
-    if chosen.game is None:
-        raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
-    return chosen
-
-
-def read_scenario(path: str) -> str:
-    """A scenario file's text; a missing or unreadable file names itself."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("scenario", path, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError("scenario", path, f"cannot read the file ({error.__class__.__name__})") from None
+from kessen.io.scenarios import read_scenario, ruleset_for
+from kessen.rulesets import Ruleset, get_ruleset
 
 
 def play_battle(
