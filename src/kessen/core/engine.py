@@ -1,40 +1,60 @@
-"""The state machine every ruleset plays on: chance, decision and terminal nodes, and a pure apply."""
+"""The state machine every ruleset plays on: chance, decision and terminal nodes, and the Game protocol."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kessen.core.events import Event
 from kessen.dice import Dist
+
+if TYPE_CHECKING:
+    from kessen.core.board import Board
 
 S = TypeVar("S")
 
 
 @dataclass(frozen=True, slots=True)
 class Chance:
-    """The next step is a procedure's outcome, drawn from its exact distribution."""
+    """The next step is a procedure's outcome, drawn from its exact distribution; *kind* names the roll."""
 
     dist: Dist[Any]
-    what: str
+    kind: str
+
+    @property
+    def what(self) -> str:
+        return self.kind
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """A player must choose one of the legal options (never empty)."""
+    """A player must choose.
+
+    *kind* is one of the ruleset's documented decision kinds (``"move"`` for every free move); *options* are the
+    suggested choices (never empty; the default policy's first), which AIs and menus use. A *free* decision also
+    accepts any other choice the rules allow, which the ruleset's ``parse`` checks; *actor* names who acts (a model,
+    a unit, a Detachment), or is empty when the player as a whole decides.
+    """
 
     player: str
-    what: str
+    kind: str
     options: tuple[Hashable, ...]
+    free: bool = False
+    actor: str = ""
 
     def __post_init__(self) -> None:
-        assert self.options, f"a decision ({self.what}) needs at least one legal option"
+        assert self.options, f"a decision ({self.kind}) needs at least one suggested option"
+
+    @property
+    def what(self) -> str:
+        return self.kind
 
 
 @dataclass(frozen=True, slots=True)
 class Terminal:
-    """The battle is over."""
+    """The battle is over: the winner (None for a draw) and the summary numbers (see docs/architecture.md)."""
 
     winner: str | None
     summary: dict[str, Any]
@@ -44,20 +64,45 @@ Node = Chance | Decision | Terminal
 
 
 class Game(Protocol[S]):
-    """What a ruleset gives the engine: where a state stands, and the pure transition."""
+    """What a ruleset gives the drivers: where a state stands, the pure transition, and the words and data around it.
+
+    Every driver (the terminal, the web page, simulation, scripts) plays through this protocol and
+    :class:`kessen.Match`; none re-implements a rule or a turn sequence.
+    """
 
     ruleset: str
 
+    def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
+        """The initial state run up to its first chance or decision, with the events on the way."""
+        ...
+
     def node(self, state: S) -> Node:
-        """The kind of node *state* is at, with its distribution or legal options."""
+        """The kind of node *state* is at, with its distribution or suggested options."""
         ...
 
     def apply(self, state: S, choice: Any) -> tuple[S, tuple[Event, ...]]:
-        """The state after *choice* (an outcome at a chance node, an option at a decision node)."""
+        """The state after *choice* (an outcome at a chance node, a legal choice at a decision node); pure."""
+        ...
+
+    def notation(self, state: S, decision: Decision, choice: Any) -> str:
+        """A choice as its short stable text (``attack orc-2``, ``move k1 to 312,440``)."""
+        ...
+
+    def parse(self, state: S, decision: Decision, text: str) -> Any:
+        """The choice *text* names at *decision*: a suggested option, or for a free decision any other the rules
+        allow; else :class:`~kessen.core.errors.IllegalChoice` with the rule ID and the reason."""
+        ...
+
+    def odds(self, state: S, decision: Decision, choice: Any) -> Mapping[str, Fraction] | None:
+        """The exact numbers shown beside a choice (keys from the ruleset catalogue's ``[odds]`` table), or None."""
         ...
 
     def describe(self, state: S, option: Any, lang: str) -> str:
         """An option as a player reads it."""
+        ...
+
+    def prompt(self, state: S, decision: Decision, lang: str) -> str:
+        """The question a decision asks, naming who acts."""
         ...
 
     def load_scenario(self, text: str, source: str) -> S:
@@ -69,7 +114,7 @@ class Game(Protocol[S]):
         ...
 
     def ai(self, side: str) -> Any:
-        """The ruleset's simple AI policy (a Decider) for *side*."""
+        """The ruleset's AI policy (a Decider) for *side*: it chooses among the suggested options."""
         ...
 
     def narrate(self, event: Event, lang: str) -> str:
@@ -80,28 +125,6 @@ class Game(Protocol[S]):
         """The board state as text, for a person at the terminal."""
         ...
 
-
-@dataclass(frozen=True, slots=True)
-class Step(Generic[S]):
-    """One transition of a played game: the choice made and the events it produced."""
-
-    node: Node
-    choice: Any
-    events: tuple[Event, ...]
-    state: S
-
-
-def option_index(decision: Decision, option: Any) -> int:
-    """The index of *option* among the decision's legal options (for replays)."""
-    return decision.options.index(option)
-
-
-def legal(decision: Decision, index: int) -> Any:
-    """The option at *index*, or ``IndexError`` when there is none."""
-    if not 0 <= index < len(decision.options):
-        raise IndexError(index)
-    return decision.options[index]
-
-
-def is_over(nodes: Sequence[Node]) -> bool:
-    return bool(nodes) and isinstance(nodes[-1], Terminal)
+    def board(self, state: S) -> Board:
+        """The battlefield as plain data: what a picture of the board needs."""
+        ...

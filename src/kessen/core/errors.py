@@ -51,3 +51,13 @@ class SaveFileError(KessenError, ValueError):
 def _show(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+class IllegalChoice(KessenError, ValueError):
+    """A proposed choice the rules forbid at this decision: the message names the rule and the reason
+    (``SB-MOVE-2: the path crosses orc-1's base``); *rule* is None where no single rule says it (a choice that
+    is not notation of this decision at all)."""
+
+    def __init__(self, rule: str | None, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}" if rule else reason)
+        self.rule, self.reason = rule, reason

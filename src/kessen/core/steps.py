@@ -1,0 +1,149 @@
+"""The pending-step machine every engine runs on: the queue of steps a phase still has to settle.
+
+A ruleset's state holds ``pending``, a tuple of frozen step values; the first is the one the game stands at. Each
+kind of step has a :class:`StepRule`: its ``node`` (the chance it rolls or the decision it asks, or None when the
+rules settle it without dice or players) and its ``resolve`` (the state after its outcome or choice). The machine
+runs the steps that settle themselves, and the one **settle policy** shared by every ruleset: a chance with a single
+outcome, and a decision with a single suggested option that is not free, are resolved without drawing or asking
+(a single-outcome draw consumes no randomness, so the seeded stream is the same either way). When the queue runs
+empty, the ruleset's ``refill`` queues what comes next (the next turn, the next phase) or ends the battle.
+
+The node the machine stops at is kept beside the state it belongs to, so ``node(state)`` right after ``apply``
+builds no option list twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from kessen.core.engine import Chance, Decision, Node, Terminal
+from kessen.core.events import Event
+
+S = TypeVar("S", bound="Staged")
+T = TypeVar("T")
+
+Out = list[Event]
+
+
+class Staged(Protocol):
+    """A state with a queue of pending steps."""
+
+    @property
+    def pending(self) -> tuple[Hashable, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StepRule(Generic[S, T]):
+    """How one kind of step *T* is played.
+
+    ``node(state, step)`` gives the chance or decision it stands at, or None when it settles itself; then
+    ``resolve(state, step, None, out)`` is called at once. ``resolve(state, step, choice, out)`` gets the state with
+    the step already taken off the queue, appends the events to *out* and returns the new state.
+    """
+
+    resolve: Callable[[S, T, Any, Out], S]
+    node: Callable[[S, T], Chance | Decision | None] | None = None
+
+
+class StepMachine(Generic[S]):
+    """``start``, ``node`` and ``apply`` of a ruleset's Game, over its step rules.
+
+    *rules* maps each step type to its :class:`StepRule`; *with_pending* returns the state with another queue;
+    *result* gives the Terminal of a finished battle (None while it goes on); *refill* is called when the queue is
+    empty and must queue a step or end the battle; *interrupt*, checked before every step, may end or change the
+    battle (a side wiped out), returning None when it does nothing.
+    """
+
+    def __init__(
+        self,
+        rules: Mapping[type, StepRule[S, Any]],
+        *,
+        with_pending: Callable[[S, tuple[Hashable, ...]], S],
+        result: Callable[[S], Terminal | None],
+        refill: Callable[[S, Out], S],
+        interrupt: Callable[[S, Out], S | None] | None = None,
+    ) -> None:
+        self._rules = dict(rules)
+        self._with_pending = with_pending
+        self._result = result
+        self._refill = refill
+        self._interrupt = interrupt
+        self._last: tuple[object, Node] | None = None  # the node settle stopped at, and its state
+
+    def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
+        """The initial state settled up to its first chance or decision, with the events on the way."""
+        out: Out = []
+        return self.settle(state, out), tuple(out)
+
+    def node(self, state: S) -> Node:
+        """The node *state* stands at (a settled state: see :meth:`settle`)."""
+        last = self._last
+        if last is not None and last[0] is state:
+            return last[1]
+        over = self._result(state)
+        if over is not None:
+            return over
+        step = state.pending[0]
+        rule = self._rule(step)
+        found = rule.node(state, step) if rule.node is not None else None
+        assert found is not None, f"the state is not settled: {step!r} needs no chance or decision"
+        self._last = (state, found)
+        return found
+
+    def apply(self, state: S, choice: Any) -> tuple[S, tuple[Event, ...]]:
+        """The state after *choice* at the first pending step, settled to the next node; pure."""
+        out: Out = []
+        step = state.pending[0]
+        state = self._rule(step).resolve(self._pop(state), step, choice, out)
+        return self.settle(state, out), tuple(out)
+
+    def settle(self, state: S, out: Out) -> S:
+        """Run every step that needs no dice and no player, and the settle policy, until a real chance, a real
+        decision or the end of the battle."""
+        while self._result(state) is None:
+            if self._interrupt is not None:
+                changed = self._interrupt(state, out)
+                if changed is not None:
+                    state = changed
+                    continue
+            if not state.pending:
+                state = self._refill(state, out)
+                assert state.pending or self._result(state) is not None, "refill queued nothing and did not end the battle"
+                continue
+            step = state.pending[0]
+            rule = self._rule(step)
+            found = rule.node(state, step) if rule.node is not None else None
+            if found is None:
+                state = rule.resolve(self._pop(state), step, None, out)
+                continue
+            only = _only_choice(found)
+            if only is not _ASK:
+                state = rule.resolve(self._pop(state), step, only, out)
+                continue
+            self._last = (state, found)
+            return state
+        return state
+
+    def _pop(self, state: S) -> S:
+        return self._with_pending(state, state.pending[1:])
+
+    def _rule(self, step: Hashable) -> StepRule[S, Any]:
+        try:
+            return self._rules[type(step)]
+        except KeyError:
+            raise AssertionError(f"no step rule for {type(step).__name__}") from None
+
+
+_ASK = object()
+
+
+def _only_choice(found: Chance | Decision) -> Any:
+    """The settle policy: the one outcome of a single-outcome chance, the one option of a decision that offers one
+    and is not free; else ``_ASK`` (draw it, or ask the player)."""
+    if isinstance(found, Chance):
+        return found.dist.outcomes()[0] if len(found.dist) == 1 else _ASK
+    if not found.free and len(found.options) == 1:
+        return found.options[0]
+    return _ASK

@@ -1,0 +1,260 @@
+"""kessen.Match: one game played step by step, the API every driver plays through (the terminal, the web page,
+scripts, an RL environment).
+
+    m = kessen.Match.open("examples/song-of-blades/warband-skirmish.toml", seed=7, people={"Kingdom"})
+    m.run()                          # chance nodes and the AI sides, until a person must decide or the end
+    m.decision                       # the pending decision (player, kind, suggested options, notation, odds) or None
+    m.choose("move k1 to 312,440")   # any legal notation or a suggested option; then runs on to the next one
+    m.undo()                         # back to before the person's last decision
+    m.board(), m.events, m.result, m.save("game.json"), kessen.Match.load("game.json")
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from kessen import i18n
+from kessen.core.board import Board
+from kessen.core.engine import Chance, Decision, Game, Terminal
+from kessen.core.errors import IllegalChoice, InputError, KessenError, SaveFileError
+from kessen.core.events import Event
+from kessen.core.saves import SAVE_V1, Recorded, SaveFile, dumps, loads
+from kessen.core.session import Session, Snapshot, encode_outcome, find_outcome
+from kessen.io.scenarios import read_scenario, ruleset_for
+from kessen.rulesets import Ruleset, get_ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A suggested option of a pending decision: its notation, its words, and the exact odds of choosing it."""
+
+    notation: str
+    text: str
+    odds: Mapping[str, Fraction] | None
+    choice: Any = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingDecision:
+    """The decision a person must make now: who decides, its documented *kind*, who acts, the question in the
+    match's language, and the suggested options. A *free* decision accepts any other legal notation too."""
+
+    player: str
+    kind: str
+    actor: str
+    free: bool
+    prompt: str
+    options: tuple[Option, ...]
+
+
+class Match:
+    """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI."""
+
+    def __init__(self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en") -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise InputError("seed", seed, "must be an integer from 0 to 2^64 - 1")
+        if lang not in i18n.LANGUAGES:
+            raise InputError("lang", lang, f"must be one of {', '.join(i18n.LANGUAGES)}")
+        self.ruleset, self.scenario_text, self.source, self.seed, self.lang = ruleset, text, source, seed, lang
+        game = ruleset.game
+        state = game.load_scenario(text, source)
+        self.sides: tuple[str, ...] = tuple(game.sides(state))
+        self.people: frozenset[str] = frozenset(people)
+        strangers = sorted(self.people - set(self.sides))
+        if strangers:
+            raise InputError("people", strangers[0], f"not a side of this scenario (its sides are {', '.join(self.sides)})")
+        self._deciders = {side: game.ai(side) for side in self.sides if side not in self.people}
+        self._session: Session[Any] = Session(game, state, seed)
+        self._undo: list[Snapshot] = []
+
+    # --- opening, loading, saving ------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, scenario: str | os.PathLike[str], *, seed: int = 1, people: Iterable[str] = (), ruleset: str | None = None, lang: str = "en"
+    ) -> Match:
+        """A new match of a scenario file (its ruleset from the file, or *ruleset*)."""
+        path = os.fspath(scenario)
+        return cls(ruleset_for(path, ruleset), read_scenario(path), path, seed=seed, people=people, lang=lang)
+
+    @classmethod
+    def from_text(
+        cls, text: str, *, ruleset: str, seed: int = 1, people: Iterable[str] = (), lang: str = "en", source: str = "scenario"
+    ) -> Match:
+        """A new match of a scenario given as text (errors name *source*)."""
+        return cls(get_ruleset(ruleset), text, source, seed=seed, people=people, lang=lang)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Match:
+        """The match a save file holds, replayed to where it was saved (never half-loaded)."""
+        from kessen.io.files import read_json
+
+        where = os.fspath(path)
+        return cls.loads(read_json(where), where)
+
+    @classmethod
+    def loads(cls, data: Any, source: str = "save") -> Match:
+        """The match of a save file's parsed JSON *data*; errors name *source*."""
+        save = loads(data, source)
+        try:
+            match = cls(get_ruleset(save.ruleset), save.scenario, save.scenario_source, seed=save.seed, people=save.people, lang=save.lang)
+        except InputError as error:
+            raise SaveFileError(source, f"the scenario inside this save is bad: {error}") from None
+        match._replay(save, source)
+        return match
+
+    def dumps(self) -> str:
+        """The save file's text (``kessen-save/2``): every step taken, decisions in notation, outcomes as drawn."""
+        from kessen import __version__
+
+        game = self.ruleset.game
+        steps = tuple(
+            Recorded("d", game.notation(t.state, t.node, t.choice)) if isinstance(t.node, Decision) else Recorded("c", encode_outcome(t.choice))
+            for t in self._session.taken
+        )
+        return dumps(
+            SaveFile(
+                format="", ruleset=self.ruleset.id, scenario_source=self.source, scenario=self.scenario_text, seed=self.seed,
+                people=tuple(s for s in self.sides if s in self.people), lang=self.lang, kessen=__version__, steps=steps,
+            )
+        )
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the save file, whole or not at all."""
+        from kessen.io.files import write_text
+
+        write_text(os.fspath(path), self.dumps())
+
+    # --- playing -------------------------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Roll the chance nodes and let the AI sides play, until a person must decide or the battle ends."""
+        self._session.run(self._deciders)
+
+    @property
+    def decision(self) -> PendingDecision | None:
+        """The decision a person must make now, or None (the battle is over, or :meth:`run` has not been called)."""
+        node = self._session.node
+        if not isinstance(node, Decision) or node.player not in self.people:
+            return None
+        game, state = self.ruleset.game, self._session.state
+        options = tuple(
+            Option(game.notation(state, node, o), game.describe(state, o, self.lang), game.odds(state, node, o), o) for o in node.options
+        )
+        return PendingDecision(node.player, node.kind, node.actor, node.free, game.prompt(state, node, self.lang), options)
+
+    def choose(self, choice: str | Option) -> None:
+        """Make a person's choice (any legal notation, or one of the suggested options), then run on to the next
+        decision of a person or the end. An illegal choice raises :class:`IllegalChoice` and changes nothing."""
+        self._pending_person_node()
+        snap = self._session.snapshot()
+        if isinstance(choice, Option):
+            self._session.choose(choice.choice)
+        elif isinstance(choice, str):
+            self._session.choose_notation(choice)
+        else:
+            raise IllegalChoice(None, f"a choice is its notation, a string (got {choice!r})")
+        self._undo.append(snap)
+        self.run()
+
+    def odds(self, notation: str) -> Mapping[str, Fraction] | None:
+        """The exact odds of a choice before making it (IllegalChoice if it is not legal now)."""
+        node = self._pending_person_node()
+        game: Game[Any] = self.ruleset.game
+        state = self._session.state
+        return game.odds(state, node, game.parse(state, node, notation))
+
+    def undo(self) -> None:
+        """Back to before the person's last decision: the identical state, the stream where it was."""
+        if not self._undo:
+            raise IllegalChoice(None, "there is no decision of yours to undo")
+        self._session.restore(self._undo.pop())
+
+    # --- what there is to see ------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The frozen game state (for tests and tools; drivers read :meth:`board`, :attr:`events` and :attr:`decision`)."""
+        return self._session.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self._session.events
+
+    @property
+    def result(self) -> Terminal | None:
+        """The end of the battle (winner and summary), or None while it goes on."""
+        node = self._session.node
+        return node if isinstance(node, Terminal) else None
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def board(self) -> Board:
+        """The battlefield as plain data: size, terrain and every model (see :mod:`kessen.core.board`)."""
+        game: Game[Any] = self.ruleset.game
+        return game.board(self._session.state)
+
+    def narrate(self, event: Event, lang: str | None = None) -> str:
+        return str(self.ruleset.game.narrate(event, lang or self.lang))
+
+    def show(self, lang: str | None = None) -> str:
+        """The board as text, for a person at the terminal."""
+        return str(self.ruleset.game.show(self._session.state, lang or self.lang))
+
+    # --- internals ------------------------------------------------------------------------------------------------
+
+    def _pending_person_node(self) -> Decision:
+        node = self._session.node
+        if isinstance(node, Decision) and node.player in self.people:
+            return node
+        if isinstance(node, Terminal):
+            raise IllegalChoice(None, "the battle is over")
+        raise IllegalChoice(None, "no decision of yours is pending (call run() first)")
+
+    def _replay(self, save: SaveFile, source: str) -> None:
+        """Replay a loaded save's steps; an undo point is kept before each decision of a person."""
+        session = self._session
+        if save.format == SAVE_V1:
+            self._replay_v1(save.decisions, source)
+            return
+        for k, rec in enumerate(save.steps, 1):
+            node = session.node
+            where = f"step {k}"
+            if isinstance(node, Terminal):
+                raise SaveFileError(source, f"{where}: the battle is already over, but the save has {len(save.steps) - k + 1} more steps")
+            if rec.kind == "c":
+                if not isinstance(node, Chance):
+                    raise SaveFileError(source, f"{where}: the save has a roll, but {node.player} decides ({node.kind}) here")
+                outcome = find_outcome(node.dist, rec.value)
+                if outcome is None:
+                    raise SaveFileError(source, f"{where} ({node.kind}): the recorded outcome cannot happen here (got {rec.value!r})")
+                session.roll(outcome)
+                continue
+            if not isinstance(node, Decision):
+                raise SaveFileError(source, f"{where}: the save has the decision {rec.value!r}, but the game rolls ({node.kind}) here")
+            if node.player in self.people:
+                self._undo.append(session.snapshot())
+            try:
+                session.choose_notation(rec.value)
+            except KessenError as error:
+                raise SaveFileError(source, f"{where} ({node.kind} by {node.player}): {rec.value!r} does not replay: {error}") from None
+
+    def _replay_v1(self, decisions: tuple[int, ...], source: str) -> None:
+        session = self._session
+        for k, index in enumerate(decisions, 1):
+            node = session.node
+            while isinstance(node, Chance):
+                session.roll()
+                node = session.node
+            if not isinstance(node, Decision) or index >= len(node.options):
+                raise SaveFileError(source, f"decision {k}: does not replay (option {index + 1} is not an option here)")
+            if node.player in self.people:
+                self._undo.append(session.snapshot())
+            session.choose(node.options[index])
