@@ -110,7 +110,7 @@ class Match:
 
     def dumps(self) -> str:
         """The save file's text (``kessen-save/2``): every step taken, decisions in notation, outcomes as drawn."""
-        from kessen import __version__
+        from kessen.version import __version__
 
         game = self.ruleset.game
         steps = tuple(
