@@ -1,0 +1,53 @@
+"""kessen-save/1 fixtures: saves written by the engine as it was before saves v2, which must keep loading.
+
+For every shipped scenario two v1 saves are kept under ``tests/data/saves-v1/<ruleset>/``: an AI battle (seed 1)
+and a random-legal one (seed 2), each with the sha256 of its events file and its winner. Made once with
+``python -m tests.saves_v1 --write`` on the engine of the day; never rewritten afterwards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from kessen.core.events import Event, to_json_line
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "data" / "saves-v1"
+
+
+def digest(events: list[Event]) -> str:
+    return hashlib.sha256("".join(to_json_line(e) + "\n" for e in events).encode("utf-8")).hexdigest()
+
+
+def write() -> None:
+    from kessen.core.decisions import RandomDecider
+    from kessen.core.replay import play, save_text
+    from kessen.dice import stream
+    from kessen.io.scenarios import read_scenario, ruleset_for
+
+    for path in sorted((ROOT / "examples").glob("*/*.toml")):
+        source = str(path.relative_to(ROOT))
+        ruleset = ruleset_for(source, None)
+        game, text = ruleset.game, read_scenario(source)
+        state = game.load_scenario(text, source)
+        for seed, how in ((1, "ai"), (2, "random")):
+            deciders: dict[str, Any] = {
+                side: game.ai(side) if how == "ai" else RandomDecider(stream(100 + i)) for i, side in enumerate(game.sides(state))
+            }
+            played = play(game, state, deciders, seed)
+            assert played.terminal is not None
+            folder = FIXTURES / ruleset.id
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{path.stem}-{how}.save.json").write_text(save_text(ruleset.id, source, text, seed, played.decisions), encoding="utf-8")
+            expected = {"events": digest(played.events), "winner": played.terminal.winner}
+            (folder / f"{path.stem}-{how}.expected.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m tests.saves_v1 --write")
+    write()
