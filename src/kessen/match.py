@@ -12,7 +12,7 @@ scripts, an RL environment).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -55,21 +55,23 @@ class PendingDecision:
 class Match:
     """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI."""
 
-    def __init__(self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en") -> None:
+    def __init__(
+        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en", record: bool = True
+    ) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise InputError("seed", seed, "must be an integer from 0 to 2^64 - 1")
         if lang not in i18n.LANGUAGES:
             raise InputError("lang", lang, f"must be one of {', '.join(i18n.LANGUAGES)}")
         self.ruleset, self.scenario_text, self.source, self.seed, self.lang = ruleset, text, source, seed, lang
         game = ruleset.game
-        state = game.load_scenario(text, source)
+        state = _initial_state(ruleset, text, source)
         self.sides: tuple[str, ...] = tuple(game.sides(state))
         self.people: frozenset[str] = frozenset(people)
         strangers = sorted(self.people - set(self.sides))
         if strangers:
             raise InputError("people", strangers[0], f"not a side of this scenario (its sides are {', '.join(self.sides)})")
         self._deciders = {side: game.ai(side) for side in self.sides if side not in self.people}
-        self._session: Session[Any] = Session(game, state, seed)
+        self._session: Session[Any] = Session(game, state, seed, keep=record)
         self._undo: list[Snapshot] = []
 
     # --- opening, loading, saving ------------------------------------------------------------------------
@@ -112,6 +114,9 @@ class Match:
         """The save file's text (``kessen-save/2``): every step taken, decisions in notation, outcomes as drawn."""
         from kessen.version import __version__
 
+        if not self._session.keeps_record:
+            raise KessenError("this match keeps no record of its steps (record=False), so it cannot be saved")
+
         game = self.ruleset.game
         steps = tuple(
             Recorded("d", game.notation(t.state, t.node, t.choice)) if isinstance(t.node, Decision) else Recorded("c", encode_outcome(t.choice))
@@ -132,9 +137,10 @@ class Match:
 
     # --- playing -------------------------------------------------------------------------------------------------
 
-    def run(self) -> None:
-        """Roll the chance nodes and let the AI sides play, until a person must decide or the battle ends."""
-        self._session.run(self._deciders)
+    def run(self, on_events: Callable[[tuple[Event, ...]], None] | None = None) -> None:
+        """Roll the chance nodes and let the AI sides play, until a person must decide or the battle ends;
+        *on_events* sees the events of each step as they happen (a narrating terminal)."""
+        self._session.run(self._deciders, on_events=on_events)
 
     @property
     def decision(self) -> PendingDecision | None:
@@ -258,3 +264,19 @@ class Match:
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             session.choose(node.options[index])
+
+
+_LOADED: dict[tuple[str, str, str], Any] = {}
+
+
+def _initial_state(ruleset: Ruleset, text: str, source: str) -> Any:
+    """A scenario loaded and validated once, however many matches start from it (states are frozen, so they share
+    it); the last few scenarios are kept."""
+    key = (ruleset.id, text, source)
+    state = _LOADED.get(key)
+    if state is None:
+        state = ruleset.game.load_scenario(text, source)
+        if len(_LOADED) >= 16:
+            del _LOADED[next(iter(_LOADED))]
+        _LOADED[key] = state
+    return state

@@ -63,6 +63,10 @@ class Session(Generic[S]):
     def node(self) -> Node:
         return self.game.node(self.state)
 
+    @property
+    def keeps_record(self) -> bool:
+        return self._keep
+
     def choose(self, choice: Any) -> tuple[Event, ...]:
         """Make *choice* at the pending decision: a suggested option, or for a free decision any the rules allow
         (checked through the ruleset's notation); an illegal one raises IllegalChoice and changes nothing."""
