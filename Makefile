@@ -13,7 +13,9 @@ $(BIN)/kessen: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/kessen
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,dask,plot,parquet]'
+	@# Japanese plot titles need a font with Japanese glyphs (kessen sweep --plot DIR --lang ja)
+	fc-list :lang=ja 2>/dev/null | grep -q . || (apt-get update -qq && apt-get install -y -qq fonts-noto-cjk) || echo "no Japanese font: ja plots fall back to English titles"
 	touch $@
 
 run: $(BIN)/kessen
