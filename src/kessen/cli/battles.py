@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +21,15 @@ from kessen.core.events import Event, to_json_line
 from kessen.core.replay import Played, load_save, save_text
 from kessen.rulesets import Ruleset, get_ruleset
 from kessen.io.scenarios import read_scenario, ruleset_for
-from kessen.sim.battles import play_battle, simulate
+from kessen.sim.battles import BattleStats, Interrupted, play_battle, simulate, wilson
+from kessen.sim.chunks import chunk_plan
+from kessen.sim.executors import make_executor
+from kessen.sim.tally import mean
 
 
 def run_battle(
     scenario: str, *, ruleset_id: str | None, seed: int, runs: int, events_path: str | None, lang: str,
-    save_path: str | None, out: Console,
+    save_path: str | None, out: Console, workers: int | None = None,
 ) -> None:
     ruleset = ruleset_for(scenario, ruleset_id)
     text = read_scenario(scenario)
@@ -32,34 +37,50 @@ def run_battle(
         for flag, value in (("--events", events_path), ("--save", save_path)):
             if value is not None:
                 raise InputError(flag, value, "only for a single battle (without --runs)")
-        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out)
+        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang)
         return
     narrate = _narrator(ruleset, lang, out)
     played = play_battle(ruleset, text, scenario, seed, on_events=narrate)
     finish(ruleset, played, scenario, text, seed, events_path=events_path, save_path=save_path, lang=lang, out=out)
 
 
-def run_many(ruleset: Ruleset, text: str, source: str, *, seed: int, runs: int, out: Console) -> None:
+def run_many(
+    ruleset: Ruleset, text: str, source: str, *, seed: int, runs: int, out: Console, workers: int | None = None,
+    lang: str = "en",
+) -> None:
+    """``kessen battle --runs N``: the battles on a process pool (``--workers``, default all cores) with a progress
+    bar from the first chunk on; Ctrl-C stops the workers at once and prints the battles finished, then exits 130."""
+    i18n.catalogue("sim", lang)  # validates --lang before any battle
+    ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
+    chunks = len(chunk_plan(0, runs))
+    executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
     columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=out, transient=True) as bar:
-        task = bar.add_task("battles", total=runs)
-        stats = simulate(ruleset, text, source, runs=runs, seed=seed, progress=lambda n: bar.advance(task, n))
-    table = Table(title=f"{runs} battles, seed {seed}", title_justify="left")
-    for col in ("side", "wins", "win rate", "95% interval", "mean casualties"):
-        table.add_column(col, justify="right" if col != "side" else "left")
+    try:
+        with Progress(*columns, console=out, transient=True) as bar:
+            task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
+            stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
+    except Interrupted as stop:
+        partial: BattleStats = stop.partial
+        out.print(battle_table(partial, seed=seed, lang=lang))
+        out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
+        raise
+    out.print(battle_table(stats, seed=seed, lang=lang))
+
+
+def battle_table(stats: BattleStats, *, seed: int, lang: str) -> Table:
+    """Wins, win rate with its 95% interval and mean casualties per side, and the draws, in *lang*."""
+    text = functools.partial(i18n.text, "sim", lang=lang)
+    table = Table(title=text("battles_title", runs=stats.runs, seed=seed), title_justify="left")
+    for key in ("side", "wins", "win_rate", "interval", "mean_casualties"):
+        table.add_column(text(key), justify="left" if key == "side" else "right")
     for side in stats.sides:
         p, lo, hi = stats.win_rate(side)
-        losses = stats.casualties.get(side, [0])
-        table.add_row(side, str(stats.wins[side]), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", f"{sum(losses) / len(losses):.2f}")
-    p, lo, hi = _draw_rate(stats.draws, runs)
-    table.add_row("draw", str(stats.draws), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", "")
-    out.print(table)
-
-
-def _draw_rate(draws: int, runs: int) -> tuple[float, float, float]:
-    from kessen.sim.battles import wilson
-
-    return wilson(draws, runs)
+        casualties = mean(stats.casualties.get(side, Counter()))
+        shown = "" if casualties is None else f"{casualties:.2f}"
+        table.add_row(escape(side), str(stats.wins[side]), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", shown)
+    p, lo, hi = wilson(stats.draws, stats.runs)
+    table.add_row(text("draw"), str(stats.draws), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", "")
+    return table
 
 
 def resume(path: str, *, events_path: str | None, lang: str, out: Console, side: str | None = None, save_path: str | None = None) -> None:

@@ -86,11 +86,29 @@ def battle(
     lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
     save: Annotated[Optional[str], typer.Option("--save", help="save the game (scenario, seed, decisions) to this file")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="ruleset id (default: the examples/<ruleset>/ folder)")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="processes for --runs (default: all cores)")] = None,
 ) -> None:
     """Play a whole battle between two AI sides, narrated; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
 
-    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False, soft_wrap=True))
+    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False, soft_wrap=True), workers=workers)
+
+
+@app.command()
+def sweep(
+    sweep_file: Annotated[str, typer.Argument(help="sweep TOML file: scenarios, fields to vary, battles per cell")],
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="local processes (default: all cores)")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask: local (a LocalCluster) or tcp://HOST:8786")] = None,
+    db: Annotated[Optional[str], typer.Option("--db", help="SQLite results file (default: beside the sweep file)")] = None,
+    plot: Annotated[Optional[str], typer.Option("--plot", help="write PNG plots into this folder")] = None,
+    export: Annotated[Optional[str], typer.Option("--export", help="write one row per cell to FILE.csv or FILE.parquet")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="language of the table and the plot titles")] = Language.en,
+) -> None:
+    """Battles over a grid of scenario fields: win rates per cell, kept in SQLite (a re-run reuses them), plots."""
+    from kessen.cli.sweep import sweep_command
+
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # a piped table keeps its columns
+    sweep_command(sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=Console(stderr=True, highlight=False))
 
 
 @app.command()

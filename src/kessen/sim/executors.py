@@ -76,28 +76,30 @@ class DaskExecutor:
 
     def __init__(self, address: str, workers: int) -> None:
         try:
-            from distributed import Client, LocalCluster
+            import distributed
         except ImportError:
             raise InputError("--scheduler", address, "Dask is not installed: pip install 'kessen[dask]'") from None
+        dask: Any = distributed  # typed loosely: distributed's own annotations are partial
         self._cluster: Any = None
         if address == "local":
-            self._cluster = LocalCluster(
+            self._cluster = dask.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
             )
-            self._client: Any = Client(self._cluster)
+            self._client: Any = dask.Client(self._cluster)
         else:
             try:
-                self._client = Client(address, timeout=10)
+                self._client = dask.Client(address, timeout=10)
             except (OSError, TimeoutError, ValueError) as error:
                 raise InputError("--scheduler", address, f"cannot reach the Dask scheduler ({error})") from None
         self.workers = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values()))
         self._futures: list[Any] = []
 
     def run(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
-        from distributed import as_completed
+        import distributed
 
+        dask: Any = distributed
         self._futures = self._client.map(fn, list(jobs), pure=False)
-        return (future.result() for future in as_completed(self._futures))
+        return (future.result() for future in dask.as_completed(self._futures))
 
     def close(self) -> None:
         if self._futures:

@@ -52,8 +52,12 @@ class Vary(StrictModel):
     )]
 
     def check(self) -> None:
-        """The field is a well-formed path."""
+        """The field is a well-formed path; no value comes twice (it would repeat a cell)."""
         field_tokens(self.field)
+        shown = [repr(v) for v in self.values]
+        for i, value in enumerate(shown):
+            if value in shown[:i]:
+                raise InputError(f"values[{i}]", self.values[i], "already in the list")
 
 
 class SweepFile(StrictModel):
@@ -99,10 +103,10 @@ class Cell:
     text: str
     sides: tuple[str, ...]
 
-    def label(self) -> str:
+    def label(self, swapped: str = "swapped") -> str:
         """The cell as a reader names it: ``sides[0].models[0].combat = 4, turns = 6, swapped``."""
         parts = [f"{name} = {_toml(value)}" for name, value in self.settings]
-        return ", ".join(parts + (["swapped"] if self.swapped else [])) or Path(self.scenario).name
+        return ", ".join(parts + ([swapped] if self.swapped else [])) or Path(self.scenario).name
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,8 +72,6 @@ def run_sweep(
         chunks = sum(len(plan) for plan in plans.values())
         missing = [(cell, chunk) for cell in sweep.cells for chunk in plans[cell.index] if (cell.index, chunk.index) not in done]
         run = SweepRun(sweep, {}, chunks, chunks - len(missing), store.path)
-        if on_start is not None:
-            on_start(sum(chunk.size for _, chunk in missing), run.reused, chunks)
         seed = sweep.spec.seed
         jobs, where = [], {}
         for cell, chunk in missing:
@@ -91,8 +89,11 @@ def run_sweep(
         def tallies() -> dict[int, Tally]:
             return {c.index: total(done[(c.index, k.index)] for k in plans[c.index] if (c.index, k.index) in done) for c in sweep.cells}
 
+        chosen = executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(jobs))
+        if on_start is not None:  # after the executor started its processes: on_start may start threads
+            on_start(sum(chunk.size for _, chunk in missing), run.reused, chunks)
         try:
-            play_all(jobs, executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(jobs)), finished)
+            play_all(jobs, chosen, finished)
         except KeyboardInterrupt:
             run.tallies = tallies()
             raise Interrupted(run) from None
@@ -109,7 +110,8 @@ def sweep(path: str, *, workers: int | None = None, scheduler: str | None = None
 
 def cell_row(cell: Cell, tally: Tally, sweep: Sweep) -> Row:
     """The row of one cell (columns in a fixed order: the cell, then each side, then the summary numbers)."""
-    row: Row = {"cell": cell.index, "scenario": cell.scenario, "ruleset": cell.ruleset}
+    scenario = os.path.relpath(cell.scenario, Path(sweep.path).parent)  # as the sweep file names it
+    row: Row = {"cell": cell.index, "scenario": scenario, "ruleset": cell.ruleset}
     for v in sweep.spec.vary:
         row[v.field] = dict(cell.settings)[v.field]
     if sweep.spec.swap_sides:
