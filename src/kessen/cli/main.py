@@ -108,7 +108,7 @@ def sweep(
     from kessen.cli.sweep import sweep_command
 
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # a piped table keeps its columns
-    sweep_command(sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=Console(stderr=True, highlight=False))
+    sweep_command(sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=Console(stderr=True, highlight=False, soft_wrap=True))
 
 
 @app.command()

@@ -11,6 +11,7 @@ from rich.table import Table
 from kessen import i18n
 from kessen.core.errors import InputError
 from kessen.sim.battles import Interrupted
+from kessen.sim.executors import check_scheduler
 from kessen.sim.sweeps import SweepRun, check_export, default_db, export, run_sweep
 
 
@@ -21,6 +22,8 @@ def sweep_command(
     """Run a sweep file with a progress bar; then its table, and the export and plots asked for."""
     text = functools.partial(i18n.text, "sim", lang=lang)
     check_export(export_path)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     if scheduler is not None and scheduler != "local" and workers is not None:
         raise InputError("--workers", workers, "a Dask cluster's scheduler decides its workers: leave --workers out")
     if plot is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from contextlib import closing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -122,11 +123,12 @@ def simulate(
         check_seed(seed)
         state = ruleset.game.load_scenario(text, source)  # validate once, before any worker starts
     except InputError:
-        if executor is not None:
+        if executor is not None:  # a given executor is closed however the run ends
             executor.close()
         raise
     stats = BattleStats(tuple(ruleset.game.sides(state)), Tally(), runs)
-    jobs = [ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c)) for c in chunk_plan(0, runs)]
+    plan = chunk_plan(0, runs)
+    jobs = (ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c)) for c in plan)
 
     def finished(_key: tuple[int, int], tally: Tally) -> None:
         stats.tally.merge(tally)
@@ -134,7 +136,8 @@ def simulate(
             progress(tally.battles)
 
     try:
-        play_all(jobs, executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(jobs)), finished)
+        with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(plan))) as chosen:
+            play_all(jobs, chosen, finished)
     except KeyboardInterrupt:
         raise Interrupted(stats) from None
     return stats

@@ -10,7 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from kessen.core.errors import InputError
@@ -25,12 +25,12 @@ class Executor(Protocol):
     workers: int
     """How many jobs run at once."""
 
-    def run(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         """``fn(job)`` for every job, yielded as each finishes (any order)."""
         ...
 
     def close(self) -> None:
-        """Stop every worker now (unfinished jobs are dropped)."""
+        """Stop every worker now (unfinished jobs are dropped); closing twice does nothing more."""
         ...
 
 
@@ -39,7 +39,7 @@ class InlineExecutor:
 
     workers = 1
 
-    def run(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         return (fn(job) for job in jobs)
 
     def close(self) -> None:
@@ -62,7 +62,7 @@ class PoolExecutor:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         self._pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
 
-    def run(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         return self._pool.imap_unordered(fn, jobs, chunksize=1)
 
     def close(self) -> None:
@@ -94,7 +94,7 @@ class DaskExecutor:
         self.workers = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values()))
         self._futures: list[Any] = []
 
-    def run(self, fn: Callable[[J], R], jobs: Sequence[J]) -> Iterator[R]:
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         import distributed
 
         dask: Any = distributed
@@ -118,7 +118,12 @@ def make_executor(*, workers: int | None = None, scheduler: str | None = None, j
     if jobs is not None:
         count = max(1, min(count, jobs))
     if scheduler is not None:
-        if scheduler != "local" and not scheduler.startswith(("tcp://", "tls://", "ucx://")):
-            raise InputError("--scheduler", scheduler, "must be local or a scheduler address such as tcp://HOST:8786")
-        return DaskExecutor(scheduler, workers or os.cpu_count() or 1)
+        return DaskExecutor(check_scheduler(scheduler), workers or os.cpu_count() or 1)
     return InlineExecutor() if count == 1 else PoolExecutor(count)
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``local`` or a Dask scheduler address (``tcp://HOST:8786``), else an InputError."""
+    if scheduler != "local" and not scheduler.startswith(("tcp://", "tls://", "ucx://")):
+        raise InputError("--scheduler", scheduler, "must be local or a scheduler address such as tcp://HOST:8786")
+    return scheduler

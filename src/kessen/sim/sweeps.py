@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,13 @@ def run_sweep(
     *progress(battles, cell)* after each chunk. Ctrl-C raises :class:`Interrupted` with the partial
     :class:`SweepRun` (every finished chunk is in the store already).
     """
-    sweep = load_sweep(path)
-    store = Store(db or default_db(path))
+    try:
+        sweep = load_sweep(path)
+        store = Store(db or default_db(path))
+    except BaseException:
+        if executor is not None:  # a given executor is closed however the run ends
+            executor.close()
+        raise
     try:
         ident = store.sweep_id(sweep)
         done = store.tallies(ident)
@@ -73,15 +79,15 @@ def run_sweep(
         missing = [(cell, chunk) for cell in sweep.cells for chunk in plans[cell.index] if (cell.index, chunk.index) not in done]
         run = SweepRun(sweep, {}, chunks, chunks - len(missing), store.path)
         seed = sweep.spec.seed
-        jobs, where = [], {}
-        for cell, chunk in missing:
-            seeds = battle_seeds(seed, chunk)
-            jobs.append(ChunkJob((cell.index, chunk.index), cell.ruleset, cell.text, cell.scenario, seeds))
-            where[(cell.index, chunk.index)] = (cell, chunk, seeds)
+        where = {(cell.index, chunk.index): (cell, chunk) for cell, chunk in missing}
+        jobs = (
+            ChunkJob((cell.index, chunk.index), cell.ruleset, cell.text, cell.scenario, battle_seeds(seed, chunk))
+            for cell, chunk in missing
+        )
 
         def finished(key: tuple[int, int], tally: Tally) -> None:
-            cell, chunk, seeds = where[key]
-            store.record(ident, cell, chunk, seed=seed, battle_seeds=seeds, tally=tally)
+            cell, chunk = where[key]
+            store.record(ident, cell, chunk, seed=seed, battle_seeds=battle_seeds(seed, chunk), tally=tally)
             done[key] = tally
             if progress is not None:
                 progress(tally.battles, cell.index)
@@ -89,11 +95,11 @@ def run_sweep(
         def tallies() -> dict[int, Tally]:
             return {c.index: total(done[(c.index, k.index)] for k in plans[c.index] if (c.index, k.index) in done) for c in sweep.cells}
 
-        chosen = executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(jobs))
-        if on_start is not None:  # after the executor started its processes: on_start may start threads
-            on_start(sum(chunk.size for _, chunk in missing), run.reused, chunks)
         try:
-            play_all(jobs, chosen, finished)
+            with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(missing))) as chosen:
+                if on_start is not None:  # after the executor started its processes: on_start may start threads
+                    on_start(sum(chunk.size for _, chunk in missing), run.reused, chunks)
+                play_all(jobs, chosen, finished)
         except KeyboardInterrupt:
             run.tallies = tallies()
             raise Interrupted(run) from None
