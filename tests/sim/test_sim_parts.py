@@ -137,3 +137,11 @@ def test_a_file_that_is_not_a_results_store_is_refused(tmp_path: Path) -> None:
     junk.write_text("not a database, just text that is long enough to be read as a header" * 10)
     with pytest.raises(InputError, match="--db"):
         Store(str(junk))
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "examples").glob("*/sweeps/*.toml")), ids=lambda p: p.parent.parent.name)
+def test_every_shipped_sweep_builds_and_validates_all_its_cells(path: Path) -> None:
+    """The example sweeps (one per ruleset) load, and every cell's scenario passes its ruleset's validation."""
+    sweep = load_sweep(str(path))
+    assert sweep.cells and all(len(cell.sides) == 2 for cell in sweep.cells)
+    assert len({cell.text for cell in sweep.cells}) == len(sweep.cells)

@@ -65,6 +65,10 @@ class Store:
         if Path(path).is_dir():
             raise InputError("--db", path, "a directory, not a results file")
         try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)  # [DECISION] like --plot DIR, made when missing
+        except OSError as error:
+            raise InputError("--db", path, f"cannot make its folder ({error.strerror})") from None
+        try:
             self._db = sqlite3.connect(path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
