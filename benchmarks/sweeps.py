@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import tempfile
 import time
 from pathlib import Path
@@ -28,8 +29,17 @@ def _sweep_file(folder: Path, runs: int) -> str:
     return str(path)
 
 
-def _measure(make: type[Executor] | None, workers: int, path: str, db: str) -> tuple[float, float, int]:
-    """(start-up seconds, seconds playing, battles) of one fresh run of the sweep (a new store: nothing reused)."""
+def _cpu(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _measure(make: type[Executor] | None, workers: int, path: str, db: str) -> tuple[float, float, float, int]:
+    """(start-up seconds, seconds playing, CPU seconds of the processes that played, battles) of one fresh run of
+    the sweep (a new store: nothing reused). The CPU seconds of pool and cluster workers are counted when they have
+    ended (``RUSAGE_CHILDREN``), so a loaded machine shows as CPU seconds well below workers × playing time."""
+    who = resource.RUSAGE_SELF if make is None else resource.RUSAGE_CHILDREN
+    cpu = _cpu(who)
     started = time.perf_counter()
     if make is None:
         executor: Executor = InlineExecutor()
@@ -39,7 +49,8 @@ def _measure(make: type[Executor] | None, workers: int, path: str, db: str) -> t
         executor = PoolExecutor(workers)
     ready = time.perf_counter()
     run = run_sweep(path, executor=executor, db=db)
-    return ready - started, time.perf_counter() - ready, sum(t.battles for t in run.tallies.values())
+    playing = time.perf_counter() - ready
+    return ready - started, playing, _cpu(who) - cpu, sum(t.battles for t in run.tallies.values())
 
 
 def run(out: Console, *, runs: int = 48) -> None:
@@ -59,10 +70,13 @@ def run(out: Console, *, runs: int = 48) -> None:
         except ImportError:
             out.print("Dask is not installed (pip install 'kessen[dask]'): its row is left out")
         for n, (name, make, workers) in enumerate(cases):
-            startup, playing, battles = _measure(make, workers, path, str(Path(folder) / f"run-{n}.sqlite"))
+            startup, playing, cpu, battles = _measure(make, workers, path, str(Path(folder) / f"run-{n}.sqlite"))
             rate = battles / playing
             rates[f"{name}/{workers}"] = rate
-            rows.append([name, str(workers), str(battles), seconds(startup), seconds(playing), f"{rate:,.1f}", ""])
+            rows.append([
+                name, str(workers), str(battles), seconds(startup), seconds(playing), f"{rate:,.1f}", "",
+                f"{battles / cpu:,.1f}" if cpu > 0 else "", f"{cpu / (playing * workers):.0%}",
+            ])
     base = rates["process pool/1"]
     for row in rows:
         row[6] = ratio(rates[f"{row[0]}/{row[1]}"] / base)
@@ -72,7 +86,8 @@ def run(out: Console, *, runs: int = 48) -> None:
         table(
             f"Sweep throughput: 2 cells × {runs} battles of {SCENARIO.name}, a fresh results store each run",
             [("executor", "left"), ("workers", "right"), ("battles", "right"), ("start-up", "right"),
-             ("playing", "right"), ("battles/s", "right"), ("× 1 worker", "right")],
+             ("playing", "right"), ("battles/s", "right"), ("× 1 worker", "right"), ("battles/CPU s", "right"),
+             ("CPU got", "right")],
             rows,
             caption=(
                 f"scaling from 1 to 2 workers: {ratio(scaling)} (target ≥ {SCALING_TARGET:g}× on an idle 2-core machine: "
