@@ -77,7 +77,8 @@ def test_bad_sweep_options_exit_2_before_any_battle(tmp_path: Path, args: list[s
 
 
 def test_sweep_prints_its_table_and_says_how_many_chunks_it_reused(tmp_path: Path) -> None:
-    """kessen sweep: a line per cell with win rates; run again, every chunk reused and no battle played."""
+    """kessen sweep: a line per cell with win rates; run again, every chunk reused and no battle played; on
+    --scheduler local, the same table."""
     path = a_sweep(tmp_path, GOOD + '[[vary]]\nfield = "turns"\nvalues = [2, 3]\n')
     db = str(tmp_path / "r.sqlite")
     first = kessen("sweep", path, "--db", db, "--workers", "2", "--export", str(tmp_path / "t.csv"))
@@ -88,6 +89,9 @@ def test_sweep_prints_its_table_and_says_how_many_chunks_it_reused(tmp_path: Pat
     assert again.returncode == 0, again.stderr
     assert "4 チャンクのうち 4 を再利用、0 回の戦闘" in again.stderr and "2 セル × 2 回の戦闘" in again.stdout
     assert again.stdout.count("Hero") == first.stdout.count("Hero")
+    on_dask = kessen("sweep", path, "--db", str(tmp_path / "dask.sqlite"), "--scheduler", "local")
+    assert on_dask.returncode == 0, on_dask.stderr
+    assert on_dask.stdout == first.stdout  # the same table from a Dask LocalCluster
 
 
 def _descendants(pid: int) -> list[int]:

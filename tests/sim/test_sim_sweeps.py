@@ -67,6 +67,16 @@ def test_sweep_identical_on_a_dask_local_cluster_of_two_workers(tmp_path: Path, 
     assert run_sweep(path, executor=executor).rows() == reference
 
 
+def test_sweep_identical_on_a_dask_scheduler_given_by_its_address(tmp_path: Path, reference: list[dict[str, Any]]) -> None:
+    """--scheduler tcp://HOST:PORT: a cluster that runs apart from kessen (here one on loopback) gives the same table."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1") as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        executor = DaskExecutor(cluster.scheduler_address, 1)
+        assert executor.workers == 2  # the cluster's, whatever was asked
+        assert run_sweep(sweep_file(tmp_path), executor=executor).rows() == reference
+
+
 def test_sweep_interrupted_then_resumed_gives_the_same_table_and_reuses_the_finished_chunks(
     tmp_path: Path, reference: list[dict[str, Any]],
 ) -> None:

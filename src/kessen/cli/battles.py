@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from kessen import i18n
@@ -21,10 +18,10 @@ from kessen.core.events import Event, to_json_line
 from kessen.core.replay import Played, load_save, save_text
 from kessen.rulesets import Ruleset, get_ruleset
 from kessen.io.scenarios import read_scenario, ruleset_for
-from kessen.sim.battles import BattleStats, Interrupted, play_battle, simulate, wilson
+from kessen.cli.sweep import battle_table, progress_bar
+from kessen.sim.battles import BattleStats, Interrupted, play_battle, simulate
 from kessen.sim.chunks import chunk_plan
 from kessen.sim.executors import make_executor
-from kessen.sim.tally import mean
 
 
 def run_battle(
@@ -54,9 +51,8 @@ def run_many(
     ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
     chunks = len(chunk_plan(0, runs))
     executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:
-        with Progress(*columns, console=out, transient=True) as bar:
+        with progress_bar(out) as bar:
             task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
             stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
     except Interrupted as stop:
@@ -65,22 +61,6 @@ def run_many(
         out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
         raise
     out.print(battle_table(stats, seed=seed, lang=lang))
-
-
-def battle_table(stats: BattleStats, *, seed: int, lang: str) -> Table:
-    """Wins, win rate with its 95% interval and mean casualties per side, and the draws, in *lang*."""
-    text = functools.partial(i18n.text, "sim", lang=lang)
-    table = Table(title=text("battles_title", runs=stats.runs, seed=seed), title_justify="left")
-    for key in ("side", "wins", "win_rate", "interval", "mean_casualties"):
-        table.add_column(text(key), justify="left" if key == "side" else "right")
-    for side in stats.sides:
-        p, lo, hi = stats.win_rate(side)
-        casualties = mean(stats.casualties.get(side, Counter()))
-        shown = "" if casualties is None else f"{casualties:.2f}"
-        table.add_row(escape(side), str(stats.wins[side]), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", shown)
-    p, lo, hi = wilson(stats.draws, stats.runs)
-    table.add_row(text("draw"), str(stats.draws), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", "")
-    return table
 
 
 def resume(path: str, *, events_path: str | None, lang: str, out: Console, side: str | None = None, save_path: str | None = None) -> None:

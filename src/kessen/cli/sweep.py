@@ -1,8 +1,10 @@
-"""``kessen sweep``: battles over a grid of scenario fields, kept in SQLite, printed as a table, exported, plotted."""
+"""``kessen sweep`` (battles over a grid of scenario fields, kept in SQLite, printed, exported, plotted), and the
+table and progress bar of ``kessen battle --runs N``."""
 
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeRemainingColumn
@@ -10,9 +12,10 @@ from rich.table import Table
 
 from kessen import i18n
 from kessen.core.errors import InputError
-from kessen.sim.battles import Interrupted
+from kessen.sim.battles import BattleStats, Interrupted, wilson
 from kessen.sim.executors import check_scheduler
 from kessen.sim.sweeps import SweepRun, check_export, default_db, export, run_sweep
+from kessen.sim.tally import mean
 
 
 def sweep_command(
@@ -31,8 +34,7 @@ def sweep_command(
 
         plot_language(lang, lambda _: None)  # matplotlib installed, --lang known: before any battle
     db_file = db or default_db(path)
-    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    bar = Progress(*columns, console=err, transient=True)
+    bar = progress_bar(err)
     task: list[TaskID] = []
 
     def started(battles: int, reused: int, chunks: int) -> None:
@@ -61,6 +63,28 @@ def sweep_command(
 
         write_plots(run, plot, lang=lang, note=lambda line: err.print(escape(line)))
         err.print(text("plotted", path=escape(plot)))
+
+
+def battle_table(stats: BattleStats, *, seed: int, lang: str) -> Table:
+    """Wins, win rate with its 95% interval and mean casualties per side, and the draws, in *lang*."""
+    text = functools.partial(i18n.text, "sim", lang=lang)
+    table = Table(title=text("battles_title", runs=stats.runs, seed=seed), title_justify="left")
+    for key in ("side", "wins", "win_rate", "interval", "mean_casualties"):
+        table.add_column(text(key), justify="left" if key == "side" else "right")
+    for side in stats.sides:
+        p, lo, hi = stats.win_rate(side)
+        casualties = mean(stats.casualties.get(side, Counter()))
+        shown = "" if casualties is None else f"{casualties:.2f}"
+        table.add_row(escape(side), str(stats.wins[side]), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", shown)
+    p, lo, hi = wilson(stats.draws, stats.runs)
+    table.add_row(text("draw"), str(stats.draws), f"{p:.1%}", f"{lo:.1%} – {hi:.1%}", "")
+    return table
+
+
+def progress_bar(console: Console) -> Progress:
+    """The progress bar of battles played: description, bar, n of N, time left; gone when done."""
+    columns = (*Progress.get_default_columns()[:1], BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    return Progress(*columns, console=console, transient=True)
 
 
 def sweep_table(run: SweepRun, lang: str) -> Table:
