@@ -145,3 +145,20 @@ def test_every_shipped_sweep_builds_and_validates_all_its_cells(path: Path) -> N
     sweep = load_sweep(str(path))
     assert sweep.cells and all(len(cell.sides) == 2 for cell in sweep.cells)
     assert len({cell.text for cell in sweep.cells}) == len(sweep.cells)
+
+
+def test_a_sweep_of_several_scenarios_has_their_cells_one_after_the_other(tmp_path: Path) -> None:
+    """``scenarios = [...]``: the cells of each scenario in turn, each cell's label naming its file; a field varied
+    in every scenario (here ``turns``) is set in each."""
+    hero = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades" / "hero-against-mob.toml"
+    path = tmp_path / "two.toml"
+    path.write_text(
+        f'scenarios = ["{DATA / "song-of-blades" / "skirmish.toml"}", "{hero}"]\nruns = 5\n'
+        '[[vary]]\nfield = "turns"\nvalues = [3, 9]\n'
+    )
+    sweep = load_sweep(str(path))
+    assert [c.label() for c in sweep.cells] == [
+        "skirmish.toml, turns = 3", "skirmish.toml, turns = 9", "hero-against-mob.toml, turns = 3", "hero-against-mob.toml, turns = 9",
+    ]
+    assert [c.sides for c in sweep.cells] == [("Hero", "Goblins")] * 4
+    assert [tomllib.loads(c.text)["turns"] for c in sweep.cells] == [3, 9, 3, 9]

@@ -48,8 +48,8 @@ def test_sweep_cells_are_the_product_of_the_vary_lists_and_the_deployments(refer
     for r in reference:
         assert r["side_1_wins"] + r["side_2_wins"] + r["draws"] == 6
         assert r["side_1_win_low"] <= r["side_1_win_rate"] <= r["side_1_win_high"]
-        assert sum(r["side_2_casualties"].values()) == 6 and sum(r["rounds"].values()) == 6
-        assert max(int(k) for k in r["rounds"]) <= r["turns"]
+        assert sum(r["side_2_casualties_counts"].values()) == 6 and sum(r["rounds_counts"].values()) == 6
+        assert max(int(k) for k in r["rounds_counts"]) <= r["turns"]
 
 
 def test_sweep_identical_on_a_process_pool_of_one_and_two_workers(tmp_path: Path, reference: list[dict[str, Any]]) -> None:
@@ -121,13 +121,13 @@ def test_sweep_exports_one_row_per_cell_as_csv_and_parquet(tmp_path: Path, refer
     with open(tmp_path / "table.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(reference) and list(rows[0]) == list(reference[0])
-    assert json.loads(rows[3]["rounds"]) == reference[3]["rounds"]
+    assert json.loads(rows[3]["rounds_counts"]) == reference[3]["rounds_counts"]
     assert float(rows[2]["side_1_win_rate"]) == reference[2]["side_1_win_rate"]
     pq = pytest.importorskip("pyarrow.parquet")
     export(reference, str(tmp_path / "table.parquet"))
     table = pq.read_table(tmp_path / "table.parquet").to_pylist()
     assert len(table) == len(reference) and table[5]["side_2_wins"] == reference[5]["side_2_wins"]
-    assert json.loads(table[5]["side_1_casualties"]) == reference[5]["side_1_casualties"]
+    assert json.loads(table[5]["side_1_casualties_counts"]) == reference[5]["side_1_casualties_counts"]
 
 
 def test_battle_runs_play_the_same_battles_as_a_one_cell_sweep(tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ def test_battle_runs_play_the_same_battles_as_a_one_cell_sweep(tmp_path: Path) -
     for workers in (1, 2):
         stats = simulate_file(str(folder / SKIRMISH.name), runs=13, seed=9, workers=workers)
         assert (stats.wins["Hero"], stats.wins["Goblins"], stats.draws) == (row["side_1_wins"], row["side_2_wins"], row["draws"])
-        assert {str(k): v for k, v in sorted(stats.casualties["Goblins"].items())} == row["side_2_casualties"]
+        assert {str(k): v for k, v in sorted(stats.casualties["Goblins"].items())} == row["side_2_casualties_counts"]
 
 
 def test_battle_runs_progress_moves_from_the_first_battle_whatever_the_runs() -> None:

@@ -210,7 +210,7 @@ def _numbers(counts: Counter[Value]) -> list[tuple[float, int]]:
 
 def _titled(title: str, cell: Cell, run: SweepRun, swapped: str) -> str:
     """The title, with the group's other settings on a second line when there are any."""
-    extra = [Path(cell.scenario).name] if len(run.sweep.spec.scenario_files()) > 1 else []
+    extra = [Path(cell.scenario).name] if cell.named else []
     extra += [f"{name} = {_show(value)}" for name, value in cell.settings[2:]]
     extra += [swapped] if cell.swapped else []
     return title + ("\n" + ", ".join(extra) if extra else "")

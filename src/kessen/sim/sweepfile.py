@@ -102,10 +102,13 @@ class Cell:
     swapped: bool
     text: str
     sides: tuple[str, ...]
+    named: bool = False
+    """Whether the label names the scenario file (a sweep of several scenarios)."""
 
     def label(self, swapped: str = "swapped") -> str:
         """The cell as a reader names it: ``sides[0].models[0].combat = 4, turns = 6, swapped``."""
-        parts = [f"{name} = {_toml(value)}" for name, value in self.settings]
+        parts = [Path(self.scenario).name] if self.named else []
+        parts += [f"{name} = {_toml(value)}" for name, value in self.settings]
         return ", ".join(parts + ([swapped] if self.swapped else [])) or Path(self.scenario).name
 
 
@@ -141,15 +144,16 @@ def load_sweep(path: str) -> Sweep:
         for values in itertools.product(*(v.values for v in spec.vary)):
             settings = tuple(zip((v.field for v in spec.vary), values))
             for swapped in (False, True) if spec.swap_sides else (False,):
-                cells.append(_cell(path, len(cells), scenario, ruleset, original, data, settings, swapped))
+                named = len(spec.scenario_files()) > 1
+                cells.append(_cell(path, len(cells), scenario, ruleset, original, data, settings, swapped, named))
     return Sweep(path, text, spec, tuple(cells), digest.hexdigest())
 
 
 def _cell(
     path: str, index: int, scenario: str, ruleset: Any, original: str, data: dict[str, Any],
-    settings: tuple[tuple[str, Any], ...], swapped: bool,
+    settings: tuple[tuple[str, Any], ...], swapped: bool, named: bool,
 ) -> Cell:
-    probe = Cell(index, scenario, ruleset.id, settings, swapped, original, ())
+    probe = Cell(index, scenario, ruleset.id, settings, swapped, original, (), named)
     where = f"{path}: cell {index} ({probe.label()})"
     if settings or swapped:
         changed = copy.deepcopy(data)
@@ -170,7 +174,7 @@ def _cell(
         state = ruleset.game.load_scenario(text, scenario)
     except InputError as error:
         raise InputError(f"{where}: {error.field}", error.value, error.reason) from None
-    return Cell(index, scenario, ruleset.id, settings, swapped, text, tuple(ruleset.game.sides(state)))
+    return Cell(index, scenario, ruleset.id, settings, swapped, text, tuple(ruleset.game.sides(state)), named)
 
 
 def field_tokens(path: str) -> tuple[str | int, ...]:

@@ -1,10 +1,12 @@
 """Running a sweep: the chunks of every cell not yet in the results store, on an executor, then one row per cell.
 
-A row holds, for the cell's sides in the scenario's order (``side_1``, ``side_2``): wins, win rate and its 95%
-Wilson interval; draws; for every {side: number} key of the battle summary (``casualties``, ``survivors``, ``vp``,
-``points_lost``, ...) the mean and the distribution per side; for every number key (``rounds``) its mean and
-distribution; for every word or list key (``result``, ``broken``) how many battles had each value.
-A distribution is {value: battles}.
+A row holds the cell (its index, scenario, ruleset, each varied field's value by its path, ``swapped``) and, for
+the cell's sides in the scenario's order (``side_1``, ``side_2``): wins, win rate and its 95% Wilson interval;
+draws; for every {side: number} key of the battle summary (``casualties``, ``survivors``, ``vp``, ``points_lost``,
+...) the mean and the distribution per side (``side_1_casualties_mean``, ``side_1_casualties_counts``); for every
+number key (``rounds``) its mean and distribution (``rounds_mean``, ``rounds_counts``); for every word or list key
+(``result``, ``broken``) how many battles had each value (``result_counts``). A distribution is {value: battles};
+the ``_counts`` and ``_mean`` names never meet a varied field's path.
 """
 
 from __future__ import annotations
@@ -134,12 +136,12 @@ def cell_row(cell: Cell, tally: Tally, sweep: Sweep) -> Row:
             counts = sides.get(side)
             if counts is not None:
                 row[f"side_{n}_{key}_mean"] = mean(counts)
-                row[f"side_{n}_{key}"] = distribution(counts)
+                row[f"side_{n}_{key}_counts"] = distribution(counts)
     for key, counts in sorted(tally.numbers.items()):
         row[f"{key}_mean"] = mean(counts)
-        row[key] = distribution(counts)
+        row[f"{key}_counts"] = distribution(counts)
     for key, counts in sorted(tally.words.items()):
-        row[key] = distribution(counts)
+        row[f"{key}_counts"] = distribution(counts)
     return row
 
 
