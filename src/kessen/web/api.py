@@ -7,6 +7,7 @@ request is ever opened: scenarios are shipped ones, listed by name, or sent as t
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from typing import Any
 
@@ -46,7 +47,11 @@ def texts(lang: str) -> dict[str, Any]:
 
 @router.get("/rulesets", summary="The rulesets and their procedures")
 def rulesets(lang: str = "en") -> dict[str, Any]:
-    check_language(lang)
+    return _rulesets(check_language(lang))
+
+
+@functools.cache
+def _rulesets(lang: str) -> dict[str, Any]:
     listed = []
     for rid in ruleset_ids():
         ruleset, words = get_ruleset(rid), ruleset_texts(rid, lang)
@@ -67,8 +72,13 @@ def ruleset(ruleset: str, lang: str = "en") -> dict[str, Any]:
     """Each procedure's ``schema`` is exactly what ``kessen odds RULESET PROCEDURE --schema`` prints; ``fields``
     gives each field path's label and description, ``outcomes`` the outcome labels, ``start`` the input the page's
     form opens with, and ``words`` the words of the values."""
+    return _ruleset(get_ruleset(ruleset).id, check_language(lang))
+
+
+@functools.cache
+def _ruleset(ruleset: str, lang: str) -> dict[str, Any]:
     chosen = get_ruleset(ruleset)
-    words = ruleset_texts(chosen.id, check_language(lang))
+    words = ruleset_texts(chosen.id, lang)
     return {
         "id": chosen.id,
         "title": words["title"],
