@@ -7,6 +7,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 720;
 const HEIGHT = 330;
 const MARGIN = { top: 18, right: 56, bottom: 46, left: 56 };
+const MAX_SPAN = 400;
 
 function svg(tag, attributes = {}, text) {
   const node = document.createElementNS(SVG, tag);
@@ -34,7 +35,12 @@ export function drawChart({ series, show, numeric, labels }) {
       }
     }
   }
-  if (numeric) values.sort((x, y) => x - y);
+  if (numeric) {
+    values.sort((x, y) => x - y);
+    // Every whole number between the least and the greatest gets its place, so gaps show as gaps.
+    const [low, high] = [values[0], values[values.length - 1]];
+    if (high - low < MAX_SPAN) values.splice(0, values.length, ...Array.from({ length: high - low + 1 }, (_, i) => low + i));
+  }
   const lookup = series.map(({ entries }) => new Map(entries.map((e) => [JSON.stringify(e.value), e])));
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
@@ -84,15 +90,16 @@ export function drawChart({ series, show, numeric, labels }) {
 
   if (numeric) {
     series.forEach((one, s) => {
+      const entries = one.entries;
       const points = values
-        .map((value, index) => [index, lookup[s].get(JSON.stringify(value))])
+        .map((value, index) => [index, lookup[s].get(JSON.stringify(value)) || entries.find((e) => e.value > value)])
         .filter(([, entry]) => entry)
-        .map(([index, entry]) => [MARGIN.left + slot * (index + 0.5), yAtLeast(entry.atLeast.toNumber()), entry]);
+        .map(([index, entry]) => [MARGIN.left + slot * (index + 0.5), yAtLeast(entry.atLeast.toNumber()), entry, values[index]]);
       const curve = svg("g", { class: `curve ${one.className}` });
       curve.append(svg("polyline", { points: points.map(([px, py]) => `${px},${py}`).join(" ") }));
-      for (const [px, py, entry] of points) {
+      for (const [px, py, entry, value] of points) {
         const dot = svg("circle", { cx: px, cy: py, r: values.length > 40 ? 1.8 : 3.2 });
-        dot.append(svg("title", {}, `${one.name} · ≥ ${show(entry.value)}: ${entry.atLeast} (${percent(entry.atLeast)})`));
+        dot.append(svg("title", {}, `${one.name} · ≥ ${show(value)}: ${entry.atLeast} (${percent(entry.atLeast)})`));
         curve.append(dot);
       }
       root.append(curve);

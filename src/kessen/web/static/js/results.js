@@ -20,10 +20,16 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-function probabilityCells(p) {
-  if (!p) return [element("td", { class: "fraction empty", text: "–" }), element("td", { class: "percent empty", text: "" })];
+// One probability cell: the percentage, and under it the exact fraction.
+function probabilityCell(p) {
+  if (!p) return element("td", { class: "probability empty" }, element("span", { class: "percent", text: "–" }));
   const text = p.toString();
-  return [element("td", { class: text.length > 24 ? "fraction long" : "fraction", text }), element("td", { class: "percent", text: percent(p) })];
+  return element(
+    "td",
+    { class: "probability" },
+    element("span", { class: "percent", text: percent(p) }),
+    element("span", { class: text.length > 24 ? "fraction long" : "fraction", text }),
+  );
 }
 
 export function renderResults(container, { answers, procedure, words, chart, onChart }) {
@@ -130,8 +136,8 @@ function summary(series, fields, kinds, label, show) {
 function marginalTable(marginals, series, field, label, show, numeric) {
   const head = element("tr", {}, element("th", { text: label(field) }));
   for (const s of series) {
-    head.append(element("th", { colspan: 2, class: `series-head series-${s.name}`, text: `${s.label}: ${t("p_exactly")}` }));
-    if (numeric) head.append(element("th", { colspan: 2, class: `series-head series-${s.name}`, text: `${s.label}: ${t("p_at_least")}` }));
+    head.append(element("th", { class: `series-head series-${s.name}`, text: `${s.label}: ${t("p_exactly")}` }));
+    if (numeric) head.append(element("th", { class: `series-head series-${s.name}`, text: `${s.label}: ${t("p_at_least")}` }));
   }
   const values = [];
   const seen = new Set();
@@ -142,8 +148,8 @@ function marginalTable(marginals, series, field, label, show, numeric) {
     const row = element("tr", { "data-value": JSON.stringify(value) }, element("th", { scope: "row", text: show(field)(value) }));
     for (const m of marginals) {
       const entry = m.entries.find((e) => JSON.stringify(e.value) === JSON.stringify(value));
-      row.append(...probabilityCells(entry && entry.p));
-      if (numeric) row.append(...probabilityCells(entry ? entry.atLeast : atLeastOf(m.entries, value)));
+      row.append(probabilityCell(entry && entry.p));
+      if (numeric) row.append(probabilityCell(entry ? entry.atLeast : atLeastOf(m.entries, value)));
     }
     body.append(row);
   }
@@ -167,11 +173,11 @@ function outcomeTable(series, fields, label, show) {
     }
   });
   const head = element("tr", {}, ...fields.map((f) => element("th", { text: label(f) })));
-  for (const s of series) head.append(element("th", { colspan: 2, class: `series-head series-${s.name}`, text: `${s.label}: ${t("probability")}` }));
+  for (const s of series) head.append(element("th", { class: `series-head series-${s.name}`, text: `${s.label}: ${t("probability")}` }));
   const body = element("tbody");
   const rows = keys.map(([key, outcome]) => {
     const row = element("tr", { "data-outcome": key }, ...fields.map((f) => element("td", { text: show(f)(outcome[f]) })));
-    byKey.forEach((m) => row.append(...probabilityCells(m.get(key))));
+    byKey.forEach((m) => row.append(probabilityCell(m.get(key))));
     return row;
   });
   body.append(...rows.slice(0, ROWS_SHOWN));
