@@ -48,5 +48,5 @@ class BodyLimit:
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, limit: int) -> None:
-    reason = f"body: larger than the limit of {limit:,} bytes" if status == 413 else "content-length: not a number of bytes"
+    reason = str(BodyTooLarge(limit).detail) if status == 413 else "content-length: not a number of bytes"
     await error_response(status, reason, {"connection": "close"})(scope, receive, send)

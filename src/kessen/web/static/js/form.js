@@ -2,21 +2,10 @@
 // enums, booleans, integer bounds, nullable fields, each field with its label and description.
 // The form holds the whole input (defaults filled); `body()` is what is sent: fields equal to their default left out.
 
+import { element } from "./dom.js";
 import { t, valueWord } from "./words.js";
 
 let nextId = 0;
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
-  return node;
-}
 
 function clone(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));

@@ -2,6 +2,7 @@
 // The whole state lives in the URL (?lang, ruleset, procedure, a, b, chart), so a link reproduces the result.
 
 import { ApiError, getJSON, postJSON } from "./api.js";
+import { element } from "./dom.js";
 import { SchemaForm } from "./form.js";
 import { loadPageWords, t } from "./words.js";
 import { renderResults } from "./results.js";
@@ -64,10 +65,7 @@ async function detail(rulesetId) {
 }
 
 function button(text, attributes, onClick) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  const node = element("button", { type: "button", text, ...attributes });
   node.addEventListener("click", onClick);
   return node;
 }
@@ -145,19 +143,13 @@ async function render() {
 }
 
 function renderInputs(procedure) {
-  const panel = (name, form, actions) => {
-    const section = document.createElement("section");
-    section.className = `input-panel input-${name}`;
-    section.id = `input-${name}`;
-    const head = document.createElement("div");
-    head.className = "panel-head";
-    const title = document.createElement("h2");
-    title.innerHTML = `<span class="swatch series-${name}"></span>`;
-    title.append(t(`input_${name}`));
-    head.append(title, ...actions);
-    section.append(head, form.element);
-    return section;
-  };
+  const panel = (name, form, actions) =>
+    element(
+      "section",
+      { class: `input-panel input-${name}`, id: `input-${name}` },
+      element("div", { class: "panel-head" }, element("h2", {}, element("span", { class: `swatch series-${name}` }), t(`input_${name}`)), ...actions),
+      form.element,
+    );
   const reset = button(t("reset"), { class: "quiet", "data-action": "reset" }, () => {
     forms.a.setValue(procedure.start);
     state.a = forms.a.body();
@@ -179,8 +171,7 @@ function renderInputs(procedure) {
     });
     panels.push(panel("b", forms.b, [copy, drop]));
   }
-  const tools = document.createElement("div");
-  tools.className = "input-tools";
+  const tools = element("div", { class: "input-tools" });
   if (!forms.b) {
     tools.append(
       button(t("compare"), { class: "primary", "data-action": "compare" }, () => {

@@ -2,23 +2,12 @@
 // its exact P(= x) and P(≥ x), and every outcome with its exact probability; input B beside input A.
 
 import { drawChart } from "./chart.js";
+import { element } from "./dom.js";
 import { percent } from "./fraction.js";
 import { chanceTrue, fieldKind, marginal, moments, withFractions } from "./stats.js";
 import { outcomeLabel, t, valueWord } from "./words.js";
 
 const ROWS_SHOWN = 300;
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name === "class") node.className = value;
-    else if (name === "text") node.textContent = value;
-    else node.setAttribute(name, String(value));
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
-  return node;
-}
 
 // One probability cell: the percentage, and under it the exact fraction.
 function probabilityCell(p) {
