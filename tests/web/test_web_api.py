@@ -236,6 +236,7 @@ def test_page_and_its_files_are_served(client: TestClient) -> None:
         page = client.get(path)
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert '<script type="module" src="/static/js/main.js">' in page.text
+        assert page.headers["content-security-policy"].startswith("default-src 'self'")
     script = client.get("/static/js/main.js")
     assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
     again = client.get("/static/js/main.js", headers={"if-none-match": script.headers["etag"]})
@@ -253,6 +254,7 @@ def test_api_documentation_is_served_without_a_cdn(client: TestClient) -> None:
     docs = client.get("/docs")
     assert docs.status_code == 200
     assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs.text and "cdn" not in docs.text.lower()
+    assert '"validatorUrl": null' in docs.text
     assert client.get("/static/vendor/swagger-ui/swagger-ui-bundle.js").status_code == 200
     spec = client.get("/api/openapi.json").json()
     assert {"/api/rulesets", "/api/rulesets/{ruleset}", "/api/odds/{ruleset}/{procedure}", "/api/scenarios", "/api/scenarios/check"} <= set(spec["paths"])

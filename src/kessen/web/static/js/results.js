@@ -49,7 +49,9 @@ export function renderResults(container, { answers, procedure, words, chart, onC
   parts.push(element("p", { class: "result-count", text: series.map((s) => t("outcome_count", { series: s.label, n: s.rows.length })).join(" · ") }));
   parts.push(summary(series, fields, kinds, label, show));
 
-  const chosen = fields.includes(chart) ? chart : fields.find((f) => kinds[f] === "numeric") || fields[0];
+  // Unless the link names one, chart the first number that varies, else the first field that varies.
+  const varies = (field) => new Set(series.flatMap((s) => s.rows.map((row) => JSON.stringify(row.outcome[field])))).size > 1;
+  const chosen = fields.includes(chart) ? chart : fields.find((f) => kinds[f] === "numeric" && varies(f)) || fields.find(varies) || fields[0];
   if (chosen !== undefined) {
     const select = element("select", { id: "chart-field", "aria-label": t("chart_field") });
     for (const field of fields) select.append(element("option", { value: field, selected: field === chosen, text: label(field) }));
