@@ -15,7 +15,7 @@ from kessen.web.store import Store
 from kessen.web.texts import page_words
 
 
-def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None, out: TextIO = sys.stdout) -> None:
+def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None, out: TextIO | None = None) -> None:
     """Open the store, bind the socket, print the address to open, and serve until interrupted.
 
     The socket is bound here, before uvicorn starts, so that a taken port or a bad host is one error line, and
@@ -25,7 +25,7 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None, o
     sock = bind(host, port)
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(page_words("en")["serving"].format(url=f"http://{shown}:{bound_port}/", db=store.path), file=out, flush=True)
+    print(page_words("en")["serving"].format(url=f"http://{shown}:{bound_port}/", db=store.path), file=out or sys.stdout, flush=True)
     config = uvicorn.Config(create_app(store), log_level="warning", access_log=False, lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
 
@@ -45,5 +45,4 @@ def bind(host: str, port: int) -> socket.socket:
         sock.close()
         field, value = ("--port", port) if error.errno in (errno.EADDRINUSE, errno.EACCES) else ("--host", host)
         raise InputError(field, value, f"cannot listen there ({error.strerror})") from None
-    sock.set_inheritable(True)
     return sock

@@ -73,8 +73,8 @@ def ruleset_texts(ruleset_id: str, lang: str) -> dict[str, Any]:
     """Everything the page shows about a ruleset in *lang*: title, and per procedure its summary, the label and
     description of each input field path, the outcome labels and the value words.
 
-    A text missing from the catalogue falls back to the schema's title (or the bare name) and an empty description;
-    the tests hold every catalogue complete, so the fallback is only for a procedure added later.
+    A text missing from the catalogue falls back to the schema's title (or the bare name) and description; the
+    tests hold every catalogue complete, so the fallback is only for a procedure added later.
     """
     ruleset = get_ruleset(ruleset_id)
     cat = catalogue(ruleset.id, lang)
@@ -84,7 +84,7 @@ def ruleset_texts(ruleset_id: str, lang: str) -> dict[str, Any]:
         fields: dict[str, dict[str, str]] = {}
         for path, schema in field_paths(procedure.input_model.model_json_schema()):
             bare = path.rsplit(".", 1)[-1].removesuffix("[]")
-            label, description = own.get(path) or cat.get("fields", {}).get(path) or cat.get("fields", {}).get(bare) or (schema.get("title", bare), "")
+            label, description = own.get(path) or cat.get("fields", {}).get(path) or cat.get("fields", {}).get(bare) or (schema.get("title", bare), schema.get("description", ""))
             fields[path] = {"label": label, "description": description}
         title, summary = cat.get("procedures", {}).get(name) or (name, procedure.summary)
         procedures[name] = {
