@@ -154,6 +154,23 @@ def board(
     Console(highlight=False, soft_wrap=True).print(chosen.game.show(state, lang.value))
 
 
+# --- kessen serve: the web page (kessen.web; the web engineer's block) -------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on (default: this machine only)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port to listen on (0: any free port)")] = 8000,
+    db: Annotated[Optional[str], typer.Option("--db", help="SQLite file of matches and simulations (default: per-user data folder)")] = None,
+) -> None:
+    """Serve the web page (odds calculator) and its JSON API; prints the address to open."""
+    try:
+        from kessen.web.server import serve as serve_web
+    except ImportError as missing:
+        raise KessenError(f"serve: the web extra is not installed ({missing.name}); install kessen[web]") from None
+    serve_web(host=host, port=port, db=db)
+
+
 def read_text(path: str, *, field: str) -> str:
     """The text of a file, or of standard input for ``-``; a missing or unreadable file is an InputError."""
     if path == "-":
