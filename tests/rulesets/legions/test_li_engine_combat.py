@@ -16,9 +16,8 @@ from kessen.rulesets.legions.inputs import MoraleCheckInput
 from kessen.rulesets.legions.morale import morale_check
 from kessen.rulesets.legions.movement import order_options
 from kessen.rulesets.legions.pairing import is_valid_pairing, maximum_matching_size, pairings
-from kessen.rulesets.legions.shooting import Fire, volley_input, volleys
+from kessen.rulesets.legions.shooting import Fire, volley_question, volleys
 from kessen.rulesets.legions.steps import StageEnd, StageStart
-from kessen.rulesets.legions.targeting import engaged_penalty
 
 # SC-ENG-1 geometry: A–B, C–B and C–D in base contact (radius 0.5 bases 1 inch apart).
 CHAIN = dict(
@@ -64,9 +63,9 @@ def test_li_tgt_5_li_eng_3_sc_eng_5_penalty_uses_direct_contacts_only() -> None:
     assert combats(state)[0] == ("A", "C", "B", "D")
 
     def penalty(shooter: str, target: str) -> int:
-        value = volley_input(state, volleys(state, state.detachment(shooter), Fire(target))[0])
-        assert value is not None
-        return engaged_penalty(value.scale, value.target_engaged_with_scales)
+        question = volley_question(state, volleys(state, state.detachment(shooter), Fire(target))[0])
+        assert question is not None
+        return -question.modifier  # no other modifier here: the hit modifier is the Engaged-target penalty alone
 
     assert [penalty("T", "A"), penalty("T", "C"), penalty("S", "B"), penalty("S", "D")] == [0, 1, 1, 1]
 

@@ -82,23 +82,23 @@ def test_li_save_9_no_save_at_all_fails_without_rolling() -> None:
 
 def test_li_save_10_light_at_only_against_armoured_types() -> None:
     """LI-SAVE-10: Light AT turns AP −3 into 0 against a vehicle but not against infantry."""
-    assert save_ap(Attack(ap=-3, light_at=True), "vehicle") == 0
-    assert save_ap(Attack(ap=-3, light_at=True), "infantry") == -3
+    assert save_ap(Attack(ap=-3, light_at=True), "vehicle", rear_arc=False) == 0
+    assert save_ap(Attack(ap=-3, light_at=True), "infantry", rear_arc=False) == -3
     assert save_target(TargetProfile("vehicle", 1, 1, 3), Attack(ap=-3, light_at=True)) == 3
 
 
 def test_li_arc_1_rear_arc_improves_ap_for_armoured_types_only() -> None:
     """LI-ARC-1: from the rear AP −1 becomes −2 against a vehicle (4+ → 6+); infantry has no rear arc (4+ → 5+)."""
-    assert save_target(TargetProfile("vehicle", 1, 1, 4), Attack(ap=-1, rear_arc=True)) == 6
-    assert save_target(marine(4), Attack(ap=-1, rear_arc=True)) == 5
-    assert save_ap(Attack(ap=0, rear_arc=True), "titan") == -1
+    assert save_target(TargetProfile("vehicle", 1, 1, 4, rear_arc=True), Attack(ap=-1)) == 6
+    assert save_target(marine(4, rear_arc=True), Attack(ap=-1)) == 5
+    assert save_ap(Attack(ap=0), "titan", rear_arc=True) == -1
 
 
 def test_li_arc_3_li_void_2_shields_ignore_the_rear_arc() -> None:
     """LI-ARC-3, LI-VOID-2: against Void Shields the AP is taken before the rear arc, so AP 0 stays 0; Light AT is applied."""
-    assert shield_ap(Attack(ap=0, rear_arc=True), "titan") == 0
+    assert shield_ap(Attack(ap=0), "titan") == 0 and save_ap(Attack(ap=0), "titan", rear_arc=True) == -1
     assert shield_ap(Attack(ap=-2, light_at=True), "titan") == 0
-    assert shield_ap(Attack(ap=-2, rear_arc=True), "titan") == -2
+    assert shield_ap(Attack(ap=-2), "titan") == -2
 
 
 def test_li_void_1_li_void_2_each_ap_hit_drops_one_level() -> None:

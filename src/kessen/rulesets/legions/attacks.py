@@ -11,15 +11,15 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.allocation import morale_threshold_reached
 from kessen.rulesets.legions.broken_formations import check_break_point
 from kessen.rulesets.legions.firing import FireOutcome
-from kessen.rulesets.legions.inputs import FireInput
 from kessen.rulesets.legions.shooting import (
     Fire,
     HoldFire,
     Volley,
     apply_volley,
     fire_options,
+    volley_arc,
     volley_dist,
-    volley_input,
+    volley_question,
     volleys,
     weapon_profiles,
 )
@@ -32,7 +32,6 @@ from kessen.rulesets.legions.steps import (
     VolleyRoll,
     push,
 )
-from kessen.rulesets.legions.targeting import engaged_penalty
 
 
 def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
@@ -59,8 +58,8 @@ def allocation_orders(vs: tuple[Volley, ...]) -> tuple[tuple[tuple[str, int], ..
 
 def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
     """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
-    value = volley_input(state, step.volley)
-    return None if value is None else Chance(volley_dist(value), "volley")
+    question = volley_question(state, step.volley)
+    return None if question is None else Chance(volley_dist(question), "volley")
 
 
 def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Event]) -> LiState:
@@ -88,21 +87,17 @@ def allocate(state: LiState, step: ChooseAllocation, choice: tuple[tuple[str, in
 
 def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:
     """The target after a volley's outcome, told as a report."""
-    value = volley_input(state, v)
-    assert value is not None
-    state, dead = apply_volley(state, value, v.target, outcome)
+    question = volley_question(state, v)
+    assert question is not None
+    state, dead = apply_volley(state, question, v.target, outcome)
     out.append(ev.Volley(
         detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
-        firing_models=v.firing_models, dice=v.firing_models * v.profile.dice, to_hit=v.profile.to_hit,
-        modifier=value.hit_modifier - value.penalty - _engaged_penalty(value), rear_arc=value.rear_arc,
-        hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed, shields_lost=outcome.shields_lost,
+        firing_models=v.firing_models, dice=question.dice, to_hit=v.profile.to_hit, modifier=question.modifier,
+        arc=volley_arc(question), hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed,
+        shields_lost=outcome.shields_lost,
     ))
     out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
     return state
-
-
-def _engaged_penalty(value: FireInput) -> int:
-    return engaged_penalty(value.scale, value.target_engaged_with_scales)
 
 
 def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:

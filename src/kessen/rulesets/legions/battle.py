@@ -17,7 +17,7 @@ from kessen.rulesets.legions.shooting import (
     HoldFire,
     expected_damage,
     volley_dist,
-    volley_input,
+    volley_question,
     volleys,
 )
 from kessen.rulesets.legions.state import LiState
@@ -124,9 +124,9 @@ def _fire(state: LiState, step: ChooseTarget, option: Fire, lang: str) -> str:
     det = state.detachment(step.detachment)
     chance = Fraction(0)
     for v in volleys(state, det, option):
-        value = volley_input(state, v)
-        if value is not None:
-            chance = max(chance, volley_dist(value).probability(lambda o: o.wounds > 0))
+        question = volley_question(state, v)
+        if question is not None:
+            chance = max(chance, volley_dist(question).probability(lambda o: o.wounds > 0))
     damage = f"{expected_damage(state, det, option):.2f}"
     return text + _say(lang, "fire_odds", damage=damage, chance=f"{float(chance) * 100:.0f}%")
 

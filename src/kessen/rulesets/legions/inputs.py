@@ -63,8 +63,8 @@ class TargetModelInput(StrictModel):
         """This model's own obscuration penalty (LI-OBSC-1)."""
         return OBSCURATION_PENALTY[self.obscured]
 
-    def profile(self) -> TargetProfile:
-        """The model as the saving rules see it."""
+    def profile(self, *, rear_arc: bool) -> TargetProfile:
+        """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
         return TargetProfile(
             type=self.type,
             wounds=self.wounds,
@@ -73,6 +73,7 @@ class TargetModelInput(StrictModel):
             special_save=self.special_save,
             cover_save=self.cover_save,
             void_shields=self.void_shields,
+            rear_arc=rear_arc,
         )
 
     def check_at(self, path: str) -> None:

@@ -42,7 +42,9 @@ def is_armoured(model_type: str) -> bool:
 class TargetProfile:
     """One model of a target Detachment as the saving rules see it (§3.2).
 
-    ``armour_save``, ``special_save`` and ``cover_save`` hold X of "X+"; ``None`` is "-".
+    ``armour_save``, ``special_save`` and ``cover_save`` hold X of "X+"; ``None`` is "-". ``rear_arc`` says
+    whether the hits of the attack come from a firing model standing in its rear arc (LI-ARC-1, LI-ARC-2): it is
+    judged for each hit from the model that hit is allocated to, and matters only for armoured types.
     """
 
     type: ModelType
@@ -52,6 +54,7 @@ class TargetProfile:
     special_save: int | None = None
     cover_save: int | None = None
     void_shields: int = 0
+    rear_arc: bool = False
 
     @property
     def is_wounded(self) -> bool:

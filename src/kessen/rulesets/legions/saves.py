@@ -10,52 +10,55 @@ from kessen.rulesets.legions.profiles import TargetProfile, is_armoured
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """What the firing weapon brings to each save: AP, Light AT, rear arc, Armour Save changes (§5.1)."""
+    """What the firing weapon brings to each save: AP, Light AT, Armour Save changes (§5.1).
+
+    The rear arc is not part of it: it depends on the model each hit is allocated to (``TargetProfile.rear_arc``).
+    """
 
     ap: int = 0
     light_at: bool = False
-    rear_arc: bool = False
     armour_save_modifier: int = 0
 
 
 def shield_ap(attack: Attack, model_type: str) -> int:
     """The AP a hit brings against Void Shields: trait changes only, never the rear arc (LI-VOID-2, LI-ARC-3, LI-SAVE-10).
 
-    >>> shield_ap(Attack(ap=-2, light_at=True, rear_arc=True), "titan")
+    >>> shield_ap(Attack(ap=-2, light_at=True), "titan")
     0
     """
     return 0 if attack.light_at and is_armoured(model_type) else attack.ap
 
 
-def save_ap(attack: Attack, model_type: str) -> int:
-    """The AP used against the Armour Save (LI-SAVE-2, LI-SAVE-10, LI-ARC-1).
+def save_ap(attack: Attack, model_type: str, *, rear_arc: bool) -> int:
+    """The AP used against the Armour Save of a model hit from *rear_arc* or not (LI-SAVE-2, LI-SAVE-10, LI-ARC-1).
 
     Light AT sets the AP to 0 against armoured types first; then the rear arc improves it by 1
     against armoured types.
 
-    >>> save_ap(Attack(ap=-1, light_at=True, rear_arc=True), "knight")
+    >>> save_ap(Attack(ap=-1, light_at=True), "knight", rear_arc=True)
     -1
-    >>> save_ap(Attack(ap=-1, light_at=True, rear_arc=True), "infantry")
+    >>> save_ap(Attack(ap=-1, light_at=True), "infantry", rear_arc=True)
     -1
-    >>> save_ap(Attack(ap=0, rear_arc=True), "infantry")
+    >>> save_ap(Attack(ap=0), "infantry", rear_arc=True)
     0
     """
-    return shield_ap(attack, model_type) - (1 if attack.rear_arc and is_armoured(model_type) else 0)
+    return shield_ap(attack, model_type) - (1 if rear_arc and is_armoured(model_type) else 0)
 
 
 def save_target(model: TargetProfile, attack: Attack) -> int | None:
     """The best Save characteristic the controller can use against this hit; ``None`` if it has none (LI-SAVE-1..7).
 
-    AP and Armour Save modifiers change only the Armour Save (LI-SAVE-2); "-" armour cannot be
-    changed (LI-SAVE-5); Special and Cover Saves ignore AP (LI-SAVE-6, LI-SAVE-7). The controller
-    takes the best (smallest) value (LI-SAVE-1).
+    AP and Armour Save modifiers change only the Armour Save (LI-SAVE-2), the AP improved by one when the
+    hit comes from the model's rear arc (LI-ARC-1); "-" armour cannot be changed (LI-SAVE-5); Special and
+    Cover Saves ignore AP (LI-SAVE-6, LI-SAVE-7). The controller takes the best (smallest) value (LI-SAVE-1).
 
     >>> save_target(TargetProfile("infantry", 1, 1, armour_save=5, cover_save=4), Attack(ap=-1))
     4
     """
     candidates = []
     if model.armour_save is not None:
-        candidates.append(model.armour_save - save_ap(attack, model.type) - attack.armour_save_modifier)
+        ap = save_ap(attack, model.type, rear_arc=model.rear_arc)
+        candidates.append(model.armour_save - ap - attack.armour_save_modifier)
     candidates += [save for save in (model.special_save, model.cover_save) if save is not None]
     return min(candidates) if candidates else None
 

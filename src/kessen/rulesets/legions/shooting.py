@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
 
 from kessen.dice import Dist
 from kessen.rulesets.legions.allocation import allocation_indices
@@ -20,18 +22,15 @@ from kessen.rulesets.legions.battlefield import (
     engaged_with,
     in_rear_arc,
 )
-from kessen.rulesets.legions.firing import FireOutcome
-from kessen.rulesets.legions.inputs import (
-    MAX_HIT_DICE,
-    MAX_TARGET_MODELS,
-    FireInput,
-    TargetModelInput,
-)
-from kessen.rulesets.legions.procedures import PROCEDURES
-from kessen.rulesets.legions.profiles import Obscured
-from kessen.rulesets.legions.state import Detachment, Hidden, LiState, Model, Profile
+from kessen.rulesets.legions.firing import FireOutcome, FireQuestion, fire_of
+from kessen.rulesets.legions.inputs import MAX_HIT_DICE, MAX_TARGET_MODELS
+from kessen.rulesets.legions.saves import Attack
+from kessen.rulesets.legions.state import Detachment, LiState, Model, Profile
+from kessen.rulesets.legions.targeting import engaged_penalty
 
 MAX_PROFILE_OPTIONS = 16
+
+Arc = Literal["front", "rear", "mixed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +136,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
     """
     target = state.detachment(option.target)
     chosen = dict(option.profiles)
-    scales = tuple(state.detachment(e).scale for e in engaged_with(state, target.id))[:10]
+    scales = tuple(sorted({state.detachment(e).scale for e in engaged_with(state, target.id)}))
     weapon_order: list[str] = []
     for f in det.live:
         for w in f.weapons:
@@ -189,65 +188,43 @@ def _profile(det: Detachment, weapon: str, index: int) -> Profile:
     return profiles[index]
 
 
-def volley_input(state: LiState, v: Volley) -> FireInput | None:
+def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
 
-    The rear arc is judged from the model that takes the first hit (the first in allocation order)
-    [DECISION LI-ARC-1: a volley's firing models share one arc toward each target model; the engine
-    rolls a volley's saves together, so it uses the arc of the model the hits go to first]. A chosen
-    obscuration penalty larger than that of every model the volley may hit is passed as a hit
-    modifier, which is the same penalty (LI-HIT-4).
+    Every live model of the target is in T, in Detachment order; those in the volley's range and sight, hidden no
+    more than the chosen penalty, may be allocated hits (LI-ALLOC-2, LI-OBSC-2). Each model carries its own arc
+    toward the volley's firing models, so each hit is saved from the arc of the model it is allocated to
+    (LI-ARC-1): the firing models of a volley see every target model from the same arc (they are grouped so).
     """
     target = state.detachment(v.target)
     live = target.live
-    allocatable = [m.id in v.eligible for m in live]
+    allocatable = tuple(m.id in v.eligible for m in live)
     if not any(allocatable):
         return None
-    order = allocation_indices([m.target_profile() for m in live], allocatable)
-    rear = live[order[0]].id in v.rear
-    own = max(live[i].penalty for i in range(len(live)) if allocatable[i])
-    # The fields are spelt out: building them through dataclasses.asdict(m.target_profile()) costs a
-    # battle about 8% of its time.
-    models = tuple(
-        TargetModelInput(
-            type=m.type,
-            wounds=m.wounds,
-            wounds_remaining=m.wounds_remaining,
-            armour_save=m.armour_save,
-            special_save=m.special_save,
-            cover_save=m.cover_save,
-            void_shields=m.void_shields,
-            eligible=ok,
-            obscured=_at_most_half(m.obscured),
-        )
-        for m, ok in zip(live, allocatable, strict=True)
-    )
-    return FireInput(
-        firing_models=v.firing_models,
-        dice=v.profile.dice,
+    modifier = -engaged_penalty(target.scale, v.engaged_with_scales) - v.penalty  # LI-HIT-4, LI-TGT-5, LI-OBSC-2
+    return FireQuestion(
+        dice=v.firing_models * v.profile.dice,
         to_hit=v.profile.to_hit,
-        hit_modifier=own - v.penalty,
-        ap=v.profile.ap,
-        light_at=v.profile.light_at,
-        rear_arc=rear,
-        target_scale=target.scale,
-        target_engaged_with_scales=v.engaged_with_scales,
-        obscuration_penalty=own,
-        target_models=models,
+        modifier=modifier,
+        attack=Attack(v.profile.ap, v.profile.light_at),
+        models=tuple(m.target_profile(rear_arc=m.id in v.rear) for m in live),
+        allocatable=allocatable,
     )
 
 
-def _at_most_half(hidden: Hidden) -> Obscured:
-    """The ``fire`` procedure knows no model hidden beyond 50%; such a model is never among the eligible ones."""
-    return 50 if hidden == 100 else hidden
+def volley_arc(question: FireQuestion) -> Arc:
+    """From which arc the volley's firing models see the models it may hit: all front, all rear, or mixed (LI-ARC-1)."""
+    rear = {m.rear_arc for m, ok in zip(question.models, question.allocatable, strict=True) if ok}
+    return "mixed" if len(rear) > 1 else ("rear" if True in rear else "front")
 
 
-def volley_dist(value: FireInput) -> Dist[FireOutcome]:
-    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), through its cache."""
-    return PROCEDURES["fire"].dist(value)
+@lru_cache(maxsize=16384)
+def volley_dist(question: FireQuestion) -> Dist[FireOutcome]:
+    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), cached, as a volley repeats."""
+    return fire_of(question)
 
 
-def apply_volley(state: LiState, value: FireInput, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
+def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
     """The target after a volley's outcome: the hits went to the models in allocation order (§5.1 R).
 
     R's result fixes every model: the first ``destroyed`` models of the allocation order lost all
@@ -256,7 +233,7 @@ def apply_volley(state: LiState, value: FireInput, target_id: str, outcome: Fire
     """
     target = state.detachment(target_id)
     live = target.live
-    order = allocation_indices([m.target_profile() for m in live], [t.eligible for t in value.target_models])
+    order = allocation_indices(question.models, question.allocatable)
     wounds, shields = outcome.wounds, outcome.shields_lost
     dead: list[str] = []
     updated: dict[str, Model] = {}
@@ -279,10 +256,10 @@ def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
     """The AI's worth of an attack: expected Wounds and models destroyed, each volley on the target as it stands."""
     worth = 0.0
     for v in volleys(state, det, option):
-        value = volley_input(state, v)
-        if value is None:
+        question = volley_question(state, v)
+        if question is None:
             continue
-        dist = volley_dist(value)
+        dist = volley_dist(question)
         worth += float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
     return worth
 

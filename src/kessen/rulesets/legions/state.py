@@ -84,8 +84,8 @@ class Model:
     def at(self, p: Point) -> Model:
         return replace(self, x=p.x, y=p.y)
 
-    def target_profile(self) -> TargetProfile:
-        """The model as the saving rules see it."""
+    def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
+        """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
         return TargetProfile(
             type=self.type,
             wounds=self.wounds,
@@ -94,6 +94,7 @@ class Model:
             special_save=self.special_save,
             cover_save=self.cover_save,
             void_shields=self.void_shields,
+            rear_arc=rear_arc,
         )
 
     @property
