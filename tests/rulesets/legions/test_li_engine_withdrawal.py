@@ -123,3 +123,23 @@ def test_li_wd_2_li_wd_4_geometry_helpers() -> None:
     assert withdrawal_path(state, state.model("R"), "south", 30)[1] == Point(10.0, 0.5)
     free = nearest_free_point(state, state.model("R"), Point(10.8, 15.0))  # on Q's model: pushed out to touching
     assert abs((free - Point(10.8, 15.0)).length() - 1.0) < 1e-3
+
+
+def test_li_wd_8_engagement_zone_of_every_detachment_it_was_engaged_with() -> None:
+    """LI-WD-8: a withdrawing model that cannot leave the Engagement Zone of the models of the Detachment(s) it was
+    Engaged with is destroyed, even when the models that touched it died in the fights. X1 destroys E1, the only
+    model touching it; E2 destroys X2 and X3, so X loses the combat 1–2, fails its check and withdraws 6 inches to
+    (10, 14): 0.5 inches from E3, a model of E (the Detachment X was Engaged with) that never touched it."""
+    red = [det("X", m("inf", 10, 20, id="X1"), m("inf", 20, 20, id="X2"), m("inf", 21, 21, id="X3"))]
+    blue = [det("E", m("inf", 10, 21, id="E1"), m("inf", 20, 21, id="E2"), m("inf", 11.5, 14, id="E3"))]
+
+    def roll(state: Any, n: Any) -> Any:
+        if n.what == "fight":
+            return outcome_where(n, winner="a" if state.pending[0].a == "X1" else "b")
+        forced = {"morale check": {"result": "fail"}, "withdrawal roll": {"distance": 1}}
+        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+
+    _, events = drive(state_of(red, blue), until=stage_started("advancing_fire"), roll=roll)
+    assert [e.model for e in of(events, ev.Destroyed) if e.how == "fight"] == ["E1", "X2", "X3"]
+    assert _end(events, "X1") == (10.0, 14.0)
+    assert any(isinstance(e, ev.Destroyed) and e.model == "X1" and e.how == "engagement_zone" for e in events)

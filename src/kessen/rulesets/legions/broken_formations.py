@@ -83,5 +83,5 @@ def morale_result(state: LiState, step: MoraleRoll, result: MoraleResult, out: l
     out.append(ev.OrderIssued(detachment=det.id, order="fall_back"))
     state = state.with_detachment(replace(det, order="fall_back", morale_this_phase="failed"))
     if step.trigger == "combat":
-        return push(state, WithdrawalRoll(det.id))  # LI-RESULT-3: a failed combat check withdraws
+        return push(state, WithdrawalRoll(det.id, step.engaged_with))  # LI-RESULT-3: a failed combat check withdraws
     return state

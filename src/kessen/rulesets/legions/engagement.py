@@ -7,7 +7,7 @@ from dataclasses import replace
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import enemy_contacts, has_enemy_contact
+from kessen.rulesets.legions.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
 from kessen.rulesets.legions.close_combat import Winner, combat_winner, fight_dice
 from kessen.rulesets.legions.inputs import FightInput, FightSide
 from kessen.rulesets.legions.pairing import pairings
@@ -50,7 +50,8 @@ def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSta
     if not edges:
         return push(state, CombatDone(live_dets))
     out.append(ev.CombatStarted(detachments=", ".join(dets)))
-    state = replace(state, combat=CombatProgress(dets))
+    engaged = frozenset(p for p in engaged_pairs(state) if p <= set(dets))
+    state = replace(state, combat=CombatProgress(dets, engaged))
     return push(state, ChoosePairing(pairings(edges)), FightsDone(dets), CombatDone(dets))
 
 
@@ -146,7 +147,7 @@ def combat_result(state: LiState, dets: tuple[str, ...], out: list[Event]) -> Li
     if not winner_:
         return state  # LI-RESULT-5: a draw, nobody checks
     losers = [d for d in dets if state.detachment(d).owner != winner_ and state.detachment(d).live]
-    return push(state, *(MoraleRoll(d, "combat") for d in losers))
+    return push(state, *(MoraleRoll(d, "combat", combat.engaged_with(d)) for d in losers))
 
 
 def combat_done(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:

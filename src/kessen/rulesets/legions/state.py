@@ -159,9 +159,11 @@ class Formation:
 
 @dataclass(frozen=True, slots=True)
 class CombatProgress:
-    """The combat being resolved: its Detachments, its fights still to come and the tallies (LI-CC-1)."""
+    """The combat being resolved: its Detachments, the pairs of them Engaged with each other when it began, its
+    fights still to come and the tallies (LI-CC-1, LI-ENG-1)."""
 
     detachments: tuple[str, ...]
+    engaged: frozenset[frozenset[str]] = frozenset()
     fights: tuple[tuple[str, str], ...] = ()
     fought: tuple[tuple[str, int], ...] = ()
     won: tuple[tuple[str, int], ...] = ()
@@ -171,6 +173,10 @@ class CombatProgress:
 
     def won_by(self, player: str) -> int:
         return dict(self.won).get(player, 0)
+
+    def engaged_with(self, det_id: str) -> tuple[str, ...]:
+        """The Detachments *det_id* was Engaged with when the combat began (LI-ENG-3, LI-WD-8)."""
+        return tuple(sorted(d for pair in self.engaged if det_id in pair for d in pair if d != det_id))
 
 
 @dataclass(frozen=True, slots=True)

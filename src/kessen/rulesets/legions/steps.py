@@ -202,17 +202,20 @@ class CombatDone:
 
 @dataclass(frozen=True, slots=True)
 class MoraleRoll:
-    """Chance: a Detachment's ``morale_check`` outcome."""
+    """Chance: a Detachment's ``morale_check`` outcome; after a lost combat, with the Detachments it was Engaged with."""
 
     detachment: str
     trigger: MoraleTrigger
+    engaged_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class WithdrawalRoll:
-    """Chance: the dice a withdrawing Detachment adds to its Movement."""
+    """Chance: the dice a withdrawing Detachment adds to its Movement; it must leave the Engagement Zones of the
+    Detachments it was Engaged with (LI-WD-8)."""
 
     detachment: str
+    engaged_with: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.battlefield import (
     ENGAGEMENT_ZONE_INCHES,
     distance,
-    engaged_with,
     moved_through,
     nearest_free_point,
     overlaps,
@@ -41,10 +40,15 @@ def withdrawal_roll() -> Chance:
 
 
 def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, out: list[Event]) -> LiState:
-    """The Detachment withdraws: it may not fire this round (LI-WD-9) and its models move one at a time."""
+    """The Detachment withdraws: it may not fire this round (LI-WD-9) and its models move one at a time.
+
+    Each must get out of the Engagement Zone of every model of the Detachments it was Engaged with, whether or not
+    those models touched it or still do (LI-WD-8) [DECISION: "was Engaged with" is read when its combat began,
+    the moment the combat's Engaged Detachments are fixed (LI-ENG-2)].
+    """
     det = state.detachment(step.detachment)
     out.append(ev.Withdrawal(detachment=det.id, roll=roll.distance))
-    foes = frozenset(m.id for e in engaged_with(state, det.id) for m in state.detachment(e).live)
+    foes = frozenset(m.id for e in step.engaged_with for m in state.detachment(e).models)
     state = state.with_detachment(replace(det, withdrew_this_round=True))
     return push(state, ChooseWithdrawer(det.id, roll.distance, foes))
 
