@@ -250,6 +250,34 @@ def test_li_break_4_sc_break_1_not_broken_between_combats_only_at_the_end_of_the
     assert state.formation("red-f1").broken
 
 
+def test_li_break_4_every_formation_with_a_detachment_in_a_combat_is_checked() -> None:
+    """LI-BREAK-4: at the end of the Engagement stage every Formation with a Detachment that took part in a combat is
+    checked, not only those whose models rolled a fight. Y (alone in its Formation, Break Point 1) is in the combat
+    through Y1 touching E1, but W1 destroys E1 first, so Y1's fight is never fought (LI-FIGHT-6); E2 beats W2 and
+    W3, the combat is lost 1–2, Y fails its check and Y1 dies withdrawing (0.5 inches from E3, LI-WD-8): Y's
+    Formation has 1 loss and must become Broken at the end of the stage."""
+    w = [det("W", m("inf", 10, 20, id="W1"), m("inf", 20, 20, id="W2"), m("inf", 21, 21, id="W3")),
+         det("pad", m("inf", 50, 5, count=4, dx=1.0))]  # W's Formation: 7 models, Break Point 4, loses 2
+    y = [det("Y", m("inf", 11, 21, id="Y1"), m("inf", 40, 10, id="Y2"))]
+    blue = [det("E", m("inf", 10, 21, id="E1"), m("inf", 20, 21, id="E2"), m("inf", 12.5, 15, id="E3"))]
+
+    def roll(s: object, n: object) -> object:
+        step = s.pending[0]  # type: ignore[attr-defined]
+        if n.what == "fight":  # type: ignore[attr-defined]
+            return outcome_where(n, winner="a" if step.a == "W1" else "b")
+        if n.what == "morale check":  # type: ignore[attr-defined]
+            return outcome_where(n, result="fail" if step.detachment == "Y" else "pass")
+        if n.what == "withdrawal roll":  # type: ignore[attr-defined]
+            return outcome_where(n, distance=1)
+        return None
+
+    state, events = drive(state_of([], blue, red_formations=[w, y]), until=stage_started("advancing_fire"), roll=roll)
+    assert [(e.attacker, e.defender) for e in of(events, ev.FightRolled)] == [("W1", "E1"), ("W2", "E2"), ("W3", "E2")]
+    assert any(isinstance(e, ev.Destroyed) and e.model == "Y1" and e.how == "engagement_zone" for e in events)
+    assert [e.formation for e in of(events, ev.FormationBroken)] == ["red-f2"]
+    assert state.formation("red-f2").broken and not state.formation("red-f1").broken
+
+
 def test_li_break_5_li_break_6_sc_break_3_broken_formation_orders_and_no_recovery() -> None:
     """SC-BREAK-3, LI-BREAK-5, LI-BREAK-6: a Broken Formation's Detachments may only be issued Advance or Charge; an
     Order issued before stays; it stays Broken after a Titan regains Wounds."""

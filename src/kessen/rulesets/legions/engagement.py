@@ -41,7 +41,12 @@ def choose_combat(state: LiState, step: ChooseCombat, choice: tuple[str, ...]) -
 
 
 def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:
-    """The combat sequence: pair off, fights, result, Withdrawal (LI-CC-1)."""
+    """The combat sequence: pair off, fights, result, Withdrawal (LI-CC-1).
+
+    Every Detachment of the combat takes part in it, whether or not its models get to roll a fight: its Formation
+    is checked at the end of the stage (LI-BREAK-4).
+    """
+    state = replace(state, in_combat=state.in_combat | set(dets))
     first = state.player_with_initiative()
     edges = tuple(
         (a, b) if state.owner_of_model(a).owner == first else (b, a) for a, b in enemy_contacts(state, dets)
@@ -115,7 +120,6 @@ def fight(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) ->
     fought = dict(combat.fought)
     fought[a.id], fought[b.id] = fought.get(a.id, 0) + 1, fought.get(b.id, 0) + 1
     won = dict(combat.won)
-    state = replace(state, fought=state.fought | {state.owner_of_model(a.id).id, state.owner_of_model(b.id).id})
     if winner_ != "draw":
         loser = b if winner_ == "a" else a
         side = state.owner_of_model((a if winner_ == "a" else b).id).owner

@@ -54,7 +54,7 @@ def stage_start(state: LiState, stage: Stage, out: list[Event]) -> LiState:
     state = replace(state, stage=stage, activated=frozenset())
     if stage == "engagement":
         found = combats(state)  # LI-ENG-2: identified at the start of the stage
-        state = replace(state, fought=frozenset())
+        state = replace(state, in_combat=frozenset())
         return push(state, ChooseCombat(found)) if found else state
     if stage == "first_fire":
         state = replace(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
@@ -110,7 +110,7 @@ def stage_end(state: LiState, stage: Stage, out: list[Event]) -> LiState:
                 d = replace(d, engaged=False, pinned=False)
         dets.append(d)
     state = replace(state, detachments=tuple(dets), activated=frozenset(), stage=None)
-    if stage == "engagement":  # LI-BREAK-4: Formations whose Detachments fought are checked now, not after each combat
-        for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.fought)):
+    if stage == "engagement":  # LI-BREAK-4: Formations with a Detachment in a combat are checked now, not after each combat
+        for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)
     return state

@@ -199,7 +199,8 @@ class LiState:
     pending: tuple[Step, ...] = ()
     activated: frozenset[str] = frozenset()
     pinned_at_stage_start: frozenset[str] = frozenset()
-    fought: frozenset[str] = frozenset()
+    in_combat: frozenset[str] = frozenset()
+    """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
     opening: tuple[Event, ...] = ()
