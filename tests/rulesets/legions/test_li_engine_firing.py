@@ -15,6 +15,7 @@ from kessen.rulesets.legions import game as g
 from kessen.rulesets.legions.battlefield import in_rear_arc
 from kessen.rulesets.legions.firing import fire, fire_of
 from kessen.rulesets.legions.inputs import FireInput, TargetModelInput
+from kessen.rulesets.legions.state import LiState
 from kessen.rulesets.legions.shooting import Fire, HoldFire, apply_volley, fire_options, targets, volley_question, volleys
 
 TWO_GUNS = {
@@ -140,10 +141,34 @@ def test_li_alloc_5_target_controller_orders_mixed_pools() -> None:
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17), m("inf", 11, 17))], profiles=TWO_GUNS)
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
     n = node(state)
-    assert isinstance(n, Decision) and n.player == BLUE and n.options == ((("short", 0), ("long", 0)), (("long", 0), ("short", 0)))
+    assert isinstance(n, Decision) and n.player == BLUE and n.options == (("short", 0), ("long", 0))
     state, _ = g.apply(state, n.options[1])
     first = node(state)
     assert isinstance(first, Chance) and first.what == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
+
+
+def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
+    """LI-ALLOC-5 (no silent cap): with the hits of five weapon profiles, the target's controller may take them in any
+    of the 5! = 120 orders, choosing the next profile each time (the engine used to offer two orders beyond four)."""
+    five = {"five_guns": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5, "weapons": [
+        {"name": f"gun{k}", "profiles": [{"range": 30, "dice": 1, "to_hit": 4}]} for k in range(5)
+    ]}}
+    state = state_of([det("A", m("five_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17, count=8, dx=1.0))], profiles=five)
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
+    orders: set[tuple[str, ...]] = set()
+
+    def explore(s: LiState, taken: tuple[str, ...]) -> None:
+        n = node(s)
+        if isinstance(n, Chance) and n.what == "volley":  # resolve the volley without hits, keep choosing
+            explore(g.apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
+        elif isinstance(n, Decision) and n.what == "allocation":
+            for option in n.options:
+                explore(g.apply(s, option)[0], taken)
+        else:
+            orders.add(taken)
+
+    explore(state, ())
+    assert len(orders) == 120 and all(sorted(o) == [f"gun{k}" for k in range(5)] for o in orders)
 
 
 def test_li_morale_2_sc_morale_5_two_weapons_add_up_and_the_check_waits_for_the_second() -> None:

@@ -143,3 +143,22 @@ def test_li_wd_8_engagement_zone_of_every_detachment_it_was_engaged_with() -> No
     assert [e.model for e in of(events, ev.Destroyed) if e.how == "fight"] == ["E1", "X2", "X3"]
     assert _end(events, "X1") == (10.0, 14.0)
     assert any(isinstance(e, ev.Destroyed) and e.model == "X1" and e.how == "engagement_zone" for e in events)
+
+
+def test_li_wd_4_one_save_for_each_of_eleven_detachments_moved_through() -> None:
+    """LI-WD-4 (no silent cap): a 12-Wound model with a 6+ save withdrawing 14 inches through eleven enemy Detachments
+    rolls once for each of the eleven; the engine used to keep only the first ten."""
+    from kessen.rulesets.legions.withdrawal import WithdrawalSaveQuestion, withdrawal_saves_of
+
+    brute = {"brute": {"type": "infantry", "movement": 8, "armour_save": 6, "wounds": 12, "caf": 0, "morale": 4, "base_radius": 0.5, "weapons": []}}
+    red = [det("A", m("brute", 10, 30, id="R"))]
+    blue = [det("B", m("inf", 10, 31))] + [det(f"Q{k}", m("inf", 10.8, 28.8 - 1.1 * k)) for k in range(11)]
+
+    def roll(state: Any, n: Any) -> Any:
+        forced = {"fight": {"winner": "b"}, "morale check": {"result": "fail"}, "withdrawal roll": {"distance": 6}}
+        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+
+    state, _ = drive(state_of(red, blue, profiles=brute), roll=roll, until=lambda s, n, e: getattr(n, "what", "") == "withdrawal saves")
+    n = node(state)
+    assert n.dist == withdrawal_saves_of(WithdrawalSaveQuestion(scale=1, wounds_remaining=11, save=6, passed_through_scales=(1,) * 11))  # type: ignore[union-attr]
+    assert max(o.wounds_lost for o in n.dist.outcomes()) == 11  # type: ignore[union-attr]

@@ -3,8 +3,6 @@ the Break Point and Morale check that follow it."""
 
 from __future__ import annotations
 
-import itertools
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
@@ -42,18 +40,13 @@ def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
     return Decision(det.owner, "target", fire_options(state, det))
 
 
-def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision:
-    """The target's controlling player orders the weapon profiles' hits (LI-ALLOC-5)."""
+def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision | None:
+    """The target's controlling player picks the weapon profile whose hits it takes next, the declared order first
+    (LI-ALLOC-5); none once the target has no model left (the hits still to come are discarded, LI-ALLOC-4)."""
     target = state.detachment(step.volleys[0].target)
-    return Decision(target.owner, "allocation", allocation_orders(step.volleys))
-
-
-def allocation_orders(vs: tuple[Volley, ...]) -> tuple[tuple[tuple[str, int], ...], ...]:
-    """The orders in which the target's controller may take the weapon profiles' hits, declared order first (LI-ALLOC-5)."""
-    keys = tuple(dict.fromkeys(v.key for v in vs))
-    if len(keys) > 4:
-        return (keys, keys[::-1])
-    return tuple(itertools.permutations(keys))
+    if not target.live:
+        return None
+    return Decision(target.owner, "allocation", tuple(dict.fromkeys(v.key for v in step.volleys)))
 
 
 def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
@@ -78,11 +71,11 @@ def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Even
     return push(state, *(VolleyRoll(v) for v in vs), end)
 
 
-def allocate(state: LiState, step: ChooseAllocation, choice: tuple[tuple[str, int], ...]) -> LiState:
-    """The volleys queued in the order their hits are taken (LI-ALLOC-5)."""
-    order = {key: k for k, key in enumerate(choice)}
-    ordered = sorted(step.volleys, key=lambda v: order[v.key])
-    return push(state, *(VolleyRoll(v) for v in ordered))
+def allocate(state: LiState, step: ChooseAllocation, choice: tuple[str, int]) -> LiState:
+    """The chosen weapon profile's volleys are resolved next; then the target's controller picks again among the
+    rest (LI-ALLOC-5). Every order of the profiles can be chosen, one profile at a time."""
+    rest = tuple(v for v in step.volleys if v.key != choice)
+    return push(state, *(VolleyRoll(v) for v in step.volleys if v.key == choice), *((ChooseAllocation(rest),) if rest else ()))
 
 
 def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:

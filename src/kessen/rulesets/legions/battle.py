@@ -19,6 +19,7 @@ from kessen.rulesets.legions.shooting import (
     volley_dist,
     volley_question,
     volleys,
+    weapon_profiles,
 )
 from kessen.rulesets.legions.state import LiState
 from kessen.rulesets.legions.steps import (
@@ -85,8 +86,10 @@ class LegionsGame:
             a, b = option
             return _say(lang, "fight", a=a, b=b)
         if isinstance(step, ChooseAllocation):
-            order = _say(lang, "separator").join(_say(lang, "allocation_item", weapon=w, index=i) for w, i in option)
-            return _say(lang, "allocation", order=order)
+            weapon, index = option
+            attacker = state.detachment(step.volleys[0].attacker)
+            named = _say(lang, "profile", weapon=weapon, number=index + 1) if len(weapon_profiles(attacker, weapon)) > 1 else weapon
+            return _say(lang, "allocation", weapon=named)
         return str(option)
 
     def show(self, state: LiState, lang: str) -> str:

@@ -10,7 +10,7 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
 from kessen.rulesets.legions.close_combat import Winner, combat_winner, fight_dice
 from kessen.rulesets.legions.inputs import FightInput, FightSide
-from kessen.rulesets.legions.pairing import pairings
+from kessen.rulesets.legions.pairing import default_pairing, next_to_pair, ordered, pairing_options
 from kessen.rulesets.legions.procedures import PROCEDURES
 from kessen.rulesets.legions.state import CombatProgress, LiState, Model
 from kessen.rulesets.legions.steps import (
@@ -57,19 +57,26 @@ def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSta
     out.append(ev.CombatStarted(detachments=", ".join(dets)))
     engaged = frozenset(p for p in engaged_pairs(state) if p <= set(dets))
     state = replace(state, combat=CombatProgress(dets, engaged))
-    return push(state, ChoosePairing(pairings(edges)), FightsDone(dets), CombatDone(dets))
+    return push(state, ChoosePairing(edges, default=default_pairing(edges)), FightsDone(dets), CombatDone(dets))
 
 
 def pairing_decision(state: LiState, step: ChoosePairing) -> Decision:
-    """The player with Initiative pairs off the models, one-to-one wherever possible (LI-PAIR-3, LI-PAIR-4)."""
-    return Decision(state.player_with_initiative(), "pairing", step.options)
+    """The player with Initiative pairs off the models, one-to-one wherever possible (LI-PAIR-3, LI-PAIR-4): the
+    fight of the next model still in no fight, among those that leave the pairing completable. Each option is the
+    tuple of fights it adds."""
+    options = pairing_options(step.contacts, step.chosen, step.default)
+    return Decision(state.player_with_initiative(), "pairing", tuple((f,) for f in options))
 
 
-def pair_off(state: LiState, choice: tuple[Fight, ...], out: list[Event]) -> LiState:
-    """The fights of the chosen pairing are the combat's fights to come."""
+def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out: list[Event]) -> LiState:
+    """The chosen fights join the pairing; once every touching model is in a fight, they are the combat's fights."""
     assert state.combat is not None
-    out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in choice)))
-    return push(replace(state, combat=replace(state.combat, fights=choice)), ChooseFight())
+    chosen = step.chosen + choice
+    if next_to_pair(step.contacts, chosen) is not None:
+        return push(state, replace(step, chosen=chosen))
+    fights = ordered(step.contacts, chosen)
+    out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
+    return push(replace(state, combat=replace(state.combat, fights=fights)), ChooseFight())
 
 
 def fight_decision(state: LiState) -> Decision | None:

@@ -171,7 +171,7 @@ def _resolve(state: LiState, step: ChoiceStep, choice: Any, out: list[Event]) ->
     if isinstance(step, ChooseCombat):
         return engagement.choose_combat(state, step, choice)
     if isinstance(step, ChoosePairing):
-        return engagement.pair_off(state, choice, out)
+        return engagement.pair_off(state, step, choice, out)
     if isinstance(step, ChooseFight):
         return engagement.choose_fight(state, choice)
     if isinstance(step, FightRoll):

@@ -1,12 +1,18 @@
-"""Pairing off the models of a combat: one-to-one wherever possible, every leftover joining one fight (LI-PAIR-1..4)."""
+"""Pairing off the models of a combat: one-to-one wherever possible, every leftover joining one fight (LI-PAIR-1..4).
+
+The valid pairings of LI-PAIR-4 are exactly the minimum edge covers of the base-contact graph G: a set of
+vertex-disjoint stars covering every touching model with ν stars has n − ν fights, the fewest that cover n models
+(Gallai), and a cover that small has no path of three fights, so it is stars. Their number grows exponentially with
+the combat, so the player with Initiative builds one fight by fight (:func:`pairing_options`): each fight offered
+can still be completed to a valid pairing (:func:`can_complete`), so every valid pairing, and only those, can be
+reached, without ever listing them all.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 Fight = tuple[str, str]
-MAX_PAIRINGS = 24
-"""At most this many pairings are offered to the player with Initiative (the first ones found)."""
 
 
 def maximum_matching_size(edges: Sequence[Fight]) -> int:
@@ -59,21 +65,80 @@ def is_valid_pairing(edges: Sequence[Fight], fights: Iterable[Fight]) -> bool:
     return stars == maximum_matching_size(edges)
 
 
-def pairings(edges: Sequence[Fight], limit: int = MAX_PAIRINGS) -> tuple[tuple[Fight, ...], ...]:
-    """The valid pairings of a combat (LI-PAIR-4), the first *limit* found, in a fixed order.
+def touching_models(edges: Sequence[Fight]) -> tuple[str, ...]:
+    """The models with at least one enemy in base contact, in the order the contacts list them (LI-PAIR-1)."""
+    return tuple(dict.fromkeys(m for e in edges for m in e))
+
+
+def can_complete(edges: Sequence[Fight], chosen: Sequence[Fight]) -> bool:
+    """Whether the fights *chosen* so far are part of at least one valid pairing (LI-PAIR-4).
+
+    The smallest set of fights containing *chosen* that covers every touching model has
+    ``|chosen| + |U| − ν(G[U])`` fights, U being the touching models not yet in a fight: pair U one-to-one as far
+    as possible, every other model of U joins any fight of its own. *chosen* can be completed exactly when that
+    is the size of a valid pairing, ``n − ν(G)``.
+
+    >>> g = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
+    >>> can_complete(g, [("E", "C")]), can_complete(g, [("A", "C"), ("E", "C"), ("E", "D")])
+    (True, False)
+    """
+    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(edges):
+        return False
+    models = touching_models(edges)
+    covered = {m for f in chosen for m in f}
+    open_edges = [(a, b) for a, b in edges if a not in covered and b not in covered]
+    left = len(models) - len(covered)
+    return len(chosen) + left - maximum_matching_size(open_edges) == len(models) - maximum_matching_size(edges)
+
+
+def next_to_pair(edges: Sequence[Fight], chosen: Sequence[Fight]) -> str | None:
+    """The first touching model that is in no fight yet; None once the pairing is complete."""
+    covered = {m for f in chosen for m in f}
+    return next((m for m in touching_models(edges) if m not in covered), None)
+
+
+def pairing_options(edges: Sequence[Fight], chosen: Sequence[Fight], default: Sequence[Fight]) -> tuple[Fight, ...]:
+    """The fights the next model still in no fight may be given, the one of the *default* pairing first (LI-PAIR-3).
+
+    Each keeps the pairing completable (:func:`can_complete`); choosing one at a time reaches every valid pairing.
+
+    >>> g = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
+    >>> pairing_options(g, [("A", "C"), ("B", "D")], default_pairing(g))
+    (('E', 'C'), ('E', 'D'))
+    """
+    model = next_to_pair(edges, chosen)
+    if model is None:
+        return ()
+    own = [f for f in edges if model in f and can_complete(edges, (*chosen, f))]
+    first = [f for f in default if f in own][:1]
+    return tuple(first + [f for f in own if f not in first])
+
+
+def default_pairing(edges: Sequence[Fight]) -> tuple[Fight, ...]:
+    """The default pairing: the first of :func:`valid_pairings` (matched models in side-a order, each leftover
+    joining its first listed opponent)."""
+    return next(valid_pairings(edges))
+
+
+def all_pairings(edges: Sequence[Fight]) -> tuple[tuple[Fight, ...], ...]:
+    """Every valid pairing of a small combat, in the order of :func:`valid_pairings` (their number grows exponentially)."""
+    return tuple(valid_pairings(edges))
+
+
+def valid_pairings(edges: Sequence[Fight]) -> Iterator[tuple[Fight, ...]]:
+    """The valid pairings of a combat (LI-PAIR-4), one after another, in a fixed order.
 
     Each is a maximum matching plus every leftover model joining the fight of one of its (matched)
     opponents, such that no matched pair has both of its models joined. The first pairing lists
     matched models in side-a order, leftovers joining their first listed opponent: the default.
     Fights are listed star by star, in the order of their first model.
 
-    >>> pairings([("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")])
+    >>> all_pairings([("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")])
     ((('A', 'C'), ('E', 'C'), ('B', 'D')), (('A', 'C'), ('B', 'D'), ('E', 'D')))
     """
     nu = maximum_matching_size(edges)
     left = sorted({a for a, _ in edges})
     adj = {a: [b for x, b in edges if x == a] for a in left}
-    found: list[tuple[Fight, ...]] = []
     seen: set[frozenset[Fight]] = set()
 
     def matchings(i: int, used: frozenset[str], chosen: tuple[Fight, ...]) -> Iterable[tuple[Fight, ...]]:
@@ -111,14 +176,13 @@ def pairings(edges: Sequence[Fight], limit: int = MAX_PAIRINGS) -> tuple[tuple[F
             if fights in seen:
                 continue
             seen.add(fights)
-            found.append(_ordered(edges, fights))
-            if len(found) >= limit:
-                return tuple(found)
-    return tuple(found)
+            yield ordered(edges, fights)
 
 
-def _ordered(edges: Sequence[Fight], fights: frozenset[Fight]) -> tuple[Fight, ...]:
-    """Fights star by star: each matched pair (in edge order) followed by the fights that joined it."""
+def ordered(edges: Sequence[Fight], fights: Iterable[Fight]) -> tuple[Fight, ...]:
+    """A pairing's fights in their order of resolution by default: star by star, each matched pair (in contact
+    order) followed by the fights that joined it."""
+    fights = frozenset(fights)
     count: dict[str, int] = {}
     for a, b in fights:
         count[a] = count.get(a, 0) + 1

@@ -24,6 +24,10 @@ EPS = 1e-6
 MAX_DETACHMENT_MODELS = 30
 """[DECISION] A Detachment holds at most 30 models: the ``fire`` procedure's target limit (§5.1)."""
 
+MAX_PROFILE_COMBINATIONS = 16
+"""[DECISION] A Detachment's weapons with several profiles may be combined in at most 16 ways (LI-FIRE-3): each
+combination is a firing option the player (and the AI, which weighs every option with the exact odds) must read."""
+
 Save = Annotated[int, Field(ge=2, le=6)]
 Edge = Literal["south", "north", "west", "east"]
 Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
@@ -162,6 +166,7 @@ class Scenario(StrictModel):
                     raise InputError(f"{where}.order", det.order, "orders are issued in the Orders phase; give them only with start = \"combat\"")
                 if sum(m.count for m in det.models) > MAX_DETACHMENT_MODELS:
                     raise InputError(f"{where}.models", sum(m.count for m in det.models), f"a Detachment holds at most {MAX_DETACHMENT_MODELS} models")
+                self._check_weapons(det, where)
                 for m, entry in enumerate(det.models):
                     mw = f"{where}.models[{m}]"
                     if entry.profile not in self.profiles:
@@ -194,6 +199,27 @@ class Scenario(StrictModel):
             for j, model_id in enumerate(pair):
                 if model_id not in model_set:
                     raise InputError(f"no_line_of_sight[{i}][{j}]", model_id, "unknown model id")
+
+
+    def _check_weapons(self, det: DetachmentEntry, where: str) -> None:
+        """A weapon name means one weapon in a Detachment, and its multi-profile weapons combine in at most
+        MAX_PROFILE_COMBINATIONS ways (LI-FIRE-2, LI-FIRE-3)."""
+        weapons: dict[str, WeaponEntry] = {}
+        for m, entry in enumerate(det.models):
+            profile = self.profiles.get(entry.profile)
+            for weapon in profile.weapons if profile is not None else ():
+                known = weapons.setdefault(weapon.name, weapon)
+                if known != weapon:
+                    raise InputError(
+                        f"{where}.models[{m}].profile", entry.profile,
+                        f"its weapon {weapon.name!r} differs from another weapon of that name in the Detachment",
+                    )
+        combinations = math.prod(len(w.profiles) for w in weapons.values())
+        if combinations > MAX_PROFILE_COMBINATIONS:
+            raise InputError(
+                f"{where}.models", combinations,
+                f"its weapons' profiles combine in {combinations} ways; a Detachment allows at most {MAX_PROFILE_COMBINATIONS} (LI-FIRE-3)",
+            )
 
 
 def _unique(seen: set[str], value: str, path: str) -> None:

@@ -28,8 +28,6 @@ from kessen.rulesets.legions.saves import Attack
 from kessen.rulesets.legions.state import Detachment, LiState, Model, Profile
 from kessen.rulesets.legions.targeting import engaged_penalty
 
-MAX_PROFILE_OPTIONS = 16
-
 Arc = Literal["front", "rear", "mixed"]
 
 
@@ -120,7 +118,7 @@ def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]
             for m in target.live:
                 if can_see(state, f, m) and any(p.range >= distance(f, m) for w in f.weapons for p in w.profiles):
                     penalties.add(m.penalty)
-        choices = list(itertools.islice(itertools.product(*(range(n) for n in multi.values())), MAX_PROFILE_OPTIONS))
+        choices = list(itertools.product(*(range(n) for n in multi.values())))  # at most MAX_PROFILE_COMBINATIONS
         for penalty in sorted(penalties, reverse=True):
             for combo in choices:
                 options.append(Fire(target_id, tuple(zip(multi, combo)), penalty))
@@ -150,7 +148,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
             weapon = next((w for w in f.weapons if w.name == name), None)
             if reach is None or weapon is None:
                 continue
-            index = min(chosen.get(name, 0), len(weapon.profiles) - 1)
+            index = chosen.get(name, 0)  # a weapon name has the same profiles throughout the Detachment
             profile = weapon.profiles[index]
             if profile.range < reach:
                 continue

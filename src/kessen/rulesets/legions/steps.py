@@ -124,7 +124,7 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ChooseAllocation:
-    """Decision: the order in which the target's controller takes the weapon profiles' hits."""
+    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*."""
 
     volleys: tuple[Volley, ...]
 
@@ -165,9 +165,15 @@ class RunCombat:
 
 @dataclass(frozen=True, slots=True)
 class ChoosePairing:
-    """Decision: how the models of the combat pair off."""
+    """Decision: the fight of the next model of the combat that is in no fight yet (LI-PAIR-3, LI-PAIR-4).
 
-    options: tuple[tuple[tuple[str, str], ...], ...]
+    *contacts* is the combat's base-contact graph, *chosen* the fights already formed, *default* the pairing
+    the first options lead to.
+    """
+
+    contacts: tuple[tuple[str, str], ...]
+    chosen: tuple[tuple[str, str], ...] = ()
+    default: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,12 @@ the enemy Detachments it moves through, and where it ends."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.geometry import Point
+from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.battlefield import (
     ENGAGEMENT_ZONE_INCHES,
@@ -18,7 +20,7 @@ from kessen.rulesets.legions.battlefield import (
     room_to_edge,
     withdrawal_path,
 )
-from kessen.rulesets.legions.inputs import WithdrawalMoveInput, WithdrawalSaveInput
+from kessen.rulesets.legions.inputs import WithdrawalMoveInput
 from kessen.rulesets.legions.procedures import PROCEDURES
 from kessen.rulesets.legions.state import LiState, Model
 from kessen.rulesets.legions.steps import (
@@ -30,7 +32,10 @@ from kessen.rulesets.legions.steps import (
 from kessen.rulesets.legions.withdrawal import (
     WithdrawalMoveOutcome,
     WithdrawalSaveOutcome,
+    WithdrawalSaveQuestion,
     withdrawal_passes_automatically,
+    withdrawal_save_target,
+    withdrawal_saves_of,
 )
 
 
@@ -83,15 +88,21 @@ def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str, out: l
 
 def withdrawal_saves(state: LiState, step: WithdrawalSaves) -> Chance:
     """The withdrawing model's save rolls, one per enemy Detachment moved through (LI-WD-4, LI-WD-5)."""
-    return Chance(PROCEDURES["withdrawal_save"].dist(withdrawal_save_input(state, step)), "withdrawal saves")
+    return Chance(_saves_dist(withdrawal_save_question(state, step)), "withdrawal saves")
 
 
-def withdrawal_save_input(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveInput:
-    """The ``withdrawal_save`` question of a withdrawing model (§5.7)."""
+@lru_cache(maxsize=1024)
+def _saves_dist(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
+    return withdrawal_saves_of(question)
+
+
+def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveQuestion:
+    """The ``withdrawal_save`` question of a withdrawing model (§5.7), through however many Detachments."""
     m = state.model(step.model)
-    return WithdrawalSaveInput(
-        scale=m.scale, wounds_remaining=m.wounds_remaining, armour_save=m.armour_save, special_save=m.special_save,
-        cover_save=m.cover_save, passed_through_scales=tuple(state.detachment(t).scale for t in step.through)[:10],
+    return WithdrawalSaveQuestion(
+        scale=m.scale, wounds_remaining=m.wounds_remaining,
+        save=withdrawal_save_target(m.armour_save, m.special_save, m.cover_save),
+        passed_through_scales=tuple(state.detachment(t).scale for t in step.through),
     )
 
 
