@@ -7,15 +7,16 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.i18n import catalogue, narrate, option_text, option_word
+from kessen.i18n import narrate, option_text, option_word
 from kessen.rulesets.legions import game as g
 from kessen.rulesets.legions.ai import LiAI
+from kessen.rulesets.legions.board import render
 from kessen.rulesets.legions.deployment import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
 from kessen.rulesets.legions.shooting import (
     Fire,
     HoldFire,
-    expected_damage,
+    attack_damage,
     volley_dist,
     volley_question,
     volleys,
@@ -93,31 +94,14 @@ class LegionsGame:
         return str(option)
 
     def show(self, state: LiState, lang: str) -> str:
-        lines = [
-            _say(
-                lang, "show_header", name=state.name, round=state.round, rounds=state.rounds,
-                phase=_word(lang, f"phase_{state.phase}"), initiative=state.initiative or "-",
-            )
-        ]
-        for p in state.players:
-            lines.append(_say(lang, "show_player", player=p, edge=_word(lang, state.edge_of(p))))
-            for d in state.detachments_of(p):
-                live = d.live
-                flags = [_word(lang, x) for x, on in (("engaged", d.engaged), ("pinned", d.pinned), ("reserve", d.in_reserve)) if on]
-                broken = _say(lang, "show_broken") if state.formation(d.formation).broken else ""
-                order = _word(lang, d.order) if d.order else "-"
-                lines.append(
-                    _say(lang, "show_detachment", id=d.id, live=len(live), total=len(d.models), order=order, flags=" ".join(flags))
-                    + broken
-                )
-                for m in live:
-                    shields = f" VS{m.void_shields}" if m.void_shields_max else ""
-                    lines.append(f"      {m.id:14} ({m.x:.1f}, {m.y:.1f})  W{m.wounds_remaining}/{m.wounds}{shields}")
-        return "\n".join(lines)
+        """The board: Detachments and models, the battlefield to scale with its terrain, and who decides next."""
+        return render(state, lang)
 
 
 def _fire(state: LiState, step: ChooseTarget, option: Fire, lang: str) -> str:
-    """A declared attack: its weapon profiles, its obscuration penalty, its expected damage and best chance to wound."""
+    """A declared attack: its weapon profiles, its obscuration penalty, and its exact odds (§5.2): the mean damage of
+    the whole attack (Wounds and Void Shield levels lost, volleys in the declared order) and the best chance of one
+    volley to cause at least one Wound."""
     profiles = _say(lang, "separator").join(_say(lang, "profile", weapon=w, number=i + 1) for w, i in option.profiles)
     text = _say(lang, "fire", target=option.target)
     if profiles:
@@ -130,8 +114,8 @@ def _fire(state: LiState, step: ChooseTarget, option: Fire, lang: str) -> str:
         question = volley_question(state, v)
         if question is not None:
             chance = max(chance, volley_dist(question).probability(lambda o: o.wounds > 0))
-    damage = f"{expected_damage(state, det, option):.2f}"
-    return text + _say(lang, "fire_odds", damage=damage, chance=f"{float(chance) * 100:.0f}%")
+    damage = attack_damage(state, det, option).map(lambda d: d.losses).mean()
+    return text + _say(lang, "fire_odds", damage=f"{float(damage):.2f}", chance=f"{float(chance) * 100:.0f}%")
 
 
 def _say(lang: str, key: str, **fields: object) -> str:

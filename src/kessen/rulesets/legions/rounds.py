@@ -168,10 +168,12 @@ def winner(state: LiState) -> str | None:
 
 
 def summary(state: LiState) -> dict[str, Any]:
-    """The Terminal's summary: rounds played, models destroyed, losses against starting size, Broken Formations."""
+    """The Terminal's summary: rounds played, models destroyed and models left per side, each side's losses against
+    its starting size as Break Points count them (LI-BREAK-1, LI-BREAK-3), the Broken Formations."""
     return {
         "rounds": state.round,
         "casualties": {p: sum(1 for d in state.detachments_of(p) for m in d.models if not m.alive) for p in state.players},
+        "survivors": {p: sum(1 for d in state.detachments_of(p) for m in d.models if m.alive) for p in state.players},
         "losses": {p: f"{a}/{b}" for p, (a, b) in side_losses(state).items()},
         "broken": sorted(f.id for f in state.formations if f.broken),
     }

@@ -10,6 +10,7 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -248,6 +249,53 @@ def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome
     assert wounds >= 0 and shields >= 0
     det = replace(target, models=tuple(updated.get(m.id, m) for m in target.models))
     return state.with_detachment(det), tuple(dead)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackDamage:
+    """What a whole attack does to its target: Wounds lost, models destroyed, Void Shield levels removed."""
+
+    wounds: int
+    destroyed: int
+    shields_lost: int
+
+    @property
+    def losses(self) -> int:
+        """Every loss on the damage track: the Wounds and the Void Shield levels."""
+        return self.wounds + self.shields_lost
+
+
+def attack_damage(state: LiState, det: Detachment, option: Fire) -> Dist[AttackDamage]:
+    """The exact distribution of what a declared attack does to its target (LI-FIRE-2, §5.2 chained).
+
+    Its volleys are resolved one after another in the declared weapon order (the default of LI-ALLOC-5), each
+    ``fire`` question asked of the target as the earlier volleys left it; the target's possible states are carried
+    from volley to volley, equal ones merged.
+    """
+    target_id = option.target
+    start = state.detachment(target_id)
+
+    def after(v: Volley) -> Callable[[Detachment], Dist[Detachment]]:
+        def resolve(target: Detachment) -> Dist[Detachment]:
+            now = state.with_detachment(target)
+            question = volley_question(now, v)
+            if question is None:
+                return Dist.always(target)
+            taken = volley_dist(question).map(lambda o: replace(o, hits=0, morale_threshold_reached=False))
+            return taken.map(lambda o: apply_volley(now, question, target_id, o)[0].detachment(target_id))
+
+        return resolve
+
+    targets: Dist[Detachment] = Dist.always(start)
+    for v in volleys(state, det, option):
+        targets = targets.bind(after(v))
+
+    def damage(target: Detachment) -> AttackDamage:
+        wounds = sum(a.wounds_remaining - b.wounds_remaining for a, b in zip(start.models, target.models, strict=True))
+        shields = sum(a.void_shields - b.void_shields for a, b in zip(start.models, target.models, strict=True))
+        return AttackDamage(wounds, len(start.live) - len(target.live), shields)
+
+    return targets.map(damage)
 
 
 def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
