@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from fractions import Fraction
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, phase_over, raw_state_of, stage_started, state_of
 
 from kessen.core.engine import Chance, Decision
@@ -18,7 +15,6 @@ from kessen.rulesets.legions.broken_formations import check_break_point, formati
 from kessen.rulesets.legions.inputs import MoraleCheckInput
 from kessen.rulesets.legions.morale import morale_check
 from kessen.rulesets.legions.movement import order_options
-from kessen.rulesets.legions.pairing import all_pairings, default_pairing, is_valid_pairing, maximum_matching_size, pairing_options
 from kessen.rulesets.legions.shooting import Fire, volley_question, volleys
 from kessen.rulesets.legions.state import LiState
 from kessen.rulesets.legions.steps import StageEnd, StageStart
@@ -74,29 +70,9 @@ def test_li_tgt_5_li_eng_3_sc_eng_5_penalty_uses_direct_contacts_only() -> None:
     assert [penalty("T", "A"), penalty("T", "C"), penalty("S", "B"), penalty("S", "D")] == [0, 1, 1, 1]
 
 
-def test_li_pair_4_sc_pair_1_seed_example() -> None:
-    """SC-PAIR-1, LI-PAIR-2/4: contacts A–D, B–D, C–E, ν = 2: the only pairing is {A–D, B–D, C–E}."""
-    edges = [("A", "D"), ("B", "D"), ("C", "E")]
-    assert maximum_matching_size(edges) == 2
-    assert all_pairings(edges) == ((("A", "D"), ("B", "D"), ("C", "E")),)
-
-
-def test_li_pair_3_sc_pair_2_one_to_one_where_possible() -> None:
-    """SC-PAIR-2, LI-PAIR-3: everyone touches everyone (2 × 2): the two one-to-one pairings, not a star."""
-    edges = [("A1", "B1"), ("A1", "B2"), ("A2", "B1"), ("A2", "B2")]
-    assert {frozenset(p) for p in all_pairings(edges)} == {frozenset({("A1", "B1"), ("A2", "B2")}), frozenset({("A1", "B2"), ("A2", "B1")})}
-    assert not is_valid_pairing(edges, [("A1", "B1"), ("A1", "B2"), ("A2", "B1")])
-
-
 def test_li_pair_3_sc_pair_3_initiative_player_chooses_the_fight_e_joins() -> None:
-    """SC-PAIR-3, LI-PAIR-3/4: contacts A–C, B–D, E–C, E–D: valid {A–C, B–D, E–C} and {A–C, B–D, E–D}, offered to
-    the player with Initiative; invalid {A–C, E–C, E–D, B–D} and {A–C, B–D}. Through the engine on real bases."""
-    edges = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
-    assert {frozenset(p) for p in all_pairings(edges)} == {
-        frozenset({("A", "C"), ("B", "D"), ("E", "C")}), frozenset({("A", "C"), ("B", "D"), ("E", "D")})
-    }
-    assert not is_valid_pairing(edges, [("A", "C"), ("E", "C"), ("E", "D"), ("B", "D")])
-    assert not is_valid_pairing(edges, [("A", "C"), ("B", "D")])
+    """SC-PAIR-3, LI-PAIR-3/4: contacts A–C, B–D, E–C, E–D on real bases: the player with Initiative is asked, and
+    can reach exactly the two valid pairings {A–C, B–D, E–C} and {A–C, B–D, E–D}."""
     # C at (10, 20), D at (12, 20); A at (9, 20) touches C, B at (13, 20) touches D, E at (11, 20) touches both.
     state = state_of(
         [det("R", m("inf", 9, 20, id="A"), m("inf", 13, 20, id="B"), m("inf", 11, 20, id="E"))],
@@ -121,43 +97,6 @@ def reachable_pairings(state: LiState) -> set[frozenset[tuple[str, str]]]:
         else:
             found |= reachable_pairings(after)
     return found
-
-
-def _reached_fight_by_fight(edges: list[tuple[str, str]]) -> set[frozenset[tuple[str, str]]]:
-    """The pairings reached by choosing, at every step, each fight ``pairing_options`` offers."""
-    default = default_pairing(edges)
-    found: set[frozenset[tuple[str, str]]] = set()
-
-    def go(chosen: tuple[tuple[str, str], ...]) -> None:
-        options = pairing_options(edges, chosen, default)
-        if not options:
-            found.add(frozenset(chosen))
-        for f in options:
-            go((*chosen, f))
-
-    go(())
-    return found
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.sets(st.tuples(st.sampled_from(["a0", "a1", "a2", "a3"]), st.sampled_from(["b0", "b1", "b2", "b3"])), min_size=1, max_size=9))
-def test_li_pair_4_fight_by_fight_reaches_exactly_the_valid_pairings(contacts: set[tuple[str, str]]) -> None:
-    """LI-PAIR-3, LI-PAIR-4: building the pairing one fight at a time from the offered fights reaches every valid
-    pairing and nothing else: the same set as every subset of the contacts that passes the precise test of LI-PAIR-4
-    (brute force over all subsets), and as the enumeration of maximum matchings with their joiners."""
-    edges = sorted(contacts)
-    brute = {
-        frozenset(subset) for k in range(1, len(edges) + 1) for subset in itertools.combinations(edges, k) if is_valid_pairing(edges, subset)
-    }
-    assert _reached_fight_by_fight(edges) == brute == {frozenset(p) for p in all_pairings(edges)}
-    assert frozenset(default_pairing(edges)) in brute
-
-
-def test_li_pair_3_no_cap_on_the_pairings_offered() -> None:
-    """LI-PAIR-3 (no silent cap): when five models each touch five enemies, all 5! = 120 one-to-one pairings can be
-    chosen (the engine used to offer the first 24 only)."""
-    edges = [(f"a{i}", f"b{j}") for i in range(5) for j in range(5)]
-    assert len(_reached_fight_by_fight(edges)) == 120 == len(all_pairings(edges))
 
 
 def _ring(centre: tuple[float, float], reach: float, n: int) -> list[tuple[float, float]]:

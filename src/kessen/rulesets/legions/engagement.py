@@ -94,7 +94,8 @@ def choose_fight(state: LiState, choice: Fight) -> LiState:
 
 def _fights_left(state: LiState) -> tuple[Fight, ...]:
     assert state.combat is not None
-    return tuple(f for f in state.combat.fights if state.model(f[0]).alive and state.model(f[1]).alive)
+    alive = {m.id for d in state.detachments for m in d.models if m.alive}
+    return tuple(f for f in state.combat.fights if f[0] in alive and f[1] in alive)
 
 
 def fight_roll(state: LiState, step: FightRoll) -> Chance | None:

@@ -42,16 +42,16 @@ def _no_explicit_null(model: StrictModel, name: str, path: str) -> None:
 class TargetModelInput(StrictModel):
     """An entry of ``target_models``: ``count`` identical models of the target Detachment (§5.1)."""
 
-    type: ModelType = "infantry"
-    count: Annotated[int, Field(ge=1, le=30)] = 1
-    wounds: Wounds = 1
-    wounds_remaining: Wounds | None = None
-    armour_save: Save | None
-    special_save: Save | None = None
-    cover_save: Save | None = None
-    void_shields: Annotated[int, Field(ge=0, le=12)] = 0
-    eligible: bool = True
-    obscured: Obscured = 0
+    type: ModelType = Field(default="infantry", description="the model type (§3.1); it sets the Scale and whether it is armoured")
+    count: Annotated[int, Field(ge=1, le=30)] = Field(default=1, description="how many identical models this entry stands for")
+    wounds: Wounds = Field(default=1, description="the Wounds characteristic (starting Wounds)")
+    wounds_remaining: Wounds | None = Field(default=None, description="Wounds left; leave out for an unwounded model (= wounds)")
+    armour_save: Save | None = Field(description='the Armour Save "X+" as X, or null for "-" (no Armour Save)')
+    special_save: Save | None = Field(default=None, description='a Special Save "X+" as X, not modified by AP (LI-SAVE-6); null for none')
+    cover_save: Save | None = Field(default=None, description='a Cover Save "X+" from terrain as X, not modified by AP (LI-SAVE-7); null for none')
+    void_shields: Annotated[int, Field(ge=0, le=12)] = Field(default=0, description="the current Void Shield level (LI-VOID)")
+    eligible: bool = Field(default=True, description="in range and line of sight of at least one firing model (LI-ALLOC-2)")
+    obscured: Obscured = Field(default=0, description="percent hidden, 0, 25 or 50; non-zero only for a knight or titan (LI-OBSC-1)")
 
     @property
     def remaining(self) -> int:
@@ -104,12 +104,14 @@ def _check_targets(targets: tuple[TargetModelInput, ...]) -> None:
 class ResolveHitsInput(StrictModel):
     """A number of hits resolved against a Detachment: R alone (§5.3)."""
 
-    hits: Annotated[int, Field(ge=0, le=60)]
-    ap: AP = 0
-    light_at: bool = False
-    rear_arc: bool = False
-    armour_save_modifier: ArmourSaveModifier = 0
-    target_models: TargetModels
+    hits: Annotated[int, Field(ge=0, le=60)] = Field(description="the number of hits to allocate and save (LI-HIT-3)")
+    ap: AP = Field(default=0, description="the weapon's AP, 0 to -6 (LI-SAVE-2)")
+    light_at: bool = Field(default=False, description="the weapon has Light AT: AP 0 against armoured types (LI-SAVE-10)")
+    rear_arc: bool = Field(default=False, description="fired from the target models' rear arc: AP one better against armoured types (LI-ARC-1)")
+    armour_save_modifier: ArmourSaveModifier = Field(
+        default=0, description="other changes to the Armour Save characteristic, + is better (+1 turns 3+ into 2+)"
+    )
+    target_models: TargetModels = Field(description="the target Detachment's models in list order (§5.1)")
 
     def check(self) -> None:
         _check_targets(self.target_models)
@@ -121,18 +123,24 @@ class ResolveHitsInput(StrictModel):
 class FireInput(StrictModel):
     """One weapon profile fired by some models of a Detachment at one target Detachment (§5.2)."""
 
-    firing_models: Annotated[int, Field(ge=1, le=30)]
-    dice: Annotated[int, Field(ge=1, le=10)] = 1
-    to_hit: Annotated[int, Field(ge=2, le=6)]
-    hit_modifier: Annotated[int, Field(ge=-6, le=6)] = 0
-    ap: AP = 0
-    light_at: bool = False
-    rear_arc: bool = False
-    armour_save_modifier: ArmourSaveModifier = 0
-    target_scale: Scale | None = None
-    target_engaged_with_scales: Annotated[tuple[Scale, ...], Field(max_length=10)] = ()
-    obscuration_penalty: Annotated[int, Field(ge=0, le=2)] | None = None
-    target_models: TargetModels
+    firing_models: Annotated[int, Field(ge=1, le=30)] = Field(description="the models firing this weapon profile at the target")
+    dice: Annotated[int, Field(ge=1, le=10)] = Field(default=1, description="the profile's Dice value: D6 rolled per firing model (LI-HIT-1)")
+    to_hit: Annotated[int, Field(ge=2, le=6)] = Field(description='the To Hit value "X+" as X')
+    hit_modifier: Annotated[int, Field(ge=-6, le=6)] = Field(default=0, description="the sum of other hit modifiers (terrain, special rules)")
+    ap: AP = Field(default=0, description="the weapon's AP, 0 to -6 (LI-SAVE-2)")
+    light_at: bool = Field(default=False, description="the weapon has Light AT: AP 0 against armoured types (LI-SAVE-10)")
+    rear_arc: bool = Field(default=False, description="fired from the target models' rear arc: AP one better against armoured types (LI-ARC-1)")
+    armour_save_modifier: ArmourSaveModifier = Field(
+        default=0, description="other changes to the Armour Save characteristic, + is better (+1 turns 3+ into 2+)"
+    )
+    target_scale: Scale | None = Field(default=None, description="the target's Scale; leave out for the highest Scale of its models' types")
+    target_engaged_with_scales: Annotated[tuple[Scale, ...], Field(max_length=10)] = Field(
+        default=(), description="the Scale of every Detachment the target is Engaged with; empty when it is not Engaged (LI-TGT-5)"
+    )
+    obscuration_penalty: Annotated[int, Field(ge=0, le=2)] | None = Field(
+        default=None, description="the obscuration penalty chosen, 0-2 (LI-OBSC-2); leave out for the largest among eligible models"
+    )
+    target_models: TargetModels = Field(description="the target Detachment's models in list order (§5.1)")
 
     @property
     def scale(self) -> int:
@@ -178,39 +186,47 @@ class FireInput(StrictModel):
 class FightSide(StrictModel):
     """One model of a fight (§5.4)."""
 
-    caf: CAF
-    modifier: FightModifier = 0
-    charged: bool = False
-    fight_number: Annotated[int, Field(ge=1, le=10)] = 1
-    extra_dice: ExtraDice = 0
+    caf: CAF = Field(description="the model's Close Assault Factor, added to its fight roll (LI-FIGHT-2)")
+    modifier: FightModifier = Field(default=0, description="other fight-roll modifiers")
+    charged: bool = Field(default=False, description="its Detachment holds a Charge order and moved at least 1 inch: +1 (LI-FIGHT-3)")
+    fight_number: Annotated[int, Field(ge=1, le=10)] = Field(
+        default=1, description="this is the model's n-th fight in the combat: its opponent rolls n - 1 extra D6 (LI-FIGHT-4)"
+    )
+    extra_dice: ExtraDice = Field(default=0, description="extra D6 for this side from other rules, e.g. Rend (LI-FIGHT-4)")
 
 
 class FightInput(StrictModel):
     """One fight between model ``a`` and model ``b`` (§5.4)."""
 
-    a: FightSide
-    b: FightSide
+    a: FightSide = Field(description="one model of the fight")
+    b: FightSide = Field(description="the other model of the fight")
 
 
 class CombatModel(StrictModel):
     """A model in a combat (§5.5)."""
 
-    id: Annotated[str, Field(min_length=1, max_length=20)]
-    side: Literal["a", "b"]
-    caf: CAF
-    wounds_remaining: Wounds = 1
-    charged: bool = False
-    modifier: FightModifier = 0
-    extra_dice: ExtraDice = 0
+    id: Annotated[str, Field(min_length=1, max_length=20)] = Field(description="the model's name, unique in the combat")
+    side: Literal["a", "b"] = Field(description='the side it fights for, "a" or "b"')
+    caf: CAF = Field(description="the model's Close Assault Factor (LI-FIGHT-2)")
+    wounds_remaining: Wounds = Field(default=1, description="Wounds left")
+    charged: bool = Field(default=False, description="its Detachment holds a Charge order and moved at least 1 inch: +1 (LI-FIGHT-3)")
+    modifier: FightModifier = Field(default=0, description="other fight-roll modifiers")
+    extra_dice: ExtraDice = Field(default=0, description="extra D6 from other rules, e.g. Rend (LI-FIGHT-4)")
 
 
 class CombatInput(StrictModel):
     """A whole combat from paired fights to its result (§5.5)."""
 
-    models: Annotated[tuple[CombatModel, ...], Field(min_length=2, max_length=20)]
-    fights: Annotated[tuple[tuple[str, str], ...], Field(min_length=1, max_length=12)]
-    a_other_models: Annotated[int, Field(ge=0, le=100)] = 0
-    b_other_models: Annotated[int, Field(ge=0, le=100)] = 0
+    models: Annotated[tuple[CombatModel, ...], Field(min_length=2, max_length=20)] = Field(
+        description="every model in base contact with an enemy model (LI-PAIR-1)"
+    )
+    fights: Annotated[tuple[tuple[str, str], ...], Field(min_length=1, max_length=12)] = Field(
+        description="the fights as pairs of model ids, in the order they are resolved; they must form stars (LI-PAIR-4)"
+    )
+    a_other_models: Annotated[int, Field(ge=0, le=100)] = Field(
+        default=0, description="surviving models of side a's Detachments in the combat that are in no fight (LI-RESULT-2)"
+    )
+    b_other_models: Annotated[int, Field(ge=0, le=100)] = Field(default=0, description="the same for side b")
 
     def check(self) -> None:
         """Ids unique and known, fights between opponents, each pair once, every model fighting,
@@ -247,39 +263,47 @@ class CombatInput(StrictModel):
 class MoraleCheckInput(StrictModel):
     """A Morale check (§5.6)."""
 
-    morale: Save | None
-    trigger: MoraleTrigger = "casualties"
-    broken: bool = False
-    roll_modifier: Annotated[int, Field(ge=-3, le=3)] = 0
-    earlier_check_this_phase: Literal["none", "passed", "failed"] = "none"
-    fall_back_at_phase_start: bool = False
+    morale: Save | None = Field(description='the Detachment\'s Morale "X+" as X, or null for "-"')
+    trigger: MoraleTrigger = Field(
+        default="casualties", description='"casualties" (LI-MORALE-1) or "combat", a lost combat (LI-RESULT-3)'
+    )
+    broken: bool = Field(default=False, description="the Detachment's Formation is Broken (LI-BREAK-5)")
+    roll_modifier: Annotated[int, Field(ge=-3, le=3)] = Field(default=0, description="other modifiers to the die result")
+    earlier_check_this_phase: Literal["none", "passed", "failed"] = Field(
+        default="none", description="the result of its earlier Morale check this phase, if any (LI-MORALE-7)"
+    )
+    fall_back_at_phase_start: bool = Field(default=False, description="the Detachment began the phase with a Fall Back order (LI-MORALE-8)")
 
 
 class WithdrawalSaveInput(StrictModel):
     """The save rolls of one withdrawing model (§5.7)."""
 
-    scale: Scale
-    wounds_remaining: Wounds = 1
-    armour_save: Save | None
-    special_save: Save | None = None
-    cover_save: Save | None = None
-    passed_through_scales: Annotated[tuple[Scale, ...], Field(max_length=10)]
+    scale: Scale = Field(description="the withdrawing model's Scale")
+    wounds_remaining: Wounds = Field(default=1, description="its Wounds left")
+    armour_save: Save | None = Field(description='its Armour Save "X+" as X, or null for "-"')
+    special_save: Save | None = Field(default=None, description='its Special Save "X+" as X; null for none')
+    cover_save: Save | None = Field(default=None, description='its Cover Save "X+" as X; null for none')
+    passed_through_scales: Annotated[tuple[Scale, ...], Field(max_length=10)] = Field(
+        description="the Scale of each enemy Detachment it moves through, in order (LI-WD-4)"
+    )
 
 
 class WithdrawalMoveInput(StrictModel):
     """The distance of a Withdrawal move (§5.8)."""
 
-    movement: Annotated[int, Field(ge=0, le=30)]
+    movement: Annotated[int, Field(ge=0, le=30)] = Field(description="the model's Movement characteristic, in inches")
 
 
 class FormationEntry(StrictModel):
     """Models of one kind in a Formation (§5.9)."""
 
-    type: ModelType = "infantry"
-    wounds: Wounds = 1
-    count: Annotated[int, Field(ge=1, le=500)] = 1
-    destroyed: Annotated[int, Field(ge=0, le=500)] = 0
-    wounds_lost: Annotated[int, Field(ge=0)] = 0
+    type: ModelType = Field(default="infantry", description="the model type; knights and titans count their Wounds (LI-BREAK-1)")
+    wounds: Wounds = Field(default=1, description="starting Wounds")
+    count: Annotated[int, Field(ge=1, le=500)] = Field(default=1, description="models of this kind in the Formation at the start of the battle")
+    destroyed: Annotated[int, Field(ge=0, le=500)] = Field(default=0, description="how many of them are destroyed")
+    wounds_lost: Annotated[int, Field(ge=0)] = Field(
+        default=0, description="Wounds lost by the surviving knights or titans of this entry; 0 for other types"
+    )
 
     def check_at(self, path: str) -> None:
         """``destroyed`` ≤ ``count``; ``wounds_lost`` only on surviving Knights and Titans (§5.9)."""
@@ -300,8 +324,10 @@ class FormationEntry(StrictModel):
 class BreakPointInput(StrictModel):
     """A Formation's Break Point and losses (§5.9)."""
 
-    models: Annotated[tuple[FormationEntry, ...], Field(min_length=1, max_length=50)]
-    already_broken: bool = False
+    models: Annotated[tuple[FormationEntry, ...], Field(min_length=1, max_length=50)] = Field(
+        description="the Formation's models, by kind"
+    )
+    already_broken: bool = Field(default=False, description="the Formation was already Broken (LI-BREAK-6)")
 
     def check(self) -> None:
         for i, entry in enumerate(self.models):

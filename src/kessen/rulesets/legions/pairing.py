@@ -5,43 +5,71 @@ vertex-disjoint stars covering every touching model with ν stars has n − ν f
 (Gallai), and a cover that small has no path of three fights, so it is stars. Their number grows exponentially with
 the combat, so the player with Initiative builds one fight by fight (:func:`pairing_options`): each fight offered
 can still be completed to a valid pairing (:func:`can_complete`), so every valid pairing, and only those, can be
-reached, without ever listing them all.
+reached, without ever listing them all. Each test is one maximum matching, grown from the last one.
+
+Fights and contacts are (side-a model, side-b model) pairs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import lru_cache
 
 Fight = tuple[str, str]
+Matching = dict[str, str]
+"""A matching as side-b model → its side-a partner."""
 
 
-def maximum_matching_size(edges: Sequence[Fight]) -> int:
-    """ν: the size of a maximum matching of the base-contact graph (LI-PAIR-4), by augmenting paths.
+@lru_cache(maxsize=64)
+def _graph(edges: tuple[Fight, ...]) -> tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
+    """The side-a models in id order, and each one's side-b neighbours in contact order."""
+    adj: dict[str, list[str]] = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+    return tuple(sorted(adj)), {a: tuple(bs) for a, bs in adj.items()}
 
-    >>> maximum_matching_size([("A", "D"), ("B", "D"), ("C", "E")])
-    2
+
+def _grown(edges: tuple[Fight, ...], within: Collection[str] | None, start: Matching) -> Matching:
+    """A maximum matching of G (or of G restricted to the models *within*), grown from *start* by augmenting paths.
+
+    Each pass searches an augmenting path from every free side-a model, sharing the visited models; the passes
+    stop at the first one that finds none, when no augmenting path is left (Berge).
     """
-    left = sorted({a for a, _ in edges})
-    adj = {a: sorted(b for x, b in edges if x == a) for a in left}
-    partner: dict[str, str] = {}
+    left, adj = _graph(edges)
+    partner = dict(start)
+    matched = set(partner.values())
 
     def augment(a: str, seen: set[str]) -> bool:
         for b in adj[a]:
-            if b not in seen:
+            if b not in seen and (within is None or b in within):
                 seen.add(b)
                 if b not in partner or augment(partner[b], seen):
                     partner[b] = a
                     return True
         return False
 
-    return sum(augment(a, set()) for a in left)
+    grew = True
+    while grew:
+        grew, seen = False, set[str]()
+        for a in left:
+            if a not in matched and (within is None or a in within) and augment(a, seen):
+                matched.add(a)
+                grew = True
+    return partner
+
+
+def maximum_matching_size(edges: Sequence[Fight]) -> int:
+    """ν: the size of a maximum matching of the base-contact graph (LI-PAIR-4).
+
+    >>> maximum_matching_size([("A", "D"), ("B", "D"), ("C", "E")])
+    2
+    """
+    return len(_grown(tuple(edges), None, {}))
 
 
 def is_valid_pairing(edges: Sequence[Fight], fights: Iterable[Fight]) -> bool:
     """The precise test of LI-PAIR-2/3 (LI-PAIR-4): contact fights only, no pair twice, every touching model
     in a fight, the fights a set of vertex-disjoint stars, and as many stars as a maximum matching.
-
-    Fights are (side-a model, side-b model) pairs, like *edges*.
 
     >>> g = [("A", "D"), ("B", "D"), ("C", "E")]
     >>> is_valid_pairing(g, [("A", "D"), ("B", "D"), ("C", "E")]), is_valid_pairing(g, [("A", "D"), ("C", "E")])
@@ -70,6 +98,22 @@ def touching_models(edges: Sequence[Fight]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m for e in edges for m in e))
 
 
+@lru_cache(maxsize=64)
+def _pairing_size(edges: tuple[Fight, ...]) -> int:
+    """The number of fights of every valid pairing: n − ν (the size of a minimum edge cover)."""
+    return len(touching_models(edges)) - maximum_matching_size(edges)
+
+
+def _completable(edges: tuple[Fight, ...], chosen: Sequence[Fight], open_matching: Matching, added: Fight) -> bool:
+    """Whether *chosen* plus the fight *added* is part of a valid pairing, *open_matching* being a maximum matching
+    of the models no chosen fight holds yet (the test of :func:`can_complete`, grown from that matching)."""
+    covered = {m for f in (*chosen, added) for m in f}
+    uncovered = [m for m in touching_models(edges) if m not in covered]
+    start = {b: a for b, a in open_matching.items() if a not in covered and b not in covered}
+    nu = len(_grown(edges, set(uncovered), start))
+    return len(chosen) + 1 + len(uncovered) - nu == _pairing_size(edges)
+
+
 def can_complete(edges: Sequence[Fight], chosen: Sequence[Fight]) -> bool:
     """Whether the fights *chosen* so far are part of at least one valid pairing (LI-PAIR-4).
 
@@ -82,13 +126,13 @@ def can_complete(edges: Sequence[Fight], chosen: Sequence[Fight]) -> bool:
     >>> can_complete(g, [("E", "C")]), can_complete(g, [("A", "C"), ("E", "C"), ("E", "D")])
     (True, False)
     """
-    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(edges):
+    graph = tuple(edges)
+    if not chosen:
+        return True
+    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(graph):
         return False
-    models = touching_models(edges)
-    covered = {m for f in chosen for m in f}
-    open_edges = [(a, b) for a, b in edges if a not in covered and b not in covered]
-    left = len(models) - len(covered)
-    return len(chosen) + left - maximum_matching_size(open_edges) == len(models) - maximum_matching_size(edges)
+    *before, last = chosen
+    return _completable(graph, before, {}, last)
 
 
 def next_to_pair(edges: Sequence[Fight], chosen: Sequence[Fight]) -> str | None:
@@ -97,97 +141,56 @@ def next_to_pair(edges: Sequence[Fight], chosen: Sequence[Fight]) -> str | None:
     return next((m for m in touching_models(edges) if m not in covered), None)
 
 
-def pairing_options(edges: Sequence[Fight], chosen: Sequence[Fight], default: Sequence[Fight]) -> tuple[Fight, ...]:
+@lru_cache(maxsize=256)
+def pairing_options(edges: tuple[Fight, ...], chosen: tuple[Fight, ...], default: tuple[Fight, ...]) -> tuple[Fight, ...]:
     """The fights the next model still in no fight may be given, the one of the *default* pairing first (LI-PAIR-3).
 
     Each keeps the pairing completable (:func:`can_complete`); choosing one at a time reaches every valid pairing.
 
-    >>> g = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
-    >>> pairing_options(g, [("A", "C"), ("B", "D")], default_pairing(g))
+    >>> g = (("A", "C"), ("B", "D"), ("E", "C"), ("E", "D"))
+    >>> pairing_options(g, (("A", "C"), ("B", "D")), default_pairing(g))
     (('E', 'C'), ('E', 'D'))
     """
     model = next_to_pair(edges, chosen)
     if model is None:
         return ()
-    own = [f for f in edges if model in f and can_complete(edges, (*chosen, f))]
+    covered = {m for f in chosen for m in f}
+    open_matching = _grown(edges, {m for m in touching_models(edges) if m not in covered}, {})
+    own = [f for f in edges if model in f and _completable(edges, chosen, open_matching, f)]
     first = [f for f in default if f in own][:1]
     return tuple(first + [f for f in own if f not in first])
 
 
-def default_pairing(edges: Sequence[Fight]) -> tuple[Fight, ...]:
-    """The default pairing: the first of :func:`valid_pairings` (matched models in side-a order, each leftover
-    joining its first listed opponent)."""
-    return next(valid_pairings(edges))
-
-
-def all_pairings(edges: Sequence[Fight]) -> tuple[tuple[Fight, ...], ...]:
-    """Every valid pairing of a small combat, in the order of :func:`valid_pairings` (their number grows exponentially)."""
-    return tuple(valid_pairings(edges))
-
-
-def valid_pairings(edges: Sequence[Fight]) -> Iterator[tuple[Fight, ...]]:
-    """The valid pairings of a combat (LI-PAIR-4), one after another, in a fixed order.
-
-    Each is a maximum matching plus every leftover model joining the fight of one of its (matched)
-    opponents, such that no matched pair has both of its models joined. The first pairing lists
-    matched models in side-a order, leftovers joining their first listed opponent: the default.
-    Fights are listed star by star, in the order of their first model.
-
-    >>> all_pairings([("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")])
-    ((('A', 'C'), ('E', 'C'), ('B', 'D')), (('A', 'C'), ('B', 'D'), ('E', 'D')))
-    """
+def default_pairing(edges: tuple[Fight, ...]) -> tuple[Fight, ...]:
+    """The default pairing: the first maximum matching in lexicographic order (side-a models by id, each taking its
+    first contact that still allows a maximum matching, else none), then every leftover model joining its first
+    listed contact (with a maximum matching that is always a valid pairing: two leftovers joining both models of
+    one matched pair would form an augmenting path)."""
+    left, adj = _graph(edges)
     nu = maximum_matching_size(edges)
-    left = sorted({a for a, _ in edges})
-    adj = {a: [b for x, b in edges if x == a] for a in left}
-    seen: set[frozenset[Fight]] = set()
-
-    def matchings(i: int, used: frozenset[str], chosen: tuple[Fight, ...]) -> Iterable[tuple[Fight, ...]]:
-        if len(chosen) + (len(left) - i) < nu:
-            return
-        if i == len(left):
-            if len(chosen) == nu:
-                yield chosen
-            return
-        a = left[i]
+    free = {b for _, b in edges}
+    matching: list[Fight] = []
+    for i, a in enumerate(left):
+        later = set(left[i + 1 :])
         for b in adj[a]:
-            if b not in used:
-                yield from matchings(i + 1, used | {b}, chosen + ((a, b),))
-        yield from matchings(i + 1, used, chosen)
-
-    for matching in matchings(0, frozenset(), ()):
-        matched = {m for f in matching for m in f}
-        partner = {a: b for a, b in matching} | {b: a for a, b in matching}
-        leftovers = [m for m in dict.fromkeys(x for e in edges for x in e) if m not in matched]
-        options = [[f for f in edges if m in f] for m in leftovers]
-
-        def joins(k: int, centres: frozenset[str], extra: tuple[Fight, ...]) -> Iterable[tuple[Fight, ...]]:
-            if k == len(leftovers):
-                yield extra
-                return
-            m = leftovers[k]
-            for f in options[k]:
-                centre = f[1] if f[0] == m else f[0]
-                if partner[centre] in centres:
-                    continue  # the centre's partner is already a centre: that fight would join two multi-fight models
-                yield from joins(k + 1, centres | {centre}, extra + (f,))
-
-        for extra in joins(0, frozenset(), ()):
-            fights = frozenset(matching + extra)
-            if fights in seen:
-                continue
-            seen.add(fights)
-            yield ordered(edges, fights)
+            if b in free and len(matching) + 1 + len(_grown(edges, later | (free - {b}), {})) == nu:
+                matching.append((a, b))
+                free.discard(b)
+                break
+    matched = {m for f in matching for m in f}
+    joins = [next(f for f in edges if m in f) for m in touching_models(edges) if m not in matched]
+    return ordered(edges, (*matching, *joins))
 
 
 def ordered(edges: Sequence[Fight], fights: Iterable[Fight]) -> tuple[Fight, ...]:
     """A pairing's fights in their order of resolution by default: star by star, each matched pair (in contact
     order) followed by the fights that joined it."""
-    fights = frozenset(fights)
+    chosen = frozenset(fights)
     count: dict[str, int] = {}
-    for a, b in fights:
+    for a, b in chosen:
         count[a] = count.get(a, 0) + 1
         count[b] = count.get(b, 0) + 1
-    listed = [f for f in edges if f in fights]
+    listed = [f for f in edges if f in chosen]
     out: list[Fight] = []
     for f in listed:
         if f in out:
