@@ -171,3 +171,18 @@ def test_every_field_of_the_scenario_and_odds_inputs_explains_itself() -> None:
     schemas |= {name: p.input_model.model_json_schema() for name, p in get_ruleset("legions").procedures.items()}
     assert {name: _undescribed(schema) for name, schema in schemas.items() if _undescribed(schema)} == {}
     assert len(schemas["scenario"]["$defs"]) >= 8  # the nested models are walked too
+
+
+def test_the_scenario_format_doc_example_loads_and_states_the_limits_of_the_code() -> None:
+    """docs/scenarios/legions.md: its example is a valid scenario, and the limits it states are the ones enforced."""
+    from pathlib import Path
+
+    from kessen.rulesets.legions import scenario as sc
+
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "scenarios" / "legions.md").read_text(encoding="utf-8")
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    state = load_scenario(example, "docs/scenarios/legions.md")
+    assert state.formations[0].detachments[0].models[0].cover_save == 5
+    for stated in (f"at most {sc.MAX_PLAYER_MODELS}", f"at most {sc.MAX_PLAYER_DETACHMENTS}", f"at most {sc.MAX_DETACHMENT_MODELS}",
+                   f"at most {sc.MAX_PROFILES}", f"at most {sc.MAX_PROFILE_COMBINATIONS}", f"at most {sc.MAX_BLOCKED_SIGHT:,}"):
+        assert stated in doc, stated
