@@ -9,15 +9,15 @@ from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_w
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions import game as g
-from kessen.rulesets.legions.battlefield import combats, engaged_with
-from kessen.rulesets.legions.broken_formations import check_break_point, formation_losses
-from kessen.rulesets.legions.inputs import MoraleCheckInput
-from kessen.rulesets.legions.morale import morale_check
-from kessen.rulesets.legions.movement import order_options
-from kessen.rulesets.legions.shooting import Fire, volley_question, volleys
-from kessen.rulesets.legions.state import LiState
-from kessen.rulesets.legions.steps import StageEnd, StageStart
+from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
+from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
+from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
+from kessen.rulesets.legions.referee.movement import order_options
+from kessen.rulesets.legions.referee.firing import volley_question, volleys
+from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.steps import StageEnd, StageStart
 
 # SC-ENG-1 geometry: A–B, C–B and C–D in base contact (radius 0.5 bases 1 inch apart).
 CHAIN = dict(
@@ -212,7 +212,7 @@ def test_li_break_4_li_break_7_sc_break_2_broken_before_the_same_attacks_morale_
     assert kinds.index("FormationBroken") < len(kinds)
     n = node(state)
     assert isinstance(n, Chance) and n.what == "morale check"
-    assert n.dist == morale_check(MoraleCheckInput(morale=4, broken=True))
+    assert n.dist == morale_check(MoraleCheckQuestion(morale=4, broken=True))
     assert state.formation("red-f1").broken
 
 
@@ -239,7 +239,7 @@ def test_li_break_4_sc_break_1_not_broken_between_combats_only_at_the_end_of_the
     state, events = drive(state, until=stage_started("advancing_fire"), roll=roll)
     assert len(of(events, ev.CombatResult)) == 2
     y_check = next(c for c in checks if c[0] == "Y")
-    assert y_check[1] == morale_check(MoraleCheckInput(morale=4, trigger="combat", broken=False)) and y_check[2] is False
+    assert y_check[1] == morale_check(MoraleCheckQuestion(morale=4, trigger="combat", broken=False)) and y_check[2] is False
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("FormationBroken") > max(i for i, k in enumerate(kinds) if k == "CombatResult")
     assert state.formation("red-f1").broken

@@ -11,12 +11,13 @@ from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_w
 from kessen.core.engine import Chance, Decision
 from kessen.dice import draw, stream
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions import game as g
-from kessen.rulesets.legions.battlefield import in_rear_arc
-from kessen.rulesets.legions.firing import fire, fire_of
-from kessen.rulesets.legions.inputs import FireInput, TargetModelInput
-from kessen.rulesets.legions.state import LiState
-from kessen.rulesets.legions.shooting import Fire, HoldFire, apply_volley, fire_options, targets, volley_question, volleys
+from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.battlefield import in_rear_arc
+from kessen.rulesets.legions.procedures import FireInput, TargetModelInput
+from kessen.rulesets.legions.rules.firing import fire
+from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.firing import apply_volley, volley_question, volleys
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, fire_options, targets
 
 TWO_GUNS = {
     "two_guns": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5, "weapons": [
@@ -81,7 +82,7 @@ def test_li_alloc_3_li_alloc_4_sc_tgt_5_wounded_out_of_sight_is_skipped_and_left
     v = volleys(state, state.detachment("A"), Fire("B"))[0]
     question = volley_question(state, v)
     assert question is not None and question.allocatable == (False, True)
-    outcome = next(o for o in fire_of(question).outcomes() if o.hits == 1 and o.destroyed == 1)
+    outcome = next(o for o in fire(question).outcomes() if o.hits == 1 and o.destroyed == 1)
     after, dead = apply_volley(state, question, "B", outcome)
     assert dead == ("Y",) and after.model("X").wounds_remaining == 1
     assert volley_question(after, v) is None  # no eligible model left: every further hit of this volley is discarded
@@ -198,7 +199,7 @@ def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
     n = node(state)
     reference = fire(FireInput(firing_models=6, dice=2, to_hit=4, target_engaged_with_scales=(2,),
-                               target_models=(TargetModelInput(armour_save=5, count=5),)))
+                               target_models=(TargetModelInput(armour_save=5, count=5),)).question())
     assert isinstance(n, Chance) and n.dist == reference
     rng = stream(20240601)
     seen: Counter[tuple[int, int]] = Counter()

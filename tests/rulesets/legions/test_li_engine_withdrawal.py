@@ -10,7 +10,7 @@ from test_li_engine_support import det, drive, m, node, of, outcome_where, raw_s
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import moved_through, nearest_free_point, withdrawal_path
+from kessen.rulesets.legions.referee.battlefield import moved_through, nearest_free_point, withdrawal_path
 
 
 def _withdraw(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, die: int = 3, save_wounds: int = 0) -> tuple[list[Any], list[Any]]:
@@ -59,11 +59,11 @@ def test_li_wd_4_sc_wd_2_one_save_per_enemy_detachment_moved_through() -> None:
 def test_li_wd_4_li_wd_5_saves_are_the_withdrawal_save_procedure() -> None:
     """LI-WD-4, LI-WD-5: the rolls are the ``withdrawal_save`` procedure for the model (1 of its 2 Wounds left after the
     lost fight, 5+) through Q (Scale 1)."""
-    from kessen.rulesets.legions.inputs import WithdrawalSaveInput
-    from kessen.rulesets.legions.withdrawal import withdrawal_save
+    from kessen.rulesets.legions.procedures import WithdrawalSaveInput
+    from kessen.rulesets.legions.rules.withdrawal import withdrawal_save
 
     _, saves = _withdraw([det("A", m("tough", 10, 20, id="R"))], [det("B", m("inf", 10, 21)), det("Q", m("inf", 10.8, 15))])
-    assert saves[0].dist == withdrawal_save(WithdrawalSaveInput(scale=1, wounds_remaining=1, armour_save=5, passed_through_scales=(1,)))
+    assert saves[0].dist == withdrawal_save(WithdrawalSaveInput(scale=1, wounds_remaining=1, armour_save=5, passed_through_scales=(1,)).question())
 
 
 def test_li_wd_6_sc_wd_3_ending_on_an_enemy_destroys_ending_on_a_friend_shifts() -> None:
@@ -148,7 +148,7 @@ def test_li_wd_8_engagement_zone_of_every_detachment_it_was_engaged_with() -> No
 def test_li_wd_4_one_save_for_each_of_eleven_detachments_moved_through() -> None:
     """LI-WD-4 (no silent cap): a 12-Wound model with a 6+ save withdrawing 14 inches through eleven enemy Detachments
     rolls once for each of the eleven; the engine used to keep only the first ten."""
-    from kessen.rulesets.legions.withdrawal import WithdrawalSaveQuestion, withdrawal_saves_of
+    from kessen.rulesets.legions.rules.withdrawal import WithdrawalSaveQuestion, withdrawal_save
 
     brute = {"brute": {"type": "infantry", "movement": 8, "armour_save": 6, "wounds": 12, "caf": 0, "morale": 4, "base_radius": 0.5, "weapons": []}}
     red = [det("A", m("brute", 10, 30, id="R"))]
@@ -160,5 +160,5 @@ def test_li_wd_4_one_save_for_each_of_eleven_detachments_moved_through() -> None
 
     state, _ = drive(state_of(red, blue, profiles=brute), roll=roll, until=lambda s, n, e: getattr(n, "what", "") == "withdrawal saves")
     n = node(state)
-    assert n.dist == withdrawal_saves_of(WithdrawalSaveQuestion(scale=1, wounds_remaining=11, save=6, passed_through_scales=(1,) * 11))  # type: ignore[union-attr]
+    assert n.dist == withdrawal_save(WithdrawalSaveQuestion(scale=1, wounds_remaining=11, save=6, passed_through_scales=(1,) * 11))  # type: ignore[union-attr]
     assert max(o.wounds_lost for o in n.dist.outcomes()) == 11  # type: ignore[union-attr]

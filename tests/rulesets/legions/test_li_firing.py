@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 import kessen
 from kessen.dice import binomial
 from kessen.io.validation import validate_data
-from kessen.rulesets.legions.firing import fire_of, fire_question
-from kessen.rulesets.legions.inputs import FireInput
-from kessen.rulesets.legions.hit_rolls import hit_chance, hit_pool, hit_roll_hits
-from kessen.rulesets.legions.targeting import engaged_penalty, may_receive_hits
+from kessen.rulesets.legions.procedures import FireInput
+from kessen.rulesets.legions.rules.firing import fire
+from kessen.rulesets.legions.rules.hit_rolls import hit_chance, hit_pool, hit_roll_hits
+from kessen.rulesets.legions.rules.targeting import engaged_penalty, may_receive_hits
 
 ARMOURED = {"vehicle", "super_heavy_vehicle", "knight", "titan"}
 SCALES = {"infantry": 1, "cavalry": 1, "walker": 1, "vehicle": 2, "super_heavy_vehicle": 3, "knight": 4, "titan": 5}
@@ -276,12 +276,12 @@ def test_li_arc_1_mixed_arcs_fire_matches_every_die_rolled(
     if not any(t.get("eligible", True) for t in targets):
         targets[0]["eligible"] = True
     data = {"firing_models": firing_models, "to_hit": 4, **weapon, "target_models": targets}
-    question = fire_question(validate_data(FireInput, data))
+    question = validate_data(FireInput, data).question()
     arcs = [rears[i] for i, t in enumerate(targets) for _ in range(t.get("count", 1))]
     mixed = replace(question, models=tuple(replace(p, rear_arc=r) for p, r in zip(question.models, arcs, strict=True)))
     for entry, rear in zip(targets, rears):
         entry["rear"] = rear
-    exact = {(o.hits, o.wounds, o.destroyed, o.shields_lost, o.morale_threshold_reached): q for o, q in fire_of(mixed).probabilities().items()}
+    exact = {(o.hits, o.wounds, o.destroyed, o.shields_lost, o.morale_threshold_reached): q for o, q in fire(mixed).probabilities().items()}
     assert exact == brute_fire(data)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kessen.rulesets.legions.pairing import (
+from kessen.rulesets.legions.rules.pairing import (
     can_complete,
     default_pairing,
     is_valid_pairing,

@@ -17,7 +17,8 @@ from kessen.core.replay import play
 from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.legions.shooting import Fire, attack_damage
+from kessen.rulesets.legions.referee.firing import attack_damage
+from kessen.rulesets.legions.referee.targeting import Fire
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "legions").glob("*.toml"))

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.dice import binomial
-from kessen.rulesets.legions.allocation import allocation_order, morale_threshold_reached
-from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack, save_ap, save_chance, save_passes, save_target, shield_ap
+from kessen.rulesets.legions.rules.allocation import allocation_order, morale_threshold_reached
+from kessen.rulesets.legions.rules.saves import TargetProfile
+from kessen.rulesets.legions.rules.saves import Attack, save_ap, save_chance, save_passes, save_target, shield_ap
 
 
 def resolve(data: dict[str, Any]) -> kessen.OddsResult:

@@ -12,23 +12,12 @@ import string
 
 from rich.markup import escape
 
-from kessen.i18n import option_text, option_word
-from kessen.rulesets.legions.pairing import next_to_pair
 from kessen.rulesets.legions.profiles import ARMOURED
-from kessen.rulesets.legions.state import LiState, Model
-from kessen.rulesets.legions.steps import (
-    ChooseActivation,
-    ChooseAllocation,
-    ChooseCombat,
-    ChooseFight,
-    ChooseMover,
-    ChoosePairing,
-    ChooseTarget,
-    ChooseWithdrawer,
-    IssueOrder,
-)
-
-RULESET_ID = "legions"
+from kessen.rulesets.legions.referee import steps as st
+from kessen.rulesets.legions.referee.state import LiState, Model
+from kessen.rulesets.legions.rules.pairing import next_to_pair
+from kessen.rulesets.legions.text import say as _say
+from kessen.rulesets.legions.text import word as _word
 MAP_COLUMNS = 72
 """The map is at most this many characters wide: a column is 1 inch, or more on a wide battlefield."""
 SHARED = "*"
@@ -149,33 +138,25 @@ def _terrain(state: LiState, lang: str) -> list[str]:
 def awaiting(state: LiState, lang: str) -> str:
     """The decision the game waits for, naming who acts (the Detachment, the model); empty at a roll or the end."""
     step = state.pending[0] if state.pending and not state.ended else None
-    if isinstance(step, IssueOrder):
+    if isinstance(step, st.IssueOrder):
         return _say(lang, "awaiting_order", detachment=escape(step.detachment))
-    if isinstance(step, ChooseMover):
+    if isinstance(step, st.ChooseMover):
         return _say(lang, "awaiting_mover", player=escape(step.player))
-    if isinstance(step, ChooseActivation):
+    if isinstance(step, st.ChooseActivation):
         return _say(lang, "awaiting_activation", player=escape(step.player), stage=_word(lang, f"stage_{step.stage}"))
-    if isinstance(step, ChooseTarget):
+    if isinstance(step, st.ChooseTarget):
         return _say(lang, "awaiting_target", detachment=escape(step.detachment))
-    if isinstance(step, ChooseAllocation):
+    if isinstance(step, st.ChooseAllocation):
         v = step.volleys[0]
         return _say(lang, "awaiting_allocation", target=escape(v.target), attacker=escape(v.attacker))
     initiative = escape(state.initiative or "")  # the player with Initiative picks combats, pairs and fights
-    if isinstance(step, ChooseCombat):
+    if isinstance(step, st.ChooseCombat):
         return _say(lang, "awaiting_combat", player=initiative)
-    if isinstance(step, ChoosePairing):
+    if isinstance(step, st.ChoosePairing):
         model = next_to_pair(step.contacts, step.chosen)
         return _say(lang, "awaiting_pairing", model=escape(model or ""), player=initiative)
-    if isinstance(step, ChooseFight):
+    if isinstance(step, st.ChooseFight):
         return _say(lang, "awaiting_fight", player=initiative)
-    if isinstance(step, ChooseWithdrawer):
+    if isinstance(step, st.ChooseWithdrawer):
         return _say(lang, "awaiting_withdrawer", detachment=escape(step.detachment))
     return ""
-
-
-def _say(lang: str, key: str, **fields: object) -> str:
-    return option_text(RULESET_ID, lang, key, **fields)
-
-
-def _word(lang: str, word: str) -> str:
-    return option_word(RULESET_ID, lang, word)

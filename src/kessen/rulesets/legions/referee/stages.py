@@ -7,10 +7,11 @@ from dataclasses import replace
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import combats, has_enemy_contact
-from kessen.rulesets.legions.broken_formations import check_break_point
-from kessen.rulesets.legions.state import LiState, Stage
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
+from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.phases import STAGES, Stage
+from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.steps import (
     ActTurn,
     ChooseActivation,
     ChooseCombat,
@@ -18,12 +19,7 @@ from kessen.rulesets.legions.steps import (
     EndActivation,
     StageEnd,
     StageStart,
-    push,
 )
-
-STAGES: tuple[Stage, ...] = ("first_fire", "engagement", "advancing_fire")
-"""The stages of the Combat phase, in their order (LI-STAGE-1)."""
-
 
 def combat_phase(state: LiState, out: list[Event]) -> LiState:
     """The Combat phase begins: each Detachment's Order is noted, then the three stages in order (LI-STAGE-1)."""

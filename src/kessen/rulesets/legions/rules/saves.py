@@ -1,11 +1,35 @@
-"""Saves: AP and its changes, several Save characteristics, Void Shields (LI-SAVE, LI-ARC, LI-VOID)."""
+"""Saves: the target model, AP and its changes, several Save characteristics, Void Shields (LI-SAVE, LI-ARC, LI-VOID)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
-from kessen.rulesets.legions.profiles import TargetProfile, is_armoured
+from kessen.rulesets.legions.profiles import ModelType, is_armoured
+
+
+@dataclass(frozen=True, slots=True)
+class TargetProfile:
+    """One model of a target Detachment as the saving rules see it (§3.2).
+
+    ``armour_save``, ``special_save`` and ``cover_save`` hold X of "X+"; ``None`` is "-". ``rear_arc`` says
+    whether the hits of the attack come from a firing model standing in its rear arc (LI-ARC-1, LI-ARC-2): it is
+    judged for each hit from the model that hit is allocated to, and matters only for armoured types.
+    """
+
+    type: ModelType
+    wounds: int
+    wounds_remaining: int
+    armour_save: int | None
+    special_save: int | None = None
+    cover_save: int | None = None
+    void_shields: int = 0
+    rear_arc: bool = False
+
+    @property
+    def is_wounded(self) -> bool:
+        """A model with fewer Wounds left than its Wounds characteristic is wounded (§3.2)."""
+        return self.wounds_remaining < self.wounds
 
 
 @dataclass(frozen=True, slots=True)

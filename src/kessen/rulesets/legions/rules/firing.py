@@ -1,8 +1,8 @@
 """Firing: a weapon profile's hit rolls at one target, then resolving the hits (LI-FIRE-1, §5.2, §5.3).
 
 The procedures read a *question*: plain frozen values (hit dice, the summed hit modifier, the attack, the target's
-models in list order with whether each may be allocated hits). The odds inputs (``FireInput``,
-``ResolveHitsInput``) are turned into questions; the engine asks them directly, with each target model's own arc.
+models in list order with whether each may be allocated hits and from which arc). The odds inputs are turned
+into questions (``procedures``); the engine asks them directly, with each target model's own arc.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kessen.dice import Dist
-from kessen.rulesets.legions.allocation import (
+from kessen.rulesets.legions.rules.allocation import (
     SIDES,
     allocation_order,
     damage_track,
@@ -19,11 +19,15 @@ from kessen.rulesets.legions.allocation import (
     resolve,
     results_along,
 )
-from kessen.rulesets.legions.hit_rolls import hit_pool
-from kessen.rulesets.legions.inputs import FireInput, ResolveHitsInput
-from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack
-from kessen.rulesets.legions.targeting import engaged_penalty, may_receive_hits
+from kessen.rulesets.legions.rules.hit_rolls import hit_pool
+from kessen.rulesets.legions.rules.saves import Attack, TargetProfile
+
+
+MAX_TARGET_MODELS = 30
+"""The most target models an odds input holds (§5.1); no Detachment holds more."""
+MAX_HIT_DICE = 60
+"""The most hit dice a ``fire`` input rolls (§5.2): the engine splits a larger volley into several, which changes no
+probability (LI-FAST-1), so that every volley is a question ``kessen odds`` can ask too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +75,7 @@ class FireQuestion:
     allocatable: tuple[bool, ...]
 
 
-def resolve_hits_of(question: HitsQuestion) -> Dist[ResolveHitsOutcome]:
+def resolve_hits(question: HitsQuestion) -> Dist[ResolveHitsOutcome]:
     """Automatic or already rolled hits resolved against a Detachment (LI-HIT-3, §5.3): R."""
     order = allocation_order(question.models, question.allocatable)
     size = len(question.models)
@@ -80,7 +84,7 @@ def resolve_hits_of(question: HitsQuestion) -> Dist[ResolveHitsOutcome]:
     )
 
 
-def fire_of(question: FireQuestion) -> Dist[FireOutcome]:
+def fire(question: FireQuestion) -> Dist[FireOutcome]:
     """One weapon profile fired at one target: hit rolls, then R (LI-FIRE-1, LI-HIT, §5.2).
 
     The hits may go only to the allocatable models (LI-ALLOC-2, LI-OBSC-2); each hit's save uses the arc of the
@@ -104,42 +108,3 @@ def fire_of(question: FireQuestion) -> Dist[FireOutcome]:
             if w
         }
     )
-
-
-def _attack(value: FireInput | ResolveHitsInput) -> Attack:
-    return Attack(value.ap, value.light_at, value.armour_save_modifier)
-
-
-def _expanded(value: FireInput | ResolveHitsInput) -> tuple[TargetProfile, ...]:
-    """T: each entry's ``count`` copies next to each other, in entry order (§5.1 step 1), all hit from the rear arc
-    when the input says so."""
-    return tuple(p for e in value.target_models for p in [e.profile(rear_arc=value.rear_arc)] * e.count)
-
-
-def resolve_hits_question(value: ResolveHitsInput) -> HitsQuestion:
-    """The question of a ``resolve_hits`` input: every eligible model may be allocated hits (§5.3)."""
-    allocatable = tuple(e.eligible for e in value.target_models for _ in range(e.count))
-    return HitsQuestion(value.hits, _attack(value), _expanded(value), allocatable)
-
-
-def fire_question(value: FireInput) -> FireQuestion:
-    """The question of a ``fire`` input (§5.2): the hit modifier adds up the other modifiers, the Engaged-target
-    penalty and the chosen obscuration penalty (LI-HIT-4, LI-TGT-5); hits may go only to eligible models hidden no
-    more than that penalty (LI-ALLOC-2, LI-OBSC-2)."""
-    modifier = value.hit_modifier - engaged_penalty(value.scale, value.target_engaged_with_scales) - value.penalty
-    allocatable = tuple(
-        may_receive_hits(eligible=e.eligible, own_penalty=e.penalty, chosen_penalty=value.penalty)
-        for e in value.target_models
-        for _ in range(e.count)
-    )
-    return FireQuestion(value.firing_models * value.dice, value.to_hit, modifier, _attack(value), _expanded(value), allocatable)
-
-
-def resolve_hits(value: ResolveHitsInput) -> Dist[ResolveHitsOutcome]:
-    """The ``resolve_hits`` procedure (§5.3)."""
-    return resolve_hits_of(resolve_hits_question(value))
-
-
-def fire(value: FireInput) -> Dist[FireOutcome]:
-    """The ``fire`` procedure (§5.2)."""
-    return fire_of(fire_question(value))

@@ -7,11 +7,11 @@ the default policy's choice first). The first pending step is the one the game s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from kessen.rulesets.legions.inputs import MoraleTrigger
-from kessen.rulesets.legions.shooting import Volley
-from kessen.rulesets.legions.state import LiState, Stage
+from kessen.rulesets.legions.profiles import Profile
+from kessen.rulesets.legions.referee.phases import Stage
+from kessen.rulesets.legions.rules.morale import MoraleTrigger
 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
@@ -113,6 +113,26 @@ class StageEnd:
 
 
 # --- firing ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """Some firing models of one weapon profile that see the target alike: one ``fire`` question (LI-FAST-1)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    profile_index: int
+    profile: Profile
+    firing_models: int
+    eligible: frozenset[str]
+    rear: frozenset[str]
+    penalty: int
+    engaged_with_scales: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.weapon, self.profile_index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +280,3 @@ CONTROL = (
     AttackEnd, EndActivation, StageEnd, RunCombat, FightsDone, CombatDone, EndPhase,
 )
 """The control steps, for ``isinstance``."""
-
-
-def push(state: LiState, *steps: Step) -> LiState:
-    """The state with *steps* to be done next, in their order, before the steps already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)

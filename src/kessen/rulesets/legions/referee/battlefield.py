@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from kessen.core.geometry import Point, first_touch, gap, segment_point_distance
 from kessen.rulesets.legions.profiles import is_armoured
-from kessen.rulesets.legions.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 
 EPS = 1e-6
 ENGAGEMENT_ZONE_INCHES = 1
@@ -52,7 +52,7 @@ def in_rear_arc(target: Model, firer: Model) -> bool:
     The arcs are the halves split by the line through the target's centre at right angles to its
     facing; exactly on the line is front [DECISION LI-ARC-2]. Non-armoured types have no rear arc.
 
-    >>> from kessen.rulesets.legions.state import Model
+    >>> from kessen.rulesets.legions.referee.state import Model
     >>> t = Model("t", "knight", 4, 8, 3, None, None, 3, 3, 4, 2, 0, 0, 10.0, 10.0, 1.0, 90.0, 0, ())
     >>> in_rear_arc(t, Model("f", "infantry", 1, 5, 5, None, None, 1, 1, 2, 4, 0, 0, 10.0, 5.0, 0.5, 90.0, 0, ()))
     True

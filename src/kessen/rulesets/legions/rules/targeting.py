@@ -17,6 +17,16 @@ def engaged_penalty(target_scale: int, engaged_with_scales: Iterable[int]) -> in
     return 1 if any(target_scale < scale + 2 for scale in engaged_with_scales) else 0
 
 
+def hit_modifier(*, target_scale: int, engaged_with_scales: Iterable[int], obscuration_penalty: int, other: int = 0) -> int:
+    """The sum of the modifiers to every hit roll against a target (LI-HIT-4): the other modifiers (terrain,
+    special rules), less the Engaged-target penalty (LI-TGT-5) and the chosen obscuration penalty (LI-OBSC-1/2).
+
+    >>> hit_modifier(target_scale=2, engaged_with_scales=[1], obscuration_penalty=0, other=1)
+    0
+    """
+    return other - engaged_penalty(target_scale, engaged_with_scales) - obscuration_penalty
+
+
 def may_receive_hits(*, eligible: bool, own_penalty: int, chosen_penalty: int) -> bool:
     """Whether a model may be allocated hits rolled with the chosen obscuration penalty (LI-ALLOC-2, LI-OBSC-2).
 

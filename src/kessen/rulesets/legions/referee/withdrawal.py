@@ -11,7 +11,7 @@ from kessen.core.events import Event
 from kessen.core.geometry import Point
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import (
+from kessen.rulesets.legions.referee.battlefield import (
     ENGAGEMENT_ZONE_INCHES,
     distance,
     moved_through,
@@ -20,28 +20,31 @@ from kessen.rulesets.legions.battlefield import (
     room_to_edge,
     withdrawal_path,
 )
-from kessen.rulesets.legions.inputs import WithdrawalMoveInput
-from kessen.rulesets.legions.procedures import PROCEDURES
-from kessen.rulesets.legions.state import LiState, Model
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.state import LiState, Model, push
+from kessen.rulesets.legions.referee.steps import (
     ChooseWithdrawer,
     WithdrawalRoll,
     WithdrawalSaves,
-    push,
 )
-from kessen.rulesets.legions.withdrawal import (
+from kessen.rulesets.legions.rules.withdrawal import (
     WithdrawalMoveOutcome,
     WithdrawalSaveOutcome,
     WithdrawalSaveQuestion,
     withdrawal_passes_automatically,
     withdrawal_save_target,
-    withdrawal_saves_of,
+    withdrawal_move,
+    withdrawal_save,
 )
 
 
 def withdrawal_roll() -> Chance:
     """The D6 a withdrawing Detachment rolls; each model adds its own Movement when it moves (LI-WD-1)."""
-    return Chance(PROCEDURES["withdrawal_move"].dist(WithdrawalMoveInput(movement=0)), "withdrawal roll")
+    return Chance(_roll(), "withdrawal roll")
+
+
+@lru_cache(maxsize=1)
+def _roll() -> Dist[WithdrawalMoveOutcome]:
+    return withdrawal_move(0)
 
 
 def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, out: list[Event]) -> LiState:
@@ -93,7 +96,7 @@ def withdrawal_saves(state: LiState, step: WithdrawalSaves) -> Chance:
 
 @lru_cache(maxsize=1024)
 def _saves_dist(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
-    return withdrawal_saves_of(question)
+    return withdrawal_save(question)
 
 
 def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveQuestion:

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from kessen.dice import Dist, d
-from kessen.rulesets.legions.inputs import WithdrawalMoveInput, WithdrawalSaveInput
 
 
 def withdrawal_passes_automatically(*, scale: int, through_scale: int) -> bool:
@@ -50,7 +49,7 @@ class WithdrawalSaveQuestion:
     passed_through_scales: tuple[int, ...]
 
 
-def withdrawal_saves_of(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
+def withdrawal_save(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
     """One roll per enemy Detachment moved through, in order, until the model is destroyed (LI-WD-4, LI-WD-5)."""
     fail = 1 - Fraction(7 - question.save, 6)
     left = question.wounds_remaining
@@ -62,12 +61,6 @@ def withdrawal_saves_of(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSave
     return lost.map(lambda n: WithdrawalSaveOutcome(n, n == left))
 
 
-def withdrawal_save(value: WithdrawalSaveInput) -> Dist[WithdrawalSaveOutcome]:
-    """The ``withdrawal_save`` procedure (§5.7)."""
-    save = withdrawal_save_target(value.armour_save, value.special_save, value.cover_save)
-    return withdrawal_saves_of(WithdrawalSaveQuestion(value.scale, value.wounds_remaining, save, value.passed_through_scales))
-
-
 @dataclass(frozen=True, slots=True)
 class WithdrawalMoveOutcome:
     """The outcome field of ``withdrawal_move`` (§5.8)."""
@@ -75,6 +68,6 @@ class WithdrawalMoveOutcome:
     distance: int
 
 
-def withdrawal_move(value: WithdrawalMoveInput) -> Dist[WithdrawalMoveOutcome]:
+def withdrawal_move(movement: int) -> Dist[WithdrawalMoveOutcome]:
     """D6 plus the model's Movement, in inches (LI-WD-1, §5.8)."""
-    return (d(6) + value.movement).map(WithdrawalMoveOutcome)
+    return (d(6) + movement).map(WithdrawalMoveOutcome)

@@ -1,4 +1,5 @@
-"""Firing on the battlefield: targets, range, fire options, volleys and their results (LI-FIRE, LI-TGT, LI-ALLOC-2, LI-ARC).
+"""Firing on the battlefield: a declared attack's volleys, their ``fire`` questions and results, and the steps of an
+attack from its declaration to the Break Point and Morale check that follow it (§4.4, LI-FIRE, LI-ALLOC, LI-ARC).
 
 A declared attack is split into **volleys**: the firing models of one weapon profile whose view of
 the target is the same (which target models are in their range and sight, which they see from the
@@ -9,121 +10,27 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from kessen.core.engine import Chance, Decision
+from kessen.core.events import Event
 from kessen.dice import Dist
-from kessen.rulesets.legions.allocation import allocation_indices
-from kessen.rulesets.legions.battlefield import (
-    can_see,
-    distance,
-    engaged_with,
-    in_rear_arc,
-)
-from kessen.rulesets.legions.firing import FireOutcome, FireQuestion, fire_of
-from kessen.rulesets.legions.inputs import MAX_HIT_DICE, MAX_TARGET_MODELS
-from kessen.rulesets.legions.saves import Attack
-from kessen.rulesets.legions.state import Detachment, LiState, Model, Profile
-from kessen.rulesets.legions.targeting import engaged_penalty
+from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.profiles import Profile
+from kessen.rulesets.legions.referee.battlefield import can_see, distance, engaged_with, in_rear_arc
+from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, push
+from kessen.rulesets.legions.referee.steps import AttackEnd, ChooseAllocation, ChooseTarget, MoraleRoll, Volley, VolleyRoll
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options
+from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
+from kessen.rulesets.legions.rules.firing import MAX_HIT_DICE, MAX_TARGET_MODELS, FireOutcome, FireQuestion, fire
+from kessen.rulesets.legions.rules.saves import Attack
+from kessen.rulesets.legions.rules.targeting import hit_modifier
 
 Arc = Literal["front", "rear", "mixed"]
-
-
-@dataclass(frozen=True, slots=True)
-class Fire:
-    """Fire every weapon in range at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3)
-    and the obscuration penalty chosen against obscured Knights and Titans (LI-OBSC-2)."""
-
-    target: str
-    profiles: tuple[tuple[str, int], ...] = ()
-    penalty: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class HoldFire:
-    """Do nothing with the activation (LI-ACT-5)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Volley:
-    """Some firing models of one weapon profile that see the target alike: one ``fire`` question."""
-
-    attacker: str
-    target: str
-    weapon: str
-    profile_index: int
-    profile: Profile
-    firing_models: int
-    eligible: frozenset[str]
-    rear: frozenset[str]
-    penalty: int
-    engaged_with_scales: tuple[int, ...]
-
-    @property
-    def key(self) -> tuple[str, int]:
-        return (self.weapon, self.profile_index)
-
-
-def closest_visible(state: LiState, firer: Model, target: Detachment) -> float | None:
-    """The distance to the closest model of the target the firer can see, or None (LI-TGT-1, LI-TGT-2)."""
-    seen = [distance(firer, m) for m in target.live if can_see(state, firer, m)]
-    return min(seen) if seen else None
-
-
-def weapons_in_range(firer: Model, reach: float) -> tuple[tuple[str, int], ...]:
-    """The (weapon, profile) pairs of a model that reach a target at *reach* inches (LI-TGT-2)."""
-    return tuple((w.name, i) for w in firer.weapons for i, p in enumerate(w.profiles) if p.range >= reach)
-
-
-def can_fire(det: Detachment) -> bool:
-    """A Detachment whose models made a Withdrawal move this round cannot fire (LI-WD-9)."""
-    return not det.withdrew_this_round
-
-
-def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
-    """The enemy Detachments it may fire at: on the battlefield, not Engaged & Pinned (LI-TGT-4), with at
-    least one model in sight (LI-TGT-1) and in range of a weapon (LI-TGT-2, LI-TGT-3), nearest first."""
-    if not can_fire(det):
-        return ()
-    found: list[tuple[float, int, str]] = []
-    for k, enemy in enumerate(state.detachments):
-        if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
-            continue
-        reach = [r for f in det.live if (r := closest_visible(state, f, enemy)) is not None and weapons_in_range(f, r)]
-        if reach:
-            found.append((min(reach), k, enemy.id))
-    return tuple(t for _, _, t in sorted(found))
-
-
-def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]:
-    """Every attack the Detachment may declare, then holding fire (LI-FIRE-2, LI-FIRE-3, LI-OBSC-2).
-
-    Default first [DECISION]: the nearest target, each weapon's first profile, the largest
-    obscuration penalty present (the penalty that lets every model receive hits, §5.2).
-    """
-    options: list[Fire | HoldFire] = []
-    for target_id in targets(state, det):
-        target = state.detachment(target_id)
-        multi: dict[str, int] = {}
-        penalties: set[int] = set()
-        for f in det.live:
-            reach = closest_visible(state, f, target)
-            if reach is None:
-                continue
-            for w in f.weapons:
-                if len(w.profiles) > 1 and any(p.range >= reach for p in w.profiles):
-                    multi[w.name] = len(w.profiles)
-            for m in target.live:
-                if can_see(state, f, m) and any(p.range >= distance(f, m) for w in f.weapons for p in w.profiles):
-                    penalties.add(m.penalty)
-        choices = list(itertools.product(*(range(n) for n in multi.values())))  # at most MAX_PROFILE_COMBINATIONS
-        for penalty in sorted(penalties, reverse=True):
-            for combo in choices:
-                options.append(Fire(target_id, tuple(zip(multi, combo)), penalty))
-    return tuple(options) + (HoldFire(),)
 
 
 def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]:
@@ -200,7 +107,7 @@ def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     allocatable = tuple(m.id in v.eligible for m in live)
     if not any(allocatable):
         return None
-    modifier = -engaged_penalty(target.scale, v.engaged_with_scales) - v.penalty  # LI-HIT-4, LI-TGT-5, LI-OBSC-2
+    modifier = hit_modifier(target_scale=target.scale, engaged_with_scales=v.engaged_with_scales, obscuration_penalty=v.penalty)
     return FireQuestion(
         dice=v.firing_models * v.profile.dice,
         to_hit=v.profile.to_hit,
@@ -220,7 +127,7 @@ def volley_arc(question: FireQuestion) -> Arc:
 @lru_cache(maxsize=16384)
 def volley_dist(question: FireQuestion) -> Dist[FireOutcome]:
     """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), cached, as a volley repeats."""
-    return fire_of(question)
+    return fire(question)
 
 
 def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
@@ -298,22 +205,72 @@ def attack_damage(state: LiState, det: Detachment, option: Fire) -> Dist[AttackD
     return targets.map(damage)
 
 
-def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
-    """The AI's worth of an attack: expected Wounds and models destroyed, each volley on the target as it stands."""
-    worth = 0.0
-    for v in volleys(state, det, option):
-        question = volley_question(state, v)
-        if question is None:
-            continue
-        dist = volley_dist(question)
-        worth += float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
-    return worth
+def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
+    """The attacks the activated Detachment may declare; none once it has no model left."""
+    det = state.detachment(step.detachment)
+    if not det.live:
+        return None
+    return Decision(det.owner, "target", fire_options(state, det))
 
 
-def describe_fire(option: Fire | HoldFire) -> str:
-    """An attack option in words."""
-    if isinstance(option, HoldFire):
-        return "hold fire"
-    extra = ", ".join(f"{w} profile {i + 1}" for w, i in option.profiles)
-    penalty = f", obscuration -{option.penalty}" if option.penalty else ""
-    return f"fire at {option.target}" + (f" ({extra})" if extra else "") + penalty
+def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision | None:
+    """The target's controlling player picks the weapon profile whose hits it takes next, the declared order first
+    (LI-ALLOC-5); none once the target has no model left (the hits still to come are discarded, LI-ALLOC-4)."""
+    target = state.detachment(step.volleys[0].target)
+    if not target.live:
+        return None
+    return Decision(target.owner, "allocation", tuple(dict.fromkeys(v.key for v in step.volleys)))
+
+
+def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
+    """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
+    question = volley_question(state, step.volley)
+    return None if question is None else Chance(volley_dist(question), "volley")
+
+
+def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Event]) -> LiState:
+    """The declared attack, split into its volleys (LI-FIRE-2), or fire held (LI-ACT-5)."""
+    det = state.detachment(det_id)
+    if isinstance(choice, HoldFire):
+        reason = "chose_not_to" if len(fire_options(state, det)) > 1 else ("withdrew" if det.withdrew_this_round else "no_target")
+        out.append(ev.HeldFire(detachment=det_id, reason=reason))
+        return state
+    out.append(ev.TargetDeclared(detachment=det_id, target=choice.target, penalty=choice.penalty))
+    vs = volleys(state, det, choice)  # LI-FIRE-2: everything is declared before any dice are rolled
+    target = state.detachment(choice.target)
+    end = AttackEnd(det_id, target.id, len(target.live), sum(m.wounds_remaining for m in target.live))
+    if len({v.key for v in vs}) > 1:
+        return push(state, ChooseAllocation(vs), end)
+    return push(state, *(VolleyRoll(v) for v in vs), end)
+
+
+def allocate(state: LiState, step: ChooseAllocation, choice: tuple[str, int]) -> LiState:
+    """The chosen weapon profile's volleys are resolved next; then the target's controller picks again among the
+    rest (LI-ALLOC-5). Every order of the profiles can be chosen, one profile at a time."""
+    rest = tuple(v for v in step.volleys if v.key != choice)
+    return push(state, *(VolleyRoll(v) for v in step.volleys if v.key == choice), *((ChooseAllocation(rest),) if rest else ()))
+
+
+def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:
+    """The target after a volley's outcome, told as a report."""
+    question = volley_question(state, v)
+    assert question is not None
+    state, dead = apply_volley(state, question, v.target, outcome)
+    out.append(ev.Volley(
+        detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
+        firing_models=v.firing_models, dice=question.dice, to_hit=v.profile.to_hit, modifier=question.modifier,
+        arc=volley_arc(question), hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed,
+        shields_lost=outcome.shields_lost,
+    ))
+    out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
+    return state
+
+
+def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:
+    """After the attacker has completely resolved its attack: the Break Point, then the Morale check (LI-BREAK-4, LI-BREAK-7, LI-MORALE-1, LI-MORALE-2)."""
+    target = state.detachment(step.target)
+    state = check_break_point(state, target.formation, out)
+    lost = step.wounds_at_start - sum(m.wounds_remaining for m in target.live)
+    if target.live and morale_threshold_reached(lost, step.models_at_start):
+        return push(state, MoraleRoll(target.id, "casualties"))
+    return state

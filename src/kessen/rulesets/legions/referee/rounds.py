@@ -10,17 +10,18 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import has_enemy_contact
-from kessen.rulesets.legions.broken_formations import formation_losses
-from kessen.rulesets.legions.movement import (
+from kessen.rulesets.legions.referee.battlefield import has_enemy_contact
+from kessen.rulesets.legions.referee.broken import formation_losses
+from kessen.rulesets.legions.referee.movement import (
     may_move,
     move_detachment,
     needs_order,
     order_options,
     refresh_engagement,
 )
-from kessen.rulesets.legions.state import LiState, Order
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.phases import Order
+from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     ChooseMover,
     CombatPhase,
@@ -31,7 +32,6 @@ from kessen.rulesets.legions.steps import (
     MoveTurn,
     OrdersPhase,
     RollInitiative,
-    push,
 )
 
 

@@ -1,19 +1,18 @@
-"""The Engagement stage's combats (§4.3, §4.5): which combat next, pairing off, fights, the combat result."""
+"""The Engagement stage's combats (§4.3, §4.5): which combat next, its fights, the combat result (LI-CC, LI-FIGHT,
+LI-RESULT); the pairing off is ``referee.pairing``."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
-from kessen.rulesets.legions.close_combat import Winner, combat_winner, fight_dice
-from kessen.rulesets.legions.inputs import FightInput, FightSide
-from kessen.rulesets.legions.pairing import default_pairing, next_to_pair, ordered, pairing_options
-from kessen.rulesets.legions.procedures import PROCEDURES
-from kessen.rulesets.legions.state import CombatProgress, LiState, Model
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
+from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, push
+from kessen.rulesets.legions.referee.steps import (
     ChooseCombat,
     ChooseFight,
     ChoosePairing,
@@ -22,11 +21,17 @@ from kessen.rulesets.legions.steps import (
     FightsDone,
     MoraleRoll,
     RunCombat,
-    push,
 )
-
-Fight = tuple[str, str]
-"""A fight: the ids of its two models, the one of the player with Initiative first."""
+from kessen.rulesets.legions.rules.close_combat import (
+    FightOutcome,
+    FightQuestion,
+    FightSide,
+    Winner,
+    combat_winner,
+    fight,
+    fight_dice,
+)
+from kessen.rulesets.legions.rules.pairing import Fight, default_pairing
 
 
 def combat_decision(state: LiState, step: ChooseCombat) -> Decision:
@@ -60,25 +65,6 @@ def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSta
     return push(state, ChoosePairing(edges, default=default_pairing(edges)), FightsDone(dets), CombatDone(dets))
 
 
-def pairing_decision(state: LiState, step: ChoosePairing) -> Decision:
-    """The player with Initiative pairs off the models, one-to-one wherever possible (LI-PAIR-3, LI-PAIR-4): the
-    fight of the next model still in no fight, among those that leave the pairing completable. Each option is the
-    tuple of fights it adds."""
-    options = pairing_options(step.contacts, step.chosen, step.default)
-    return Decision(state.player_with_initiative(), "pairing", tuple((f,) for f in options))
-
-
-def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out: list[Event]) -> LiState:
-    """The chosen fights join the pairing; once every touching model is in a fight, they are the combat's fights."""
-    assert state.combat is not None
-    chosen = step.chosen + choice
-    if next_to_pair(step.contacts, chosen) is not None:
-        return push(state, replace(step, chosen=chosen))
-    fights = ordered(step.contacts, chosen)
-    out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
-    return push(replace(state, combat=replace(state.combat, fights=fights)), ChooseFight())
-
-
 def fight_decision(state: LiState) -> Decision | None:
     """The player with Initiative picks the next fight; none once no fight has both models left (LI-FIGHT-1)."""
     left = _fights_left(state)
@@ -103,21 +89,26 @@ def fight_roll(state: LiState, step: FightRoll) -> Chance | None:
     a, b = state.model(step.a), state.model(step.b)
     if not (a.alive and b.alive):
         return None  # LI-FIGHT-6: not fought, counts for nobody
-    return Chance(PROCEDURES["fight"].dist(fight_input(state, a, b)), "fight")
+    return Chance(_fight(fight_question(state, a, b)), "fight")
 
 
-def fight_input(state: LiState, a: Model, b: Model) -> FightInput:
+@lru_cache(maxsize=1024)
+def _fight(question: FightQuestion) -> Dist[FightOutcome]:
+    return fight(question)
+
+
+def fight_question(state: LiState, a: Model, b: Model) -> FightQuestion:
     """One fight of the combat in progress: each model's CAF, charge bonus and fights fought so far (LI-FIGHT-2..4)."""
     combat = state.combat
     assert combat is not None
 
     def side(m: Model) -> FightSide:
-        return FightSide(caf=m.caf, charged=state.owner_of_model(m.id).charged_and_moved, fight_number=min(10, combat.fights_of(m.id) + 1))
+        return FightSide(caf=m.caf, charged=state.owner_of_model(m.id).charged_and_moved, fight_number=combat.fights_of(m.id) + 1)
 
-    return FightInput(a=side(a), b=side(b))
+    return FightQuestion(a=side(a), b=side(b))
 
 
-def fight(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -> LiState:
+def fought(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -> LiState:
     """One fight: the loser loses one Wound, destroyed at 0, no save (LI-FIGHT-5)."""
     combat = state.combat
     assert combat is not None

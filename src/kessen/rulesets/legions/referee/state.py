@@ -3,45 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
 
 from kessen.core.events import Event
 from kessen.core.geometry import Point
-from kessen.rulesets.legions.profiles import (
-    KNIGHTS_AND_TITANS,
-    OBSCURATION_PENALTY,
-    ModelType,
-    TargetProfile,
-)
-
-if TYPE_CHECKING:  # the steps name the state's types; the state only holds them
-    from kessen.rulesets.legions.steps import Step
-
-Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
-MoraleThisPhase = Literal["none", "passed", "failed"]
-Stage = Literal["first_fire", "engagement", "advancing_fire"]
-Phase = Literal["orders", "movement", "combat", "end"]
-Hidden = Literal[0, 25, 50, 100]
-"""How much of a model is hidden, in percent; 100 means only inessential parts are visible (LI-OBSC-1)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """One weapon profile (§3.3)."""
-
-    range: int
-    dice: int
-    to_hit: int
-    ap: int
-    light_at: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    """A weapon with one or more profiles (§3.3, LI-FIRE-3)."""
-
-    name: str
-    profiles: tuple[Profile, ...]
+from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
+from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
+from kessen.rulesets.legions.referee.steps import Step
+from kessen.rulesets.legions.rules.saves import TargetProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +64,6 @@ class Model:
             void_shields=self.void_shields,
             rear_arc=rear_arc,
         )
-
-    @property
-    def loss_value(self) -> int:
-        """What the model counts for Break Points: 1, or its Wounds for Knights and Titans (LI-BREAK-1)."""
-        return self.wounds if self.type in KNIGHTS_AND_TITANS else 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +207,8 @@ class LiState:
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
         return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
+
+
+def push(state: LiState, *steps: Step) -> LiState:
+    """The state with *steps* to be done next, in their order, before the steps already pending."""
+    return replace(state, pending=tuple(steps) + state.pending)
