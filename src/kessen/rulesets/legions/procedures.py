@@ -10,12 +10,12 @@ from pydantic import Field
 from kessen.core.errors import InputError
 from kessen.io.validation import StrictModel
 from kessen.rulesets import Procedure
-from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, OBSCURATION_PENALTY, SCALE, ModelType, Obscured
+from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, SCALE, ModelType, Obscured
 from kessen.rulesets.legions.rules import broken, close_combat, firing, withdrawal
 from kessen.rulesets.legions.rules.firing import MAX_HIT_DICE, MAX_TARGET_MODELS
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleTrigger, morale_check
-from kessen.rulesets.legions.rules.saves import Attack, TargetProfile
-from kessen.rulesets.legions.rules.targeting import hit_modifier, may_receive_hits
+from kessen.rulesets.legions.rules.saves import Attack, TargetProfile, target_profile
+from kessen.rulesets.legions.rules.targeting import hit_modifier, may_be_obscured, may_receive_hits
 
 Save = Annotated[int, Field(ge=2, le=6)]
 Scale = Annotated[int, Field(ge=1, le=5)]
@@ -60,23 +60,14 @@ class TargetModelInput(StrictModel):
 
     def profile(self, *, rear_arc: bool) -> TargetProfile:
         """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
-        return TargetProfile(
-            type=self.type,
-            wounds=self.wounds,
-            wounds_remaining=self.remaining,
-            armour_save=self.armour_save,
-            special_save=self.special_save,
-            cover_save=self.cover_save,
-            void_shields=self.void_shields,
-            rear_arc=rear_arc,
-        )
+        return target_profile(self, wounds_remaining=self.remaining, rear_arc=rear_arc)
 
     def check_at(self, path: str) -> None:
         """Cross-field rules of one entry (§5.1, §3.8)."""
         _no_explicit_null(self, "wounds_remaining", f"{path}.wounds_remaining")
         if self.remaining > self.wounds:
             raise InputError(f"{path}.wounds_remaining", self.remaining, f"must be ≤ wounds ({self.wounds})")
-        if self.obscured and self.type not in KNIGHTS_AND_TITANS:
+        if self.obscured and not may_be_obscured(self.type):
             raise InputError(
                 f"{path}.obscured", self.obscured, f"only a knight or titan can be obscured, not a {self.type} (LI-OBSC-1)"
             )

@@ -17,7 +17,8 @@ from pydantic_core import PydanticCustomError
 from kessen.core.errors import InputError
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, SCALE, ModelType
+from kessen.rulesets.legions.profiles import SCALE, ModelType
+from kessen.rulesets.legions.rules.targeting import may_be_obscured
 
 EPS = 1e-6
 """Base contact and overlap tolerance in inches (§3.7)."""
@@ -242,7 +243,7 @@ class Scenario(StrictModel):
                         raise InputError(f"{mw}.wounds_remaining", entry.wounds_remaining, f"must be ≤ wounds ({profile.wounds}) (§3.8)")
                     if entry.void_shields is not None and entry.void_shields > profile.void_shields:
                         raise InputError(f"{mw}.void_shields", entry.void_shields, f"must be ≤ the profile's Void Shields ({profile.void_shields})")
-                    if entry.obscured and profile.type not in KNIGHTS_AND_TITANS:
+                    if entry.obscured and not may_be_obscured(profile.type):
                         raise InputError(f"{mw}.obscured", entry.obscured, f"only a knight or titan can be obscured, not a {profile.type} (LI-OBSC-1)")
                     for k, model_id in enumerate(model_ids(det.id, det.models)[sum(e.count for e in det.models[:m]):][: entry.count]):
                         _unique(seen, model_id, f"{mw}.id")

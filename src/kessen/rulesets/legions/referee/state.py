@@ -9,7 +9,7 @@ from kessen.core.geometry import Point
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
-from kessen.rulesets.legions.rules.saves import TargetProfile
+from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +54,7 @@ class Model:
 
     def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
         """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
-        return TargetProfile(
-            type=self.type,
-            wounds=self.wounds,
-            wounds_remaining=self.wounds_remaining,
-            armour_save=self.armour_save,
-            special_save=self.special_save,
-            cover_save=self.cover_save,
-            void_shields=self.void_shields,
-            rear_arc=rear_arc,
-        )
+        return target_profile(self, wounds_remaining=self.wounds_remaining, rear_arc=rear_arc)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 from kessen.rulesets.legions.profiles import ModelType, is_armoured
 
@@ -30,6 +31,37 @@ class TargetProfile:
     def is_wounded(self) -> bool:
         """A model with fewer Wounds left than its Wounds characteristic is wounded (§3.2)."""
         return self.wounds_remaining < self.wounds
+
+
+class Saving(Protocol):
+    """What a model's datasheet gives the saving rules (a model on the battlefield, a target model of an odds input)."""
+
+    @property
+    def type(self) -> ModelType: ...
+    @property
+    def wounds(self) -> int: ...
+    @property
+    def armour_save(self) -> int | None: ...
+    @property
+    def special_save(self) -> int | None: ...
+    @property
+    def cover_save(self) -> int | None: ...
+    @property
+    def void_shields(self) -> int: ...
+
+
+def target_profile(model: Saving, *, wounds_remaining: int, rear_arc: bool) -> TargetProfile:
+    """*model* as the saving rules see it, with the Wounds it has left, hit from its rear arc or not (LI-ARC-1)."""
+    return TargetProfile(
+        type=model.type,
+        wounds=model.wounds,
+        wounds_remaining=wounds_remaining,
+        armour_save=model.armour_save,
+        special_save=model.special_save,
+        cover_save=model.cover_save,
+        void_shields=model.void_shields,
+        rear_arc=rear_arc,
+    )
 
 
 @dataclass(frozen=True, slots=True)

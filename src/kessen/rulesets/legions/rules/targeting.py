@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS
+
+
+def may_be_obscured(model_type: str) -> bool:
+    """Partial visibility matters only for Knights and Titans (LI-OBSC-1).
+
+    >>> may_be_obscured("titan"), may_be_obscured("super_heavy_vehicle")
+    (True, False)
+    """
+    return model_type in KNIGHTS_AND_TITANS
+
 
 def engaged_penalty(target_scale: int, engaged_with_scales: Iterable[int]) -> int:
     """The hit penalty against an Engaged target: 1 unless it out-Scales everything it is Engaged with by 2 (LI-TGT-5).
