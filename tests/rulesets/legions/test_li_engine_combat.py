@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, phase_over, raw_state_of, stage_started, state_of
+from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev

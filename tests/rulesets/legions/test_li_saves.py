@@ -12,7 +12,7 @@ import kessen
 from kessen.dice import binomial
 from kessen.rulesets.legions.rules.allocation import allocation_order, morale_threshold_reached
 from kessen.rulesets.legions.rules.saves import TargetProfile
-from kessen.rulesets.legions.rules.saves import Attack, save_ap, save_chance, save_passes, save_target, shield_ap
+from kessen.rulesets.legions.rules.saves import Attack, save_ap, save_faces, save_passes, save_target, shield_ap
 
 
 def resolve(data: dict[str, Any]) -> kessen.OddsResult:
@@ -37,14 +37,14 @@ def test_li_save_2_ap_worsens_armour() -> None:
 def test_li_save_3_die_equal_or_higher_passes() -> None:
     """LI-SAVE-3: a 4+ save passes on 4, 5, 6 and fails on 1–3."""
     assert [save_passes(f, 4) for f in range(1, 7)] == [False, False, False, True, True, True]
-    assert save_chance(4) == F(1, 2)
+    assert save_faces(4) == 3
 
 
 def test_li_save_4_no_natural_results_one_plus_and_seven_plus() -> None:
     """LI-SAVE-4: a save modified to 1+ passes every die (even a 1); one at 7+ fails every die (even a 6)."""
     assert save_target(TargetProfile("vehicle", 1, 1, 2), Attack(armour_save_modifier=1)) == 1
-    assert save_chance(1) == 1 and save_chance(0) == 1
-    assert save_chance(7) == 0 and save_chance(9) == 0
+    assert save_faces(1) == 6 and save_faces(0) == 6
+    assert save_faces(7) == 0 and save_faces(9) == 0
     never = resolve({"hits": 4, "armour_save_modifier": 1, "target_models": [{"type": "vehicle", "armour_save": 2, "count": 4}]})
     assert never.probability(wounds=0) == 1
     always = resolve({"hits": 4, "ap": -1, "target_models": [{"armour_save": 6, "count": 4}]})
@@ -77,7 +77,7 @@ def test_li_save_1_controller_takes_the_best_save() -> None:
 def test_li_save_9_no_save_at_all_fails_without_rolling() -> None:
     """LI-SAVE-9: no Armour, Special or Cover Save: the save fails every time."""
     assert save_target(marine(None), Attack()) is None
-    assert save_chance(None) == 0
+    assert save_faces(None) == 0
 
 
 def test_li_save_10_light_at_only_against_armoured_types() -> None:

@@ -9,7 +9,7 @@ from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.state import LiState, push
 from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing
-from kessen.rulesets.legions.rules.pairing import Fight, next_to_pair, ordered, pairing_options
+from kessen.rulesets.legions.rules.pairing import Fight, is_valid_pairing, next_to_pair, ordered, pairing_options
 
 
 def pairing_decision(state: LiState, step: ChoosePairing) -> Decision:
@@ -27,5 +27,6 @@ def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out
     if next_to_pair(step.contacts, chosen) is not None:
         return push(state, replace(step, chosen=chosen))
     fights = ordered(step.contacts, chosen)
+    assert is_valid_pairing(step.contacts, fights), fights  # each fight offered kept the pairing completable
     out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
     return push(replace(state, combat=replace(state.combat, fights=fights)), ChooseFight())

@@ -30,10 +30,10 @@ from kessen.rulesets.legions.rules.withdrawal import (
     WithdrawalMoveOutcome,
     WithdrawalSaveOutcome,
     WithdrawalSaveQuestion,
-    withdrawal_passes_automatically,
-    withdrawal_save_target,
     withdrawal_move,
+    withdrawal_passes_automatically,
     withdrawal_save,
+    withdrawal_save_target,
 )
 
 

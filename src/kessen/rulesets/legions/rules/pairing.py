@@ -4,7 +4,7 @@ The valid pairings of LI-PAIR-4 are exactly the minimum edge covers of the base-
 vertex-disjoint stars covering every touching model with ν stars has n − ν fights, the fewest that cover n models
 (Gallai), and a cover that small has no path of three fights, so it is stars. Their number grows exponentially with
 the combat, so the player with Initiative builds one fight by fight (:func:`pairing_options`): each fight offered
-can still be completed to a valid pairing (:func:`can_complete`), so every valid pairing, and only those, can be
+can still be completed to a valid pairing, so every valid pairing, and only those, can be
 reached, without ever listing them all. Each test is one maximum matching, grown from the last one.
 
 Fights and contacts are (side-a model, side-b model) pairs.
@@ -105,34 +105,18 @@ def _pairing_size(edges: tuple[Fight, ...]) -> int:
 
 
 def _completable(edges: tuple[Fight, ...], chosen: Sequence[Fight], open_matching: Matching, added: Fight) -> bool:
-    """Whether *chosen* plus the fight *added* is part of a valid pairing, *open_matching* being a maximum matching
-    of the models no chosen fight holds yet (the test of :func:`can_complete`, grown from that matching)."""
+    """Whether *chosen* plus the fight *added* is part of at least one valid pairing (LI-PAIR-4).
+
+    The smallest set of fights containing them that covers every touching model has ``|chosen| + 1 + |U| − ν(G[U])``
+    fights, U being the touching models still in no fight: pair U one-to-one as far as possible, every other model
+    of U joins any fight of its own. They can be completed exactly when that is the size of a valid pairing,
+    ``n − ν(G)``. ν(G[U]) is grown from *open_matching*, a maximum matching of the models no chosen fight holds.
+    """
     covered = {m for f in (*chosen, added) for m in f}
     uncovered = [m for m in touching_models(edges) if m not in covered]
     start = {b: a for b, a in open_matching.items() if a not in covered and b not in covered}
     nu = len(_grown(edges, set(uncovered), start))
     return len(chosen) + 1 + len(uncovered) - nu == _pairing_size(edges)
-
-
-def can_complete(edges: Sequence[Fight], chosen: Sequence[Fight]) -> bool:
-    """Whether the fights *chosen* so far are part of at least one valid pairing (LI-PAIR-4).
-
-    The smallest set of fights containing *chosen* that covers every touching model has
-    ``|chosen| + |U| − ν(G[U])`` fights, U being the touching models not yet in a fight: pair U one-to-one as far
-    as possible, every other model of U joins any fight of its own. *chosen* can be completed exactly when that
-    is the size of a valid pairing, ``n − ν(G)``.
-
-    >>> g = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
-    >>> can_complete(g, [("E", "C")]), can_complete(g, [("A", "C"), ("E", "C"), ("E", "D")])
-    (True, False)
-    """
-    graph = tuple(edges)
-    if not chosen:
-        return True
-    if len(set(chosen)) != len(chosen) or not set(chosen) <= set(graph):
-        return False
-    *before, last = chosen
-    return _completable(graph, before, {}, last)
 
 
 def next_to_pair(edges: Sequence[Fight], chosen: Sequence[Fight]) -> str | None:
@@ -145,7 +129,8 @@ def next_to_pair(edges: Sequence[Fight], chosen: Sequence[Fight]) -> str | None:
 def pairing_options(edges: tuple[Fight, ...], chosen: tuple[Fight, ...], default: tuple[Fight, ...]) -> tuple[Fight, ...]:
     """The fights the next model still in no fight may be given, the one of the *default* pairing first (LI-PAIR-3).
 
-    Each keeps the pairing completable (:func:`can_complete`); choosing one at a time reaches every valid pairing.
+    Each keeps the pairing completable (a minimum edge cover can still contain it); choosing one at a time reaches
+    every valid pairing.
 
     >>> g = (("A", "C"), ("B", "D"), ("E", "C"), ("E", "D"))
     >>> pairing_options(g, (("A", "C"), ("B", "D")), default_pairing(g))

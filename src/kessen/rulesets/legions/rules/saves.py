@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Protocol
 
 from kessen.rulesets.legions.profiles import ModelType, is_armoured
@@ -138,8 +137,3 @@ def save_faces(target: int | None) -> int:
     (3, 6, 0, 0)
     """
     return sum(save_passes(face, target) for face in range(1, 7))
-
-
-def save_chance(target: int | None) -> Fraction:
-    """The chance that a save against *target* passes (LI-SAVE-3, LI-SAVE-4, LI-SAVE-9)."""
-    return Fraction(save_faces(target), 6)
