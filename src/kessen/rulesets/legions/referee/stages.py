@@ -7,10 +7,11 @@ from dataclasses import replace
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import combats, has_enemy_contact
-from kessen.rulesets.legions.broken_formations import check_break_point
-from kessen.rulesets.legions.state import LiState, Stage
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
+from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.phases import STAGES, Stage
+from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.steps import (
     ActTurn,
     ChooseActivation,
     ChooseCombat,
@@ -18,12 +19,7 @@ from kessen.rulesets.legions.steps import (
     EndActivation,
     StageEnd,
     StageStart,
-    push,
 )
-
-STAGES: tuple[Stage, ...] = ("first_fire", "engagement", "advancing_fire")
-"""The stages of the Combat phase, in their order (LI-STAGE-1)."""
-
 
 def combat_phase(state: LiState, out: list[Event]) -> LiState:
     """The Combat phase begins: each Detachment's Order is noted, then the three stages in order (LI-STAGE-1)."""
@@ -54,7 +50,7 @@ def stage_start(state: LiState, stage: Stage, out: list[Event]) -> LiState:
     state = replace(state, stage=stage, activated=frozenset())
     if stage == "engagement":
         found = combats(state)  # LI-ENG-2: identified at the start of the stage
-        state = replace(state, fought=frozenset())
+        state = replace(state, in_combat=frozenset())
         return push(state, ChooseCombat(found)) if found else state
     if stage == "first_fire":
         state = replace(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
@@ -110,7 +106,7 @@ def stage_end(state: LiState, stage: Stage, out: list[Event]) -> LiState:
                 d = replace(d, engaged=False, pinned=False)
         dets.append(d)
     state = replace(state, detachments=tuple(dets), activated=frozenset(), stage=None)
-    if stage == "engagement":  # LI-BREAK-4: Formations whose Detachments fought are checked now, not after each combat
-        for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.fought)):
+    if stage == "engagement":  # LI-BREAK-4: Formations with a Detachment in a combat are checked now, not after each combat
+        for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)
     return state

@@ -7,11 +7,11 @@ the default policy's choice first). The first pending step is the one the game s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from kessen.rulesets.legions.inputs import MoraleTrigger
-from kessen.rulesets.legions.shooting import Volley
-from kessen.rulesets.legions.state import LiState, Stage
+from kessen.rulesets.legions.profiles import Profile
+from kessen.rulesets.legions.referee.phases import Stage
+from kessen.rulesets.legions.rules.morale import MoraleTrigger
 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
@@ -116,6 +116,26 @@ class StageEnd:
 
 
 @dataclass(frozen=True, slots=True)
+class Volley:
+    """Some firing models of one weapon profile that see the target alike: one ``fire`` question (LI-FAST-1)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    profile_index: int
+    profile: Profile
+    firing_models: int
+    eligible: frozenset[str]
+    rear: frozenset[str]
+    penalty: int
+    engaged_with_scales: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.weapon, self.profile_index)
+
+
+@dataclass(frozen=True, slots=True)
 class ChooseTarget:
     """Decision: the attack an activated Detachment declares, or holding fire."""
 
@@ -124,7 +144,7 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ChooseAllocation:
-    """Decision: the order in which the target's controller takes the weapon profiles' hits."""
+    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*."""
 
     volleys: tuple[Volley, ...]
 
@@ -165,9 +185,15 @@ class RunCombat:
 
 @dataclass(frozen=True, slots=True)
 class ChoosePairing:
-    """Decision: how the models of the combat pair off."""
+    """Decision: the fight of the next model of the combat that is in no fight yet (LI-PAIR-3, LI-PAIR-4).
 
-    options: tuple[tuple[tuple[str, str], ...], ...]
+    *contacts* is the combat's base-contact graph, *chosen* the fights already formed, *default* the pairing
+    the first options lead to.
+    """
+
+    contacts: tuple[tuple[str, str], ...]
+    chosen: tuple[tuple[str, str], ...] = ()
+    default: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,17 +228,20 @@ class CombatDone:
 
 @dataclass(frozen=True, slots=True)
 class MoraleRoll:
-    """Chance: a Detachment's ``morale_check`` outcome."""
+    """Chance: a Detachment's ``morale_check`` outcome; after a lost combat, with the Detachments it was Engaged with."""
 
     detachment: str
     trigger: MoraleTrigger
+    engaged_with: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class WithdrawalRoll:
-    """Chance: the dice a withdrawing Detachment adds to its Movement."""
+    """Chance: the dice a withdrawing Detachment adds to its Movement; it must leave the Engagement Zones of the
+    Detachments it was Engaged with (LI-WD-8)."""
 
     detachment: str
+    engaged_with: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +280,3 @@ CONTROL = (
     AttackEnd, EndActivation, StageEnd, RunCombat, FightsDone, CombatDone, EndPhase,
 )
 """The control steps, for ``isinstance``."""
-
-
-def push(state: LiState, *steps: Step) -> LiState:
-    """The state with *steps* to be done next, in their order, before the steps already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)

@@ -4,47 +4,59 @@ the enemy Detachments it moves through, and where it ends."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.geometry import Point
+from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import (
+from kessen.rulesets.legions.referee.battlefield import (
     ENGAGEMENT_ZONE_INCHES,
     distance,
-    engaged_with,
     moved_through,
     nearest_free_point,
     overlaps,
     room_to_edge,
     withdrawal_path,
 )
-from kessen.rulesets.legions.inputs import WithdrawalMoveInput, WithdrawalSaveInput
-from kessen.rulesets.legions.procedures import PROCEDURES
-from kessen.rulesets.legions.state import LiState, Model
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.state import LiState, Model, push
+from kessen.rulesets.legions.referee.steps import (
     ChooseWithdrawer,
     WithdrawalRoll,
     WithdrawalSaves,
-    push,
 )
-from kessen.rulesets.legions.withdrawal import (
+from kessen.rulesets.legions.rules.withdrawal import (
     WithdrawalMoveOutcome,
     WithdrawalSaveOutcome,
+    WithdrawalSaveQuestion,
+    withdrawal_move,
     withdrawal_passes_automatically,
+    withdrawal_save,
+    withdrawal_save_target,
 )
 
 
 def withdrawal_roll() -> Chance:
     """The D6 a withdrawing Detachment rolls; each model adds its own Movement when it moves (LI-WD-1)."""
-    return Chance(PROCEDURES["withdrawal_move"].dist(WithdrawalMoveInput(movement=0)), "withdrawal roll")
+    return Chance(_roll(), "withdrawal roll")
+
+
+@lru_cache(maxsize=1)
+def _roll() -> Dist[WithdrawalMoveOutcome]:
+    return withdrawal_move(0)
 
 
 def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, out: list[Event]) -> LiState:
-    """The Detachment withdraws: it may not fire this round (LI-WD-9) and its models move one at a time."""
+    """The Detachment withdraws: it may not fire this round (LI-WD-9) and its models move one at a time.
+
+    Each must get out of the Engagement Zone of every model of the Detachments it was Engaged with, whether or not
+    those models touched it or still do (LI-WD-8) [DECISION: "was Engaged with" is read when its combat began,
+    the moment the combat's Engaged Detachments are fixed (LI-ENG-2)].
+    """
     det = state.detachment(step.detachment)
     out.append(ev.Withdrawal(detachment=det.id, roll=roll.distance))
-    foes = frozenset(m.id for e in engaged_with(state, det.id) for m in state.detachment(e).live)
+    foes = frozenset(m.id for e in step.engaged_with for m in state.detachment(e).models)
     state = state.with_detachment(replace(det, withdrew_this_round=True))
     return push(state, ChooseWithdrawer(det.id, roll.distance, foes))
 
@@ -79,15 +91,21 @@ def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str, out: l
 
 def withdrawal_saves(state: LiState, step: WithdrawalSaves) -> Chance:
     """The withdrawing model's save rolls, one per enemy Detachment moved through (LI-WD-4, LI-WD-5)."""
-    return Chance(PROCEDURES["withdrawal_save"].dist(withdrawal_save_input(state, step)), "withdrawal saves")
+    return Chance(_saves_dist(withdrawal_save_question(state, step)), "withdrawal saves")
 
 
-def withdrawal_save_input(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveInput:
-    """The ``withdrawal_save`` question of a withdrawing model (§5.7)."""
+@lru_cache(maxsize=1024)
+def _saves_dist(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
+    return withdrawal_save(question)
+
+
+def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveQuestion:
+    """The ``withdrawal_save`` question of a withdrawing model (§5.7), through however many Detachments."""
     m = state.model(step.model)
-    return WithdrawalSaveInput(
-        scale=m.scale, wounds_remaining=m.wounds_remaining, armour_save=m.armour_save, special_save=m.special_save,
-        cover_save=m.cover_save, passed_through_scales=tuple(state.detachment(t).scale for t in step.through)[:10],
+    return WithdrawalSaveQuestion(
+        scale=m.scale, wounds_remaining=m.wounds_remaining,
+        save=withdrawal_save_target(m.armour_save, m.special_save, m.cover_save),
+        passed_through_scales=tuple(state.detachment(t).scale for t in step.through),
     )
 
 

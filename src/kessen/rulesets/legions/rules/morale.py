@@ -7,11 +7,24 @@ from functools import lru_cache
 from typing import Literal
 
 from kessen.dice import Dist, d
-from kessen.rulesets.legions.inputs import MoraleCheckInput
 
 MoraleResult = Literal["pass", "fail", "auto_pass", "auto_fail", "not_taken"]
-Trigger = Literal["casualties", "combat"]
+MoraleTrigger = Literal["casualties", "combat"]
+"""What calls for a Morale check: casualties from an attack (LI-MORALE-1) or a lost combat (LI-RESULT-3)."""
 EarlierCheck = Literal["none", "passed", "failed"]
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleCheckQuestion:
+    """A Morale check (§5.6): the Detachment's Morale (None is "-"), what calls for it, its Formation's Broken state,
+    other modifiers to the die, its earlier check this phase and whether it began the phase falling back."""
+
+    morale: int | None
+    trigger: MoraleTrigger = "casualties"
+    broken: bool = False
+    roll_modifier: int = 0
+    earlier_check_this_phase: EarlierCheck = "none"
+    fall_back_at_phase_start: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +35,7 @@ class MoraleOutcome:
 
 
 def check_without_dice(
-    *, morale: int | None, trigger: Trigger, earlier_check_this_phase: EarlierCheck, fall_back_at_phase_start: bool
+    *, morale: int | None, trigger: MoraleTrigger, earlier_check_this_phase: EarlierCheck, fall_back_at_phase_start: bool
 ) -> MoraleResult | None:
     """The result when no dice are rolled, or ``None`` when the check must be rolled (§5.6 steps 1–3).
 
@@ -44,7 +57,7 @@ def check_without_dice(
     return None
 
 
-def morale_die_count(*, trigger: Trigger, broken: bool) -> int:
+def morale_die_count(*, trigger: MoraleTrigger, broken: bool) -> int:
     """A Broken Formation's Detachment checking for a lost combat rolls two D6 and keeps the lower (LI-MORALE-4, LI-RESULT-6)."""
     return 2 if trigger == "combat" and broken else 1
 
@@ -65,7 +78,7 @@ def _lowest(dice: int) -> Dist[int]:
     return d(6) if dice == 1 else d(6).repeat(dice, min)
 
 
-def morale_check(value: MoraleCheckInput) -> Dist[MoraleOutcome]:
+def morale_check(value: MoraleCheckQuestion) -> Dist[MoraleOutcome]:
     """A Morale check (LI-MORALE-3..8, LI-RESULT-3..6, §5.6)."""
     settled = check_without_dice(
         morale=value.morale,

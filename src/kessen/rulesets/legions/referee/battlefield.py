@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from kessen.core.geometry import Point, first_touch, gap, segment_point_distance
 from kessen.rulesets.legions.profiles import is_armoured
-from kessen.rulesets.legions.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 
 EPS = 1e-6
 ENGAGEMENT_ZONE_INCHES = 1
@@ -22,19 +22,28 @@ EDGE_FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
 """A model's default facing: toward the opposing side of the table from its own edge."""
 
 
+def base_gap(a: Model, b: Model) -> float:
+    """Centre distance minus both radii: negative when the bases overlap (§3.7); ``core.geometry.gap`` on plain
+    floats, as the engine measures it many times a decision."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.base_radius - b.base_radius
+
+
 def distance(a: Model, b: Model) -> float:
     """Base edge to base edge, never below 0 (§3.7)."""
-    return max(0.0, gap(a.centre, a.base_radius, b.centre, b.base_radius))
+    return max(0.0, base_gap(a, b))
 
 
 def in_base_contact(a: Model, b: Model) -> bool:
     """Base contact: distance 0 within the tolerance (§3.7)."""
-    return gap(a.centre, a.base_radius, b.centre, b.base_radius) <= EPS
+    reach = a.base_radius + b.base_radius + 2 * EPS  # far apart along one axis: no contact, without a square root
+    if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
+        return False
+    return base_gap(a, b) <= EPS
 
 
 def overlaps(a: Model, b: Model) -> bool:
     """The bases cut into each other by more than the tolerance (§3.7)."""
-    return gap(a.centre, a.base_radius, b.centre, b.base_radius) < -EPS
+    return base_gap(a, b) < -EPS
 
 
 def in_rear_arc(target: Model, firer: Model) -> bool:
@@ -43,7 +52,7 @@ def in_rear_arc(target: Model, firer: Model) -> bool:
     The arcs are the halves split by the line through the target's centre at right angles to its
     facing; exactly on the line is front [DECISION LI-ARC-2]. Non-armoured types have no rear arc.
 
-    >>> from kessen.rulesets.legions.state import Model
+    >>> from kessen.rulesets.legions.referee.state import Model
     >>> t = Model("t", "knight", 4, 8, 3, None, None, 3, 3, 4, 2, 0, 0, 10.0, 10.0, 1.0, 90.0, 0, ())
     >>> in_rear_arc(t, Model("f", "infantry", 1, 5, 5, None, None, 1, 1, 2, 4, 0, 0, 10.0, 5.0, 0.5, 90.0, 0, ()))
     True
@@ -73,10 +82,16 @@ def engaged_pairs(state: LiState) -> frozenset[frozenset[str]]:
     return frozenset(pairs)
 
 
-def engaged_with(state: LiState, det_id: str, pairs: frozenset[frozenset[str]] | None = None) -> tuple[str, ...]:
+def engaged_with(state: LiState, det_id: str) -> tuple[str, ...]:
     """The Detachments *det_id* is Engaged with: direct base contacts only, never the whole combat (LI-ENG-3)."""
-    pairs = engaged_pairs(state) if pairs is None else pairs
-    return tuple(sorted(next(iter(p - {det_id})) for p in pairs if det_id in p))
+    det = state.detachment(det_id)
+    if det.in_reserve:
+        return ()
+    mine = det.live
+    return tuple(sorted(
+        d.id for d in state.detachments
+        if d.owner != det.owner and not d.in_reserve and any(in_base_contact(m, e) for m in mine for e in d.live)
+    ))
 
 
 def combats(state: LiState) -> tuple[tuple[str, ...], ...]:

@@ -3,45 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
 
 from kessen.core.events import Event
 from kessen.core.geometry import Point
-from kessen.rulesets.legions.profiles import (
-    KNIGHTS_AND_TITANS,
-    OBSCURATION_PENALTY,
-    ModelType,
-    TargetProfile,
-)
-
-if TYPE_CHECKING:  # the steps name the state's types; the state only holds them
-    from kessen.rulesets.legions.steps import Step
-
-Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
-MoraleThisPhase = Literal["none", "passed", "failed"]
-Stage = Literal["first_fire", "engagement", "advancing_fire"]
-Phase = Literal["orders", "movement", "combat", "end"]
-Hidden = Literal[0, 25, 50, 100]
-"""How much of a model is hidden, in percent; 100 means only inessential parts are visible (LI-OBSC-1)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Profile:
-    """One weapon profile (§3.3)."""
-
-    range: int
-    dice: int
-    to_hit: int
-    ap: int
-    light_at: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Weapon:
-    """A weapon with one or more profiles (§3.3, LI-FIRE-3)."""
-
-    name: str
-    profiles: tuple[Profile, ...]
+from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
+from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
+from kessen.rulesets.legions.referee.steps import Step
+from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,22 +52,9 @@ class Model:
     def at(self, p: Point) -> Model:
         return replace(self, x=p.x, y=p.y)
 
-    def target_profile(self) -> TargetProfile:
-        """The model as the saving rules see it."""
-        return TargetProfile(
-            type=self.type,
-            wounds=self.wounds,
-            wounds_remaining=self.wounds_remaining,
-            armour_save=self.armour_save,
-            special_save=self.special_save,
-            cover_save=self.cover_save,
-            void_shields=self.void_shields,
-        )
-
-    @property
-    def loss_value(self) -> int:
-        """What the model counts for Break Points: 1, or its Wounds for Knights and Titans (LI-BREAK-1)."""
-        return self.wounds if self.type in KNIGHTS_AND_TITANS else 1
+    def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
+        """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
+        return target_profile(self, wounds_remaining=self.wounds_remaining, rear_arc=rear_arc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +113,11 @@ class Formation:
 
 @dataclass(frozen=True, slots=True)
 class CombatProgress:
-    """The combat being resolved: its Detachments, its fights still to come and the tallies (LI-CC-1)."""
+    """The combat being resolved: its Detachments, the pairs of them Engaged with each other when it began, its
+    fights still to come and the tallies (LI-CC-1, LI-ENG-1)."""
 
     detachments: tuple[str, ...]
+    engaged: frozenset[frozenset[str]] = frozenset()
     fights: tuple[tuple[str, str], ...] = ()
     fought: tuple[tuple[str, int], ...] = ()
     won: tuple[tuple[str, int], ...] = ()
@@ -170,6 +127,10 @@ class CombatProgress:
 
     def won_by(self, player: str) -> int:
         return dict(self.won).get(player, 0)
+
+    def engaged_with(self, det_id: str) -> tuple[str, ...]:
+        """The Detachments *det_id* was Engaged with when the combat began (LI-ENG-3, LI-WD-8)."""
+        return tuple(sorted(d for pair in self.engaged if det_id in pair for d in pair if d != det_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +153,8 @@ class LiState:
     pending: tuple[Step, ...] = ()
     activated: frozenset[str] = frozenset()
     pinned_at_stage_start: frozenset[str] = frozenset()
-    fought: frozenset[str] = frozenset()
+    in_combat: frozenset[str] = frozenset()
+    """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
     opening: tuple[Event, ...] = ()
@@ -236,3 +198,8 @@ class LiState:
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
         return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
+
+
+def push(state: LiState, *steps: Step) -> LiState:
+    """The state with *steps* to be done next, in their order, before the steps already pending."""
+    return replace(state, pending=tuple(steps) + state.pending)

@@ -8,9 +8,53 @@ from functools import lru_cache
 from typing import Literal
 
 from kessen.dice import Dist, d
-from kessen.rulesets.legions.inputs import CombatInput, FightInput, FightSide
 
 Winner = Literal["a", "b", "draw"]
+Side = Literal["a", "b"]
+
+
+@dataclass(frozen=True, slots=True)
+class FightSide:
+    """One model of a fight (§5.4): its CAF, other modifiers, whether it charged (LI-FIGHT-3), which fight of the
+    combat this is for it (LI-FIGHT-4) and extra dice from other rules."""
+
+    caf: int
+    modifier: int = 0
+    charged: bool = False
+    fight_number: int = 1
+    extra_dice: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FightQuestion:
+    """One fight between model *a* and model *b* (§5.4)."""
+
+    a: FightSide
+    b: FightSide
+
+
+@dataclass(frozen=True, slots=True)
+class CombatModel:
+    """A model of a combat (§5.5)."""
+
+    id: str
+    side: Side
+    caf: int
+    wounds_remaining: int = 1
+    charged: bool = False
+    modifier: int = 0
+    extra_dice: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CombatQuestion:
+    """A combat from its paired fights, in the order they are resolved, to its result (§5.5); the ``*_other_models``
+    are the surviving models of each side's Detachments in the combat that are in no fight (LI-RESULT-2)."""
+
+    models: tuple[CombatModel, ...]
+    fights: tuple[tuple[str, str], ...]
+    a_other_models: int = 0
+    b_other_models: int = 0
 
 MAX_FIGHT_DICE = 6
 """A fight roll never uses more than 6D6, whatever adds the dice (LI-FIGHT-4)."""
@@ -66,7 +110,7 @@ def _bonus(side: FightSide) -> int:
     return fight_bonus(caf=side.caf, modifier=side.modifier, charged=side.charged)
 
 
-def fight(value: FightInput) -> Dist[FightOutcome]:
+def fight(value: FightQuestion) -> Dist[FightOutcome]:
     """One fight: each side's dice and bonus, higher total wins (LI-FIGHT-2..5, §5.4).
 
     ``fight_number`` n of a model means its opponent rolls n − 1 extra dice (LI-FIGHT-4).
@@ -113,7 +157,7 @@ _Models = tuple[tuple[int, int, int], ...]
 _State = tuple[_Models, int, int, int, int]
 
 
-def combat(value: CombatInput) -> Dist[CombatOutcome]:
+def combat(value: CombatQuestion) -> Dist[CombatOutcome]:
     """A whole combat, fight by fight in the given order, to its result (LI-FIGHT-1..6, LI-RESULT-1..2, §5.5).
 
     A fight whose model is already destroyed is skipped and counts for nobody (LI-FIGHT-6); only

@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kessen.dice import Dist
-from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack, save_faces, save_target, shield_ap
+from kessen.rulesets.legions.rules.saves import Attack, TargetProfile, save_faces, save_target, shield_ap
 
 SIDES = 6
 """Every chance in R is counted in faces of one D6: a hit *stopped* on so many faces out of 6."""
@@ -59,7 +58,6 @@ def allocation_indices(models: Sequence[TargetProfile], allocatable: Sequence[bo
 
     The engine uses it to know which model of the Detachment took each hit.
 
-    >>> from kessen.rulesets.legions.profiles import TargetProfile
     >>> fresh, hurt = TargetProfile("vehicle", 2, 2, 4), TargetProfile("vehicle", 2, 1, 4)
     >>> allocation_indices([fresh, hurt, fresh], [True, True, False])
     (1, 0)
@@ -88,7 +86,7 @@ def damage_track(order: Sequence[TargetProfile], attack: Attack) -> tuple[Loss, 
     characteristic (LI-SAVE-1, LI-SAVE-3, LI-WOUND-1); a save that always passes ends the track.
     After the last model the track ends: further hits are discarded (LI-ALLOC-4).
 
-    >>> from kessen.rulesets.legions.profiles import TargetProfile
+    
     >>> [(loss.stopped, loss.after.wounds) for loss in damage_track([TargetProfile("vehicle", 2, 2, 4)], Attack())]
     [(3, 1), (3, 2)]
     """

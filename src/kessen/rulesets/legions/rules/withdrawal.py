@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from kessen.dice import Dist, d
-from kessen.rulesets.legions.inputs import WithdrawalMoveInput, WithdrawalSaveInput
 
 
 def withdrawal_passes_automatically(*, scale: int, through_scale: int) -> bool:
@@ -39,17 +38,27 @@ class WithdrawalSaveOutcome:
     destroyed: bool
 
 
-def withdrawal_save(value: WithdrawalSaveInput) -> Dist[WithdrawalSaveOutcome]:
-    """One roll per enemy Detachment moved through, in order, until the model is destroyed (LI-WD-4, LI-WD-5, §5.7)."""
-    fail = 1 - Fraction(7 - withdrawal_save_target(value.armour_save, value.special_save, value.cover_save), 6)
+@dataclass(frozen=True, slots=True)
+class WithdrawalSaveQuestion:
+    """A withdrawing model's save rolls (§5.7): its Scale, Wounds left, the value each roll must reach
+    (:func:`withdrawal_save_target`) and the Scales of the enemy Detachments it moves through, in order."""
+
+    scale: int
+    wounds_remaining: int
+    save: int
+    passed_through_scales: tuple[int, ...]
+
+
+def withdrawal_save(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
+    """One roll per enemy Detachment moved through, in order, until the model is destroyed (LI-WD-4, LI-WD-5)."""
+    fail = 1 - Fraction(7 - question.save, 6)
+    left = question.wounds_remaining
     lost: Dist[int] = Dist.always(0)
-    for through in value.passed_through_scales:
-        if withdrawal_passes_automatically(scale=value.scale, through_scale=through):
+    for through in question.passed_through_scales:
+        if withdrawal_passes_automatically(scale=question.scale, through_scale=through):
             continue
-        lost = lost.bind(
-            lambda n: Dist.always(n) if n == value.wounds_remaining else Dist.bernoulli(fail, success=n + 1, failure=n)
-        )
-    return lost.map(lambda n: WithdrawalSaveOutcome(n, n == value.wounds_remaining))
+        lost = lost.bind(lambda n: Dist.always(n) if n == left else Dist.bernoulli(fail, success=n + 1, failure=n))
+    return lost.map(lambda n: WithdrawalSaveOutcome(n, n == left))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +68,6 @@ class WithdrawalMoveOutcome:
     distance: int
 
 
-def withdrawal_move(value: WithdrawalMoveInput) -> Dist[WithdrawalMoveOutcome]:
+def withdrawal_move(movement: int) -> Dist[WithdrawalMoveOutcome]:
     """D6 plus the model's Movement, in inches (LI-WD-1, §5.8)."""
-    return (d(6) + value.movement).map(WithdrawalMoveOutcome)
+    return (d(6) + movement).map(WithdrawalMoveOutcome)

@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-from kessen.rulesets.legions.battlefield import EDGE_FACING
-from kessen.rulesets.legions.broken import starting_size
-from kessen.rulesets.legions.inputs import FormationEntry
-from kessen.rulesets.legions.profiles import SCALE
-from kessen.rulesets.legions.scenario import Scenario, model_ids
-from kessen.rulesets.legions.state import (
-    Detachment,
-    Formation,
-    LiState,
-    Model,
-    Phase,
-    Profile,
-    Weapon,
-)
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.profiles import SCALE, Profile, Weapon
+from kessen.rulesets.legions.referee.battlefield import EDGE_FACING
+from kessen.rulesets.legions.referee.phases import Phase
+from kessen.rulesets.legions.referee.state import Detachment, Formation, LiState, Model
+from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     CombatPhase,
     EndPhase,
     RollInitiative,
     Step,
 )
+from kessen.rulesets.legions.rules.broken import FormationModels, starting_size
+from kessen.rulesets.legions.scenario import Scenario, model_ids
 
 
 def initial_state(scenario: Scenario) -> LiState:
@@ -32,7 +24,7 @@ def initial_state(scenario: Scenario) -> LiState:
     formations: list[Formation] = []
     detachments: list[Detachment] = []
     for f in scenario.formations:
-        entries: list[FormationEntry] = []
+        entries: list[FormationModels] = []
         edge = edges[players.index(f.player)]
         for d in f.detachments:
             ids = iter(model_ids(d.id, d.models))
@@ -55,7 +47,7 @@ def initial_state(scenario: Scenario) -> LiState:
                         facing=float(EDGE_FACING[edge] if entry.facing is None else entry.facing),
                         obscured=entry.obscured, weapons=weapons,
                     ))
-                    entries.append(FormationEntry(type=p.type, wounds=p.wounds, count=1))
+                    entries.append(FormationModels(type=p.type, wounds=p.wounds))
             detachments.append(Detachment(
                 id=d.id, owner=f.player, formation=f.id, models=tuple(models), order=d.order, engaged=d.engaged,
                 pinned=d.pinned, in_reserve=d.in_reserve, charged_and_moved=d.charged_and_moved,

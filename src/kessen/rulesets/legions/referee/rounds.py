@@ -10,17 +10,18 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import has_enemy_contact
-from kessen.rulesets.legions.broken_formations import formation_losses
-from kessen.rulesets.legions.movement import (
+from kessen.rulesets.legions.referee.battlefield import has_enemy_contact
+from kessen.rulesets.legions.referee.broken import formation_losses
+from kessen.rulesets.legions.referee.movement import (
     may_move,
     move_detachment,
     needs_order,
     order_options,
     refresh_engagement,
 )
-from kessen.rulesets.legions.state import LiState, Order
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.phases import Order
+from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     ChooseMover,
     CombatPhase,
@@ -31,7 +32,6 @@ from kessen.rulesets.legions.steps import (
     MoveTurn,
     OrdersPhase,
     RollInitiative,
-    push,
 )
 
 
@@ -168,10 +168,12 @@ def winner(state: LiState) -> str | None:
 
 
 def summary(state: LiState) -> dict[str, Any]:
-    """The Terminal's summary: rounds played, models destroyed, losses against starting size, Broken Formations."""
+    """The Terminal's summary: rounds played, models destroyed and models left per side, each side's losses against
+    its starting size as Break Points count them (LI-BREAK-1, LI-BREAK-3), the Broken Formations."""
     return {
         "rounds": state.round,
         "casualties": {p: sum(1 for d in state.detachments_of(p) for m in d.models if not m.alive) for p in state.players},
+        "survivors": {p: sum(1 for d in state.detachments_of(p) for m in d.models if m.alive) for p in state.players},
         "losses": {p: f"{a}/{b}" for p, (a, b) in side_losses(state).items()},
         "broken": sorted(f.id for f in state.formations if f.broken),
     }

@@ -1,19 +1,18 @@
-"""The Engagement stage's combats (§4.3, §4.5): which combat next, pairing off, fights, the combat result."""
+"""The Engagement stage's combats (§4.3, §4.5): which combat next, its fights, the combat result (LI-CC, LI-FIGHT,
+LI-RESULT); the pairing off is ``referee.pairing``."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import enemy_contacts, has_enemy_contact
-from kessen.rulesets.legions.close_combat import Winner, combat_winner, fight_dice
-from kessen.rulesets.legions.inputs import FightInput, FightSide
-from kessen.rulesets.legions.pairing import pairings
-from kessen.rulesets.legions.procedures import PROCEDURES
-from kessen.rulesets.legions.state import CombatProgress, LiState, Model
-from kessen.rulesets.legions.steps import (
+from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
+from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, push
+from kessen.rulesets.legions.referee.steps import (
     ChooseCombat,
     ChooseFight,
     ChoosePairing,
@@ -22,11 +21,17 @@ from kessen.rulesets.legions.steps import (
     FightsDone,
     MoraleRoll,
     RunCombat,
-    push,
 )
-
-Fight = tuple[str, str]
-"""A fight: the ids of its two models, the one of the player with Initiative first."""
+from kessen.rulesets.legions.rules.close_combat import (
+    FightOutcome,
+    FightQuestion,
+    FightSide,
+    Winner,
+    combat_winner,
+    fight,
+    fight_dice,
+)
+from kessen.rulesets.legions.rules.pairing import Fight, default_pairing
 
 
 def combat_decision(state: LiState, step: ChooseCombat) -> Decision:
@@ -41,7 +46,12 @@ def choose_combat(state: LiState, step: ChooseCombat, choice: tuple[str, ...]) -
 
 
 def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:
-    """The combat sequence: pair off, fights, result, Withdrawal (LI-CC-1)."""
+    """The combat sequence: pair off, fights, result, Withdrawal (LI-CC-1).
+
+    Every Detachment of the combat takes part in it, whether or not its models get to roll a fight: its Formation
+    is checked at the end of the stage (LI-BREAK-4).
+    """
+    state = replace(state, in_combat=state.in_combat | set(dets))
     first = state.player_with_initiative()
     edges = tuple(
         (a, b) if state.owner_of_model(a).owner == first else (b, a) for a, b in enemy_contacts(state, dets)
@@ -50,20 +60,9 @@ def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSta
     if not edges:
         return push(state, CombatDone(live_dets))
     out.append(ev.CombatStarted(detachments=", ".join(dets)))
-    state = replace(state, combat=CombatProgress(dets))
-    return push(state, ChoosePairing(pairings(edges)), FightsDone(dets), CombatDone(dets))
-
-
-def pairing_decision(state: LiState, step: ChoosePairing) -> Decision:
-    """The player with Initiative pairs off the models, one-to-one wherever possible (LI-PAIR-3, LI-PAIR-4)."""
-    return Decision(state.player_with_initiative(), "pairing", step.options)
-
-
-def pair_off(state: LiState, choice: tuple[Fight, ...], out: list[Event]) -> LiState:
-    """The fights of the chosen pairing are the combat's fights to come."""
-    assert state.combat is not None
-    out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in choice)))
-    return push(replace(state, combat=replace(state.combat, fights=choice)), ChooseFight())
+    engaged = frozenset(p for p in engaged_pairs(state) if p <= set(dets))
+    state = replace(state, combat=CombatProgress(dets, engaged))
+    return push(state, ChoosePairing(edges, default=default_pairing(edges)), FightsDone(dets), CombatDone(dets))
 
 
 def fight_decision(state: LiState) -> Decision | None:
@@ -81,7 +80,8 @@ def choose_fight(state: LiState, choice: Fight) -> LiState:
 
 def _fights_left(state: LiState) -> tuple[Fight, ...]:
     assert state.combat is not None
-    return tuple(f for f in state.combat.fights if state.model(f[0]).alive and state.model(f[1]).alive)
+    alive = {m.id for d in state.detachments for m in d.models if m.alive}
+    return tuple(f for f in state.combat.fights if f[0] in alive and f[1] in alive)
 
 
 def fight_roll(state: LiState, step: FightRoll) -> Chance | None:
@@ -89,21 +89,26 @@ def fight_roll(state: LiState, step: FightRoll) -> Chance | None:
     a, b = state.model(step.a), state.model(step.b)
     if not (a.alive and b.alive):
         return None  # LI-FIGHT-6: not fought, counts for nobody
-    return Chance(PROCEDURES["fight"].dist(fight_input(state, a, b)), "fight")
+    return Chance(_fight(fight_question(state, a, b)), "fight")
 
 
-def fight_input(state: LiState, a: Model, b: Model) -> FightInput:
+@lru_cache(maxsize=1024)
+def _fight(question: FightQuestion) -> Dist[FightOutcome]:
+    return fight(question)
+
+
+def fight_question(state: LiState, a: Model, b: Model) -> FightQuestion:
     """One fight of the combat in progress: each model's CAF, charge bonus and fights fought so far (LI-FIGHT-2..4)."""
     combat = state.combat
     assert combat is not None
 
     def side(m: Model) -> FightSide:
-        return FightSide(caf=m.caf, charged=state.owner_of_model(m.id).charged_and_moved, fight_number=min(10, combat.fights_of(m.id) + 1))
+        return FightSide(caf=m.caf, charged=state.owner_of_model(m.id).charged_and_moved, fight_number=combat.fights_of(m.id) + 1)
 
-    return FightInput(a=side(a), b=side(b))
+    return FightQuestion(a=side(a), b=side(b))
 
 
-def fight(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -> LiState:
+def fought(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -> LiState:
     """One fight: the loser loses one Wound, destroyed at 0, no save (LI-FIGHT-5)."""
     combat = state.combat
     assert combat is not None
@@ -114,7 +119,6 @@ def fight(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) ->
     fought = dict(combat.fought)
     fought[a.id], fought[b.id] = fought.get(a.id, 0) + 1, fought.get(b.id, 0) + 1
     won = dict(combat.won)
-    state = replace(state, fought=state.fought | {state.owner_of_model(a.id).id, state.owner_of_model(b.id).id})
     if winner_ != "draw":
         loser = b if winner_ == "a" else a
         side = state.owner_of_model((a if winner_ == "a" else b).id).owner
@@ -146,7 +150,7 @@ def combat_result(state: LiState, dets: tuple[str, ...], out: list[Event]) -> Li
     if not winner_:
         return state  # LI-RESULT-5: a draw, nobody checks
     losers = [d for d in dets if state.detachment(d).owner != winner_ and state.detachment(d).live]
-    return push(state, *(MoraleRoll(d, "combat") for d in losers))
+    return push(state, *(MoraleRoll(d, "combat", combat.engaged_with(d)) for d in losers))
 
 
 def combat_done(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.core.geometry import Point
-from kessen.rulesets.legions.battlefield import (
+from kessen.rulesets.legions.referee.battlefield import (
     EDGE_DIRECTION,
     all_models_in_contact,
     distance,
@@ -30,7 +30,7 @@ from kessen.rulesets.legions.battlefield import (
     in_base_contact,
     room_to_edge,
 )
-from kessen.rulesets.legions.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 
 ORDERS = ("advance", "first_fire", "charge", "march")
 BROKEN_ORDERS = ("advance", "charge")
