@@ -119,6 +119,8 @@ class Battlefield(StrictModel):
 class Scenario(StrictModel):
     """A whole-battle scenario."""
 
+    ruleset: Annotated[Literal["legions"] | None, Field(description='the ruleset this file is for: "legions" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=80)]
     rounds: Annotated[int, Field(ge=1, le=10)] = 4
     start: Literal["orders", "combat"] = "orders"
