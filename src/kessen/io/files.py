@@ -178,20 +178,20 @@ def check_output(path: str, field: str | None = None) -> None:
     """Refuse, before a battle starts, an output *path* that cannot be written: a missing folder, a folder, an
     unwritable place. *field* is the option that named it (``--events``); errors name the path alone without."""
     if not path:
-        raise _output_error(path, field, "give a file name")
+        raise InputError(field or "output", path, "give a file name")
     if Path(path).is_dir():
         raise _output_error(path, field, "is a folder, not a file")
     if _in_place(path):
         if not os.access(path, os.W_OK):
             raise _output_error(path, field, "cannot write there (permission denied)")
         return
-    folder = Path(os.path.realpath(path)).parent
+    folder, shown = Path(os.path.realpath(path)).parent, Path(path).parent
     if not folder.is_dir():
-        raise _output_error(path, field, f"no such folder: {folder}")
+        raise _output_error(path, field, f"no such folder: {shown}")
     try:  # the one sure test of a folder: make a file in it (as root, or on a read-only disk, access() lies)
         probe, name = _create_temporary(folder, 0o600)
     except OSError as error:
-        raise _output_error(path, field, f"cannot write in {folder} ({_why(error)})") from None
+        raise _output_error(path, field, f"cannot write in {shown} ({_why(error)})") from None
     os.close(probe)
     os.unlink(name)
 
@@ -212,7 +212,7 @@ def write_text(path: str, content: str, field: str | None = None) -> None:
 
 
 def _output_error(path: str, field: str | None, reason: str) -> InputError:
-    return InputError(field, path, reason) if field else InputError(path or "output", InputError.NOTHING, reason)
+    return InputError(f"{field} {path}" if field else path, InputError.NOTHING, reason)
 
 
 def _in_place(path: str) -> bool:
