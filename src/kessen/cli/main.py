@@ -28,6 +28,14 @@ class _Interrupted(Exception):
     """Ctrl-C, after whatever had to be saved was saved."""
 
 
+class _Console(Console):
+    """A rich console whose closed pipe is our quiet exit 0 (rich's own exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise _PipeClosed
+
+
 class KessenGroup(TyperGroup):
     """The command group, turning a closed pipe and Ctrl-C into exceptions of our own before typer turns them into
     exit status 1 and a silent 130."""
@@ -102,7 +110,7 @@ def odds(
 ) -> None:
     """Exact odds of one procedure: kessen odds RULESET PROCEDURE --input FILE.json"""
     # a table written to a file or a pipe keeps its full column names
-    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    out = _Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     if ruleset is None:
         for rid in ruleset_ids():
             out.print(f"{rid:16} {get_ruleset(rid).title}")
@@ -228,11 +236,11 @@ def schema(
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def main() -> None:
