@@ -199,3 +199,35 @@ def test_a_resealed_save_with_an_impossible_seed_is_refused(tmp_path: Path, seed
         save.write_text(save.read_text().replace('"seed": 5', f'"seed": {seed}'))
     done = kessen("resume", str(save))
     assert done.returncode == 2 and done.stderr == f"kessen: error: {save}: {message}\n"
+
+
+def test_events_to_dev_stdout_are_written_through(tmp_path: Path) -> None:
+    """Issue 14: `--events /dev/stdout` writes the events into standard output (a pipe here), not over it."""
+    done = kessen("battle", MOB, "--seed", "5", "--events", "/dev/stdout")
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert events and events[-1]["type"] == "game_ended"
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Issue 14: a write that fails half-way (the file-size limit of the process, like a full disk) is one line,
+    exit 2, and leaves no .kessen-* temporary file."""
+    import resource
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
+
+    done = subprocess.run(
+        [KESSEN, "battle", MOB, "--seed", "5", "--events", str(tmp_path / "e.jsonl")],
+        capture_output=True, text=True, timeout=300, cwd=ROOT, preexec_fn=small_files,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"kessen: error: --events {tmp_path / 'e.jsonl'}: cannot write the file (file too large)\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_standard_input_that_is_not_utf8_is_one_line() -> None:
+    """Issue 14: `odds --input -` with bytes that are not UTF-8: one line, exit 2."""
+    done = kessen("odds", "song-of-blades", "activation", "--input", "-", stdin=b'{"quality": "\xff"}')
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "kessen: error: standard input: line 1: not UTF-8 text (byte 0xff)\n"

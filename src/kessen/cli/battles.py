@@ -25,7 +25,7 @@ from kessen.cli.savefiles import default_save
 from kessen.core.engine import Decision, Terminal
 from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError, UnknownRulesetError
 from kessen.core.events import Event, to_json_line
-from kessen.core.replay import Played, load_save, save_text
+from kessen.core.replay import Played, SavedGame, load_save, save_text
 from kessen.io.files import SAVE, check_output, read_input, write_text
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.rulesets import Ruleset, get_ruleset
@@ -78,6 +78,21 @@ def resume(
 ) -> None:
     """Replay a save exactly, then play on: the sides a person played (or *sides*, or none with *ai*) in the
     language it was played in (or *lang*)."""
+    saved, ruleset, state = open_save(path)
+    if sides and ai:
+        raise InputError("--ai", True, "the AI plays every side: give --side or --ai, not both")
+    people = sides if sides else (() if ai else saved.people)
+    chosen = lang if lang is not None else saved.lang
+    sitting = Sitting(
+        ruleset, saved.scenario_source, saved.scenario, saved.seed, people, chosen, events_path, save_path,
+        replay=saved.decisions, replayed_from=path,
+    )
+    play_sitting(sitting.checked(ruleset.game.sides(state)), out)
+
+
+def open_save(path: str) -> tuple[SavedGame, Ruleset, Any]:
+    """A save file read and checked, with its ruleset and the initial state of the scenario kept in it; every
+    error names the save file (a bad scenario inside it says so)."""
     saved = load_save(read_input(path, SAVE), path)
     try:
         ruleset = get_ruleset(saved.ruleset)
@@ -89,15 +104,13 @@ def resume(
         state = ruleset.game.load_scenario(saved.scenario, "scenario")
     except InputError as error:
         raise SaveFileError(path, f"the scenario inside this save is bad: {str(error).removeprefix('scenario: ')}") from None
-    if sides and ai:
-        raise InputError("--ai", True, "the AI plays every side: give --side or --ai, not both")
-    people = sides if sides else (() if ai else saved.people)
-    chosen = lang if lang is not None else saved.lang
-    sitting = Sitting(
-        ruleset, saved.scenario_source, saved.scenario, saved.seed, people, chosen, events_path, save_path,
-        replay=saved.decisions, replayed_from=path,
-    )
-    play_sitting(sitting.checked(ruleset.game.sides(state)), out)
+    sides = ruleset.game.sides(state)
+    strangers = [side for side in saved.people if side not in sides]
+    if strangers:
+        raise SaveFileError(path, f"people: {strangers[0]!r} is not a side of its scenario ({', '.join(sides)})")
+    if saved.lang not in i18n.LANGUAGES:
+        raise SaveFileError(path, f"lang: must be one of {', '.join(i18n.LANGUAGES)} (got {saved.lang!r})")
+    return saved, ruleset, state
 
 
 def play_interactive(
