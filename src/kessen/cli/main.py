@@ -13,11 +13,10 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from kessen.core.errors import InputError, KessenError
+from kessen.core.replay import MAX_SEED
 from kessen.io.files import ODDS_INPUT, load_json, read_input
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
-
-MAX_SEED = 2**64 - 1
 
 
 class _PipeClosed(Exception):

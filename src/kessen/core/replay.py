@@ -14,6 +14,7 @@ from kessen.core.engine import Chance, Decision, Game, Terminal
 from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError
 from kessen.core.events import Event
 from kessen.dice import draw, stream
+from kessen.io.files import parse_json  # every file kind is read the same bounded way
 
 SAVE_FORMAT = "kessen-save/1"
 
@@ -117,8 +118,6 @@ MAX_SEED = 2**64 - 1
 def load_save(text: str | bytes, path: str) -> SavedGame:
     """Read a saved game, refusing anything damaged, truncated or out of bounds with :class:`SaveFileError`
     naming *path* (never half-loaded)."""
-    from kessen.io.files import parse_json  # io reads every file kind the same bounded way
-
     try:
         data = parse_json(text, path)
     except InputError as error:
