@@ -301,4 +301,4 @@ def test_cli_runner_surfaces_input_errors_as_exceptions() -> None:
 
     result = invoke(SB, "activation", "--input", "-", stdin='{"quality": 9}')
     assert isinstance(result.exception, InputError)
-    assert result.exception.field == "standard input: quality" and result.exception.value == 9
+    assert result.exception.field == "quality" and result.exception.value == 9

@@ -125,8 +125,8 @@ def odds(
         return
     if input is None:
         raise InputError("--input", None, "give an input JSON file, or - for standard input")
-    source = "standard input" if input == "-" else input
-    value = load_json(proc.input_model, read_input(input, ODDS_INPUT), source)
+    # standard input has no file to name: its errors name the field alone, as the odds contract has them
+    value = load_json(proc.input_model, read_input(input, ODDS_INPUT), None if input == "-" else input)
     result = answer(chosen.id, proc, value)
     if format is OddsFormat.table:
         from kessen.cli.output import print_odds_table

@@ -30,7 +30,8 @@ def list_scenarios(*, lang: str, out: Console) -> None:
     if not found:
         out.print(i18n.text("cli", "no_scenarios", lang), markup=False)
         return
-    header = [str(word) for word in i18n.catalogue("cli", lang)["texts"]["scenario_columns"]]
+    columns = i18n.catalogue("cli", lang)["columns"]
+    header = [str(columns[key]) for key in ("ruleset", "scenario", "sides", "description")]
     rows = [header] + [[s.ruleset, s.name.split("/", 1)[1], ", ".join(s.sides), s.description] for s in found]
     widths = [max(cell_len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
