@@ -30,7 +30,7 @@ import tomli_w
 from pydantic import Field
 
 from kessen.core.errors import InputError
-from kessen.io.files import load_toml
+from kessen.io.files import SWEEP, load_toml, read_input
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.io.validation import StrictModel
 from kessen.sim.deployment import swap_deployment
@@ -239,13 +239,5 @@ def _toml(value: Any) -> str:
 
 
 def _read(path: str) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("sweep file", path, "no such file") from None
-    except IsADirectoryError:
-        raise InputError("sweep file", path, "a directory, not a file") from None
-    except UnicodeDecodeError:
-        raise InputError("sweep file", path, "not UTF-8 text") from None
-    except OSError as error:
-        raise InputError("sweep file", path, f"cannot read the file ({error.strerror})") from None
+    """The sweep file's text through the one bounded loading path (size, encoding, BOM)."""
+    return read_input(path, SWEEP)

@@ -174,6 +174,8 @@ class Battlefield(StrictModel):
 class Scenario(StrictModel):
     """A whole-battle scenario."""
 
+    ruleset: Annotated[Literal["legions"] | None, Field(description='the ruleset this file is for: "legions" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=80)] = Field(description="the scenario's name")
     rounds: Annotated[int, Field(ge=1, le=10)] = Field(default=4, description="the number of rounds, 1 to 10")
     start: Literal["orders", "combat"] = Field(
