@@ -107,7 +107,7 @@ def icepool_disengage(q: Mapping[str, Any]) -> icepool.Die[Any]:
                 "attacker_enemies_in_contact": e["enemies_in_contact"],
                 "attacker_transfixed_in_contact": e["transfixed_in_contact"],
                 "defender_enemies_in_contact": counted, "defender_transfixed_in_contact": 0,
-                "attacker_can_recoil": True, "defender_can_recoil": q["can_recoil"],
+                "attacker_can_recoil": True, "defender_can_recoil": q["can_recoil"] and e["can_recoil"],
             }
         )
         hack = icepool.map(_result_of(roll), icepool.d6, icepool.d6)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 from sb_engine_support import at, chance, decision, model, pending_roll, ready, state_of, step, types
@@ -21,10 +22,14 @@ from kessen.rulesets.song_of_blades.battlefield import (
     recoil_options,
     touching,
 )
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome
+from kessen.rulesets.song_of_blades.disengaging import disengage
+from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy, MeleeInput
+from kessen.rulesets.song_of_blades.melee import MeleeOutcome, melee
 from kessen.rulesets.song_of_blades.quality import MoraleOutcome
 
 RECOIL = MeleeOutcome("attacker", "recoil", "defender")
+FALL = MeleeOutcome("attacker", "fall", "defender")
+KILL = MeleeOutcome("attacker", "kill", "defender")
 TABLE = Table(900, 900, "28mm")
 
 
@@ -199,15 +204,63 @@ def test_sb_recoil_3_hack_kill_applies_normally() -> None:
     assert state.figure("B") is None and "removed" in types(events)
 
 
-def test_sb_recoil_5_settle_turns_an_impossible_recoil_into_a_fall() -> None:
-    """SB-RECOIL-5: a recoil that has no usable candidate when it comes to be resolved becomes a fall in place."""
-    red = [model("A", 375, 400), model("E1", 425, 400), model("E2", 400, 425), model("E3", 400, 375)]
-    state = ready(state_of(red, [model("B", 400, 400)]), "Red", "A", 1)
-    state = replace(state, pending=(st.MoraleTest("E1"), st.ChooseRecoil("B", "A")))
-    settled, events = step(state, MoraleOutcome(0, "stands", 0))
-    assert settled.get("B").state == "fallen" and at(settled.get("B"), 400, 400)
-    assert types(events) == ["morale_test", "fell"]
-    assert not any(isinstance(p, st.ChooseRecoil) for p in settled.pending)
+# The position of issue 8: Blue B against the west edge, Red E touching it from 10° north of east, impassable
+# ground below y = 266. B may retreat south along the edge, but every recoil away from E leaves the table or cuts
+# into the impassable ground.
+EDGE_POCKET = [[0.0, 0.0, 900.0, 266.0]]
+
+
+def test_sb_recoil_5_free_hack_on_a_leaving_model_with_no_room_is_a_fall() -> None:
+    """SB-RECOIL-5, SB-DIS-3 (issue 8): B (C3) leaves contact with E (C3) and has no legal recoil away from E, so
+    E's free hack is exactly `melee` with `free_hack: true, defender_can_recoil: false` (an odd win short of double
+    is a fall: fall 13/36, kill 1/18, never a recoil), and the same as `disengage` with that enemy's `can_recoil`
+    false; the log then says `fell`, never `recoiled`."""
+    state = state_of([model("E", 37.62, 304.34)], [model("B", 13, 300)], impassable=EDGE_POCKET)
+    assert recoil_options(state.figures, state.table, state.get("B"), state.get("E")) == ()
+    state = ready(state, "Blue", "B")
+    retreat = next(o for o in decision(state, "action").options if isinstance(o, g.Move))
+    assert (retreat.purpose, retreat.x) == ("retreat", 12.5)  # a legal move along the edge
+    state = step(state, retreat)[0]
+    node = chance(state, "free hack")
+    top = state.pending[0]
+    assert isinstance(top, st.Disengaging) and top.setup.enemies[0].can_recoil is False
+    expected = melee(MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_can_recoil=False))
+    assert node.dist == expected
+    assert node.dist.probability(lambda o: o.result == "recoil") == 0
+    assert node.dist.probability(FALL) == Fraction(13, 36) and node.dist.probability(KILL) == Fraction(1, 18)
+    procedure = disengage(DisengageInput(combat=3, enemies=(HackingEnemy(combat=3, can_recoil=False),)))
+    assert procedure.probability(lambda o: o.result == "fall") == Fraction(13, 36)
+    assert procedure.probability(lambda o: o.result == "recoil") == 0
+    state, events = step(state, FALL)  # E rolls 3 → 6 against B's 1 → 4: odd, short of double: B falls
+    assert types(events)[:2] == ["combat_roll", "fell"] and "recoiled" not in types(events)
+    assert state.get("B").state == "fallen" and at(state.get("B"), 13, 300)
+
+
+def test_sb_recoil_5_room_to_recoil_is_judged_per_hacker() -> None:
+    """SB-RECOIL-5, SB-DIS-8: B leaves E1 (no room away from it, as above) and E2 (south-east of B; B may recoil
+    north away from it) to charge Z: E1's hack can only make B fall, E2's can make it recoil; each node is `melee`
+    with B at −1 for two enemies, and the whole sequence is `disengage` with the per-enemy `can_recoil`."""
+    red = [model("E1", 37.62, 304.34), model("E2", 29.07, 280.85), model("Z", 13, 420)]
+    state = state_of(red, [model("B", 13, 300)], impassable=EDGE_POCKET)
+    state = ready(state, "Blue", "B")
+    charge = next(o for o in decision(state, "action").options if isinstance(o, g.Move))
+    assert (charge.purpose, charge.toward) == ("charge", "Z")
+    state = step(state, charge)[0]
+    top = state.pending[0]
+    assert isinstance(top, st.Disengaging)
+    room = {hacker: top.setup.enemies[top.positions.index(hacker)].can_recoil for hacker in top.hackers}
+    assert room == {"E1": False, "E2": True}
+    for hacker in ("E1", "E2"):
+        first = step(state, g.Hacker(hacker))[0]
+        roll = MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2,
+                          defender_can_recoil=room[hacker])
+        assert chance(first, "free hack").dist == melee(roll)
+    whole = disengage(top.setup)
+    entries = (HackingEnemy(combat=3, can_recoil=False), HackingEnemy(combat=3))
+    assert whole == disengage(DisengageInput(combat=3, enemies=entries))
+    # B at 3 − 1 against 3: a hack wins 21/36; E1's recoils are falls, E2's are not
+    assert whole.probability(lambda o: o.by == 1 and o.result == "recoil") == 0
+    assert whole.probability(lambda o: o.by == 2 and o.result == "recoil") > 0
 
 
 # --- SB-FALL ---------------------------------------------------------------------------------------------------

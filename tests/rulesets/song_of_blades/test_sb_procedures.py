@@ -762,6 +762,7 @@ def test_sb_normalised_input_fills_the_defaults() -> None:
     assert r.input["enemies"][0] == {
         "combat": 2, "state": "standing", "size": "normal", "mounted": False, "flying": False,
         "high_ground": False, "obstacle": False, "enemies_in_contact": 1, "transfixed_in_contact": 0,
+        "can_recoil": True,
     }
     assert r.input["can_recoil"] is True and r.input["failed_morale"] is False
 

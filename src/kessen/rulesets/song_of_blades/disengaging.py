@@ -40,7 +40,10 @@ def hacks_free_of_charge(leaving: DisengageInput, enemy: HackingEnemy) -> bool:
 
 
 def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
-    """The combat roll of one free hack: the hacker attacks, the leaving model defends (SB-DIS-2, -3, -7, -8)."""
+    """The combat roll of one free hack: the hacker attacks, the leaving model defends (SB-DIS-2, -3, -7, -8).
+
+    With no room to recoil away from this hacker, a recoil result is a fall (SB-RECOIL-5).
+    """
     counted = sum(1 for e in leaving.enemies if e.state != "transfixed")  # SB-DIS-8, SB-OUT-2
     # every value comes from the validated DisengageInput and stays in MeleeInput's ranges (counted ≤ 8 enemies),
     # so the hot path of disengaging skips a second validation
@@ -59,7 +62,7 @@ def free_hack_input(leaving: DisengageInput, enemy: HackingEnemy) -> MeleeInput:
         attacker_transfixed_in_contact=enemy.transfixed_in_contact,
         defender_enemies_in_contact=counted,
         defender_transfixed_in_contact=0,
-        defender_can_recoil=leaving.can_recoil,
+        defender_can_recoil=leaving.can_recoil and enemy.can_recoil,  # SB-RECOIL-5, away from this hacker
     )
 
 

@@ -72,7 +72,12 @@ class MeleeInput(StrictModel):
 
 
 class HackingEnemy(StrictModel):
-    """One enemy in contact with a model that leaves contact (§6.2)."""
+    """One enemy in contact with a model that leaves contact (§6.2).
+
+    [DECISION] ``can_recoil`` (default true) says whether the leaving model has a legal recoil away from *this*
+    enemy (SB-RECOIL-5): a recoil is away from the hacker, so the room to recoil differs from hacker to hacker.
+    The hack is the ``melee`` free hack with ``defender_can_recoil`` = the top-level ``can_recoil`` and this one.
+    """
 
     combat: Combat
     state: ModelState = "standing"
@@ -83,6 +88,7 @@ class HackingEnemy(StrictModel):
     obstacle: bool = False
     enemies_in_contact: InContact = 1
     transfixed_in_contact: TransfixedInContact = 0
+    can_recoil: bool = True
 
 
 class DisengageInput(StrictModel):

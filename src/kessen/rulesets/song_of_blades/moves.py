@@ -15,6 +15,7 @@ from kessen.rulesets.song_of_blades.battlefield import (
     enemies_in_contact,
     free_run,
     landing_is_clear,
+    recoil_options,
     sweep_is_clear,
     touching,
 )
@@ -91,7 +92,11 @@ def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> Sob
 
 
 def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> DisengageInput | None:
-    """The disengage procedure's input for f leaving all its enemies in contact, or None when none."""
+    """The disengage procedure's input for f leaving all its enemies in contact, or None when none.
+
+    Each standing enemy's entry says whether f has room to recoil away from it (SB-RECOIL-5): the hack is rolled
+    where f stands, before it moves.
+    """
     contacts = enemies_in_contact(state.figures, f)
     if not contacts:
         return None
@@ -102,6 +107,7 @@ def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> Disen
             obstacle=state.table.across_obstacle(e.centre, f.centre),
             enemies_in_contact=min(8, len(enemies_in_contact(state.figures, e))),
             transfixed_in_contact=min(7, sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed")),
+            can_recoil=e.state != "standing" or bool(recoil_options(state.figures, state.table, f, e)),
         )
             for e in contacts[:8]
     )

@@ -7,10 +7,7 @@ from typing import Any
 
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import (
-    enemies_in_contact,
-    recoil_options,
-)
+from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
 from kessen.rulesets.song_of_blades.moves import move_options
 from kessen.rulesets.song_of_blades.priority import may_target
 from kessen.rulesets.song_of_blades.state import (
@@ -18,7 +15,6 @@ from kessen.rulesets.song_of_blades.state import (
     ActivationRoll,
     Attack,
     BreakFree,
-    ChooseRecoil,
     EndActivation,
     EndTurn,
     SobState,
@@ -80,11 +76,7 @@ def settle(state: SobState, out: list[Event]) -> SobState:
         if any(not state.side_figures(s) for s in state.sides) and state.round > 0:
             return end_game(state, out)
         if state.pending:
-            top = state.pending[0]
-            if isinstance(top, ChooseRecoil) and not recoil_options(state.figures, state.table, state.get(top.loser), state.get(top.winner)):
-                out.append(ev.Fell(model=top.loser))  # SB-RECOIL-5: no usable recoil, it falls instead
-                state = replace_figure(replace(state, pending=state.pending[1:]), replace(state.get(top.loser), state="fallen"))
-                continue
+            # a recoil is pending only when the loser had room (SB-RECOIL-5 is the combat roll's `can_recoil`)
             return state
         act = state.current
         if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not action_options(state)[:-1]):
