@@ -28,6 +28,8 @@ from sb_engine_support import (
 from kessen.core.engine import Terminal
 from kessen.rulesets.song_of_blades import game as g
 from kessen.rulesets.song_of_blades import state as st
+from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
+from kessen.rulesets.song_of_blades.moves import disengage_setup
 from kessen.rulesets.song_of_blades.inputs import ActivationInput, DisengageInput, HackingEnemy
 from kessen.rulesets.song_of_blades.melee import TIE, MeleeOutcome, melee
 from kessen.rulesets.song_of_blades.quality import ActivationOutcome, MoraleOutcome, activation
@@ -162,6 +164,21 @@ def test_sb_dis_2_sb_dis_8_each_active_enemy_hacks_outnumbering_fixed() -> None:
 
     expected = melee(MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2))
     assert node.dist == expected
+
+
+def test_sb_out_1_sb_dis_8_a_model_touched_by_twelve_counts_all_twelve() -> None:
+    """SB-OUT-1, SB-DIS-8 (issue 8, no silent caps): twelve 20 mm Red models ring a gargantuan Blue G (80 mm base)
+    at 30° steps; an attack on G puts it at −11 (all twelve count, not eight), and leaving would draw twelve hacks."""
+    ring = [model(f"R{i}", round(450 + 50 * math.cos(math.radians(30 * i)), 3), round(450 + 50 * math.sin(math.radians(30 * i)), 3),
+                  base_mm=20) for i in range(12)]
+    state = state_of(ring, [model("G", 450, 450, size="gargantuan", combat=6)])
+    assert len(enemies_in_contact(state.figures, state.get("G"))) == 12
+    state = step(ready(state, "Red", "R0"), g.Attack("G"))[0]
+    roll = pending_roll(state).roll
+    assert roll.defender_enemies_in_contact == 12 and roll.attacker_enemies_in_contact == 1
+    assert chance(state, "combat roll").dist == melee(roll)
+    setup = disengage_setup(state, state.get("G"), failed_morale=False)
+    assert setup is not None and len(setup.enemies) == 12
 
 
 def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:

@@ -460,6 +460,20 @@ def test_sb_out_1_minus_one_per_enemy_beyond_the_first() -> None:
     assert winners(both) == EVEN
 
 
+def test_sb_out_1_every_enemy_in_contact_counts_up_to_the_side_limit() -> None:
+    """SB-OUT-1 (issue 8, no silent caps): every enemy in contact counts, up to 50 (the most models a side may
+    field, so the most that can touch one model): C12 against C0 at −49 always wins, by a gruesome kill (a loser's
+    score ≤ 0, SB-MELEE-8); 12 C0 hackers on a C12 model at −11 each win only by 2 or more (10/36), so it gets
+    away with (26/36)**12; 51 is refused, naming the field."""
+    assert melee(attacker_combat=12, defender_combat=0, defender_enemies_in_contact=50).probability(result="gruesome_kill") == 1
+    assert melee(attacker_combat=0, defender_combat=12, attacker_enemies_in_contact=50).probability(affected="attacker") == 1
+    twelve = disengage(combat=12, enemies=[{"combat": 0}] * 12)
+    assert twelve.probability(result="disengaged") == F(26, 36) ** 12
+    assert twelve.probability(by=12) > 0
+    assert bad("melee", {"attacker_combat": 3, "defender_combat": 3, "defender_enemies_in_contact": 51}).field == "defender_enemies_in_contact"
+    assert bad("melee_targets", {"enemies": [{"points": 1}] * 51}).field == "enemies"
+
+
 def test_sb_out_2_transfixed_enemies_are_not_counted() -> None:
     """SB-OUT-2: 3 enemies in contact with the attacker, 2 of them transfixed: no penalty."""
     r = melee(attacker_combat=3, defender_combat=3, attacker_enemies_in_contact=3, attacker_transfixed_in_contact=2)
@@ -737,7 +751,7 @@ def test_sb_mor_2_three_dice_failures_decide(quality: int, expected: dict[tuple[
         ("melee", {"attacker_combat": 3, "defender_combat": 3, "defender_state": "transfixed"}, "attacker_transfixed_in_contact"),
         ("melee", {"attacker_combat": 3, "defender_combat": 3, "winner": "attacker"}, "winner"),
         ("disengage", {"combat": 3, "enemies": []}, "enemies"),
-        ("disengage", {"combat": 3, "enemies": [{"combat": 1}] * 9}, "enemies"),
+        ("disengage", {"combat": 3, "enemies": [{"combat": 1}] * 51}, "enemies"),
         ("disengage", {"combat": 3, "enemies": [{"combat": 1, "enemies_in_contact": 2, "transfixed_in_contact": 2}]}, "enemies[0].transfixed_in_contact"),
         ("disengage", {"combat": 3, "enemies": [{"combat": 1}, {"state": "standing"}]}, "enemies[1].combat"),
         ("disengage", {"combat": 3}, "enemies"),

@@ -8,12 +8,12 @@ from pydantic import Field
 
 from kessen.core.errors import InputError
 from kessen.io.validation import StrictModel
-from kessen.rulesets.song_of_blades.profiles import ModelState, Size, SpecialRule
+from kessen.rulesets.song_of_blades.profiles import MAX_MODELS_PER_SIDE, ModelState, Size, SpecialRule
 
 Combat = Annotated[int, Field(ge=0, le=12)]
 Quality = Annotated[int, Field(ge=2, le=6)]
-InContact = Annotated[int, Field(ge=1, le=8)]
-TransfixedInContact = Annotated[int, Field(ge=0, le=7)]
+InContact = Annotated[int, Field(ge=1, le=MAX_MODELS_PER_SIDE)]
+TransfixedInContact = Annotated[int, Field(ge=0, le=MAX_MODELS_PER_SIDE - 1)]
 
 
 class MeleeInput(StrictModel):
@@ -101,7 +101,7 @@ class DisengageInput(StrictModel):
     free_disengage: bool = False
     failed_morale: bool = False
     can_recoil: bool = True
-    enemies: Annotated[tuple[HackingEnemy, ...], Field(min_length=1, max_length=8)]
+    enemies: Annotated[tuple[HackingEnemy, ...], Field(min_length=1, max_length=MAX_MODELS_PER_SIDE)]
 
     def check(self) -> None:
         """Each enemy's transfixed count leaves room for the leaving model (§6.2)."""
@@ -139,7 +139,7 @@ class MeleeTargetsInput(StrictModel):
 
     melee_priority: bool = False
     special_rules: tuple[SpecialRule, ...] = ()
-    enemies: Annotated[tuple[TargetEnemy, ...], Field(min_length=1, max_length=8)]
+    enemies: Annotated[tuple[TargetEnemy, ...], Field(min_length=1, max_length=MAX_MODELS_PER_SIDE)]
 
     def check(self) -> None:
         """No special rule twice (§3.1)."""

@@ -10,9 +10,12 @@ from kessen.core.errors import InputError
 from kessen.core.geometry import Point, Rect, overlapping
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.song_of_blades.profiles import ModelState, Size, SpecialRule
+from kessen.rulesets.song_of_blades.profiles import MAX_MODELS_PER_SIDE, ModelState, Size, SpecialRule
 
 EPS_MM = 1.0  # SB-GEO-2 tolerance
+# [DECISION] issue 14: the most pieces of each kind of terrain a table may have (a skirmish table has a dozen or
+# so); with MAX_MODELS_PER_SIDE and the table and turn limits of §3.3–3.4, a whole game plays in seconds.
+MAX_TERRAIN_PIECES = 25
 DEFAULT_BASE_MM = {"normal": 25, "big": 40, "huge": 50, "gargantuan": 80}
 
 # [x0, y0, x1, y1]: four numbers; a list of any other length is refused naming the list (§3.4)
@@ -60,7 +63,7 @@ class ModelEntry(StrictModel):
 
 class SideEntry(StrictModel):
     side: Annotated[str, Field(min_length=1, max_length=64)]
-    models: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=100)]
+    models: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=MAX_MODELS_PER_SIDE)]
 
 
 class Scenario(StrictModel):
@@ -69,11 +72,11 @@ class Scenario(StrictModel):
     name: Annotated[str, Field(min_length=1, max_length=64)]
     turns: Annotated[int, Field(ge=1, le=30)] = 12
     options: Options = Options()
-    impassable: tuple[Coordinates, ...] = ()
-    drop_areas: tuple[DropArea, ...] = ()
-    high_ground: tuple[HighGround, ...] = ()
-    cover: tuple[Coordinates, ...] = ()
-    obstacles: tuple[Coordinates, ...] = ()
+    impassable: Annotated[tuple[Coordinates, ...], Field(max_length=MAX_TERRAIN_PIECES)] = ()
+    drop_areas: Annotated[tuple[DropArea, ...], Field(max_length=MAX_TERRAIN_PIECES)] = ()
+    high_ground: Annotated[tuple[HighGround, ...], Field(max_length=MAX_TERRAIN_PIECES)] = ()
+    cover: Annotated[tuple[Coordinates, ...], Field(max_length=MAX_TERRAIN_PIECES)] = ()
+    obstacles: Annotated[tuple[Coordinates, ...], Field(max_length=MAX_TERRAIN_PIECES)] = ()
     sides: Annotated[tuple[SideEntry, SideEntry], Field()]
 
     def check(self) -> None:
@@ -86,6 +89,9 @@ class Scenario(StrictModel):
         for name, i, (x0, y0, x1, y1) in rects:
             if not (x0 < x1 and y0 < y1 and 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= depth):
                 raise InputError(f"{name}[{i}]", [x0, y0, x1, y1], "must be [x0, y0, x1, y1] with x0 < x1, y0 < y1, on the table")
+        for i, (x0, y0, x1, y1) in enumerate(self.obstacles):
+            if not all(0 <= x <= width for x in (x0, x1)) or not all(0 <= y <= depth for y in (y0, y1)):
+                raise InputError(f"obstacles[{i}]", [x0, y0, x1, y1], "must be [x0, y0, x1, y1] with both ends on the table")
         if self.sides[0].side == self.sides[1].side:
             raise InputError("sides[1].side", self.sides[1].side, "duplicate side name")
         seen: set[str] = set()

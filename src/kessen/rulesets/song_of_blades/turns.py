@@ -8,7 +8,7 @@ from typing import Any
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.moves import move_options
+from kessen.rulesets.song_of_blades.moves import can_move, move_options
 from kessen.rulesets.song_of_blades.priority import may_target
 from kessen.rulesets.song_of_blades.state import (
     Activate,
@@ -58,6 +58,18 @@ def action_options(state: SobState) -> tuple[Any, ...]:
     return tuple(options) + (EndActivation(),)
 
 
+def has_action(state: SobState) -> bool:
+    """Whether the activated model has any option of :func:`action_options` besides ending its activation."""
+    act = state.current
+    assert act is not None
+    f = state.get(act.model)
+    if f.state == "transfixed":
+        return act.actions >= 2
+    if not act.attacked and enemies_in_contact(state.figures, f):
+        return True  # melee priority always leaves at least one target (SB-PRIO-4)
+    return f.state == "fallen" or can_move(state, f)
+
+
 def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> SobState:
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
@@ -79,7 +91,7 @@ def settle(state: SobState, out: list[Event]) -> SobState:
             # a recoil is pending only when the loser had room (SB-RECOIL-5 is the combat roll's `can_recoil`)
             return state
         act = state.current
-        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not action_options(state)[:-1]):
+        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not has_action(state)):
             state = replace(state, current=None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.active or ""))
