@@ -32,7 +32,7 @@ SCENARIOS = [
 # the English of the main option kinds, as `kessen play` has always written it (ids and numbers vary)
 ENGLISH = {
     ("song-of-blades", "Attack"): r"(attack|power blow on) \S+  \[win \d+\.\d%, kill \d+\.\d%, suffer \d+\.\d%\]",
-    ("song-of-blades", "Activate"): r"activate \S+ with [123] dice",
+    ("song-of-blades", "Activate"): r"activate \S+ with ([23] dice|1 die)  \[expected actions \d\.\d\d, turnover \d+\.\d%\]",
     ("song-of-blades", "Move"): r"move \((charge|advance|retreat) \S+\) to \([-\d.]+, [-\d.]+\)",
     ("song-of-blades", "EndTurn"): r"end the turn",
     ("battlehost", "ShootAt"): r".+ shoots at .+  \[hit \d+\.\d%, wound \d+\.\d%\]",

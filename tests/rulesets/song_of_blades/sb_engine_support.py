@@ -8,14 +8,17 @@ import tomli_w
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import game as g
 from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.battlefield import Figure
 from kessen.rulesets.song_of_blades.melee import MeleeOutcome, combat_roll
 from kessen.rulesets.song_of_blades.quality import ActivationOutcome
 from kessen.rulesets.song_of_blades.scenario import load_scenario
+from kessen.rulesets.song_of_blades.turns import RollOffDice, roll_off_winner
 
 TOL = 0.01  # mm: coordinates are asserted to 0.01 mm
+SIDES = ("Red", "Blue")  # the sides of every scenario built here
 
 
 def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
@@ -36,13 +39,35 @@ def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra: Any
     return g.initial_state(load_scenario(scenario_text(red, blue, **extra), "test"))
 
 
+def rolled(node: Chance, choice: Any) -> Any:
+    """The outcome of a chance node that *choice* stands for: itself when the node can draw it; else, for a result
+    without its dice (a MeleeOutcome, an ActivationOutcome, a MoraleOutcome, or the side that wins the roll-off),
+    the first roll of the dice in the node's distribution that gives that result."""
+    if choice in node.dist:
+        return choice
+    for outcome in node.dist.outcomes():
+        if isinstance(outcome, RollOffDice):
+            if roll_off_winner(outcome, SIDES)[0] == choice:
+                return outcome
+        elif outcome.outcome == choice:
+            return outcome
+    raise AssertionError(f"{node.what} cannot give {choice!r}: {node.dist.outcomes()}")
+
+
+def results(node: Chance) -> Dist[Any]:
+    """A chance node's distribution with the dice forgotten: the result of each roll (the winner of the roll-off),
+    which must be exactly the procedure's distribution."""
+    return node.dist.map(lambda o: roll_off_winner(o, SIDES)[0] if isinstance(o, RollOffDice) else o.outcome)
+
+
 def step(state: g.SobState, choice: Any) -> tuple[g.SobState, tuple[Event, ...]]:
-    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist)."""
+    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist,
+    with or without its dice: see :func:`rolled`)."""
     node = g.node(state)
     if isinstance(node, Decision):
         assert choice in node.options, (choice, node.what, node.options)
     elif isinstance(node, Chance):
-        assert node.dist.probability(choice) > 0, (choice, node.what, node.dist.outcomes())
+        choice = rolled(node, choice)
     else:
         raise AssertionError(f"the game is over: {node}")
     return g.apply(state, choice)

@@ -7,7 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from sb_engine_support import at, chance, decision, model, pending_roll, ready, state_of, step, types
+from sb_engine_support import at, chance, decision, model, pending_roll, ready, results, state_of, step, types
 
 from kessen.core.geometry import Point, Rect, swept_overlaps_base
 from kessen.rulesets.song_of_blades import game as g
@@ -225,9 +225,9 @@ def test_sb_recoil_5_free_hack_on_a_leaving_model_with_no_room_is_a_fall() -> No
     top = state.pending[0]
     assert isinstance(top, st.Disengaging) and top.setup.enemies[0].can_recoil is False
     expected = melee(MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_can_recoil=False))
-    assert node.dist == expected
-    assert node.dist.probability(lambda o: o.result == "recoil") == 0
-    assert node.dist.probability(FALL) == Fraction(13, 36) and node.dist.probability(KILL) == Fraction(1, 18)
+    assert results(node) == expected
+    assert results(node).probability(lambda o: o.result == "recoil") == 0
+    assert results(node).probability(FALL) == Fraction(13, 36) and results(node).probability(KILL) == Fraction(1, 18)
     procedure = disengage(DisengageInput(combat=3, enemies=(HackingEnemy(combat=3, can_recoil=False),)))
     assert procedure.probability(lambda o: o.result == "fall") == Fraction(13, 36)
     assert procedure.probability(lambda o: o.result == "recoil") == 0
@@ -254,7 +254,7 @@ def test_sb_recoil_5_room_to_recoil_is_judged_per_hacker() -> None:
         first = step(state, g.Hacker(hacker))[0]
         roll = MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2,
                           defender_can_recoil=room[hacker])
-        assert chance(first, "free hack").dist == melee(roll)
+        assert results(chance(first, "free hack")) == melee(roll)
     whole = disengage(top.setup)
     entries = (HackingEnemy(combat=3, can_recoil=False), HackingEnemy(combat=3))
     assert whole == disengage(DisengageInput(combat=3, enemies=entries))

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    results,
     activated,
     at,
     chance,
@@ -27,12 +28,14 @@ from sb_engine_support import (
 
 from kessen.core.engine import Terminal
 from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
 from kessen.rulesets.song_of_blades.moves import disengage_setup
 from kessen.rulesets.song_of_blades.inputs import ActivationInput, DisengageInput, HackingEnemy
 from kessen.rulesets.song_of_blades.melee import TIE, MeleeOutcome, melee
 from kessen.rulesets.song_of_blades.quality import ActivationOutcome, MoraleOutcome, activation
+from kessen.rulesets.song_of_blades.turns import RollOffDice
 
 F = Fraction
 NOTHING = MeleeOutcome("defender", "nothing", "none")
@@ -163,7 +166,7 @@ def test_sb_dis_2_sb_dis_8_each_active_enemy_hacks_outnumbering_fixed() -> None:
     from kessen.rulesets.song_of_blades.inputs import MeleeInput
 
     expected = melee(MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2))
-    assert node.dist == expected
+    assert results(node) == expected
 
 
 def test_sb_out_1_sb_dis_8_a_model_touched_by_twelve_counts_all_twelve() -> None:
@@ -176,7 +179,7 @@ def test_sb_out_1_sb_dis_8_a_model_touched_by_twelve_counts_all_twelve() -> None
     state = step(ready(state, "Red", "R0"), g.Attack("G"))[0]
     roll = pending_roll(state).roll
     assert roll.defender_enemies_in_contact == 12 and roll.attacker_enemies_in_contact == 1
-    assert chance(state, "combat roll").dist == melee(roll)
+    assert results(chance(state, "combat roll")) == melee(roll)
     setup = disengage_setup(state, state.get("G"), failed_morale=False)
     assert setup is not None and len(setup.enemies) == 12
 
@@ -247,9 +250,9 @@ def test_sb_dis_7_sb_mor_3_fleeing_model_takes_lethal_hacks() -> None:
     top = state.pending[0]
     assert isinstance(top, st.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
     # E: d6 + 3 against F: d6 + 2 defensive; every E win is a kill or gruesome kill (lethal), never a fall or recoil
-    assert node.dist.probability(lambda o: o.result in ("fall", "recoil")) == 0
-    assert node.dist.probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
-    assert node.dist.probability(KILL) > 0
+    assert results(node).probability(lambda o: o.result in ("fall", "recoil")) == 0
+    assert results(node).probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
+    assert results(node).probability(KILL) > 0
     dead, _ = step(state, KILL)
     assert dead.figure("F") is None
     fled, events = step(state, TIE)
@@ -328,7 +331,7 @@ def test_sb_down_1_sb_down_4_attack_on_fallen_is_lethal_plus_two() -> None:
     attack: the fallen defender can still win and hurt the attacker (EX-2: C4 against fallen C2)."""
     state = ready(state_of([model("A", 100, 100, combat=4)], [model("B", 125, 100, combat=2, state="fallen")]), "Red", "A")
     state = step(state, g.Attack("B"))[0]
-    dist = chance(state, "combat roll").dist
+    dist = results(chance(state, "combat roll"))
     assert dist.probability(MeleeOutcome("attacker", "kill", "defender")) == F(7, 9)
     assert dist.probability(MeleeOutcome("attacker", "gruesome_kill", "defender")) == F(5, 36)
     assert dist.probability(lambda o: o.affected == "attacker") == F(1, 36)
@@ -353,7 +356,7 @@ def test_sb_down_6_transfixed_defender_rolls_defensively() -> None:
     state = step(state, g.Attack("B"))[0]
     roll = pending_roll(state).roll
     assert roll.attacker_transfixed_in_contact == 1 and roll.defender_state == "transfixed"
-    dist = chance(state, "combat roll").dist
+    dist = results(chance(state, "combat roll"))
     assert dist.probabilities() == {
         MeleeOutcome("attacker", "kill", "defender"): F(5, 12),
         MeleeOutcome("defender", "nothing", "none"): F(5, 12),
@@ -375,7 +378,7 @@ def test_sb_act_1_activation_dice_and_roll() -> None:
     assert node.player == "Red"
     assert set(node.options) == {g.Activate(m, n) for m in ("A1", "A2") for n in (1, 2, 3)} | {g.EndTurn()}
     state = step(state, g.Activate("A2", 3))[0]
-    assert chance(state, "activation roll").dist == activation(ActivationInput(quality=3, dice=3))
+    assert results(chance(state, "activation roll")) == activation(ActivationInput(quality=3, dice=3))
 
 
 def test_sb_act_2_sb_act_3_no_turnover_next_model_then_turn_passes() -> None:
@@ -525,7 +528,11 @@ def test_sb_turn_1_roll_off_even_and_order_kept() -> None:
     stays first every round."""
     state = state_of([model("A", 100, 100)], [model("B", 800, 800)], turns=3)
     node = chance(state, "roll-off")
-    assert node.dist.probabilities() == {"Red": F(1, 2), "Blue": F(1, 2)}
+    assert results(node).probabilities() == {"Red": F(1, 2), "Blue": F(1, 2)}
+    # the roll that decides: 30 equally likely pairs of different faces; the report gives both dice
+    assert len(node.dist) == 30 and all(o.first_die != o.second_die for o in node.dist.outcomes())
+    _, events = step(state, RollOffDice(2, 5))
+    assert events[0] == ev.RollOff(first="Blue", first_die=5, side="Red", side_die=2)
     state = turn_of(state, "Blue")
     seen = []
     while not isinstance(g.node(state), Terminal):
@@ -540,7 +547,11 @@ def test_sb_turn_4_last_round_draw_on_equal_fractions() -> None:
     state, events = play(state, g.EndTurn(), g.EndTurn())
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner is None
-    assert types(events)[-1] == "game_ended"
+    assert events[-3:] == [
+        ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
+        ev.PointsLost(side="Blue", models=0, points=0, starting_points=30),
+        ev.GameEnded(side="", result="drawn"),
+    ]
 
 
 def test_sb_turn_4_side_wiped_out_ends_at_once() -> None:
@@ -550,7 +561,13 @@ def test_sb_turn_4_side_wiped_out_ends_at_once() -> None:
     state, events = step(state, KILL)
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red" and state.round == 1
-    assert types(events)[-1] == "game_ended"
+    assert list(events[-3:]) == [
+        ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
+        ev.PointsLost(side="Blue", models=1, points=30, starting_points=30),
+        ev.GameEnded(side="Red", result="won"),
+    ]
+    assert end.summary == {"rounds": 1, "casualties": {"Red": 0, "Blue": 1}, "survivors": {"Red": 1, "Blue": 0},
+                           "points_lost": {"Red": 0, "Blue": 30}, "starting_points": {"Red": 30, "Blue": 30}}
 
 
 def test_sb_turn_4_smaller_fraction_of_points_lost_wins() -> None:

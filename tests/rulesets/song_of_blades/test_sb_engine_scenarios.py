@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    results,
     activated,
     at,
     chance,
@@ -198,7 +199,7 @@ def test_sb_recoil_3_sb_out_3_sc5_recoil_into_active_enemy_one_free_hack() -> No
     roll = hack.roll
     assert roll.free_hack and roll.attacker_combat == 2 and roll.defender_combat == 3
     assert roll.defender_enemies_in_contact == 1 and roll.attacker_enemies_in_contact == 1
-    assert node.dist.probability(lambda o: o.affected == "attacker") == 0  # the victim's roll is defensive
+    assert results(node).probability(lambda o: o.affected == "attacker") == 0  # the victim's roll is defensive
     # E rolls 4 → 6 against B's 1 → 4: E wins, 6 < 8, even → B falls at (150, 100)
     assert forced(state, 4, 1) == FALL
     fell, events = step(state, FALL)
@@ -488,7 +489,7 @@ def test_sb_melee_7_sb_mor_1_sc11_gruesome_kill_morale() -> None:
     b = sc11().get("B")
     assert edge_distance(b, state.get("F1")) == pytest.approx(165.0) and edge_distance(b, state.get("F2")) == pytest.approx(185.0)
     assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]
-    assert chance(state, "morale test").dist.probability(lambda o: o.result == "stands") == F(1, 8)  # Q4: (1/2)^3
+    assert results(chance(state, "morale test")).probability(lambda o: o.result == "stands") == F(1, 8)  # Q4: (1/2)^3
 
 
 def test_sb_melee_7_sc11_ordinary_kill_no_morale() -> None:
@@ -593,7 +594,7 @@ def test_sb_down_7_sb_mod_7_sc14_transfixed_cannot_fallen_attack_gives_plus_two(
     assert not any(isinstance(o, g.Attack) for o in decision(transfixed, "action").options)
     fallen = ready(state_of([model("A", 100, 100, combat=4, state="fallen")], [model("B", 125, 100, combat=2)]), "Red", "A", 1)
     state, _ = step(fallen, g.Attack("B"))
-    dist = chance(state, "combat roll").dist
+    dist = results(chance(state, "combat roll"))
     assert pending_roll(state).roll.attacker_state == "fallen"
     assert dist.probability(lambda o: o.winner == "attacker") == F(5, 12)
     assert dist.probability(lambda o: o.result == "kill" and o.affected == "attacker") == F(5, 12)
@@ -604,6 +605,6 @@ def test_sb_down_7_sb_mod_7_sc14_transfixed_cannot_fallen_attack_gives_plus_two(
 def test_sb_mor_2_sc11_morale_outcomes_are_the_procedure() -> None:
     """SB-MOR-2: the engine's morale node for a Q4 model is the morale procedure (3 dice, fail on 1–3)."""
     state = step(sc11(), MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
-    dist = chance(state, "morale test").dist
+    dist = results(chance(state, "morale test"))
     assert dist.probability(MoraleOutcome(3, "destroyed", 0)) == F(1, 8)
     assert dist.probability(MoraleOutcome(1, "flees", 1)) == F(3, 8)

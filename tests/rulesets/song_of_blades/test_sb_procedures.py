@@ -15,8 +15,10 @@ import pytest
 
 import kessen
 from kessen import InputError
-from kessen.rulesets.song_of_blades.inputs import MeleeInput
-from kessen.rulesets.song_of_blades.melee import combat_roll
+from kessen.rulesets.song_of_blades.inputs import ActivationInput, MeleeInput, MoraleInput
+from kessen.rulesets.song_of_blades.melee import combat_roll, melee_dice
+from kessen.rulesets.song_of_blades.melee import melee as melee_dist
+from kessen.rulesets.song_of_blades.quality import ActivationDice, ActivationOutcome, activation, activation_dice, morale, morale_dice
 
 SB = "song-of-blades"
 
@@ -719,6 +721,40 @@ def test_sb_act_2_two_failures_or_more_is_a_turnover() -> None:
     assert odds("activation", {"quality": 6, "dice": 1}).probability(turnover=True) == 0
     assert odds("activation", {"quality": 4, "dice": 2}).probability(turnover=True) == F(1, 4)
     assert odds("activation", {"quality": 5, "dice": 3}).probability(turnover=True) == F(20, 27)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"attacker_combat": 3, "defender_combat": 3},
+        {"attacker_combat": 4, "defender_combat": 2, "defender_state": "fallen", "power_blow": True},
+        {"attacker_combat": 2, "defender_combat": 4, "free_hack": True, "defender_enemies_in_contact": 3},
+    ],
+)
+def test_sb_melee_3_the_dice_a_game_draws_give_the_melee_odds(fields: dict[str, Any]) -> None:
+    """SB-MELEE-3: a game draws the two natural dice of a combat roll (36 equally likely pairs), each with both
+    scores (die + Combat + modifiers) and its outcome; forgetting the dice gives exactly `melee`."""
+    m = MeleeInput(**fields)
+    rolls = melee_dice(m)
+    assert len(rolls) == 36 and rolls.total == 36
+    assert rolls.map(lambda r: r.outcome) == melee_dist(m)
+    for r in rolls:
+        assert r.outcome == combat_roll(m, r.attacker_die, r.defender_die)
+        assert r.attacker_score - r.attacker_die == rolls.outcomes()[0].attacker_score - rolls.outcomes()[0].attacker_die
+
+
+@pytest.mark.parametrize("quality", range(2, 7))
+def test_sb_act_1_sb_mor_2_the_dice_a_game_draws_give_the_procedures_odds(quality: int) -> None:
+    """SB-ACT-1, SB-ACT-2, SB-MOR-2: a game draws the faces of its Quality dice (so that its report shows them):
+    every multiset of faces, highest first, weighted by the orders it can fall in (6**n in all); forgetting the faces
+    gives exactly `activation` and `morale`."""
+    for dice in (1, 2, 3):
+        rolls = activation_dice(quality, dice)
+        assert rolls.total == 6**dice and all(list(r.faces) == sorted(r.faces, reverse=True) for r in rolls)
+        assert rolls.map(lambda r: r.outcome) == activation(ActivationInput(quality=quality, dice=dice))
+    assert morale_dice(quality).map(lambda r: r.outcome) == morale(MoraleInput(quality=quality))
+    # Q4: (5, 3, 1) is 1 success of 3 dice in 3! = 6 orders: a turnover
+    assert activation_dice(4, 3).probability(ActivationDice((5, 3, 1), ActivationOutcome(1, 2, True))) == F(6, 216)
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 from math import hypot
 from typing import Any
@@ -21,20 +20,17 @@ from kessen.rulesets.song_of_blades.game import (
     StandUp,
     attack_roll,
 )
-from kessen.rulesets.song_of_blades.inputs import ActivationInput
 from kessen.rulesets.song_of_blades.melee import melee
-from kessen.rulesets.song_of_blades.quality import activation
+from kessen.rulesets.song_of_blades.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
 RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(3), "gruesome_kill": Fraction(4)}
 
 
-@functools.cache
 def activation_value(quality: int, dice: int) -> Fraction:
     """Expected actions less twice the chance of a turnover (SB-ACT-1, SB-ACT-2), from the exact odds."""
-    dist = activation(ActivationInput(quality=quality, dice=dice))
-    expected = sum((p * o.actions for o, p in dist.probabilities().items()), Fraction(0))
-    return expected - 2 * dist.probability(lambda o: o.turnover)
+    expected, turnover = activation_odds(quality, dice)
+    return expected - 2 * turnover
 
 
 def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) -> Fraction:

@@ -1,4 +1,9 @@
-"""The events of a song-of-blades skirmish (their texts are in kessen/i18n/song-of-blades.*.toml)."""
+"""The events of a song-of-blades skirmish (their texts are in kessen/i18n/song-of-blades.*.toml).
+
+Every roll reports its dice: natural faces (``faces`` lists several dice as text, highest first, "6, 3, 1") and,
+for a combat roll, both scores. Fields that hold a model id or a side name are named ``model``, ``attacker``,
+``defender``, ``toward``, ``side`` or ``first``, so that narration never takes a name for a word to translate.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,13 @@ from kessen.core.events import Event
 
 @dataclass(frozen=True, slots=True)
 class RollOff(Event):
+    """The roll-off's last roll (ties are rolled again): *first* takes the first turn, *side* is the other."""
+
     type: ClassVar[str] = "roll_off"
     first: str
+    first_die: int
+    side: str
+    side_die: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +36,8 @@ class Activation(Event):
     type: ClassVar[str] = "activation"
     model: str
     dice: int
+    quality: int
+    faces: str
     actions: int
     failures: int
     turnover: bool
@@ -70,11 +82,18 @@ class AttackDeclared(Event):
 
 @dataclass(frozen=True, slots=True)
 class CombatResult(Event):
+    """A combat roll: both dice and scores, who won (``attacker_wins``, ``defender_wins``, ``tie``, or ``held``: a
+    defensive roll that won, SB-MELEE-4) and the result for the loser."""
+
     type: ClassVar[str] = "combat_roll"
     kind: str
     attacker: str
     defender: str
-    winner: str
+    attacker_die: int
+    attacker_score: int
+    defender_die: int
+    defender_score: int
+    verdict: str
     result: str
 
 
@@ -112,6 +131,8 @@ class Disengaged(Event):
 class MoraleTested(Event):
     type: ClassVar[str] = "morale_test"
     model: str
+    quality: int
+    faces: str
     failures: int
     result: str
 
@@ -132,8 +153,21 @@ class Removed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PointsLost(Event):
+    """At the end: what one side lost, in models and in points of its starting points (SB-TURN-4)."""
+
+    type: ClassVar[str] = "points_lost"
+    side: str
+    models: int
+    points: int
+    starting_points: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
+    """The game is over (SB-TURN-4): ``result`` is ``won`` (by *side*) or ``drawn`` (both sides lost the same share
+    of their points; *side* is empty)."""
+
     type: ClassVar[str] = "game_ended"
-    winner: str
-    lost_a: str
-    lost_b: str
+    side: str
+    result: str

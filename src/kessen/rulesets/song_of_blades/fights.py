@@ -17,14 +17,14 @@ from kessen.rulesets.song_of_blades.battlefield import (
 )
 from kessen.rulesets.song_of_blades.disengaging import hacks_free_of_charge
 from kessen.rulesets.song_of_blades.inputs import MeleeInput
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome
+from kessen.rulesets.song_of_blades.melee import MeleeDice
 from kessen.rulesets.song_of_blades.moves import (
     disengage_setup,
     disengaging,
     finish_move,
     flee,
 )
-from kessen.rulesets.song_of_blades.quality import MoraleOutcome
+from kessen.rulesets.song_of_blades.quality import MoraleDice, faces_text
 from kessen.rulesets.song_of_blades.state import (
     ChooseRecoil,
     ChooseRecoilHacker,
@@ -73,8 +73,24 @@ def recoil_hack(state: SobState, hacker: str, victim: str) -> CombatRoll:
     return CombatRoll(hacker, victim, "recoil_hack", attack_roll(state, state.get(hacker), state.get(victim), free_hack=True))
 
 
-def combat_result(state: SobState, step: CombatRoll, o: MeleeOutcome, out: list[Event]) -> SobState:
-    out.append(ev.CombatResult(kind=step.kind, attacker=step.attacker, defender=step.defender, winner=o.winner, result=o.result))
+def reported(kind: str, attacker: str, defender: str, rolled: MeleeDice) -> ev.CombatResult:
+    """The report of a combat roll: its dice, its scores, who won and the result (SB-MELEE-3..6)."""
+    o = rolled.outcome
+    if o.winner == "none":
+        verdict = "tie"  # SB-MELEE-5
+    elif o.winner == "defender" and o.result == "nothing":
+        verdict = "held"  # a defensive roll that wins (SB-MELEE-4)
+    else:
+        verdict = f"{o.winner}_wins"
+    return ev.CombatResult(
+        kind=kind, attacker=attacker, defender=defender, attacker_die=rolled.attacker_die, attacker_score=rolled.attacker_score,
+        defender_die=rolled.defender_die, defender_score=rolled.defender_score, verdict=verdict, result=o.result,
+    )
+
+
+def combat_result(state: SobState, step: CombatRoll, rolled: MeleeDice, out: list[Event]) -> SobState:
+    out.append(reported(step.kind, step.attacker, step.defender, rolled))
+    o = rolled.outcome
     if o.result == "nothing":
         return state
     loser, winner_ = (step.defender, step.attacker) if o.affected == "defender" else (step.attacker, step.defender)
@@ -142,10 +158,11 @@ def follow_up(state: SobState, step: OfferFollowUp, follow: bool, out: list[Even
     return replace_figure(state, w.at(dest))
 
 
-def hack_result(state: SobState, step: Disengaging, o: MeleeOutcome, out: list[Event]) -> SobState:
+def hack_result(state: SobState, step: Disengaging, rolled: MeleeDice, out: list[Event]) -> SobState:
     hacker = step.hackers[0]
     leaver = state.get(step.model)
-    out.append(ev.CombatResult(kind="free_hack", attacker=hacker, defender=leaver.id, winner=o.winner, result=o.result))
+    out.append(reported("free_hack", hacker, leaver.id, rolled))
+    o = rolled.outcome
     if o.result != "nothing":
         # SB-DIS-6: the first hack with an effect ends the sequence and the move
         state = replace(state, pending=tuple(p for p in state.pending if not (isinstance(p, Disengaging) and p.model == leaver.id)))
@@ -161,11 +178,12 @@ def hack_result(state: SobState, step: Disengaging, o: MeleeOutcome, out: list[E
     return flee(state, leaver, step.flee_moves, out)
 
 
-def morale_result(state: SobState, model: str, o: MoraleOutcome, out: list[Event]) -> SobState:
+def morale_result(state: SobState, model: str, rolled: MoraleDice, out: list[Event]) -> SobState:
     f = state.figure(model)
     if f is None:
         return state
-    out.append(ev.MoraleTested(model=model, failures=o.failures, result=o.result))
+    o = rolled.outcome
+    out.append(ev.MoraleTested(model=model, quality=f.quality, faces=faces_text(rolled.faces), failures=o.failures, result=o.result))
     if o.result == "destroyed":
         return remove(state, f, "destroyed", out)
     if o.result == "stands":

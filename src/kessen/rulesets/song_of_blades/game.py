@@ -25,10 +25,9 @@ from kessen.rulesets.song_of_blades.fights import (
     recoil,
     recoil_hack,
 )
-from kessen.rulesets.song_of_blades.inputs import ActivationInput, MoraleInput
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome, melee
+from kessen.rulesets.song_of_blades.melee import MeleeDice, melee_dice
 from kessen.rulesets.song_of_blades.moves import begin_move
-from kessen.rulesets.song_of_blades.quality import ActivationOutcome, activation, morale
+from kessen.rulesets.song_of_blades.quality import ActivationDice, activation_dice, faces_text, morale_dice
 from kessen.rulesets.song_of_blades.state import (
     Activate,
     Activation,
@@ -55,9 +54,11 @@ from kessen.rulesets.song_of_blades.state import (
     replace_figure,
 )
 from kessen.rulesets.song_of_blades.turns import (
+    ROLL_OFF,
     action_options,
     activate,
     activation_options,
+    roll_off_winner,
     settle,
     spend,
     start_turn,
@@ -84,14 +85,13 @@ def node(state: SobState) -> Node:
 
 def _pending_node(state: SobState, step: Pending) -> Node:
     if isinstance(step, RollOff):
-        return Chance(Dist.uniform(state.sides), "roll-off")
+        return Chance(ROLL_OFF, "roll-off")
     if isinstance(step, ActivationRoll):
-        quality = state.get(step.model).quality
-        return Chance(activation(ActivationInput(quality=quality, dice=step.dice)), "activation roll")
+        return Chance(activation_dice(state.get(step.model).quality, step.dice), "activation roll")
     if isinstance(step, CombatRoll):
-        return Chance(melee(step.roll), "combat roll")
+        return Chance(melee_dice(step.roll), "combat roll")
     if isinstance(step, MoraleTest):
-        return Chance(morale(MoraleInput(quality=state.get(step.model).quality)), "morale test")
+        return Chance(morale_dice(state.get(step.model).quality), "morale test")
     if isinstance(step, ChooseRecoil):
         loser, winner_ = state.get(step.loser), state.get(step.winner)
         return Decision(loser.side, "recoil", recoil_options(state.figures, state.table, loser, winner_))
@@ -105,9 +105,9 @@ def _pending_node(state: SobState, step: Pending) -> Node:
     return Chance(_hack_dist(step, step.hackers[0]), "free hack")
 
 
-def _hack_dist(step: Disengaging, hacker: str) -> Dist[MeleeOutcome]:
+def _hack_dist(step: Disengaging, hacker: str) -> Dist[MeleeDice]:
     enemy = step.setup.enemies[step.positions.index(hacker)]
-    return melee(free_hack_input(step.setup, enemy))
+    return melee_dice(free_hack_input(step.setup, enemy))
 
 
 def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
@@ -127,11 +127,16 @@ def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
 
 def _resolve(state: SobState, step: Pending, choice: Any, out: list[Event]) -> SobState:
     if isinstance(step, RollOff):
-        out.append(ev.RollOff(first=choice))
-        return start_turn(replace(state, first=choice, round=1, active=choice, second_half=False), out)
+        first, other = roll_off_winner(choice, state.sides)
+        dice = (choice.first_die, choice.second_die) if first == state.sides[0] else (choice.second_die, choice.first_die)
+        out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
+        return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
     if isinstance(step, ActivationRoll):
-        o: ActivationOutcome = choice
-        out.append(ev.Activation(model=step.model, dice=step.dice, actions=o.actions, failures=o.failures, turnover=o.turnover))
+        rolled: ActivationDice = choice
+        o = rolled.outcome
+        quality = state.get(step.model).quality
+        out.append(ev.Activation(model=step.model, dice=step.dice, quality=quality, faces=faces_text(rolled.faces),
+                                 actions=o.actions, failures=o.failures, turnover=o.turnover))
         return replace(state, current=Activation(step.model, o.actions, o.turnover))
     if isinstance(step, CombatRoll):
         return combat_result(state, step, choice, out)

@@ -116,6 +116,29 @@ _ATTACKER_WINS = {r: MeleeOutcome("attacker", r, "defender") for r in _RESULTS}
 _DEFENDER_WINS = {r: MeleeOutcome("defender", r, "attacker") for r in _RESULTS}
 
 
+class MeleeDice(NamedTuple):
+    """One combat roll as the dice fell: both natural dice, both scores and what they did (SB-MELEE-3..6)."""
+
+    attacker_die: int
+    defender_die: int
+    attacker_score: int
+    defender_score: int
+    outcome: MeleeOutcome
+
+
+def melee_dice(m: MeleeInput) -> Dist[MeleeDice]:
+    """The 36 equally likely rolls of one combat roll, each with its scores and outcome: what a game draws, so
+    that its report can show the dice; ``melee`` is this distribution with the dice forgotten (§6.1)."""
+    roll = _Roll(m)
+    return Dist(
+        {
+            MeleeDice(da, dd, da + roll.a_bonus, dd + roll.d_bonus, roll.outcome(da, dd)): 1
+            for da in range(1, 7)
+            for dd in range(1, 7)
+        }
+    )
+
+
 def combat_roll_counts(m: MeleeInput) -> dict[MeleeOutcome, int]:
     """How many of the 36 equally likely pairs of dice give each outcome of a combat roll (§6.1)."""
     outcome = _Roll(m).outcome

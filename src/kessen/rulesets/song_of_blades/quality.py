@@ -1,10 +1,19 @@
-"""Quality rolls: activation (SB-ACT-1, SB-ACT-2) and morale tests (SB-MOR-2)."""
+"""Quality rolls: activation (SB-ACT-1, SB-ACT-2) and morale tests (SB-MOR-2).
+
+Each roll is a number of d6 against Quality. The odds count successes (a binomial over the chance of one die);
+a game draws the faces themselves, so that its report can show them. Both read each die with
+``quality_die_succeeds`` and turn the count into a result with the same function, so they agree exactly.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import Literal, NamedTuple
 
 from kessen.dice import Dist, binomial
 from kessen.rulesets.song_of_blades.inputs import ActivationInput, MoraleInput
@@ -24,6 +33,30 @@ def success_chance(quality: int) -> Fraction:
     return Fraction(sum(1 for face in range(1, 7) if quality_die_succeeds(face, quality)), 6)
 
 
+def quality_dice(n: int) -> Dist[tuple[int, ...]]:
+    """*n* d6 as they fell, highest first (their order does not matter to a Quality roll): each multiset of
+    faces weighted by the number of orders it can fall in."""
+    return Dist(
+        {
+            faces: factorial(n) // prod(factorial(k) for k in Counter(faces).values())
+            for faces in combinations_with_replacement(range(6, 0, -1), n)
+        }
+    )
+
+
+def successes(faces: tuple[int, ...], quality: int) -> int:
+    return sum(1 for face in faces if quality_die_succeeds(face, quality))
+
+
+def faces_text(faces: tuple[int, ...]) -> str:
+    """Dice faces as the battle report writes them.
+
+    >>> faces_text((6, 3, 1))
+    '6, 3, 1'
+    """
+    return ", ".join(str(face) for face in faces)
+
+
 @dataclass(frozen=True, slots=True)
 class ActivationOutcome:
     """Actions earned, failures rolled, and whether the turn passes (§6.3)."""
@@ -33,11 +66,39 @@ class ActivationOutcome:
     turnover: bool
 
 
+def activation_result(actions: int, dice: int) -> ActivationOutcome:
+    """Each success is an action; two failures or more is a turnover (SB-ACT-1, SB-ACT-2).
+
+    >>> activation_result(1, 3)
+    ActivationOutcome(actions=1, failures=2, turnover=True)
+    """
+    return ActivationOutcome(actions, dice - actions, dice - actions >= 2)
+
+
 def activation(roll: ActivationInput) -> Dist[ActivationOutcome]:
-    """An activation roll of 1–3 dice: each success is an action; two failures or more is a turnover (SB-ACT-1, SB-ACT-2)."""
-    return binomial(roll.dice, success_chance(roll.quality)).map(
-        lambda actions: ActivationOutcome(actions, roll.dice - actions, roll.dice - actions >= 2)
-    )
+    """An activation roll of 1–3 dice: each success is an action; two failures or more is a turnover (§6.3)."""
+    return binomial(roll.dice, success_chance(roll.quality)).map(lambda actions: activation_result(actions, roll.dice))
+
+
+class ActivationDice(NamedTuple):
+    """An activation roll as the dice fell (highest first) and what it earned."""
+
+    faces: tuple[int, ...]
+    outcome: ActivationOutcome
+
+
+@functools.cache
+def activation_dice(quality: int, dice: int) -> Dist[ActivationDice]:
+    """Every way the activation dice can fall, with what each earns: what a game draws (SB-ACT-1, SB-ACT-2)."""
+    return quality_dice(dice).map(lambda faces: ActivationDice(faces, activation_result(successes(faces, quality), dice)))
+
+
+@functools.cache
+def activation_odds(quality: int, dice: int) -> tuple[Fraction, Fraction]:
+    """The expected number of actions and the chance of a turnover of an activation roll (§6.3), exactly."""
+    dist = activation(ActivationInput(quality=quality, dice=dice))
+    expected = sum((p * o.actions for o, p in dist.probabilities().items()), Fraction(0))
+    return expected, dist.probability(lambda o: o.turnover)
 
 
 MoraleResult = Literal["stands", "flees", "destroyed"]
@@ -64,3 +125,16 @@ def morale_result(failures: int) -> MoraleOutcome:
 def morale(test: MoraleInput) -> Dist[MoraleOutcome]:
     """A morale test: three Quality dice (SB-MOR-2)."""
     return binomial(3, 1 - success_chance(test.quality)).map(morale_result)
+
+
+class MoraleDice(NamedTuple):
+    """A morale test as its three dice fell (highest first) and its result."""
+
+    faces: tuple[int, ...]
+    outcome: MoraleOutcome
+
+
+@functools.cache
+def morale_dice(quality: int) -> Dist[MoraleDice]:
+    """Every way the three morale dice can fall, with the result of each: what a game draws (SB-MOR-2)."""
+    return quality_dice(3).map(lambda faces: MoraleDice(faces, morale_result(3 - successes(faces, quality))))

@@ -9,9 +9,11 @@ from kessen.core.engine import Node
 from kessen.core.events import Event
 from kessen.i18n import catalogue, narrate, option_text, option_word
 from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.ai import SobAI
 from kessen.rulesets.song_of_blades.battlefield import RecoilOption
 from kessen.rulesets.song_of_blades.melee import melee
+from kessen.rulesets.song_of_blades.quality import activation_odds
 from kessen.rulesets.song_of_blades.scenario import load_scenario
 
 RULESET_ID = "song-of-blades"
@@ -53,7 +55,10 @@ class SobGame:
             key = "power_blow" if option.power_blow else "attack"
             return _say(lang, key, target=option.target, win=_pct(win), kill=_pct(kill), suffer=_pct(hurt))
         if isinstance(option, g.Activate):
-            return _say(lang, "activate", model=option.model, dice=option.dice)
+            # the exact odds of the activation procedure (SB-ACT-1, SB-ACT-2), not the AI's score of them
+            expected, turnover = activation_odds(state.get(option.model).quality, option.dice)
+            key = "activate_one" if option.dice == 1 else "activate"
+            return _say(lang, key, model=option.model, dice=option.dice, actions=f"{float(expected):.2f}", turnover=_pct(turnover))
         if isinstance(option, g.Move):
             where = {"x": f"{option.x:g}", "y": f"{option.y:g}"}
             return _say(lang, "move", purpose=_word(lang, option.purpose), toward=option.toward, **where)
@@ -77,9 +82,28 @@ class SobGame:
                 lines.append(
                     f"    {f.id:12} {f.name:20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {_word(lang, f.state)}"
                 )
-        if state.current is not None:
-            lines.append(_say(lang, "show_activated", model=state.current.model, actions=state.current.actions))
+        prompt = _prompt(state, lang)
+        if prompt:
+            lines.append(prompt)
         return "\n".join(lines)
+
+
+def _prompt(state: g.SobState, lang: str) -> str:
+    """Who acts at the next decision, and about what (SB-TURN-3): the last line of the board before a prompt."""
+    step = state.pending[0] if state.pending else None
+    if isinstance(step, st.ChooseRecoil):
+        return _say(lang, "show_recoil", model=step.loser, winner=step.winner)
+    if isinstance(step, st.ChooseRecoilHacker):
+        return _say(lang, "show_recoil_hacker", model=step.loser)
+    if isinstance(step, st.OfferFollowUp):
+        return _say(lang, "show_follow_up", model=step.winner, loser=step.loser)
+    if isinstance(step, st.Disengaging):
+        return _say(lang, "show_hack_order", model=step.model)
+    if step is not None or state.ended:
+        return ""  # a roll comes next, or nothing
+    if state.current is not None:
+        return _say(lang, "show_activated", model=state.current.model, actions=state.current.actions)
+    return _say(lang, "show_activation", side=state.active) if state.active else ""
 
 
 def _say(lang: str, key: str, **fields: object) -> str:

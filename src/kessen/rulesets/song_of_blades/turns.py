@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from kessen.core.events import Event
+from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
 from kessen.rulesets.song_of_blades.moves import can_move, move_options
@@ -22,6 +23,23 @@ from kessen.rulesets.song_of_blades.state import (
     push,
     replace_figure,
 )
+
+
+class RollOffDice(NamedTuple):
+    """The last roll of the roll-off: the d6 of the scenario's first side and of its second (SB-TURN-1)."""
+
+    first_die: int
+    second_die: int
+
+
+# SB-TURN-1: each player rolls a d6, the higher goes first, ties are rolled again; so the roll that decides is
+# one of the 30 equally likely pairs of different faces
+ROLL_OFF: Dist[RollOffDice] = Dist({RollOffDice(a, b): 1 for a in range(1, 7) for b in range(1, 7) if a != b})
+
+
+def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, str]:
+    """Who takes the first turn and who the second: the higher die (SB-TURN-1)."""
+    return sides if rolled.first_die > rolled.second_die else (sides[1], sides[0])
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
@@ -127,16 +145,14 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
+    """The end (SB-TURN-4): what each side lost, then who won."""
     state = replace(state, ended=True, pending=(), current=None)
-    out.append(ev.GameEnded(winner=winner(state) or "", **{"lost_" + k: v for k, v in _lost(state).items()}))
+    for side, start in zip(state.sides, state.start_points):
+        lost = [c for c in state.casualties if c.side == side]
+        out.append(ev.PointsLost(side=side, models=len(lost), points=sum(c.points for c in lost), starting_points=start))
+    won = winner(state)
+    out.append(ev.GameEnded(side=won or "", result="won" if won is not None else "drawn"))
     return state
-
-
-def _lost(state: SobState) -> dict[str, str]:
-    return {
-        "a": f"{sum(c.points for c in state.casualties if c.side == state.sides[0])}/{state.start_points[0]}",
-        "b": f"{sum(c.points for c in state.casualties if c.side == state.sides[1])}/{state.start_points[1]}",
-    }
 
 
 def winner(state: SobState) -> str | None:
@@ -155,9 +171,11 @@ def winner(state: SobState) -> str | None:
 
 
 def summary(state: SobState) -> dict[str, Any]:
+    """The battle summary: the common keys (rounds, casualties, survivors) and the points of SB-TURN-4."""
     return {
         "rounds": state.round,
         "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
-        "points_lost": {s: sum(c.points for c in state.casualties if c.side == s) for s in state.sides},
         "survivors": {s: len(state.side_figures(s)) for s in state.sides},
+        "points_lost": {s: sum(c.points for c in state.casualties if c.side == s) for s in state.sides},
+        "starting_points": dict(zip(state.sides, state.start_points)),
     }
