@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from rich.markup import escape
+
 from kessen.core.engine import Node
 from kessen.core.events import Event
 from kessen.i18n import catalogue, narrate, option_text, option_word
@@ -12,6 +14,7 @@ from kessen.rulesets.song_of_blades import game as g
 from kessen.rulesets.song_of_blades import state as st
 from kessen.rulesets.song_of_blades.ai import SobAI
 from kessen.rulesets.song_of_blades.battlefield import RecoilOption
+from kessen.rulesets.song_of_blades.board import render_board
 from kessen.rulesets.song_of_blades.melee import melee
 from kessen.rulesets.song_of_blades.quality import activation_odds
 from kessen.rulesets.song_of_blades.scenario import load_scenario
@@ -74,14 +77,10 @@ class SobGame:
         return _say(lang, simple) if simple else repr(option)
 
     def show(self, state: g.SobState, lang: str) -> str:
-        turn = _say(lang, "show_turn", side=state.active) if state.active else _say(lang, "show_before_roll_off")
-        lines = [_say(lang, "show_header", name=state.name, round=state.round, turns=state.turns, turn=turn)]
-        for side in state.sides:
-            lines.append(f"  {side}:")
-            for f in state.side_figures(side):
-                lines.append(
-                    f"    {f.id:12} {f.name:20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {_word(lang, f.state)}"
-                )
+        """The board: the map of the table with its terrain and models, the legend, the models, then who acts."""
+        turn = _say(lang, "show_turn", side=escape(state.active)) if state.active else _say(lang, "show_before_roll_off")
+        heading = _say(lang, "show_header", name=escape(state.name), round=state.round, turns=state.turns, turn=turn)
+        lines = render_board(state.name, state.table, state.figures, state.sides, lang, heading=heading)
         prompt = _prompt(state, lang)
         if prompt:
             lines.append(prompt)
