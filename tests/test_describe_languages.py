@@ -148,8 +148,8 @@ def _rare_options() -> list[Any]:
     from kessen.rulesets.armies_clash import options as ac
     from kessen.rulesets.battlehost import state as bh
     from kessen.rulesets.battlehost.pairing import Fight
-    from kessen.rulesets.song_of_blades import game as sob
-    from kessen.rulesets.song_of_blades.battlefield import RecoilOption
+    from kessen.rulesets.song_of_blades.referee import options as sob
+    from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 
     split = bh.ChooseSplit((Fight(("g1",), ("e1", "e2")), Fight(("g2",), ("e3",))))
     found = [

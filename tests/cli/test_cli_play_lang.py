@@ -19,7 +19,7 @@ from kessen.core.decisions import RandomDecider
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.dice import draw, stream
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.rulesets.song_of_blades import game as sob
+from kessen.rulesets.song_of_blades.referee import options as sob
 
 ROOT = Path(__file__).resolve().parents[2]
 KESSEN = str(Path(sys.executable).with_name("kessen"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sb_engine_support import model, state_of
 
-from kessen.rulesets.song_of_blades.skirmish import SobGame
+from kessen.rulesets.song_of_blades.referee.game import SobGame
 
 GAME = SobGame()
 

@@ -10,14 +10,14 @@ import tomli_w
 from sb_engine_support import model, scenario_text
 
 from kessen.core.errors import InputError
-from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.scenario import load_scenario
-from kessen.rulesets.song_of_blades.skirmish import SobGame
 
 SOURCE = "scenarios/bridge.toml"
 
 
-def load(red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None, **extra: Any) -> g.SobState:
+def load(red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None, **extra: Any) -> SobState:
     text = scenario_text(red if red is not None else [model("A", 100, 100)], blue if blue is not None else [model("B", 300, 100)], **extra)
     return SobGame().load_scenario(text, SOURCE)
 

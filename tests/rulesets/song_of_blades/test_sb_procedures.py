@@ -15,10 +15,9 @@ import pytest
 
 import kessen
 from kessen import InputError
-from kessen.rulesets.song_of_blades.inputs import ActivationInput, MeleeInput, MoraleInput
-from kessen.rulesets.song_of_blades.melee import combat_roll, melee_dice
-from kessen.rulesets.song_of_blades.melee import melee as melee_dist
-from kessen.rulesets.song_of_blades.quality import ActivationDice, ActivationOutcome, activation, activation_dice, morale, morale_dice
+from kessen.rulesets.song_of_blades.rules.melee import Melee, combat_roll, melee_dice
+from kessen.rulesets.song_of_blades.rules.melee import melee as melee_dist
+from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, ActivationOutcome, activation, activation_dice, morale, morale_dice
 
 SB = "song-of-blades"
 
@@ -294,13 +293,13 @@ def test_sb_melee_5_equal_scores_tie() -> None:
 )
 def test_sb_melee_6_result_ladder_for_c3_against_c3(da: int, dd: int, expected: str) -> None:
     """SB-MELEE-6: W ≥ 3L gruesome; W ≥ 2L kill; else even winner's die fall, odd recoil."""
-    outcome = combat_roll(MeleeInput(attacker_combat=3, defender_combat=3), da, dd)
+    outcome = combat_roll(Melee(attacker_combat=3, defender_combat=3), da, dd)
     assert (outcome.winner, outcome.result, outcome.affected) == ("attacker", expected, "defender")
 
 
 def test_sb_melee_6_sb_melee_8_exactly_triple_is_gruesome() -> None:
     """SB-MELEE-6/8: C6 against C0: 9 against 3 (exactly triple) is a gruesome kill; 8 against 3 a kill."""
-    m = MeleeInput(attacker_combat=6, defender_combat=0)
+    m = Melee(attacker_combat=6, defender_combat=0)
     assert combat_roll(m, 3, 3).result == "gruesome_kill"
     assert combat_roll(m, 2, 3).result == "kill"  # 8 ≥ 6
     # Whole distribution (A = da + 6 always beats D = dd): gruesome A ≥ 3D: D=1,2 every da (12),
@@ -313,7 +312,7 @@ def test_sb_melee_6_sb_melee_8_exactly_triple_is_gruesome() -> None:
 
 def test_sb_melee_6_the_winners_die_decides_fall_or_recoil_for_the_defender_too() -> None:
     """SB-MELEE-6: when the defender wins, its own natural die's parity decides fall or recoil."""
-    m = MeleeInput(attacker_combat=3, defender_combat=3)
+    m = Melee(attacker_combat=3, defender_combat=3)
     assert combat_roll(m, 1, 4).result == "fall"  # the defender's 7 against 4: not double, its die 4 even
     assert combat_roll(m, 1, 3).result == "recoil"  # 6 against 4, odd 3
     assert combat_roll(m, 1, 3).affected == "attacker"
@@ -321,7 +320,7 @@ def test_sb_melee_6_the_winners_die_decides_fall_or_recoil_for_the_defender_too(
 
 def test_sb_melee_8_minus_one_beats_minus_two_gruesome() -> None:
     """SB-MELEE-8: −1 beats −2: a gruesome kill (any win over a score ≤ 0)."""
-    m = MeleeInput(attacker_combat=0, defender_combat=0, attacker_enemies_in_contact=8, defender_enemies_in_contact=8)
+    m = Melee(attacker_combat=0, defender_combat=0, attacker_enemies_in_contact=8, defender_enemies_in_contact=8)
     outcome = combat_roll(m, 6, 5)  # −1 against −2
     assert (outcome.winner, outcome.result) == ("attacker", "gruesome_kill")
 
@@ -552,7 +551,7 @@ def test_sb_recoil_5_an_attacker_with_no_recoil_falls_instead() -> None:
 def test_sb_recoil_3_the_recoiling_model_rolls_defensively_sc_5() -> None:
     """SB-RECOIL-3: the free hack on a model that recoiled into an active enemy is the melee procedure
     with free_hack: SC-5, hacker E (C2), victim B (C3)."""
-    m = MeleeInput(attacker_combat=2, defender_combat=3, free_hack=True)
+    m = Melee(attacker_combat=2, defender_combat=3, free_hack=True)
     assert combat_roll(m, 4, 1).result == "fall"  # 6 against 4, even
     assert combat_roll(m, 5, 1).result == "recoil"  # 7 against 4, odd: B recoils again
     won = combat_roll(m, 1, 5)  # B's 8 wins: defensive, nothing happens
@@ -734,7 +733,7 @@ def test_sb_act_2_two_failures_or_more_is_a_turnover() -> None:
 def test_sb_melee_3_the_dice_a_game_draws_give_the_melee_odds(fields: dict[str, Any]) -> None:
     """SB-MELEE-3: a game draws the two natural dice of a combat roll (36 equally likely pairs), each with both
     scores (die + Combat + modifiers) and its outcome; forgetting the dice gives exactly `melee`."""
-    m = MeleeInput(**fields)
+    m = Melee(**fields)
     rolls = melee_dice(m)
     assert len(rolls) == 36 and rolls.total == 36
     assert rolls.map(lambda r: r.outcome) == melee_dist(m)
@@ -751,8 +750,8 @@ def test_sb_act_1_sb_mor_2_the_dice_a_game_draws_give_the_procedures_odds(qualit
     for dice in (1, 2, 3):
         rolls = activation_dice(quality, dice)
         assert rolls.total == 6**dice and all(list(r.faces) == sorted(r.faces, reverse=True) for r in rolls)
-        assert rolls.map(lambda r: r.outcome) == activation(ActivationInput(quality=quality, dice=dice))
-    assert morale_dice(quality).map(lambda r: r.outcome) == morale(MoraleInput(quality=quality))
+        assert rolls.map(lambda r: r.outcome) == activation(quality, dice)
+    assert morale_dice(quality).map(lambda r: r.outcome) == morale(quality)
     # Q4: (5, 3, 1) is 1 success of 3 dice in 3! = 6 orders: a turnover
     assert activation_dice(4, 3).probability(ActivationDice((5, 3, 1), ActivationOutcome(1, 2, True))) == F(6, 216)
 

@@ -11,8 +11,8 @@ import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
+from kessen.rulesets.song_of_blades.referee.game import SobGame
 from kessen.rulesets.song_of_blades.scenario import Scenario
-from kessen.rulesets.song_of_blades.skirmish import SobGame
 
 MODELS: list[type[BaseModel]] = [p.input_model for p in get_ruleset("song-of-blades").procedures.values()] + [Scenario]
 

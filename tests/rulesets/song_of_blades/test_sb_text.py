@@ -16,10 +16,12 @@ from kessen.core.events import Event
 from kessen.core.replay import play as play_game
 from kessen.dice import draw, stream
 from kessen.i18n import LANGUAGES, catalogue
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades.melee import MeleeDice, MeleeOutcome
-from kessen.rulesets.song_of_blades.quality import ActivationDice, ActivationOutcome, MoraleDice, MoraleOutcome
-from kessen.rulesets.song_of_blades.skirmish import SobGame
+from kessen.rulesets.song_of_blades.referee import game as g
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.rules.melee import MeleeDice, MeleeOutcome
+from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, ActivationOutcome, MoraleDice, MoraleOutcome
 
 GAME = SobGame()
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
@@ -31,10 +33,10 @@ def say(event: Event) -> dict[str, str]:
     return {lang: GAME.narrate(event, lang) for lang in LANGUAGES}
 
 
-def attacked(a_die: int, b_die: int, **blue: Any) -> tuple[g.SobState, tuple[Event, ...]]:
+def attacked(a_die: int, b_die: int, **blue: Any) -> tuple[SobState, tuple[Event, ...]]:
     """SC-1: Red A (C3) at (100, 100) attacks Blue B (C3) at (125, 100); the dice fall as given."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100, **blue)]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     rolled = next(o for o in GAME.node(state).dist.outcomes() if (o.attacker_die, o.defender_die) == (a_die, b_die))  # type: ignore[union-attr]
     return step(state, rolled)
 
@@ -61,7 +63,7 @@ def test_sb_melee_5_tie_reads_as_a_tie() -> None:
 def test_sb_down_6_defensive_win_reads_as_holding() -> None:
     """SB-DOWN-6, SB-MELEE-4: a transfixed defender that wins hurts nobody: it holds (C3 + 2 for A against B's 6)."""
     state = state_of([model("A", 100, 100)], [model("B", 125, 100, state="transfixed")])
-    state = step(ready(state, "Red", "A"), g.Attack("B"))[0]
+    state = step(ready(state, "Red", "A"), opt.Attack("B"))[0]
     held = MeleeDice(1, 6, 6, 9, MeleeOutcome("defender", "nothing", "none"))
     _, events = step(state, held)
     assert say(events[0])["en"] == "Attack: A rolls 1 (score 6), B rolls 6 (score 9): the defender holds, no effect."
@@ -71,7 +73,7 @@ def test_sb_down_6_defensive_win_reads_as_holding() -> None:
 def test_sb_act_1_report_shows_the_activation_dice() -> None:
     """SB-ACT-1, SB-ACT-2: the activation report gives each die (highest first) against Quality, and the turnover."""
     state = turn_of(state_of([model("A", 100, 100)], [model("B", 800, 800)]), "Red")
-    state = step(state, g.Activate("A", 3))[0]
+    state = step(state, opt.Activate("A", 3))[0]
     _, events = step(state, ActivationDice((6, 3, 1), ActivationOutcome(1, 2, True)))
     assert say(events[0]) == {
         "en": "A activates, rolling 6, 3, 1 against Quality 4+ (actions: 1, failures: 2), turnover.",
@@ -82,7 +84,7 @@ def test_sb_act_1_report_shows_the_activation_dice() -> None:
 def test_sb_mor_2_report_shows_the_morale_dice() -> None:
     """SB-MOR-2, SB-MELEE-7 (SC-11): F tests after the gruesome kill of B; the report gives its three dice."""
     state = state_of([model("A", 275, 300, combat=4)], [model("B", 300, 300, combat=2), model("F", 300, 450)])
-    state = step(ready(state, "Red", "A"), g.Attack("B"))[0]
+    state = step(ready(state, "Red", "A"), opt.Attack("B"))[0]
     state = step(state, MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
     _, events = step(state, MoraleDice((5, 4, 2), MoraleOutcome(1, "flees", 1)))
     assert say(events[0]) == {
@@ -103,7 +105,7 @@ def test_sb_act_2_activation_choices_show_expected_actions_and_turnover(quality:
     """SB-ACT-1, SB-ACT-2 (issue 8 §2): each activation choice shows the exact odds of the activation procedure
     (its mean number of actions and its chance of a turnover), the same numbers in Japanese."""
     state = turn_of(state_of([model("A", 100, 100, quality=quality)], [model("B", 800, 800)]), "Red")
-    option = g.Activate("A", dice)
+    option = opt.Activate("A", dice)
     assert option in GAME.node(state).options  # type: ignore[union-attr]
     assert GAME.describe(state, option, "en") == english
     numbers = re.findall(r"\d+\.\d+%?", english)
@@ -114,7 +116,7 @@ def test_sb_turn_4_summary_keys_and_labels() -> None:
     """SB-TURN-4: the summary has the common keys (rounds, casualties, survivors) and this ruleset's points, each of
     those labelled in both catalogues' [summary] tables."""
     state = turn_of(state_of([model("A", 100, 100)], [model("B", 800, 800, points=45)], turns=1), "Red")
-    state, _ = play(state, g.EndTurn(), g.EndTurn())
+    state, _ = play(state, opt.EndTurn(), opt.EndTurn())
     end = GAME.node(state)
     assert isinstance(end, Terminal)
     assert end.summary == {"rounds": 1, "casualties": {"Red": 0, "Blue": 0}, "survivors": {"Red": 1, "Blue": 1},
@@ -127,7 +129,7 @@ def test_sb_turn_4_summary_keys_and_labels() -> None:
 def test_sb_turn_4_end_reads_as_a_win_or_a_draw() -> None:
     """SB-TURN-4: the end says what each side lost (of its starting points) and who won, or that it is a draw."""
     state = turn_of(state_of([model("A", 100, 100)], [model("B", 800, 800, points=45)], turns=1), "Red")
-    _, events = play(state, g.EndTurn(), g.EndTurn())
+    _, events = play(state, opt.EndTurn(), opt.EndTurn())
     assert [say(e) for e in events[-3:]] == [
         {"en": "Red lost 0 of 30 points (models removed: 0).", "ja": "Red の損失: 30ポイント中0ポイント（除去されたモデル0体）。"},
         {"en": "Blue lost 0 of 45 points (models removed: 0).", "ja": "Blue の損失: 45ポイント中0ポイント（除去されたモデル0体）。"},
@@ -135,11 +137,11 @@ def test_sb_turn_4_end_reads_as_a_win_or_a_draw() -> None:
          "ja": "ゲーム終了: 引き分け（両陣営が失ったポイントの割合が同じ）。"},
     ]
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A")
-    _, events = play(state, g.Attack("B"), MeleeOutcome("attacker", "kill", "defender"))
+    _, events = play(state, opt.Attack("B"), MeleeOutcome("attacker", "kill", "defender"))
     assert say(events[-1]) == {"en": "The game ends: the winner is Red.", "ja": "ゲーム終了: Red の勝利。"}
 
 
-def reports(state: g.SobState, seed: int) -> list[Event]:
+def reports(state: SobState, seed: int) -> list[Event]:
     """Every event of a busy random game (seeded) from *state*."""
     rng = stream(seed)
     events: list[Event] = []
@@ -201,7 +203,7 @@ def test_sb_turn_3_every_prompt_names_who_acts() -> None:
     assert {"activation", "action"} <= met
 
 
-def who_acts(state: g.SobState, node: Decision) -> str:
+def who_acts(state: SobState, node: Decision) -> str:
     """The name a prompt must carry: the side choosing a model to activate, else the model concerned."""
     if node.what == "activation":
         return node.player

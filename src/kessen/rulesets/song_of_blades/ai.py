@@ -9,19 +9,12 @@ from typing import Any
 import numpy as np
 
 from kessen.core.engine import Decision
-from kessen.rulesets.song_of_blades.battlefield import Figure, enemies_in_contact
-from kessen.rulesets.song_of_blades.game import (
-    Activate,
-    Attack,
-    EndActivation,
-    FollowUp,
-    Move,
-    SobState,
-    StandUp,
-    attack_roll,
-)
-from kessen.rulesets.song_of_blades.melee import melee
-from kessen.rulesets.song_of_blades.quality import activation_odds
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.melee import attack_roll
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, FollowUp, Move, StandUp
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.rules.melee import melee
+from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
 RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(3), "gruesome_kill": Fraction(4)}

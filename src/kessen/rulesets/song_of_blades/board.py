@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from kessen.core.geometry import Point
 from kessen.i18n import option_text, option_word
-from kessen.rulesets.song_of_blades.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 
 RULESET_ID = "song-of-blades"
 COLUMNS = 45  # the map's width in characters at most; a character is twice as high as it is wide
@@ -73,9 +73,7 @@ def table_map(table: Table, figures: tuple[Figure, ...], marks: dict[str, str]) 
     return lines
 
 
-def render_board(
-    name: str, table: Table, figures: tuple[Figure, ...], sides: tuple[str, str], lang: str, *, heading: str
-) -> list[str]:
+def render_board(table: Table, figures: tuple[Figure, ...], sides: tuple[str, str], lang: str, *, heading: str) -> list[str]:
     """The heading, the map with its scale and legend, then each side's models with their markers."""
     marks = markers(figures, sides)
     cell_w = table.width / max(1, min(COLUMNS, round(table.width / 20)))

@@ -11,8 +11,8 @@ from kessen.core.geometry import Point, Rect, overlapping
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
 from kessen.rulesets.song_of_blades.profiles import MAX_MODELS_PER_SIDE, ModelState, Size, SpecialRule
+from kessen.rulesets.song_of_blades.referee.battlefield import EPS
 
-EPS_MM = 1.0  # SB-GEO-2 tolerance
 # [DECISION] issue 14: the most pieces of each kind of terrain a table may have (a skirmish table has a dozen or
 # so); with MAX_MODELS_PER_SIDE and the table and turn limits of §3.3–3.4, a whole game plays in seconds.
 MAX_TERRAIN_PIECES = 25
@@ -147,15 +147,15 @@ class Scenario(StrictModel):
                 seen.add(model.id)
                 r = base_mm(model) / 2
                 c = Point(model.x, model.y)
-                if not r - EPS_MM <= c.x <= width - r + EPS_MM:
-                    raise InputError(f"{where}.x", model.x, f"the base must lie on the table: x from {r - EPS_MM:g} to {width - r + EPS_MM:g} (SB-GEO-1)")
-                if not r - EPS_MM <= c.y <= depth - r + EPS_MM:
-                    raise InputError(f"{where}.y", model.y, f"the base must lie on the table: y from {r - EPS_MM:g} to {depth - r + EPS_MM:g} (SB-GEO-1)")
+                if not r - EPS <= c.x <= width - r + EPS:
+                    raise InputError(f"{where}.x", model.x, f"the base must lie on the table: x from {r - EPS:g} to {width - r + EPS:g} (SB-GEO-1)")
+                if not r - EPS <= c.y <= depth - r + EPS:
+                    raise InputError(f"{where}.y", model.y, f"the base must lie on the table: y from {r - EPS:g} to {depth - r + EPS:g} (SB-GEO-1)")
                 for other_id, oc, orad in placed:
-                    if overlapping(c, r, oc, orad, EPS_MM):
+                    if overlapping(c, r, oc, orad, EPS):
                         raise InputError(f"{where}.x", [model.x, model.y], f"the base overlaps model {other_id!r} (SB-GEO-3)")
                 for i, rect in enumerate(self.impassable):
-                    if Rect(*rect).distance_to(c) < r - EPS_MM:
+                    if Rect(*rect).distance_to(c) < r - EPS:
                         raise InputError(f"{where}.x", [model.x, model.y], f"the base overlaps impassable[{i}] (SB-GEO-4)")
                 for i, area in enumerate(self.drop_areas):
                     if Rect(*area.rect).contains(c):

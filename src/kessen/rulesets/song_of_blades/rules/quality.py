@@ -16,7 +16,6 @@ from math import factorial, prod
 from typing import Literal, NamedTuple
 
 from kessen.dice import Dist, binomial
-from kessen.rulesets.song_of_blades.inputs import ActivationInput, MoraleInput
 
 
 def quality_die_succeeds(face: int, quality: int) -> bool:
@@ -75,9 +74,9 @@ def activation_result(actions: int, dice: int) -> ActivationOutcome:
     return ActivationOutcome(actions, dice - actions, dice - actions >= 2)
 
 
-def activation(roll: ActivationInput) -> Dist[ActivationOutcome]:
+def activation(quality: int, dice: int) -> Dist[ActivationOutcome]:
     """An activation roll of 1–3 dice: each success is an action; two failures or more is a turnover (§6.3)."""
-    return binomial(roll.dice, success_chance(roll.quality)).map(lambda actions: activation_result(actions, roll.dice))
+    return binomial(dice, success_chance(quality)).map(lambda actions: activation_result(actions, dice))
 
 
 class ActivationDice(NamedTuple):
@@ -96,7 +95,7 @@ def activation_dice(quality: int, dice: int) -> Dist[ActivationDice]:
 @functools.cache
 def activation_odds(quality: int, dice: int) -> tuple[Fraction, Fraction]:
     """The expected number of actions and the chance of a turnover of an activation roll (§6.3), exactly."""
-    dist = activation(ActivationInput(quality=quality, dice=dice))
+    dist = activation(quality, dice)
     expected = sum((p * o.actions for o, p in dist.probabilities().items()), Fraction(0))
     return expected, dist.probability(lambda o: o.turnover)
 
@@ -122,9 +121,9 @@ def morale_result(failures: int) -> MoraleOutcome:
     return MoraleOutcome(failures, "flees", failures)
 
 
-def morale(test: MoraleInput) -> Dist[MoraleOutcome]:
+def morale(quality: int) -> Dist[MoraleOutcome]:
     """A morale test: three Quality dice (SB-MOR-2)."""
-    return binomial(3, 1 - success_chance(test.quality)).map(morale_result)
+    return binomial(3, 1 - success_chance(quality)).map(morale_result)
 
 
 class MoraleDice(NamedTuple):

@@ -10,7 +10,6 @@ from kessen.core.geometry import (
     Point,
     Rect,
     first_touch,
-    gap,
     in_contact,
     overlapping,
     segment_enters_rect,
@@ -88,6 +87,10 @@ class Table:
     def ground_height(self, p: Point) -> int:
         """The greatest high-ground height under a centre (SB-TERR-1)."""
         return max((h for rect, h in self.high_ground if rect.contains(p)), default=0)
+
+    def stands_higher(self, a: Point, b: Point) -> bool:
+        """Whether a model centred at a stands higher than one at b: the attacker's high ground (SB-TERR-1)."""
+        return self.ground_height(a) > self.ground_height(b)
 
     def cover_at(self, p: Point) -> int | None:
         """The index of a cover rectangle holding the centre, if any (SB-TERR-2)."""

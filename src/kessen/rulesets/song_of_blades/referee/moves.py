@@ -1,4 +1,4 @@
-"""Moving in games: straight moves, disengaging before a move, and fleeing (SB-MOVE-*, SB-DIS-* in games)."""
+"""Moving in games: straight moves of one measuring stick, and fleeing (SB-MOVE-*, SB-FALL-1)."""
 
 from __future__ import annotations
 
@@ -8,28 +8,18 @@ from dataclasses import replace
 from kessen.core.events import Event
 from kessen.core.geometry import Point
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import (
+from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     Figure,
     Table,
-    enemies_in_contact,
     free_run,
     gap_between,
     landing_is_clear,
-    recoil_options,
     sweep_is_clear,
     touching,
 )
-from kessen.rulesets.song_of_blades.disengaging import hacks_free_of_charge
-from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy
-from kessen.rulesets.song_of_blades.state import (
-    Disengaging,
-    Move,
-    SobState,
-    push,
-    remove,
-    replace_figure,
-)
+from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
 
 
 def move_options(state: SobState, f: Figure) -> list[Move]:
@@ -84,56 +74,9 @@ def _clamp(table: Table, f: Figure, p: Point) -> Point:
     return Point(min(max(p.x, f.r), table.width - f.r), min(max(p.y, f.r), table.depth - f.r))
 
 
-def begin_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
-    """A move that starts in contact disengages first (SB-MOVE-3, SB-DIS-*)."""
-    setup = disengage_setup(state, f, failed_morale=False)
-    if setup is None:
-        return finish_move(state, f, move, out)
-    step = disengaging(state, f, setup, then=move)
-    if step is None:
-        out.append(ev.Disengaged(model=f.id, free_hacks=0))
-        return finish_move(state, f, move, out)
-    return push(state, step)
-
-
 def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
     out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
     return replace_figure(state, f.at(move.destination))
-
-
-def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> DisengageInput | None:
-    """The disengage procedure's input for f leaving all its enemies in contact, or None when none.
-
-    Each standing enemy's entry says whether f has room to recoil away from it (SB-RECOIL-5): the hack is rolled
-    where f stands, before it moves.
-    """
-    contacts = enemies_in_contact(state.figures, f)
-    if not contacts:
-        return None
-    enemies = tuple(
-        HackingEnemy(
-            combat=e.combat, state=e.state, size=e.size, mounted=e.mounted, flying=e.flying,
-            high_ground=state.table.ground_height(e.centre) > state.table.ground_height(f.centre),
-            obstacle=state.table.across_obstacle(e.centre, f.centre),
-            enemies_in_contact=len(enemies_in_contact(state.figures, e)),
-            transfixed_in_contact=sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed"),
-            can_recoil=e.state != "standing" or bool(recoil_options(state.figures, state.table, f, e)),
-        )
-        for e in contacts
-    )
-    return DisengageInput(
-        combat=f.combat, size=f.size, mounted=f.mounted, flying=f.flying,
-        free_disengage="free_disengage" in f.special_rules, failed_morale=failed_morale, enemies=enemies,
-    )
-
-
-def disengaging(state: SobState, f: Figure, setup: DisengageInput, *, then: Move | None, flee_moves: int = 0) -> Disengaging | None:
-    contacts = enemies_in_contact(state.figures, f)
-    positions = tuple(e.id for e in contacts)
-    hackers = tuple(e.id for e, entry in zip(contacts, setup.enemies) if not hacks_free_of_charge(setup, entry))
-    if not hackers:
-        return None  # SB-DIS-1, SB-DIS-4
-    return Disengaging(f.id, hackers, setup, positions, then, flee_moves)
 
 
 def flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:

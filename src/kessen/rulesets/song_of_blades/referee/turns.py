@@ -3,43 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
 from kessen.core.events import Event
-from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.moves import can_move, move_options
-from kessen.rulesets.song_of_blades.priority import may_target
-from kessen.rulesets.song_of_blades.state import (
-    Activate,
-    ActivationRoll,
-    Attack,
-    BreakFree,
-    EndActivation,
-    EndTurn,
-    SobState,
-    StandUp,
-    push,
-    replace_figure,
-)
-
-
-class RollOffDice(NamedTuple):
-    """The last roll of the roll-off: the d6 of the scenario's first side and of its second (SB-TURN-1)."""
-
-    first_die: int
-    second_die: int
-
-
-# SB-TURN-1: each player rolls a d6, the higher goes first, ties are rolled again; so the roll that decides is
-# one of the 30 equally likely pairs of different faces
-ROLL_OFF: Dist[RollOffDice] = Dist({RollOffDice(a, b): 1 for a in range(1, 7) for b in range(1, 7) if a != b})
+from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.moves import can_move, move_options
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
+from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, SobState, push
+from kessen.rulesets.song_of_blades.rules.priority import may_target
+from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
 
 
 def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, str]:
-    """Who takes the first turn and who the second: the higher die (SB-TURN-1)."""
-    return sides if rolled.first_die > rolled.second_die else (sides[1], sides[0])
+    """Who takes the first turn and who the second (SB-TURN-1)."""
+    return sides if first_to_play(rolled) == 0 else (sides[1], sides[0])
+
+
+def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobState:
+    """The roll-off decides who plays first, every round (SB-TURN-1); the first round begins."""
+    first, other = roll_off_winner(rolled, state.sides)
+    dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
+    out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
+    return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
@@ -94,12 +80,6 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
 
 
-def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
-    act = state.current
-    assert act is not None
-    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
-
-
 def settle(state: SobState, out: list[Event]) -> SobState:
     """Resolve what needs no dice and no player: the end of an activation, a turn, the game (SB-ACT-2, SB-TURN-*)."""
     while not state.ended:
@@ -148,26 +128,26 @@ def end_game(state: SobState, out: list[Event]) -> SobState:
     """The end (SB-TURN-4): what each side lost, then who won."""
     state = replace(state, ended=True, pending=(), current=None)
     for side, start in zip(state.sides, state.start_points):
-        lost = [c for c in state.casualties if c.side == side]
-        out.append(ev.PointsLost(side=side, models=len(lost), points=sum(c.points for c in lost), starting_points=start))
+        lost = sum(1 for c in state.casualties if c.side == side)
+        out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
     won = winner(state)
     out.append(ev.GameEnded(side=won or "", result="won" if won is not None else "drawn"))
     return state
 
 
 def winner(state: SobState) -> str | None:
-    """SB-TURN-4: a side with no model left loses; else the smaller fraction of points lost wins."""
-    alive = [s for s in state.sides if state.side_figures(s)]
-    if len(alive) == 1:
-        return alive[0]
-    if not alive:
-        return None
-    lost = [sum(c.points for c in state.casualties if c.side == s) for s in state.sides]
-    a = lost[0] * state.start_points[1]
-    b = lost[1] * state.start_points[0]
-    if a == b:
-        return None
-    return state.sides[0] if a < b else state.sides[1]
+    """The winning side, or None for a draw (SB-TURN-4)."""
+    won = game_winner(
+        models_left=(len(state.side_figures(state.sides[0])), len(state.side_figures(state.sides[1]))),
+        points_lost=(points_lost(state, state.sides[0]), points_lost(state, state.sides[1])),
+        starting_points=state.start_points,
+    )
+    return None if won is None else state.sides[won]
+
+
+def points_lost(state: SobState, side: str) -> int:
+    """The points of a side's models removed so far (killed, destroyed or fled off the table)."""
+    return sum(c.points for c in state.casualties if c.side == side)
 
 
 def summary(state: SobState) -> dict[str, Any]:
@@ -176,6 +156,6 @@ def summary(state: SobState) -> dict[str, Any]:
         "rounds": state.round,
         "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
         "survivors": {s: len(state.side_figures(s)) for s in state.sides},
-        "points_lost": {s: sum(c.points for c in state.casualties if c.side == s) for s in state.sides},
+        "points_lost": {s: points_lost(state, s) for s in state.sides},
         "starting_points": dict(zip(state.sides, state.start_points)),
     }
