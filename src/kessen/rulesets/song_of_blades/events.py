@@ -26,6 +26,8 @@ class RollOff(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
+    """A side begins its turn of a round."""
+
     type: ClassVar[str] = "turn_started"
     round: int
     side: str
@@ -33,6 +35,8 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Activation(Event):
+    """An activation roll: its dice against Quality, the actions and failures (SB-ACT-1, SB-ACT-2)."""
+
     type: ClassVar[str] = "activation"
     model: str
     dice: int
@@ -45,12 +49,16 @@ class Activation(Event):
 
 @dataclass(frozen=True, slots=True)
 class Turnover(Event):
+    """Two failures or more: the turn passes (SB-ACT-2)."""
+
     type: ClassVar[str] = "turnover"
     side: str
 
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
+    """A straight move, and what it was for (SB-MOVE-1)."""
+
     type: ClassVar[str] = "moved"
     model: str
     purpose: str
@@ -61,18 +69,24 @@ class Moved(Event):
 
 @dataclass(frozen=True, slots=True)
 class StandUp(Event):
+    """A fallen model stands up (SB-DOWN-2)."""
+
     type: ClassVar[str] = "stood_up"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class BreakFree(Event):
+    """A transfixed model breaks free (SB-DOWN-7)."""
+
     type: ClassVar[str] = "broke_free"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class AttackDeclared(Event):
+    """A melee attack or power blow, maybe from ambush (SB-MELEE-1, SB-MOD-2, SB-MOD-3)."""
+
     type: ClassVar[str] = "attack"
     attacker: str
     defender: str
@@ -99,12 +113,16 @@ class CombatResult(Event):
 
 @dataclass(frozen=True, slots=True)
 class Fell(Event):
+    """A model falls (SB-MELEE-6, SB-RECOIL-5)."""
+
     type: ClassVar[str] = "fell"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class Recoiled(Event):
+    """A model recoils: a step, a jump over a friend or a drop (SB-RECOIL-1)."""
+
     type: ClassVar[str] = "recoiled"
     model: str
     kind: str
@@ -114,6 +132,8 @@ class Recoiled(Event):
 
 @dataclass(frozen=True, slots=True)
 class FollowedUp(Event):
+    """A winner follows up a recoiled loser (SB-FOLLOW-1)."""
+
     type: ClassVar[str] = "followed_up"
     model: str
     x: float
@@ -122,6 +142,8 @@ class FollowedUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class Disengaged(Event):
+    """A model left contact after its free hacks (SB-DIS-6)."""
+
     type: ClassVar[str] = "disengaged"
     model: str
     free_hacks: int
@@ -129,6 +151,8 @@ class Disengaged(Event):
 
 @dataclass(frozen=True, slots=True)
 class MoraleTested(Event):
+    """A morale test: its dice against Quality, the failures and the result (SB-MOR-2)."""
+
     type: ClassVar[str] = "morale_test"
     model: str
     quality: int
@@ -139,6 +163,8 @@ class MoraleTested(Event):
 
 @dataclass(frozen=True, slots=True)
 class Fled(Event):
+    """A model flees (SB-MOVE-4)."""
+
     type: ClassVar[str] = "fled"
     model: str
     x: float
@@ -147,6 +173,8 @@ class Fled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Removed(Event):
+    """A model leaves the table, and how."""
+
     type: ClassVar[str] = "removed"
     model: str
     how: str

@@ -87,6 +87,7 @@ def reported(kind: str, attacker: str, defender: str, rolled: MeleeDice) -> ev.C
 
 
 def combat_result(state: SobState, step: CombatRoll, rolled: MeleeDice, out: list[Event]) -> SobState:
+    """A combat roll drawn: report its dice and scores, then the loser suffers the result (SB-MELEE-4..6)."""
     out.append(reported(step.kind, step.attacker, step.defender, rolled))
     o = rolled.outcome
     if o.result == "nothing":

@@ -75,6 +75,7 @@ def _clamp(table: Table, f: Figure, p: Point) -> Point:
 
 
 def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
+    """The model ends its move where the move option said (SB-MOVE-1, SB-MOVE-2)."""
     out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
     return replace_figure(state, f.at(move.destination))
 

@@ -23,6 +23,8 @@ def activation_rolled(state: SobState, step: ActivationRoll, rolled: ActivationD
 
 
 def morale_result(state: SobState, model: str, rolled: MoraleDice, out: list[Event]) -> SobState:
+    """A morale test drawn: the model stands, flees its 1 or 2 moves (disengaging first, with lethal hacks) or is
+    destroyed (SB-MOR-2, SB-MOR-3, SB-MOVE-4)."""
     f = state.figure(model)
     if f is None:
         return state

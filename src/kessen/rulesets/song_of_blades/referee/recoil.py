@@ -14,6 +14,8 @@ from kessen.rulesets.song_of_blades.rules.disengaging import counts_as_free_dise
 
 
 def recoil(state: SobState, loser_id: str, winner_id: str, option: RecoilOption, out: list[Event]) -> SobState:
+    """The loser recoils to the chosen candidate: over a drop edge it falls (SB-RECOIL-6, SB-FALL-1); into active
+    enemies newly in contact it takes one free hack (SB-RECOIL-3); the winner may then follow up (SB-FOLLOW-1)."""
     loser, winner_ = state.get(loser_id), state.get(winner_id)
     before = {e.id for e in enemies_in_contact(state.figures, loser)}
     if option.kind == "drop":

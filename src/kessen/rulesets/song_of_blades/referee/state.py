@@ -21,6 +21,8 @@ class RollOff:
 
 @dataclass(frozen=True, slots=True)
 class ActivationRoll:
+    """The activation roll of a model with its chosen dice (SB-ACT-1)."""
+
     model: str
     dice: int
 
@@ -37,18 +39,24 @@ class CombatRoll:
 
 @dataclass(frozen=True, slots=True)
 class ChooseRecoil:
+    """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
+
     loser: str
     winner: str
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseRecoilHacker:
+    """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
+
     loser: str
     candidates: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class OfferFollowUp:
+    """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
+
     winner: str
     loser: str
 
@@ -67,6 +75,8 @@ class Disengaging:
 
 @dataclass(frozen=True, slots=True)
 class MoraleTest:
+    """A model takes a morale test (SB-MOR-1)."""
+
     model: str
 
 
@@ -85,6 +95,8 @@ class Activation:
 
 @dataclass(frozen=True, slots=True)
 class Casualty:
+    """A model removed from the table, with its points and how it went (SB-TURN-4)."""
+
     model: str
     side: str
     points: int
@@ -145,14 +157,18 @@ def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
 
 
 def push(state: SobState, *steps: Pending) -> SobState:
+    """The state with *steps* to settle before everything already pending."""
     return replace(state, pending=tuple(steps) + state.pending)
 
 
 def replace_figure(state: SobState, f: Figure) -> SobState:
+    """The state with f in place of the figure of the same id."""
     return replace(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
 
 
 def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
+    """f leaves the table as a casualty (*how*: kill, gruesome_kill, falling, destroyed, fled), with every step
+    still pending about it."""
     out.append(ev.Removed(model=f.id, how=how))
     pending = tuple(p for p in state.pending if f.id not in _models_of(p))
     return replace(

@@ -75,6 +75,7 @@ def has_action(state: SobState) -> bool:
 
 
 def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> SobState:
+    """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
     return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
@@ -116,6 +117,8 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
+    """The turn passes: to the other side, or to the next round, or the game ends after its last round (SB-TURN-1,
+    SB-TURN-4)."""
     nxt = state.other(state.active or "")
     if not state.second_half:
         return start_turn(replace(state, active=nxt, second_half=True, current=None), out)

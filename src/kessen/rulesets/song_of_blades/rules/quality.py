@@ -44,6 +44,7 @@ def quality_dice(n: int) -> Dist[tuple[int, ...]]:
 
 
 def successes(faces: tuple[int, ...], quality: int) -> int:
+    """How many of the dice succeed against Quality (SB-ACT-1)."""
     return sum(1 for face in faces if quality_die_succeeds(face, quality))
 
 
