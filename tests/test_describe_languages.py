@@ -17,7 +17,8 @@ from kessen.core.replay import play
 from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.rulesets.legions.shooting import Fire, describe_fire
+from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.text import describe_fire
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NUMBERS = re.compile(r"\d+\.\d+%?|\d+%")  # odds, expected damage, coordinates: the same in every language
@@ -32,7 +33,7 @@ SCENARIOS = [
 # the English of the main option kinds, as `kessen play` has always written it (ids and numbers vary)
 ENGLISH = {
     ("song-of-blades", "Attack"): r"(attack|power blow on) \S+  \[win \d+\.\d%, kill \d+\.\d%, suffer \d+\.\d%\]",
-    ("song-of-blades", "Activate"): r"activate \S+ with [123] dice",
+    ("song-of-blades", "Activate"): r"activate \S+ with ([23] dice|1 die)  \[expected actions \d\.\d\d, turnover \d+\.\d%\]",
     ("song-of-blades", "Move"): r"move \((charge|advance|retreat) \S+\) to \([-\d.]+, [-\d.]+\)",
     ("song-of-blades", "EndTurn"): r"end the turn",
     ("battlehost", "ShootAt"): r".+ shoots at .+  \[hit \d+\.\d%, wound \d+\.\d%\]",
@@ -148,8 +149,8 @@ def _rare_options() -> list[Any]:
     from kessen.rulesets.armies_clash import options as ac
     from kessen.rulesets.battlehost import state as bh
     from kessen.rulesets.battlehost.pairing import Fight
-    from kessen.rulesets.song_of_blades import game as sob
-    from kessen.rulesets.song_of_blades.battlefield import RecoilOption
+    from kessen.rulesets.song_of_blades.referee import options as sob
+    from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 
     split = bh.ChooseSplit((Fight(("g1",), ("e1", "e2")), Fight(("g2",), ("e3",))))
     found = [
@@ -194,7 +195,7 @@ def test_legions_pairing_and_combat_choices_in_both_languages() -> None:
     """A legions pairing (fights of models) and a combat (its Detachments) read as before in en, in Japanese in ja."""
     from dataclasses import replace
 
-    from kessen.rulesets.legions.steps import ChooseCombat, ChoosePairing
+    from kessen.rulesets.legions.referee.steps import ChooseCombat, ChoosePairing
 
     game = get_ruleset("legions").game
     path = min((EXAMPLES / "legions").glob("*.toml"))

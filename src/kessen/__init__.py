@@ -7,10 +7,10 @@ from kessen.core.errors import IllegalChoice, InputError, KessenError
 from kessen.match import Match
 from kessen.odds import OddsResult, odds
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.sim import simulate
+from kessen.sim import simulate, sweep
 from kessen.version import __version__
 
 __all__ = [
     "IllegalChoice", "InputError", "KessenError", "Match", "OddsResult", "get_ruleset", "odds", "ruleset_ids", "simulate",
-    "__version__",
+    "sweep", "__version__",
 ]

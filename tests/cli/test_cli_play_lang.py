@@ -19,7 +19,7 @@ from kessen.core.decisions import RandomDecider
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.dice import draw, stream
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.rulesets.song_of_blades import game as sob
+from kessen.rulesets.song_of_blades.referee import options as sob
 
 ROOT = Path(__file__).resolve().parents[2]
 KESSEN = str(Path(sys.executable).with_name("kessen"))
@@ -57,7 +57,7 @@ def test_play_in_english_keeps_the_english_prompts(tmp_path: Path) -> None:
     out = done.stdout
     assert "Hero decides: activation" in out and "choice (number, q to quit): " in out
     assert "choose a number from 1 to 4 (got '99')" in out and "saved to " in out
-    assert "activate hero with 1 dice" in out and "end the turn" in out
+    assert "activate hero with 1 die" in out and "end the turn" in out
     assert not JAPANESE.search(out)
 
 
@@ -99,9 +99,10 @@ def test_the_result_of_a_battle_is_in_japanese() -> None:
     """The winner and summary lines after a battle read from the cli catalogue (keys and result words)."""
     done = kessen("battle", str(ROOT / "examples" / "armies-clash" / "goblin-horde.toml"), "--seed", "3", "--lang", "ja")
     assert done.returncode == 0, done.stderr
-    assert "勝者: b" in done.stdout and "  損害: a 10, b 2" in done.stdout and "  結果: 完全な勝利" in done.stdout
+    assert "勝者: b" in done.stdout and "  各陣営の損害: a 10, b 2" in done.stdout and ": 完全な勝利" in done.stdout
     english = kessen("battle", str(ROOT / "examples" / "armies-clash" / "goblin-horde.toml"), "--seed", "3")
-    assert "winner: b" in english.stdout and "  casualties: a 10, b 2" in english.stdout and "  result: decisive" in english.stdout
+    assert "winner: b" in english.stdout and "  casualties of each side: a 10, b 2" in english.stdout
+    assert ": decisive victory" in english.stdout
 
 
 def _state_with_an_attack() -> tuple[Any, Decision]:

@@ -311,6 +311,8 @@ class ObjectiveEntry(StrictModel):
 class Scenario(StrictModel):
     """A whole battle (§4)."""
 
+    ruleset: Annotated[Literal["armies-clash"] | None, Field(description='the ruleset this file is for: "armies-clash" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=80)]
     max_rounds: Annotated[int, Field(ge=1, le=100)] = 20
     extra_round_on_tie: bool = False

@@ -1,0 +1,193 @@
+"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kessen.core.events import Event
+from kessen.rulesets.song_of_blades import events as ev
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
+from kessen.rulesets.song_of_blades.rules.melee import Melee
+
+# --- pending steps ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RollOff:
+    """Who takes the first turn (SB-TURN-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivationRoll:
+    """The activation roll of a model with its chosen dice (SB-ACT-1)."""
+
+    model: str
+    dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class CombatRoll:
+    """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
+
+    attacker: str
+    defender: str
+    kind: str
+    roll: Melee
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRecoil:
+    """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
+
+    loser: str
+    winner: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseRecoilHacker:
+    """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
+
+    loser: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OfferFollowUp:
+    """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
+
+    winner: str
+    loser: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disengaging:
+    """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
+
+    model: str
+    hackers: tuple[str, ...]
+    setup: Disengage
+    positions: tuple[str, ...]  # hacker ids in the order of ``setup.enemies``
+    then: Move | None  # the move it completes, or None when it flees
+    flee_moves: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleTest:
+    """A model takes a morale test (SB-MOR-1)."""
+
+    model: str
+
+
+Pending = RollOff | ActivationRoll | CombatRoll | ChooseRecoil | ChooseRecoilHacker | OfferFollowUp | Disengaging | MoraleTest
+
+
+@dataclass(frozen=True, slots=True)
+class Activation:
+    """The model being activated and what it has left (SB-ACT-*, SB-ACTION-*)."""
+
+    model: str
+    actions: int
+    turnover: bool
+    attacked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Casualty:
+    """A model removed from the table, with its points and how it went (SB-TURN-4)."""
+
+    model: str
+    side: str
+    points: int
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class SobState:
+    """A frozen game state of a song-of-blades skirmish."""
+
+    name: str
+    table: Table
+    options: tuple[bool, bool]  # follow_up, melee_priority
+    turns: int
+    sides: tuple[str, str]
+    figures: tuple[Figure, ...]
+    start_points: tuple[int, int]
+    round: int = 0
+    first: str | None = None
+    active: str | None = None
+    second_half: bool = False
+    activated: frozenset[str] = frozenset()
+    hidden: frozenset[tuple[str, str]] = frozenset()  # (ambusher, target hidden from) at turn start
+    ambushed: frozenset[str] = frozenset()
+    current: Activation | None = None
+    pending: tuple[Pending, ...] = (RollOff(),)
+    casualties: tuple[Casualty, ...] = ()
+    ended: bool = False
+
+    @property
+    def follow_up(self) -> bool:
+        return self.options[0]
+
+    @property
+    def melee_priority(self) -> bool:
+        return self.options[1]
+
+    def figure(self, model: str) -> Figure | None:
+        return next((f for f in self.figures if f.id == model), None)
+
+    def get(self, model: str) -> Figure:
+        found = self.figure(model)
+        assert found is not None, model
+        return found
+
+    def side_figures(self, side: str) -> tuple[Figure, ...]:
+        return tuple(f for f in self.figures if f.side == side)
+
+    def other(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+
+def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
+    """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
+    act = state.current
+    assert act is not None
+    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
+
+
+def push(state: SobState, *steps: Pending) -> SobState:
+    """The state with *steps* to settle before everything already pending."""
+    return replace(state, pending=tuple(steps) + state.pending)
+
+
+def replace_figure(state: SobState, f: Figure) -> SobState:
+    """The state with f in place of the figure of the same id."""
+    return replace(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
+
+
+def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
+    """f leaves the table as a casualty (*how*: kill, gruesome_kill, falling, destroyed, fled), with every step
+    still pending about it."""
+    out.append(ev.Removed(model=f.id, how=how))
+    pending = tuple(p for p in state.pending if f.id not in _models_of(p))
+    return replace(
+        state,
+        figures=tuple(o for o in state.figures if o.id != f.id),
+        casualties=state.casualties + (Casualty(f.id, f.side, f.points, how),),
+        pending=pending,
+    )
+
+
+def _models_of(step: Pending) -> tuple[str, ...]:
+    if isinstance(step, CombatRoll):
+        return (step.attacker, step.defender)
+    if isinstance(step, ChooseRecoil):
+        return (step.loser, step.winner)
+    if isinstance(step, OfferFollowUp):
+        return (step.loser, step.winner)
+    if isinstance(step, ChooseRecoilHacker):
+        return (step.loser,)
+    if isinstance(step, Disengaging | MoraleTest | ActivationRoll):
+        return (step.model,)
+    return ()

@@ -1,0 +1,164 @@
+"""Turns: activation, actions, turnover, rounds and the end of the game (SB-ACT-*, SB-ACTION-*, SB-TURN-*)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from kessen.core.events import Event
+from kessen.rulesets.song_of_blades import events as ev
+from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.moves import can_move, move_options
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
+from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, SobState, push
+from kessen.rulesets.song_of_blades.rules.priority import may_target
+from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
+
+
+def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, str]:
+    """Who takes the first turn and who the second (SB-TURN-1)."""
+    return sides if first_to_play(rolled) == 0 else (sides[1], sides[0])
+
+
+def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobState:
+    """The roll-off decides who plays first, every round (SB-TURN-1); the first round begins."""
+    first, other = roll_off_winner(rolled, state.sides)
+    dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
+    out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
+    return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
+
+
+def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
+    """Every model of the active side not yet activated this turn, with 1–3 dice; or end the turn (SB-ACT-3)."""
+    ready = [f for f in state.side_figures(state.active or "") if f.id not in state.activated]
+    return tuple(Activate(f.id, n) for f in ready for n in (1, 2, 3)) + (EndTurn(),)
+
+
+def action_options(state: SobState) -> tuple[Any, ...]:
+    """What the activated model may do with its actions (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*)."""
+    act = state.current
+    assert act is not None
+    f = state.get(act.model)
+    options: list[Any] = []
+    if f.state == "transfixed":
+        if act.actions >= 2:
+            options.append(BreakFree())
+        return tuple(options) + (EndActivation(),)
+    contacts = enemies_in_contact(state.figures, f)
+    if contacts and not act.attacked:
+        allowed = may_target(
+            [e.state for e in contacts], [e.points for e in contacts],
+            melee_priority=state.melee_priority, special_rules=frozenset(f.special_rules),
+        )
+        for e, ok in zip(contacts, allowed):
+            if ok:
+                options.append(Attack(e.id))
+                if act.actions >= 2:
+                    options.append(Attack(e.id, power_blow=True))
+    if f.state == "fallen":
+        options.append(StandUp())
+    else:
+        options.extend(move_options(state, f))
+    return tuple(options) + (EndActivation(),)
+
+
+def has_action(state: SobState) -> bool:
+    """Whether the activated model has any option of :func:`action_options` besides ending its activation."""
+    act = state.current
+    assert act is not None
+    f = state.get(act.model)
+    if f.state == "transfixed":
+        return act.actions >= 2
+    if not act.attacked and enemies_in_contact(state.figures, f):
+        return True  # melee priority always leaves at least one target (SB-PRIO-4)
+    return f.state == "fallen" or can_move(state, f)
+
+
+def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> SobState:
+    """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
+    if isinstance(choice, EndTurn):
+        return end_turn(state, out)
+    return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
+
+
+def settle(state: SobState, out: list[Event]) -> SobState:
+    """Resolve what needs no dice and no player: the end of an activation, a turn, the game (SB-ACT-2, SB-TURN-*)."""
+    while not state.ended:
+        if any(not state.side_figures(s) for s in state.sides) and state.round > 0:
+            return end_game(state, out)
+        if state.pending:
+            # a recoil is pending only when the loser had room (SB-RECOIL-5 is the combat roll's `can_recoil`)
+            return state
+        act = state.current
+        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not has_action(state)):
+            state = replace(state, current=None)
+            if act.turnover:
+                out.append(ev.Turnover(side=state.active or ""))
+                state = end_turn(state, out)
+            continue
+        if act is None and state.round > 0 and len(activation_options(state)) == 1:
+            state = end_turn(state, out)
+            continue
+        return state
+    return state
+
+
+def start_turn(state: SobState, out: list[Event]) -> SobState:
+    """A new turn: ambushers are the models in cover at its start (SB-TERR-2)."""
+    side = state.active or ""
+    hidden: set[tuple[str, str]] = set()
+    for f in state.side_figures(side):
+        cover = state.table.cover_at(f.centre)
+        if cover is not None:
+            rect = state.table.cover[cover]
+            hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
+    out.append(ev.TurnStarted(round=state.round, side=side))
+    return replace(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
+
+
+def end_turn(state: SobState, out: list[Event]) -> SobState:
+    """The turn passes: to the other side, or to the next round, or the game ends after its last round (SB-TURN-1,
+    SB-TURN-4)."""
+    nxt = state.other(state.active or "")
+    if not state.second_half:
+        return start_turn(replace(state, active=nxt, second_half=True, current=None), out)
+    if state.round >= state.turns:
+        return end_game(state, out)
+    return start_turn(replace(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
+
+
+def end_game(state: SobState, out: list[Event]) -> SobState:
+    """The end (SB-TURN-4): what each side lost, then who won."""
+    state = replace(state, ended=True, pending=(), current=None)
+    for side, start in zip(state.sides, state.start_points):
+        lost = sum(1 for c in state.casualties if c.side == side)
+        out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
+    won = winner(state)
+    out.append(ev.GameEnded(side=won or "", result="won" if won is not None else "drawn"))
+    return state
+
+
+def winner(state: SobState) -> str | None:
+    """The winning side, or None for a draw (SB-TURN-4)."""
+    won = game_winner(
+        models_left=(len(state.side_figures(state.sides[0])), len(state.side_figures(state.sides[1]))),
+        points_lost=(points_lost(state, state.sides[0]), points_lost(state, state.sides[1])),
+        starting_points=state.start_points,
+    )
+    return None if won is None else state.sides[won]
+
+
+def points_lost(state: SobState, side: str) -> int:
+    """The points of a side's models removed so far (killed, destroyed or fled off the table)."""
+    return sum(c.points for c in state.casualties if c.side == side)
+
+
+def summary(state: SobState) -> dict[str, Any]:
+    """The battle summary: the common keys (rounds, casualties, survivors) and the points of SB-TURN-4."""
+    return {
+        "rounds": state.round,
+        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
+        "survivors": {s: len(state.side_figures(s)) for s in state.sides},
+        "points_lost": {s: points_lost(state, s) for s in state.sides},
+        "starting_points": dict(zip(state.sides, state.start_points)),
+    }

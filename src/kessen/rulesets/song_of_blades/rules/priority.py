@@ -1,0 +1,49 @@
+"""Melee priority: which enemies in contact a model may attack (optional rule, SB-PRIO-*)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import make_dataclass
+from typing import Any
+
+from kessen.dice import Dist
+from kessen.rulesets.song_of_blades.profiles import MAY_ALWAYS_TARGET_FALLEN
+
+
+def may_target(
+    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: frozenset[str]
+) -> tuple[bool, ...]:
+    """For each enemy in contact, whether it may be the target of a melee attack (SB-PRIO-1..4).
+
+    Transfixed enemies count as standing for this rule (SB-PRIO-1); each fallen enemy is compared
+    on its own against the points of all non-fallen enemies (SB-PRIO-3).
+
+    >>> may_target(["standing", "fallen"], [30, 40], melee_priority=True, special_rules=frozenset())
+    (True, True)
+    >>> may_target(["standing", "fallen"], [50, 40], melee_priority=True, special_rules=frozenset())
+    (True, False)
+    """
+    upright = [p for s, p in zip(states, points) if s != "fallen"]
+    if not melee_priority or special_rules & MAY_ALWAYS_TARGET_FALLEN or not upright:
+        return tuple(True for _ in states)  # SB-PRIO-2, SB-PRIO-4
+    total = sum(upright)
+    return tuple(s != "fallen" or total <= p for s, p in zip(states, points))
+
+
+def melee_targets(
+    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: frozenset[str]
+) -> Dist[Any]:
+    """The one outcome: ``target_1`` … ``target_n``, whether each enemy in contact may be attacked (§6.5)."""
+    allowed = may_target(states, points, melee_priority=melee_priority, special_rules=special_rules)
+    return Dist.always(_targets_outcome(len(allowed))(*allowed))
+
+
+_outcome_types: dict[int, Any] = {}
+
+
+def _targets_outcome(n: int) -> Any:
+    """The outcome type with fields target_1 … target_n (one per size, so outcomes stay hashable)."""
+    if n not in _outcome_types:
+        fields = [(f"target_{i}", bool) for i in range(1, n + 1)]
+        _outcome_types[n] = make_dataclass(f"MeleeTargets{n}", fields, frozen=True, slots=True)
+    return _outcome_types[n]
