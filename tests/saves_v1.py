@@ -2,7 +2,7 @@
 
 For every shipped scenario two v1 saves are kept under ``tests/data/saves-v1/<ruleset>/``: an AI battle (seed 1)
 and a random-legal one (seed 2), each with the sha256 of its events file and its winner. Made once with
-``python -m tests.saves_v1 --write`` on the engine of the day; never rewritten afterwards.
+``python -m tests.saves_v1 --write RULESET...`` on the engine of the day; never rewritten afterwards.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def digest(events: list[Event]) -> str:
     return hashlib.sha256("".join(to_json_line(e) + "\n" for e in events).encode("utf-8")).hexdigest()
 
 
-def write() -> None:
+def write(rulesets: list[str]) -> None:
     from kessen.core.decisions import RandomDecider
     from kessen.core.replay import play, save_text
     from kessen.dice import stream
@@ -32,6 +32,8 @@ def write() -> None:
     for path in sorted((ROOT / "examples").glob("*/*.toml")):
         source = str(path.relative_to(ROOT))
         ruleset = ruleset_for(source, None)
+        if ruleset.id not in rulesets:
+            continue
         game, text = ruleset.game, read_scenario(source)
         state = game.load_scenario(text, source)
         for seed, how in ((1, "ai"), (2, "random")):
@@ -48,6 +50,6 @@ def write() -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m tests.saves_v1 --write")
-    write()
+    if sys.argv[1:2] != ["--write"] or not sys.argv[2:]:
+        sys.exit("usage: python -m tests.saves_v1 --write RULESET...")
+    write(sys.argv[2:])

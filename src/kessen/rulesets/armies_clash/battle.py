@@ -50,6 +50,10 @@ class AcGame:
 
     ruleset = RULESET_ID
 
+    def start(self, state: AcState) -> tuple[AcState, tuple[Event, ...]]:
+        """The initial state, settled already by the scenario loader; the first events come with the first step."""
+        return state, ()
+
     def node(self, state: AcState) -> Node:
         return g.node(state)
 

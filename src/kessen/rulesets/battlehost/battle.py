@@ -23,6 +23,10 @@ class BattlehostGame:
 
     ruleset = RULESET_ID
 
+    def start(self, state: st.BhState) -> tuple[st.BhState, tuple[Event, ...]]:
+        """The initial state, settled already by the scenario loader; the first events come with the first step."""
+        return state, ()
+
     def node(self, state: st.BhState) -> Node:
         return g.node(state)
 

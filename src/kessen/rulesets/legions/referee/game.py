@@ -42,6 +42,10 @@ class LegionsGame:
 
     ruleset = RULESET_ID
 
+    def start(self, state: LiState) -> tuple[LiState, tuple[Event, ...]]:
+        """The initial state, settled already by the scenario loader; the first events come with the first step."""
+        return state, ()
+
     def node(self, state: LiState) -> Node:
         return node(state)
 

@@ -157,6 +157,10 @@ class SobGame:
 
     ruleset = RULESET_ID
 
+    def start(self, state: SobState) -> tuple[SobState, tuple[Event, ...]]:
+        """The initial state, settled already by the scenario loader; the first events come with the first step."""
+        return state, ()
+
     def node(self, state: SobState) -> Node:
         return node(state)
 
