@@ -84,6 +84,8 @@ class Ruleset:
     prefix: str
     procedures: Mapping[str, Procedure[Any]]
     game: Any = field(default=None)
+    swap_deployment: Callable[[dict[str, Any]], None] | None = None
+    """Turns a parsed scenario file's deployment so the sides stand where the other stood (a sweep's swap_sides)."""
 
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""

@@ -25,7 +25,9 @@ _SQUARES_BY_SIZE = {"tiny": 1, "small": 1, "medium": 1, "large": 2, "huge": 3, "
 
 def swap_deployment(ruleset: str, data: Data) -> Data:
     """The scenario *data* (as parsed from TOML) with the sides' deployment swapped; *data* is changed in place."""
-    swap = _SWAPS.get(ruleset)
+    from kessen.rulesets import get_ruleset
+
+    swap = get_ruleset(ruleset).swap_deployment or _SWAPS.get(ruleset)  # the ruleset's own hook, where it has one
     if swap is None:
         raise InputError("swap_sides", True, f"swapping deployment is not known for {ruleset} scenarios")
     swap(data)
