@@ -112,7 +112,7 @@ def test_play_shows_numbered_decisions_with_odds_and_validates_input(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "choose a number from 1 to" in done.stdout
     assert " 1. " in done.stdout
-    assert json.loads(save.read_text())["format"] == "kessen-save/1"
+    assert json.loads(save.read_text())["format"] == "kessen-save/2"
     resumed = kessen("resume", str(save))
     assert resumed.returncode == 0, resumed.stderr
 
@@ -126,12 +126,12 @@ def test_quit_then_resume_as_the_same_side_replays_the_prefix(tmp_path: Path) ->
     """A game saved mid-play resumes at the same decision: the person is asked again where they stopped."""
     save = tmp_path / "game.json"
     kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\nq\n")
-    decisions = json.loads(save.read_text())["decisions"]
-    assert len(decisions) >= 1
+    steps = json.loads(save.read_text())["steps"]
+    assert any(kind == "d" for kind, _ in steps)
     again = tmp_path / "again.json"
     done = kessen("resume", str(save), "--side", "Hero", "--save", str(again), stdin="q\n")
     assert done.returncode == 0, done.stderr
-    assert json.loads(again.read_text())["decisions"] == decisions
+    assert json.loads(again.read_text())["steps"] == steps
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
