@@ -2,10 +2,11 @@
 loads or is refused with one line naming the file; nothing else (no other exception, no hang).
 
 Kinds: odds inputs (``examples/<ruleset>/<procedure>.json``), scenarios (``examples/<ruleset>/*.toml``) and saved
-games (a short kessen-save/2 of every shipped scenario, and the kessen-save/1 fixtures). Mutations: deep nesting, huge numbers, NaN and infinities, a
-BOM, bytes that are not UTF-8, truncation, a key given twice, and for saves, resealed with a valid checksum, an
-impossible seed, bad steps or decisions and a damaged scenario inside. Each case goes through the functions the command
-line calls (``read_input`` and the loader of its kind); a few go through the real console script.
+games (a short kessen-save/2 of every shipped scenario, and the kessen-save/1 fixtures). Mutations: deep nesting,
+huge numbers, NaN and infinities, a BOM, bytes that are not UTF-8, truncation, a key given twice, and for saves,
+resealed with a valid checksum, an impossible seed, bad steps or decisions and a damaged scenario inside. Each case
+goes through the functions the command line calls (``read_input`` and the loader of its kind); a few go through
+the real console script.
 
 CI runs the same cases every time (derandomized): 40 per odds input (160), 25 per scenario (275) and 25 per save
 (275 v2 saves, and 25 per v1 fixture). Set KESSEN_FUZZ_RANDOM=1 to explore fresh ones.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -28,6 +29,23 @@ def test_battle_same_seed_gives_byte_identical_events(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in first.read_text().splitlines()]
     assert lines[0]["type"] == "roll_off" and lines[-1]["type"] == "game_ended"
     assert all("type" in line for line in lines)
+
+
+GOLDEN = {k: v for f in sorted((ROOT / "tests" / "data" / "golden-events").glob("*.json")) for k, v in json.loads(f.read_text()).items()}
+
+
+@pytest.mark.parametrize("scenario", sorted(ROOT.glob("examples/*/*.toml")), ids=lambda p: f"{p.parent.name}:{p.stem}")
+def test_battle_events_are_the_golden_event_logs(tmp_path: Path, scenario: Path) -> None:
+    """Issue 10 §3: ``kessen battle`` plays through kessen.Match, and its --events file is byte for byte the one
+    the golden digests of tests/data/golden-events record (seed 2 of every shipped scenario); --save does not
+    change the battle."""
+    events, saved = tmp_path / "e.jsonl", tmp_path / "s.jsonl"
+    name = scenario.relative_to(ROOT).as_posix()
+    assert kessen("battle", name, "--seed", "2", "--events", str(events)).returncode == 0
+    assert hashlib.sha256(events.read_bytes()).hexdigest() == GOLDEN[f"{name}@2"]
+    done = kessen("battle", name, "--seed", "2", "--events", str(saved), "--save", str(tmp_path / "game.json"))
+    assert done.returncode == 0, done.stderr
+    assert saved.read_bytes() == events.read_bytes()
 
 
 def test_battle_other_seed_gives_another_battle(tmp_path: Path) -> None:
