@@ -28,7 +28,8 @@ from kessen.rulesets.armies_clash.grid import (
 )
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import Stay
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_questions
+from kessen.rulesets.armies_clash.attacks import AttackQuestion
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_plan
 from kessen.rulesets.armies_clash.referee.movement import move_options
 from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
 from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
@@ -205,9 +206,10 @@ def test_ac_range_1_ac_range_2_sb_39_ranges() -> None:
     state = at_piece(start(s), "u", "s1")
     targets = {o.target for o in attack_options(state, "s1") if o.using == "shortbow"}
     assert targets == {"e1", "e2"}
-    near = attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0]
-    far = attack_questions(state, "s1", "shortbow", "stand", "e2", supported=False)[0]
-    assert not near.long_range and far.long_range
+    near = attack_plan(state, "s1", "shortbow", "stand", "e1", supported=False)
+    far = attack_plan(state, "s1", "shortbow", "stand", "e2", supported=False)
+    assert isinstance(near, AttackQuestion) and isinstance(far, AttackQuestion)
+    assert not near.rolls[0].long_range and far.rolls[0].long_range
 
 
 def test_ac_aoe_1_sizes() -> None:

@@ -13,7 +13,7 @@ from kessen.rulesets.armies_clash.forces import speed_squares
 from kessen.rulesets.armies_clash.grid import Footprint, distance, reach_squares
 from kessen.rulesets.armies_clash.movement import Destination
 from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Cast, CastArea, Declare, NoAction, Stay, Support
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_questions
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_footprint, routed_piece, spell_of, stats
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
@@ -26,9 +26,8 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     total = Fraction(0)
     turn = state.turn
     supported = turn is not None and piece in turn.supported
-    for q in attack_questions(state, piece, option.using, kind, option.target, supported=supported):
-        dist = attack_dist(q)
-        total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
+    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
     if kind == "objective":
         total *= 2
     elif kind == "stand":

@@ -1,29 +1,94 @@
-"""Attack: the rolls of an action, advantage and disadvantage, effective AC, hits, damage and overflow (§5.14, §6.3, §6.4)."""
+"""Attack: the rolls of an action, advantage and disadvantage, effective AC, hits, damage and overflow (§5.14, §6.3, §6.4).
+
+The procedures read plain frozen questions (``AttackQuestion``, ``UnitAttackQuestion``, ``SoloAttackQuestion``):
+the odds inputs build them after validation, the engine builds them straight from the battlefield.
+"""
 
 from __future__ import annotations
 
 import functools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass, replace
+from typing import Literal, NamedTuple
 
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash import tables
 from kessen.rulesets.armies_clash.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
-from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, hit_damage
+from kessen.rulesets.armies_clash.damage import MISS, Resistance, RollResult, damage_roll, hit_damage
 from kessen.rulesets.armies_clash.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
+from kessen.rulesets.armies_clash.solos import Condition, SoloHits, SoloRoll, hits_on_solo
 
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import AttackInput, UnitAttackInput
+TargetKind = Literal["stand", "solo", "objective"]
+"""What an attack is aimed at: a stand, an unattached solo or an objective square."""
 
 
 @dataclass(frozen=True, slots=True)
-class RollResult:
-    """What one attack roll did: missed, hit or hit critically, and the damage it dealt."""
+class Roll:
+    """One attack roll of an action, with what may differ from roll to roll: the target's response to its
+    damage type (AC-D20-7), whether it is made at long range (AC-RANGE-2), and how many squares a hit pushes the
+    target (AC-STAND-4)."""
 
-    result: AttackResult
-    damage: int
+    attack: Attack
+    resistance: Resistance = "none"
+    long_range: bool = False
+    push_squares: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AttackQuestion:
+    """One stand's or solo's attack rolls in one action against one target (§6.3), every roll listed (the reach
+    bonus roll included, see ``action_rolls``), with the flags of the battlefield that apply to all of them.
+
+    ``target_unconscious`` and ``attacker_adjacent`` describe a dying or stable PC solo and an attacker next to it
+    (AC-DMG-5); the odds contract has no such fields, the engine sets them.
+    """
+
+    rolls: tuple[Roll, ...]
+    target_ac: int
+    target_hp: int = 1
+    attacker: Literal["stand", "solo"] = "stand"
+    action: Literal["attack", "spell"] = "attack"
+    target: TargetKind = "stand"
+    target_isolated: bool = False
+    target_defensive: bool = False
+    target_cover: Cover = "none"
+    attacker_isolated: bool = False
+    supported: bool = False
+    incited: bool = False
+    higher_ground: bool = False
+    adjacent_enemy: bool = False
+    extra_advantage: bool = False
+    extra_disadvantage: bool = False
+    target_unconscious: bool = False
+    attacker_adjacent: bool = False
+
+    @property
+    def no_effect(self) -> bool:
+        """A solo's spell attack on an objective square does nothing (AC-OBJ-4, step 2 of §6.3)."""
+        return self.target == "objective" and self.attacker == "solo" and self.action == "spell"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttackQuestion:
+    """A unit of identical stands attacking one target stand, overflow along identical stands (§6.4); ``stand``
+    is one attacking stand's question without support."""
+
+    stand: AttackQuestion
+    stands: int
+    supporting_stands: int = 0
+    target_stands: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SoloAttackQuestion:
+    """An action's attack rolls against a solo, judged hit by hit (AC-DMG-5): the question as it stands while the
+    solo is conscious, the solo's condition now, its HP maximum and whether it is a PC."""
+
+    attack: AttackQuestion
+    condition: Condition
+    maximum: int
+    pc: bool
 
 
 class AttackOutcome(NamedTuple):
@@ -36,6 +101,16 @@ class AttackOutcome(NamedTuple):
     overflow: int
 
 
+class AttackTotals(NamedTuple):
+    """What the engine needs of an action against a stand or an objective square: hits, critical hits, the
+    damage (one instance, AC-DMG-2) and the squares its hits push the target."""
+
+    hits: int
+    crits: int
+    damage: int
+    pushed: int
+
+
 @dataclass(frozen=True, slots=True)
 class UnitAttackOutcome:
     """How many stands of the target chain a unit's Attack action brings down (§6.4)."""
@@ -43,19 +118,16 @@ class UnitAttackOutcome:
     stands_reduced: int
 
 
-MISS = RollResult("miss", 0)
-
-
-def action_rolls(routine: Iterable[tuple[Attack, int]], *, reach_bonus: bool) -> tuple[Attack, ...]:
-    """The attack rolls of one action, in order: each attack ``count`` times (step 1 of §6.3).
+def action_rolls(routine: Iterable[tuple[Roll, int]], *, reach_bonus: bool) -> tuple[Roll, ...]:
+    """The attack rolls of one action, in order: each roll ``count`` times (step 1 of §6.3).
 
     When *reach_bonus* (a stand taking the Attack action), a melee attack with reach ≥ 10 ft adds **one**
     more roll of the first such attack, however many there are (AC-ATTACK-3).
     """
     routine = tuple(routine)
-    rolls = [attack for attack, count in routine for _ in range(count)]
+    rolls = [roll for roll, count in routine for _ in range(count)]
     if reach_bonus:
-        rolls.extend([attack for attack, _ in routine if attack.has_long_reach][:1])
+        rolls.extend([roll for roll, _ in routine if roll.attack.has_long_reach][:1])
     return tuple(rolls)
 
 
@@ -80,20 +152,32 @@ def attack_roll_mode(
     adjacent_enemy: bool = False,
     extra_advantage: bool = False,
     extra_disadvantage: bool = False,
+    target_unconscious: bool = False,
+    attacker_adjacent: bool = False,
 ) -> RollMode:
     """How one attack roll is made, from every source of advantage and disadvantage (AC-ATTACK-7, AC-D20-2).
 
     Advantage: an isolated target (AC-INTEG-1), Incite (AC-CMD-3), a supported melee roll (AC-ATTACK-6),
-    a melee roll from higher ground (AC-TERR-6), others (a hidden attacker). Disadvantage: an isolated
-    attacker (AC-INTEG-1), a ranged roll at long range or next to an enemy (AC-D20-8), others (a hidden
+    a melee roll from higher ground (AC-TERR-6), an unconscious target (AC-DMG-5), others (a hidden attacker).
+    Disadvantage: an isolated attacker (AC-INTEG-1), a ranged roll at long range or next to an enemy (AC-D20-8),
+    an unconscious (so prone) target the attacker is not next to (AC-DMG-5, [FILL] 5e prone), others (a hidden
     target). One of each cancels.
 
     >>> attack_roll_mode("ranged", higher_ground=True), attack_roll_mode("melee", higher_ground=True)
     ('normal', 'advantage')
+    >>> attack_roll_mode("ranged", target_unconscious=True), attack_roll_mode("ranged", target_unconscious=True, attacker_adjacent=True)
+    ('normal', 'advantage')
     """
     melee = kind == "melee"
-    advantage = target_isolated or incited or extra_advantage or (melee and (supported or higher_ground))
-    disadvantage = attacker_isolated or extra_disadvantage or (not melee and (long_range or adjacent_enemy))
+    advantage = (
+        target_isolated or incited or extra_advantage or target_unconscious or (melee and (supported or higher_ground))
+    )
+    disadvantage = (
+        attacker_isolated
+        or extra_disadvantage
+        or (target_unconscious and not attacker_adjacent)
+        or (not melee and (long_range or adjacent_enemy))
+    )
     return roll_mode(advantage=advantage, disadvantage=disadvantage)
 
 
@@ -105,11 +189,13 @@ def attack_roll(
     armour_class: int,
     target_isolated: bool = False,
     resistance: Resistance = "none",
+    hits_critical: bool = False,
 ) -> Dist[RollResult]:
-    """One attack roll and its damage (steps 6–7 of §6.3; AC-D20-1..4, AC-INTEG-1, AC-D20-7).
+    """One attack roll and its damage (steps 6–7 of §6.3; AC-D20-1..4, AC-INTEG-1, AC-D20-7, AC-DMG-5).
 
-    A natural 20 hits critically and rolls the damage dice twice, a natural 1 misses; a hit's roll is
-    doubled against an isolated target, then resistance applies.
+    A natural 20 hits critically and rolls the damage dice twice, a natural 1 misses; with *hits_critical*
+    (an attacker next to an unconscious target) every hit is critical; a hit's roll is doubled against an
+    isolated target, then resistance applies.
 
     >>> from kessen.rulesets.armies_clash.dice_strings import parse_dice
     >>> longsword = Attack("melee", 3, parse_dice("1d8+1"), 5)
@@ -123,7 +209,9 @@ def attack_roll(
         rolled = damage_roll(attack.damage, critical=result == "critical")
         return rolled.map(lambda r: RollResult(result, hit_damage(r, target_isolated=target_isolated, resistance=resistance)))
 
-    results = d20(mode).map(lambda n: attack_result(n, attack_bonus=attack.attack_bonus, armour_class=armour_class))
+    results = d20(mode).map(
+        lambda n: attack_result(n, attack_bonus=attack.attack_bonus, armour_class=armour_class, hits_critical=hits_critical)
+    )
     return results.bind(damage)
 
 
@@ -138,34 +226,38 @@ def automatic_hit(attack: Attack, *, resistance: Resistance = "none") -> Dist[Ro
     return damage_roll(attack.damage).map(lambda r: RollResult("hit", hit_damage(r, target_isolated=False, resistance=resistance)))
 
 
-def _roll(situation: AttackInput | UnitAttackInput, attack: Attack, *, supported: bool, automatic: bool) -> Dist[RollResult]:
-    """One roll of the action as the situation's flags make it (steps 3–7 of §6.3)."""
-    if automatic:
-        return automatic_hit(attack, resistance=situation.resistance)
+def roll_dist(question: AttackQuestion, roll: Roll) -> Dist[RollResult]:
+    """One roll of the action as the question's flags make it (steps 3–7 of §6.3)."""
+    attack = roll.attack
+    if question.target == "objective" and attack.kind == "melee":
+        return automatic_hit(attack, resistance=roll.resistance)  # step 3
     mode = attack_roll_mode(
         attack.kind,
-        target_isolated=situation.target_isolated,
-        incited=situation.incited,
-        supported=supported,
-        higher_ground=situation.higher_ground,
-        attacker_isolated=situation.attacker_isolated,
-        long_range=situation.long_range,
-        adjacent_enemy=situation.adjacent_enemy,
-        extra_advantage=situation.extra_advantage,
-        extra_disadvantage=situation.extra_disadvantage,
+        target_isolated=question.target_isolated,
+        incited=question.incited,
+        supported=question.supported,
+        higher_ground=question.higher_ground,
+        attacker_isolated=question.attacker_isolated,
+        long_range=roll.long_range,
+        adjacent_enemy=question.adjacent_enemy,
+        extra_advantage=question.extra_advantage,
+        extra_disadvantage=question.extra_disadvantage,
+        target_unconscious=question.target_unconscious,
+        attacker_adjacent=question.attacker_adjacent,
     )
-    armour_class = effective_ac(situation.target_ac, defensive=situation.target_defensive, cover=situation.target_cover)
+    armour_class = effective_ac(question.target_ac, defensive=question.target_defensive, cover=question.target_cover)
     return attack_roll(
         attack,
         mode=mode,
         armour_class=armour_class,
-        target_isolated=situation.target_isolated,
-        resistance=situation.resistance,
+        target_isolated=question.target_isolated,
+        resistance=roll.resistance,
+        hits_critical=question.target_unconscious and question.attacker_adjacent,
     )
 
 
-# (hits, crits) → weight by total damage ÷ step; every table of one joint shares one denominator.
-Joint = dict[tuple[int, int], tables.Table]
+# (hits, crits, squares pushed) → weight by total damage ÷ step; every table of one joint shares one denominator.
+Joint = dict[tuple[int, int, int], tables.Table]
 
 _COUNTS: dict[AttackResult, tuple[int, int]] = {"miss": (0, 0), "hit": (1, 0), "critical": (1, 1)}
 
@@ -176,55 +268,85 @@ def _step(rolls: Iterable[Dist[RollResult]]) -> int:
     return math.gcd(*(outcome.damage for roll in rolls for outcome in roll)) or 1
 
 
-def _joint(roll: Dist[RollResult], step: int) -> Joint:
-    parts: dict[tuple[int, int], dict[int, int]] = {}
+def _joint(roll: Dist[RollResult], step: int, push_squares: int) -> Joint:
+    parts: dict[tuple[int, int, int], dict[int, int]] = {}
     for outcome, weight in roll.items():
-        parts.setdefault(_COUNTS[outcome.result], {})[outcome.damage // step] = weight
+        hits, crits = _COUNTS[outcome.result]
+        parts.setdefault((hits, crits, hits * push_squares), {})[outcome.damage // step] = weight
     return {key: tables.from_weights(part) for key, part in parts.items()}
 
 
 def _sum(a: Joint, b: Joint) -> Joint:
-    """The joint table of two independent groups of rolls: hits, crits and damage add up."""
+    """The joint table of two independent groups of rolls: hits, crits, pushes and damage add up."""
     out: Joint = {}
-    for (hits_a, crits_a), table_a in a.items():
-        for (hits_b, crits_b), table_b in b.items():
-            key = (hits_a + hits_b, crits_a + crits_b)
+    for (hits_a, crits_a, pushed_a), table_a in a.items():
+        for (hits_b, crits_b, pushed_b), table_b in b.items():
+            key = (hits_a + hits_b, crits_a + crits_b, pushed_a + pushed_b)
             product = tables.convolve(table_a, table_b)
             out[key] = tables.add([out[key], product]) if key in out else product
     return out
 
 
-def attack(situation: AttackInput) -> Dist[AttackOutcome]:
+def _action(question: AttackQuestion) -> tuple[Joint, int]:
+    """The joint table of the action's rolls and its damage step (step 8 of §6.3: rolls are independent)."""
+    if question.no_effect:
+        return {(0, 0, 0): [1]}, 1
+    rolls = [roll_dist(question, roll) for roll in question.rolls]
+    step = _step(rolls)
+    joint: Joint = {(0, 0, 0): [1]}
+    for roll, dist in zip(question.rolls, rolls):
+        joint = _sum(joint, _joint(dist, step, roll.push_squares))
+    return joint, step
+
+
+def attack(question: AttackQuestion) -> Dist[AttackOutcome]:
     """One stand's or solo's attack rolls in one action against one target (§6.3).
 
     Rolls are independent; hits, critical hits and damage add up over them (step 8). A solo's spell
     attack on an objective square does nothing (AC-OBJ-4); melee rolls on an objective hit automatically.
     ``overflow`` is the damage beyond the target's HP that AC-DMG-2 passes on.
     """
-    if situation.target == "objective" and situation.attacker == "solo" and situation.action == "spell":
-        return Dist.always(AttackOutcome(0, 0, 0, False, 0))  # step 2
-    rolls = [
-        _roll(situation, one, supported=situation.supported, automatic=situation.target == "objective" and one.kind == "melee")
-        for one in action_rolls(situation.routine, reach_bonus=situation.reach_bonus)
-    ]
-    step = _step(rolls)
-    joint: Joint = {(0, 0): [1]}
-    for roll in rolls:
-        joint = _sum(joint, _joint(roll, step))
-    hp = situation.target_hp
+    joint, step = _action(question)
+    hp = question.target_hp
     return Dist(
         (AttackOutcome(hits, crits, index * step, index * step >= hp, max(0, index * step - hp)), weight)
-        for (hits, crits), table in joint.items()
+        for (hits, crits, _), table in joint.items()
         for index, weight in enumerate(table)
     )
 
 
-def stand_rolls(situation: AttackInput | UnitAttackInput, routine: Iterable[tuple[Attack, int]], *, supported: bool) -> list[Dist[RollResult]]:
+@functools.lru_cache(maxsize=4096)
+def attack_totals(question: AttackQuestion) -> Dist[AttackTotals]:
+    """The engine's view of one action against a stand or an objective square: the same rolls as ``attack``,
+    with the squares its hits push the target (AC-STAND-4); cached, as the engine and the AI ask alike."""
+    joint, step = _action(question)
+    return Dist(
+        (AttackTotals(hits, crits, index * step, pushed), weight)
+        for (hits, crits, pushed), table in joint.items()
+        for index, weight in enumerate(table)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def solo_attack(question: SoloAttackQuestion) -> Dist[SoloHits]:
+    """An action's attack rolls against a solo, each hit applied as it lands (AC-DMG-5, AC-SOLO-5): once the solo
+    is unconscious the later rolls have advantage (and disadvantage from afar, as it is prone) and hit critically
+    from next to it; no roll is made at a dead solo."""
+    if question.attack.no_effect:
+        return Dist.always(SoloHits(0, 0, 0, 0, question.condition.hp, question.condition.status, question.condition.failures))
+    awake = replace(question.attack, target_unconscious=False)
+    down = replace(question.attack, target_unconscious=True)
+    rolls = [SoloRoll(roll_dist(awake, roll), roll_dist(down, roll), roll.push_squares) for roll in question.attack.rolls]
+    return hits_on_solo(question.condition, rolls, maximum=question.maximum, pc=question.pc)
+
+
+def stand_rolls(question: AttackQuestion, *, supported: bool) -> list[Dist[RollResult]]:
     """Every roll of one stand's Attack action against a stand, the reach bonus roll included (AC-ATTACK-3)."""
-    return [_roll(situation, one, supported=supported, automatic=False) for one in action_rolls(routine, reach_bonus=True)]
+    situation = replace(question, supported=supported)
+    return [roll_dist(situation, roll) for roll in situation.rolls]
 
 
-def unit_attack(situation: UnitAttackInput) -> Dist[UnitAttackOutcome]:
+def unit_attack(situation: UnitAttackQuestion) -> Dist[UnitAttackOutcome]:
     """A unit's stands all attacking one target stand; damage overflows along the chain (§6.4, AC-DMG-2).
 
     ``stands − supporting_stands`` stands attack and ``min(supporting_stands, attackers)`` of them are
@@ -237,9 +359,9 @@ def unit_attack(situation: UnitAttackInput) -> Dist[UnitAttackOutcome]:
     attackers = situation.stands - situation.supporting_stands
     with_support = min(situation.supporting_stands, attackers)
     without = attackers - with_support
-    hp, chain = situation.target_hp, situation.target_stands
+    hp, chain = situation.stand.target_hp, situation.target_stands
     rolls = {
-        is_supported: stand_rolls(situation, situation.routine, supported=is_supported)
+        is_supported: stand_rolls(situation.stand, supported=is_supported)
         for is_supported, count in ((True, with_support), (False, without))
         if count
     }

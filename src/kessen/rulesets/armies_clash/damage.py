@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Literal
 
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash import tables
+from kessen.rulesets.armies_clash.d20 import AttackResult
 from kessen.rulesets.armies_clash.dice_strings import DiceExpression
 
 Resistance = Literal["none", "resistance", "vulnerability", "immunity"]
+
+
+@dataclass(frozen=True, slots=True)
+class RollResult:
+    """What one attack roll (or one other damage instance) did: missed, hit or hit critically, and the damage."""
+
+    result: AttackResult
+    damage: int
+
+
+MISS = RollResult("miss", 0)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -2,15 +2,16 @@
 (§5.9–§5.27); the rules themselves live in the modules of ``referee``, one per section of the rulebook.
 
 The state is frozen; ``node`` says what comes next and ``apply`` is pure. Every die is drawn from the
-distribution of the ruleset's own odds procedures (``attack``, ``save``, ``morale``, ``commander_check``,
-``death_saves``) or its d20 functions; consequences the rules fix without dice or choices are resolved
+distribution of the ruleset's own procedures (``attack``, ``solo_attack``, ``save``, ``morale``,
+``commander_check``, ``death_saves``) or its d20 functions; consequences the rules fix without dice or choices are resolved
 inside ``apply``. A decision with one legal option is taken at once.
 
 Decisions of this engine where the spec leaves room (each also in the docstring where it is made):
 
 - A stand aims all the rolls of one Attack action at one target; the sum of those rolls is one damage
-  instance for overflow (AC-DMG-2). A routine too big for one ``attack`` question (more than four rolls,
-  or a damage ceiling above 300) is asked in parts, each its own instance.
+  instance for overflow (AC-DMG-2), however many rolls the routine has (the limits of the odds contract,
+  AC-PROC-6, are for readable tables and do not bind the engine). Against a solo the rolls are judged
+  hit by hit, in the routine's order (AC-DMG-5).
 - Each target of an area or a multi-target spell rolls its own damage with its own save (the ``save``
   procedure per target); a line is always straight.
 - In a unit taking Cast a Spell, a stand "cannot cast" when it has no spell with uses left; such a stand
@@ -62,6 +63,7 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee import morale as morale_rules
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
+from kessen.rulesets.armies_clash.spells import save
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
     AttackRoll,
@@ -131,7 +133,7 @@ def _pending_node(state: AcState, step: Pending) -> Node:
     if isinstance(step, AttackRoll):
         return Chance(attack_dist(step.question), "attack")
     if isinstance(step, SaveRoll):
-        return Chance(spells.save_dist(step.question), "save")
+        return Chance(save(step.question), "save")
     if isinstance(step, AutoDamage):
         return Chance(spells.auto_dist(step.damage, step.up, step.down, step.resistance), "damage")
     if isinstance(step, StealthRoll):

@@ -8,10 +8,11 @@ from pydantic import Field
 
 from kessen.core.errors import InputError
 from kessen.io.validation import StrictModel
-from kessen.rulesets.armies_clash.attacks import action_rolls
+from kessen.rulesets.armies_clash.attacks import AttackQuestion, Roll, UnitAttackQuestion, action_rolls
 from kessen.rulesets.armies_clash.damage import Resistance
 from kessen.rulesets.armies_clash.dice_strings import damage_ceiling, parse_dice
 from kessen.rulesets.armies_clash.profiles import Ability, Attack, AttackKind, Cover, Formation
+from kessen.rulesets.armies_clash.spells import SaveQuestion
 
 AttackBonus = Annotated[int, Field(ge=-10, le=20)]
 ArmourClass = Annotated[int, Field(ge=1, le=40)]
@@ -66,9 +67,9 @@ def _check_entries(attacks: tuple[AttackEntry, ...], *, rolls_limit: int) -> Non
         raise InputError("attacks", total, f"at most {rolls_limit} rolls in all (total of count)")
 
 
-def _check_ceiling(rolls: tuple[Attack, ...], *, limit: int) -> None:
+def _check_ceiling(rolls: tuple[Roll, ...], *, limit: int) -> None:
     """The damage ceiling of all the rolls, the reach bonus roll included (AC-PROC-CEIL)."""
-    ceiling = damage_ceiling(attack.damage for attack in rolls)
+    ceiling = damage_ceiling(roll.attack.damage for roll in rolls)
     if ceiling > limit:
         raise InputError("attacks", ceiling, f"damage ceiling of the rolls must be ≤ {limit}")
 
@@ -101,14 +102,21 @@ class AttackInput(StrictModel):
     extra_disadvantage: Flag = False
 
     @property
-    def routine(self) -> tuple[tuple[Attack, int], ...]:
-        """Each attack with its number of rolls."""
-        return tuple((entry.record(), entry.count) for entry in self.attacks)
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll of the action: each entry ``count`` times, and the reach bonus roll of a stand's Attack
+        action (AC-ATTACK-3); every roll at the input's long range and resistance."""
+        routine = ((Roll(entry.record(), self.resistance, self.long_range), entry.count) for entry in self.attacks)
+        return action_rolls(routine, reach_bonus=self.attacker == "stand" and self.action == "attack")
 
-    @property
-    def reach_bonus(self) -> bool:
-        """Whether the action can earn the reach bonus roll: a stand's Attack action (AC-ATTACK-3)."""
-        return self.attacker == "stand" and self.action == "attack"
+    def question(self) -> AttackQuestion:
+        """The question the ``attack`` procedure reads."""
+        return AttackQuestion(
+            self.rolls, self.target_ac, self.target_hp, attacker=self.attacker, action=self.action, target=self.target,
+            target_isolated=self.target_isolated, target_defensive=self.target_defensive, target_cover=self.target_cover,
+            attacker_isolated=self.attacker_isolated, supported=self.supported, incited=self.incited,
+            higher_ground=self.higher_ground, adjacent_enemy=self.adjacent_enemy, extra_advantage=self.extra_advantage,
+            extra_disadvantage=self.extra_disadvantage,
+        )
 
     def check(self) -> None:
         """The rejects of §6.3."""
@@ -129,7 +137,7 @@ class AttackInput(StrictModel):
                     _reject(name, True, "an objective square is never isolated or defensive")
         if self.target == "solo" and self.target_defensive:
             _reject("target_defensive", True, "a solo has no formation")
-        _check_ceiling(action_rolls(self.routine, reach_bonus=self.reach_bonus), limit=ATTACK_CEILING_LIMIT)
+        _check_ceiling(self.rolls, limit=ATTACK_CEILING_LIMIT)
 
     def normalised(self) -> dict[str, Any]:
         """The echoed input: every field, attack entries normalised (AC-PROC-3)."""
@@ -160,10 +168,17 @@ class UnitAttackInput(StrictModel):
     extra_advantage: Flag = False
     extra_disadvantage: Flag = False
 
-    @property
-    def routine(self) -> tuple[tuple[Attack, int], ...]:
-        """One stand's attacks with their numbers of rolls."""
-        return tuple((entry.record(), entry.count) for entry in self.attacks)
+    def question(self) -> UnitAttackQuestion:
+        """The question the ``unit_attack`` procedure reads: one stand's rolls (reach bonus included, AC-ATTACK-3)."""
+        routine = ((Roll(entry.record(), self.resistance, self.long_range), entry.count) for entry in self.attacks)
+        stand = AttackQuestion(
+            action_rolls(routine, reach_bonus=True), self.target_ac, self.target_hp,
+            target_isolated=self.target_isolated, target_defensive=self.target_defensive, target_cover=self.target_cover,
+            attacker_isolated=self.attacker_isolated, incited=self.incited, higher_ground=self.higher_ground,
+            adjacent_enemy=self.adjacent_enemy, extra_advantage=self.extra_advantage,
+            extra_disadvantage=self.extra_disadvantage,
+        )
+        return UnitAttackQuestion(stand, self.stands, self.supporting_stands, self.target_stands)
 
     def check(self) -> None:
         """The rejects of §6.4."""
@@ -176,7 +191,7 @@ class UnitAttackInput(StrictModel):
         if self.target_isolated and self.target_stands != 1:
             _reject("target_isolated", True, f"an isolated stand has no neighbour to overflow into, so target_stands must be 1 (got {self.target_stands})")
         _check_entries(self.attacks, rolls_limit=UNIT_ROLLS_LIMIT)
-        _check_ceiling(action_rolls(self.routine, reach_bonus=True), limit=UNIT_CEILING_LIMIT)
+        _check_ceiling(self.question().stand.rolls, limit=UNIT_CEILING_LIMIT)
         if self.target_stands * self.target_hp > CHAIN_HP_LIMIT:
             _reject(
                 "target_stands",
@@ -209,6 +224,16 @@ class SaveInput(StrictModel):
     prepared: Flag = False
     extra_advantage: Flag = False
     extra_disadvantage: Flag = False
+
+    def question(self) -> SaveQuestion:
+        """The question the ``save`` procedure reads."""
+        return SaveQuestion(
+            self.ability, self.save_bonus, self.dc, target=self.target, spell_form=self.spell_form, caster=self.caster,
+            damage=None if self.damage is None else parse_dice(self.damage), on_success=self.on_success,
+            resistance=self.resistance, target_isolated=self.target_isolated, partial_coverage=self.partial_coverage,
+            skirmisher=self.skirmisher, prepared=self.prepared, extra_advantage=self.extra_advantage,
+            extra_disadvantage=self.extra_disadvantage,
+        )
 
     def check(self) -> None:
         """The rejects of §6.5, and the dice string."""

@@ -30,6 +30,7 @@ from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
 from kessen.rulesets.armies_clash.dice_strings import DiceStringError, parse_dice
 from kessen.rulesets.armies_clash.grid import FOOTPRINT, Footprint, Shape, Size, TerrainKind, overlaps, size_category
+from kessen.rulesets.armies_clash.profiles import Attack
 
 Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 Coord = tuple[int, int]
@@ -84,6 +85,10 @@ class AttackRecord(StrictModel):
     @property
     def reach(self) -> int:
         return self.reach_ft or 5
+
+    def profile(self) -> Attack:
+        """The attack as the rules read it: the dice string parsed, a melee reach filled in (5 ft)."""
+        return Attack(self.kind, self.attack_bonus, parse_dice(self.damage), self.reach if self.kind == "melee" else None)
 
 
 class SpellRecord(StrictModel):

@@ -7,18 +7,19 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.attacks import TargetKind
 from kessen.rulesets.armies_clash.forces import Solo, Stand, solo_isolated, spell_uses_left, stand_isolated
 from kessen.rulesets.armies_clash.grid import Footprint, Square, distance
 from kessen.rulesets.armies_clash.movement import Occupant
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    TargetKind,
     other,
     replace_solo,
     replace_stand,
     replace_unit,
 )
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry, SpellRecord
+from kessen.rulesets.armies_clash.solos import Condition
 
 
 def stats(state: AcState, piece: str) -> Creature:
@@ -29,6 +30,11 @@ def stats(state: AcState, piece: str) -> Creature:
     solo = state.solo(piece)
     assert solo is not None
     return state.creature(solo.creature)
+
+
+def solo_condition(solo: Solo) -> Condition:
+    """A solo's hit points, status and failed death saves as the rules of damage and dying read them (AC-DMG-5)."""
+    return Condition(solo.hp, "dead" if solo.status == "gone" else solo.status, solo.failures)
 
 
 def castable(state: AcState, piece: str) -> list[SpellRecord]:

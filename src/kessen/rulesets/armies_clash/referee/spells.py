@@ -8,6 +8,7 @@ from dataclasses import replace
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash import events as ev
+from kessen.rulesets.armies_clash.attacks import Roll, TargetKind
 from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, scaled_damage
 from kessen.rulesets.armies_clash.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.forces import spend_spell
@@ -25,14 +26,15 @@ from kessen.rulesets.armies_clash.grid import (
     reach_squares,
     self_origins,
 )
-from kessen.rulesets.armies_clash.inputs import AttackEntry, SaveInput
 from kessen.rulesets.armies_clash.options import Cast, CastArea, Done
+from kessen.rulesets.armies_clash.profiles import Attack
 from kessen.rulesets.armies_clash.referee.attack import attack_question, attack_targets, in_reach, target_info
 from kessen.rulesets.armies_clash.referee.pieces import (
     castable,
     kind_of,
     objectives_to_destroy,
     piece_footprint,
+    solo_condition,
     spell_of,
     unhide,
 )
@@ -44,19 +46,12 @@ from kessen.rulesets.armies_clash.referee.state import (
     Pending,
     PieceKind,
     SaveRoll,
-    TargetKind,
     push,
     replace_solo,
     replace_stand,
 )
 from kessen.rulesets.armies_clash.scenario import SpellRecord
-from kessen.rulesets.armies_clash.spells import SaveOutcome, save
-
-
-@functools.lru_cache(maxsize=4096)
-def save_dist(question: SaveInput) -> Dist[SaveOutcome]:
-    """The ``save`` procedure, cached."""
-    return save(question)
+from kessen.rulesets.armies_clash.spells import SaveQuestion
 
 
 @functools.lru_cache(maxsize=1024)
@@ -213,19 +208,21 @@ def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind
     response = t.response(sp.damage_type)
     if sp.resolution == "attack":
         assert sp.kind is not None and sp.attack_bonus is not None
-        entry = AttackEntry(kind=sp.kind, attack_bonus=sp.attack_bonus, damage=sp.damage or "0", count=1)
-        question = attack_question(state, piece, kind, target, (entry,), action="spell", resistance=response)
+        attack = Attack(sp.kind, sp.attack_bonus, parse_dice(sp.damage or "0"), 5 if sp.kind == "melee" else None)
+        question = attack_question(state, piece, kind, target, (Roll(attack, response),), action="spell")
         return [AttackRoll(piece, side, target, kind, sp.id, question)]
     if sp.resolution == "save":
         assert sp.save_ability is not None and sp.dc is not None
         target_stand = state.stand(target) if kind == "stand" else None
-        save_question = SaveInput(
-            ability=sp.save_ability, save_bonus=t.creature.save(sp.save_ability) if t.creature is not None else 0,
-            dc=sp.dc, target=kind, spell_form=sp.form, caster=caster, damage=sp.damage, on_success=sp.on_success,
-            resistance=response, target_isolated=t.isolated if kind == "solo" else False,
+        target_solo = state.solo(target) if kind == "solo" else None
+        save_question = SaveQuestion(
+            sp.save_ability, t.creature.save(sp.save_ability) if t.creature is not None else 0, sp.dc, target=kind,
+            spell_form=sp.form, caster=caster, damage=None if sp.damage is None else parse_dice(sp.damage),
+            on_success=sp.on_success, resistance=response, target_isolated=t.isolated if kind == "solo" else False,
             partial_coverage=partial and kind == "stand",
             skirmisher=target_stand is not None and state.unit(target_stand.unit).type == "skirmisher",
             prepared=target_stand is not None and state.unit(target_stand.unit).prepared,
+            target_unconscious=target_solo is not None and solo_condition(target_solo).unconscious,
         )
         return [SaveRoll(piece, side, sp.id, target, kind, save_question)]
     if sp.damage is None:

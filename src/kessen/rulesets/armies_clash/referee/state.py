@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kessen.rulesets.armies_clash.attacks import AttackQuestion, SoloAttackQuestion, TargetKind
 from kessen.rulesets.armies_clash.damage import Resistance
 from kessen.rulesets.armies_clash.forces import FormationName, Solo, Stand, Unit
 from kessen.rulesets.armies_clash.grid import Grid, Square
-from kessen.rulesets.armies_clash.inputs import AttackInput, SaveInput
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry
+from kessen.rulesets.armies_clash.spells import SaveQuestion
 
-TargetKind = Literal["stand", "solo", "objective"]
-"""What an attack or a spell is aimed at: a stand, an unattached solo or an objective square."""
 PieceKind = Literal["stand", "solo"]
 """What attacks or casts: a stand or a solo."""
 
@@ -98,8 +97,7 @@ class AttackRoll:
     target: str
     kind: TargetKind
     using: str
-    question: AttackInput
-    push: int = 0  # squares each hit pushes the target (AC-STAND-4)
+    question: AttackQuestion | SoloAttackQuestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +107,7 @@ class SaveRoll:
     spell: str
     target: str
     kind: TargetKind
-    question: SaveInput
+    question: SaveQuestion
 
 
 @dataclass(frozen=True, slots=True)
