@@ -8,6 +8,7 @@ from rich.markup import escape
 
 from kessen.i18n import text
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.text import prompt
 
 RULESET_ID = "armies-clash"
 TERRAIN_GLYPH = {"plain": ".", "road": "=", "forest": "f", "shallow_water": "~", "deep_water": "w"}
@@ -86,4 +87,7 @@ def render_board(state: AcState, lang: str) -> str:
     for o in state.static.objectives:
         extra = f" {state.hp_of(o.id)}hp" if o.kind == "destroy" else ""
         lines.append(f"[yellow]*[/] {escape(o.id)}: {text(RULESET_ID, o.kind, lang)} ({o.side}){extra}")
+    who = prompt(state, lang)
+    if who:
+        lines.append(f"[bold]▶ {escape(who)}[/bold]")
     return "\n".join(lines)

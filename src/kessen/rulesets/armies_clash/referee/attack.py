@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from kessen.core.events import Event
 from kessen.dice import Dist
@@ -21,6 +22,7 @@ from kessen.rulesets.armies_clash.damage import Resistance
 from kessen.rulesets.armies_clash.forces import forced_squares
 from kessen.rulesets.armies_clash.grid import Footprint, adjacent, distance, reach_squares
 from kessen.rulesets.armies_clash.options import AttackWith
+from kessen.rulesets.armies_clash.referee.damage import overflow_eligible
 from kessen.rulesets.armies_clash.profiles import Cover, Formation
 from kessen.rulesets.armies_clash.referee.pieces import (
     kind_of,
@@ -218,3 +220,42 @@ def attack_with(state: AcState, piece: str, choice: AttackWith, *, supported: bo
     question = attack_plan(state, piece, choice.using, kind, choice.target, supported=supported)
     step = AttackRoll(piece, state.side_of(piece), choice.target, kind, choice.using, question)
     return push(unhide(state, piece, out), step)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """What ``kessen play`` shows beside an attack: the exact mean damage of the action's distribution and, where it
+    applies, the chance of its decisive effect: ``casualty`` (the target stand, or the stand a casualty's damage
+    passes on to, goes to 0 HP), ``falls`` (a conscious solo goes down), ``killed`` (an unconscious solo dies),
+    ``destroyed`` (an objective square goes to 0 HP)."""
+
+    mean_damage: Fraction
+    effect: str
+    chance: Fraction | None
+
+
+def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
+    """The exact odds of *piece* taking *option* now, from the very distribution the engine will draw from."""
+    kind = kind_of(state, option.target)
+    supported = state.turn is not None and piece in state.turn.supported
+    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    mean = dist.map(lambda o: o.damage).mean()
+    assert isinstance(mean, Fraction)
+    if kind == "solo":
+        solo = state.solo(option.target)
+        assert solo is not None
+        if solo.status == "up":
+            return AttackOdds(mean, "falls", dist.probability(lambda o: isinstance(o, SoloHits) and o.status != "up"))
+        return AttackOdds(mean, "killed", dist.probability(lambda o: isinstance(o, SoloHits) and o.status == "dead"))
+    if kind == "objective":
+        hp = state.hp_of(option.target)
+        return AttackOdds(mean, "destroyed", dist.probability(lambda o: o.damage >= hp))
+    stand = state.stand(option.target)
+    assert stand is not None
+    threshold = stand.hp
+    if threshold == 0:  # a casualty passes all it takes on (AC-DMG-4), first to the default stand (AC-DMG-2)
+        nexts = [s for s in overflow_eligible(state, stand.id, ()) if s.hp > 0]
+        if not nexts:
+            return AttackOdds(mean, "casualty", None)
+        threshold = nexts[0].hp
+    return AttackOdds(mean, "casualty", dist.probability(lambda o: o.damage >= threshold))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from kessen.core.events import Event
 from kessen.dice import Dist
@@ -28,7 +29,7 @@ from kessen.rulesets.armies_clash.grid import (
 )
 from kessen.rulesets.armies_clash.options import Cast, CastArea, Done
 from kessen.rulesets.armies_clash.profiles import Attack
-from kessen.rulesets.armies_clash.referee.attack import attack_question, attack_targets, in_reach, target_info
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_question, attack_targets, in_reach, target_info
 from kessen.rulesets.armies_clash.referee.pieces import (
     castable,
     kind_of,
@@ -51,7 +52,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_stand,
 )
 from kessen.rulesets.armies_clash.scenario import SpellRecord
-from kessen.rulesets.armies_clash.spells import SaveQuestion
+from kessen.rulesets.armies_clash.spells import SaveQuestion, save
 
 
 @functools.lru_cache(maxsize=1024)
@@ -229,3 +230,46 @@ def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind
         return []
     up = int(sp.form == "area" and caster == "stand")
     return [AutoDamage(piece, side, sp.id, target, kind, sp.damage, up, int(partial), response)]
+
+
+@dataclass(frozen=True, slots=True)
+class CastOdds:
+    """What ``kessen play`` shows beside a spell: the exact mean damage it deals to enemies (and objective squares)
+    and to friends, summed over every target it affects, each from the procedure the engine will draw from."""
+
+    enemies: Fraction
+    friends: Fraction
+
+
+def cast_odds(state: AcState, piece: str, option: Cast | CastArea) -> CastOdds:
+    """The exact mean damage of casting *option* now, on each side (AC-SPELL-*, AC-AOE-*)."""
+    sp = spell_of(state, piece, option.spell)
+    if isinstance(option, Cast):
+        kind = kind_of(state, option.target)
+        hit = [(kind, option.target, False)]
+        if kind == "stand":
+            hit += [("solo", s.id, False) for s in state.solos if s.joined_to == option.target and s.status != "dead"]
+    else:
+        hit = area_targets(state, piece, area_squares(state, piece, option))
+    side = state.side_of(piece)
+    enemies = friends = Fraction(0)
+    for kind, target, partial in hit:
+        mean = sum((_mean_damage(step) for step in spell_effects(state, piece, sp, target, kind, partial=partial)), Fraction(0))
+        if kind != "objective" and state.side_of(target) == side:
+            friends += mean
+        else:
+            enemies += mean
+    return CastOdds(enemies, friends)
+
+
+def _mean_damage(step: Pending) -> Fraction:
+    """The exact mean damage of one spell effect's roll."""
+    if isinstance(step, AttackRoll):
+        mean = attack_dist(step.question).map(lambda o: o.damage).mean()
+    elif isinstance(step, SaveRoll):
+        mean = save(step.question).map(lambda o: o.damage).mean()
+    else:
+        assert isinstance(step, AutoDamage)
+        mean = auto_dist(step.damage, step.up, step.down, step.resistance).mean()
+    assert isinstance(mean, Fraction)
+    return mean
