@@ -139,3 +139,26 @@ def test_ac_win_2_narration_reads_as_prose_in_both_languages(path: Path) -> None
     assert GAME.narrate(ev.MoraleChecked(unit="u", routed=True), "en") == "u fails its morale check and is routed!"
     assert GAME.narrate(ev.SpellCast(caster="m1", spell="fireball", aim="(2,2)"), "en") == "m1 casts fireball at (2, 2)."
     assert GAME.narrate(ev.TurnOrder(order="u,v"), "ja") == "手番の順: u、v。"
+
+
+def test_ac_terr_1_to_5_the_board_draws_every_terrain_with_a_legend() -> None:
+    """AC-TERR-1..5, AC-HIDE-2, AC-OBJ-3: `kessen board` draws each kind of square (plain, rough, road, forest, shallow
+    and deep water), obscured squares in their own glyphs, elevation beside the terrain, an objective square, and the
+    terrain under a piece; the legend explains every glyph, in en and ja."""
+    terrain = [
+        {"at": [0, 0], "rough": True}, {"at": [1, 0], "kind": "road"}, {"at": [2, 0], "kind": "forest"},
+        {"at": [3, 0], "kind": "shallow_water"}, {"at": [4, 0], "kind": "deep_water"},
+        {"at": [0, 1], "obscured": True}, {"at": [1, 1], "rough": True, "obscured": True},
+        {"at": [2, 1], "kind": "forest", "obscured": True, "elevation": 3}, {"at": [3, 1], "elevation": 10},
+        {"at": [0, 2], "kind": "forest"}, {"at": [1, 2], "elevation": 2},
+    ]
+    s = scenario(stands=[("s1", "u", "hob", (0, 2)), ("s2", "u", "hob", (1, 2)), ("e1", "v", "hob", (4, 2))],
+                 units=[unit("u"), unit("v", "b", "skirmisher")], terrain=terrain, width=5, height=3,
+                 objectives=[{**GATE, "square": [4, 1]}])
+    state = start(s)
+    rows = Text.from_markup(GAME.show(state, "en")).plain.splitlines()
+    assert rows[2:5] == ["  0 , = f ~ w ", "  1 o % F3.+* ", "  2 AfA2. . a "]
+    for lang, words in (("en", ("rough", "road", "forest", "obscured", "elevation", "objective")),
+                        ("ja", ("荒れ地", "道路", "森林", "視界不良", "高地", "目標"))):
+        shown = GAME.show(state, lang)
+        assert all(word in shown for word in words), (lang, shown)

@@ -7,21 +7,36 @@ import string
 from rich.markup import escape
 
 from kessen.i18n import text
+from kessen.rulesets.armies_clash.grid import Terrain
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.text import prompt
 
 RULESET_ID = "armies-clash"
 TERRAIN_GLYPH = {"plain": ".", "road": "=", "forest": "f", "shallow_water": "~", "deep_water": "w"}
+ROUGH_GLYPH = ","
+OBSCURED_GLYPH = {".": "o", ",": "%", "=": "#", "f": "F", "~": "≈", "w": "W"}
+"""The same terrain when it is also obscured (fog, darkness, AC-HIDE-2)."""
+TERRAIN_STYLE = {"forest": "green", "shallow_water": "cyan", "deep_water": "cyan"}
 SIDE_STYLE = {"a": "bold red", "b": "bold blue"}
 
 
-def render_board(state: AcState, lang: str) -> str:
-    """The grid with its terrain and every piece, then a legend of units, stands, solos and objectives.
+def terrain_glyph(terrain: Terrain) -> str:
+    """A square's terrain in one character: its kind (rough ground has its own), obscured in a second set."""
+    glyph = ROUGH_GLYPH if terrain.kind == "plain" and terrain.rough else TERRAIN_GLYPH[terrain.kind]
+    return OBSCURED_GLYPH[glyph] if terrain.obscured else glyph
 
-    Each unit gets a letter (upper case for side a, lower case for side b); a casualty is shown dim; an
-    unattached solo is ``@``; a destroy objective's square ``*``. Empty squares show their terrain
-    (``.`` plain, ``,`` rough, ``=`` road, ``f`` forest, ``~`` shallow water, ``w`` deep water, ``o`` obscured)
-    or, on raised ground, the level digit.
+
+def level_glyph(elevation: int) -> str:
+    """A square's elevation in one character: blank at level 0, 1–9, + for 10."""
+    return " " if elevation == 0 else "+" if elevation >= 10 else str(elevation)
+
+
+def render_board(state: AcState, lang: str) -> str:
+    """The grid with its terrain and every piece, a legend, then the units, stands, solos and objectives.
+
+    Each square is two characters: what is on it (a unit's letter, upper case for side a and lower case for side
+    b, dim for a casualty; ``@`` an unattached solo; ``*`` a destroy objective's square; else its terrain) and its
+    elevation, or, under a piece on level ground, the terrain beneath it. The last line names who decides now.
     """
     grid = state.grid
     letters: dict[str, str] = {}
@@ -32,8 +47,7 @@ def render_board(state: AcState, lang: str) -> str:
         counts[u.side] += 1
     cells: dict[tuple[int, int], str] = {}
     for s in state.stands:
-        side = state.unit(s.unit).side
-        style = "dim" if s.hp == 0 else SIDE_STYLE[side]
+        style = "dim" if s.hp == 0 else SIDE_STYLE[state.unit(s.unit).side]
         for sq in s.footprint.squares():
             cells[sq] = f"[{style}]{letters[s.unit]}[/]"
     for solo in state.solos:
@@ -42,23 +56,23 @@ def render_board(state: AcState, lang: str) -> str:
                 cells[sq] = f"[{SIDE_STYLE[solo.side]}]@[/]"
     for o in state.static.objectives:
         if o.kind == "destroy" and o.square is not None and tuple(o.square) not in cells:
-            cells[tuple(o.square)] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"  # type: ignore[index]
+            cells[(o.square[0], o.square[1])] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"
     lines = [f"[bold]{escape(state.static.name)}[/bold]  " + text(RULESET_ID, "status", lang, round=state.round, vp_a=state.vp[0], vp_b=state.vp[1])]
-    header = "    " + "".join(str(x % 10) for x in range(grid.width))
-    lines.append(header)
+    if grid.width > 10:
+        lines.append("    " + "".join(f"{x // 10 % 10} " if x >= 10 else "  " for x in range(grid.width)))
+    lines.append("    " + "".join(f"{x % 10} " for x in range(grid.width)))
     for y in range(grid.height):
         row = []
         for x in range(grid.width):
-            if (x, y) in cells:
-                row.append(cells[(x, y)])
-                continue
             t = grid.at((x, y))
-            glyph = "," if t.kind == "plain" and t.rough else TERRAIN_GLYPH[t.kind]
-            if t.kind == "plain" and t.obscured:
-                glyph = "o"
-            if t.elevation and t.kind == "plain" and not t.rough:
-                glyph = str(t.elevation)
-            row.append(f"[green]{glyph}[/]" if t.kind == "forest" else f"[cyan]{glyph}[/]" if "water" in t.kind else glyph)
+            glyph = terrain_glyph(t)
+            shade = TERRAIN_STYLE.get(t.kind)
+            level = level_glyph(t.elevation)
+            if (x, y) in cells:
+                under = level if t.elevation or glyph == TERRAIN_GLYPH["plain"] else glyph
+                row.append(cells[(x, y)] + (f"[{shade}]{escape(under)}[/]" if shade and not t.elevation else escape(under)))
+            else:
+                row.append((f"[{shade}]{escape(glyph)}[/]" if shade else escape(glyph)) + level)
         lines.append(f"{y:3} " + "".join(row))
     lines.append(text(RULESET_ID, "board_legend", lang))
     lines.append("")

@@ -10,7 +10,7 @@ from kessen.core.errors import InputError
 from kessen.io.validation import StrictModel
 from kessen.rulesets.armies_clash.attacks import AttackQuestion, Roll, UnitAttackQuestion, action_rolls
 from kessen.rulesets.armies_clash.damage import Resistance
-from kessen.rulesets.armies_clash.dice_strings import damage_ceiling, parse_dice
+from kessen.rulesets.armies_clash.dice_strings import MAX_DICE, damage_ceiling, parse_dice
 from kessen.rulesets.armies_clash.profiles import Ability, Attack, AttackKind, Cover, Formation
 from kessen.rulesets.armies_clash.spells import SaveQuestion
 
@@ -29,11 +29,13 @@ CHAIN_HP_LIMIT = 1000
 class AttackEntry(StrictModel):
     """One attack of the routine and how many rolls of it (§6.3)."""
 
-    kind: AttackKind
-    attack_bonus: AttackBonus
-    damage: str
-    count: Annotated[int, Field(ge=1, le=4)] = 1
-    reach_ft: Annotated[int, Field(ge=5, le=30, multiple_of=5)] | None = None
+    kind: Annotated[AttackKind, Field(description="melee or ranged")]
+    attack_bonus: Annotated[AttackBonus, Field(description="the attack roll's bonus, -10 to 20")]
+    damage: Annotated[str, Field(description=f"damage dice, e.g. 1d8+1 (NdS±K, at most {MAX_DICE} dice, AC-PROC-DICE)")]
+    count: Annotated[int, Field(ge=1, le=4, description="how many rolls of this attack the action makes, 1 to 4")] = 1
+    reach_ft: Annotated[
+        int | None, Field(ge=5, le=30, multiple_of=5, description="melee reach in feet (5 to 30, default 5); 10+ gives a stand's Attack one more roll (AC-ATTACK-3)")
+    ] = None
 
     def record(self) -> Attack:
         """The attack as the rules see it: the dice string parsed, a melee reach filled in (5 ft)."""
@@ -81,25 +83,27 @@ def _reject(field: str, value: object, reason: str) -> NoReturn:
 class AttackInput(StrictModel):
     """One stand's or solo's attack rolls in one action against one target (§6.3)."""
 
-    attacker: Literal["stand", "solo"] = "stand"
-    action: Literal["attack", "spell"] = "attack"
-    attacks: Annotated[tuple[AttackEntry, ...], Field(min_length=1, max_length=4)]
-    target: Literal["stand", "solo", "objective"] = "stand"
-    target_ac: ArmourClass
-    target_hp: HitPoints
-    target_isolated: Flag = False
-    target_defensive: Flag = False
-    target_cover: Cover = "none"
-    resistance: Resistance = "none"
-    attacker_isolated: Flag = False
-    attacker_formation: Formation = "none"
-    supported: Flag = False
-    incited: Flag = False
-    higher_ground: Flag = False
-    long_range: Flag = False
-    adjacent_enemy: Flag = False
-    extra_advantage: Flag = False
-    extra_disadvantage: Flag = False
+    attacker: Annotated[Literal["stand", "solo"], Field(description="who attacks: a stand or a solo")] = "stand"
+    action: Annotated[Literal["attack", "spell"], Field(description="the Attack action, or a spell attack made with Cast a Spell")] = "attack"
+    attacks: Annotated[
+        tuple[AttackEntry, ...], Field(min_length=1, max_length=4, description="the routine: 1 to 4 attacks, at most 4 rolls and a damage ceiling of 300 in all")
+    ]
+    target: Annotated[Literal["stand", "solo", "objective"], Field(description="what is attacked: a stand, a solo or an objective square")] = "stand"
+    target_ac: Annotated[ArmourClass, Field(description="the target's AC before formation and cover, 1 to 40")]
+    target_hp: Annotated[HitPoints, Field(description="the target's current hit points, 1 to 1000")]
+    target_isolated: Annotated[Flag, Field(description="the target is isolated: advantage and double damage (AC-INTEG-1)")] = False
+    target_defensive: Annotated[Flag, Field(description="the target stand's regiment is in defensive formation: +2 AC (AC-FORM-3)")] = False
+    target_cover: Annotated[Cover, Field(description="the target's cover: none, half (+2 AC; forest) or three_quarters (+5 AC)")] = "none"
+    resistance: Annotated[Resistance, Field(description="the target's response to the damage type: none, resistance, vulnerability or immunity")] = "none"
+    attacker_isolated: Annotated[Flag, Field(description="the attacker is isolated: disadvantage on every roll (AC-INTEG-1)")] = False
+    attacker_formation: Annotated[Formation, Field(description="the attacking stand's regiment formation; none for skirmishers and solos")] = "none"
+    supported: Annotated[Flag, Field(description="a support-formation neighbour gave up its attacks for this stand: advantage on melee rolls (AC-ATTACK-6)")] = False
+    incited: Annotated[Flag, Field(description="the commander's Incite succeeded: advantage on every roll (AC-CMD-3)")] = False
+    higher_ground: Annotated[Flag, Field(description="the attacker stands higher than the target: advantage on melee rolls (AC-TERR-6)")] = False
+    long_range: Annotated[Flag, Field(description="beyond normal range: disadvantage on ranged rolls (AC-RANGE-2)")] = False
+    adjacent_enemy: Annotated[Flag, Field(description="the attacker is next to an enemy: disadvantage on ranged rolls (AC-D20-8)")] = False
+    extra_advantage: Annotated[Flag, Field(description="any other source of advantage, e.g. a hidden attacker")] = False
+    extra_disadvantage: Annotated[Flag, Field(description="any other source of disadvantage, e.g. a hidden target")] = False
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
@@ -149,24 +153,30 @@ class AttackInput(StrictModel):
 class UnitAttackInput(StrictModel):
     """A unit of identical stands attacking one target stand, overflow along identical stands (§6.4)."""
 
-    stands: Annotated[int, Field(ge=1, le=10)]
-    supporting_stands: Annotated[int, Field(ge=0, le=9)] = 0
-    attacks: Annotated[tuple[AttackEntry, ...], Field(min_length=1, max_length=3)]
-    target_ac: ArmourClass
-    target_hp: HitPoints
-    target_stands: Annotated[int, Field(ge=1, le=10)] = 1
-    target_isolated: Flag = False
-    target_defensive: Flag = False
-    target_cover: Cover = "none"
-    resistance: Resistance = "none"
-    attacker_isolated: Flag = False
-    attacker_formation: Formation = "none"
-    incited: Flag = False
-    higher_ground: Flag = False
-    long_range: Flag = False
-    adjacent_enemy: Flag = False
-    extra_advantage: Flag = False
-    extra_disadvantage: Flag = False
+    stands: Annotated[int, Field(ge=1, le=10, description="stands of the attacking unit taking part, 1 to 10")]
+    supporting_stands: Annotated[
+        int, Field(ge=0, le=9, description="of those, how many give up their attacks to support (AC-ATTACK-6), at most stands - 1")
+    ] = 0
+    attacks: Annotated[
+        tuple[AttackEntry, ...], Field(min_length=1, max_length=3, description="one stand's routine: 1 to 3 attacks, at most 3 rolls and a damage ceiling of 200")
+    ]
+    target_ac: Annotated[ArmourClass, Field(description="the target stands' AC before formation and cover, 1 to 40")]
+    target_hp: Annotated[HitPoints, Field(description="hit points of each target stand, 1 to 1000")]
+    target_stands: Annotated[
+        int, Field(ge=1, le=10, description="identical adjacent target stands the damage overflows along (AC-DMG-2); target_stands × target_hp ≤ 1000")
+    ] = 1
+    target_isolated: Annotated[Flag, Field(description="the target is isolated: advantage and double damage (AC-INTEG-1)")] = False
+    target_defensive: Annotated[Flag, Field(description="the target stand's regiment is in defensive formation: +2 AC (AC-FORM-3)")] = False
+    target_cover: Annotated[Cover, Field(description="the target's cover: none, half (+2 AC; forest) or three_quarters (+5 AC)")] = "none"
+    resistance: Annotated[Resistance, Field(description="the target's response to the damage type: none, resistance, vulnerability or immunity")] = "none"
+    attacker_isolated: Annotated[Flag, Field(description="the attacker is isolated: disadvantage on every roll (AC-INTEG-1)")] = False
+    attacker_formation: Annotated[Formation, Field(description="the attacking stand's regiment formation; none for skirmishers and solos")] = "none"
+    incited: Annotated[Flag, Field(description="the commander's Incite succeeded: advantage on every roll (AC-CMD-3)")] = False
+    higher_ground: Annotated[Flag, Field(description="the attacker stands higher than the target: advantage on melee rolls (AC-TERR-6)")] = False
+    long_range: Annotated[Flag, Field(description="beyond normal range: disadvantage on ranged rolls (AC-RANGE-2)")] = False
+    adjacent_enemy: Annotated[Flag, Field(description="the attacker is next to an enemy: disadvantage on ranged rolls (AC-D20-8)")] = False
+    extra_advantage: Annotated[Flag, Field(description="any other source of advantage, e.g. a hidden attacker")] = False
+    extra_disadvantage: Annotated[Flag, Field(description="any other source of disadvantage, e.g. a hidden target")] = False
 
     def question(self) -> UnitAttackQuestion:
         """The question the ``unit_attack`` procedure reads: one stand's rolls (reach bonus included, AC-ATTACK-3)."""
@@ -209,21 +219,23 @@ class UnitAttackInput(StrictModel):
 class SaveInput(StrictModel):
     """One target's saving throw against one spell or area effect (§6.5)."""
 
-    ability: Ability
-    save_bonus: AttackBonus
-    dc: Annotated[int, Field(ge=1, le=40)]
-    target: Literal["stand", "solo", "objective"] = "stand"
-    spell_form: Literal["area", "targeted"] = "area"
-    caster: Literal["stand", "solo"] = "stand"
-    damage: str | None = None
-    on_success: Literal["half", "none"] = "half"
-    resistance: Resistance = "none"
-    target_isolated: Flag = False
-    partial_coverage: Flag = False
-    skirmisher: Flag = False
-    prepared: Flag = False
-    extra_advantage: Flag = False
-    extra_disadvantage: Flag = False
+    ability: Annotated[Ability, Field(description="the saving throw's ability: str, dex, con, int, wis or cha")]
+    save_bonus: Annotated[AttackBonus, Field(description="the target's bonus for that save, -10 to 20 (ignored for objectives)")]
+    dc: Annotated[int, Field(ge=1, le=40, description="the save's DC, 1 to 40")]
+    target: Annotated[Literal["stand", "solo", "objective"], Field(description="who saves: a stand, a solo or an objective square")] = "stand"
+    spell_form: Annotated[Literal["area", "targeted"], Field(description="an area spell or a targeted one")] = "area"
+    caster: Annotated[Literal["stand", "solo"], Field(description="who cast it: a stand (its area damage doubles, AC-AOE-8) or a solo")] = "stand"
+    damage: Annotated[str | None, Field(description="the damage dice (e.g. 8d6), or null for an effect without damage")] = None
+    on_success: Annotated[Literal["half", "none"], Field(description="damage on a successful save: half, or none")] = "half"
+    resistance: Annotated[Resistance, Field(description="the target's response to the damage type")] = "none"
+    target_isolated: Annotated[
+        Flag, Field(description="an isolated solo against a stand's targeted spell: disadvantage, double damage on a failure (AC-SPELL-5)")
+    ] = False
+    partial_coverage: Annotated[Flag, Field(description="the area covers only some of the stand's squares: half damage (AC-AOE-7)")] = False
+    skirmisher: Annotated[Flag, Field(description="the target stand is a skirmisher: advantage on Dexterity saves (AC-SKIRM-1)")] = False
+    prepared: Annotated[Flag, Field(description="the target stand's unit is under Prepare: advantage (AC-CMD-3)")] = False
+    extra_advantage: Annotated[Flag, Field(description="any other source of advantage")] = False
+    extra_disadvantage: Annotated[Flag, Field(description="any other source of disadvantage")] = False
 
     def question(self) -> SaveQuestion:
         """The question the ``save`` procedure reads."""
@@ -251,13 +263,22 @@ class SaveInput(StrictModel):
 class MoraleInput(StrictModel):
     """A unit's end-of-round morale check, or a routed unit's rally (§6.6)."""
 
-    mode: Literal["check", "rally"] = "check"
-    wisdom_modifiers: Annotated[tuple[Annotated[int, Field(ge=-5, le=10)], ...], Field(min_length=1, max_length=100)]
-    starting_stands: Annotated[int, Field(ge=1, le=100)] | None = None
-    stands_lost: Annotated[int, Field(ge=0, le=99)] | None = None
-    commander_cha_modifier: Annotated[int, Field(ge=-5, le=10)] | None = None
-    advantage: Flag = False
-    disadvantage: Flag = False
+    mode: Annotated[Literal["check", "rally"], Field(description="the end-of-round check (AC-MORALE-1) or a routed unit's rally (AC-MORALE-6)")] = "check"
+    wisdom_modifiers: Annotated[
+        tuple[Annotated[int, Field(ge=-5, le=10)], ...],
+        Field(min_length=1, max_length=100, description="Wisdom modifiers (-5 to 10) of the unit's stands and joined solos; the highest counts"),
+    ]
+    starting_stands: Annotated[
+        int | None, Field(ge=1, le=100, description="check mode (required): the stands the unit started the battle with, 1 to 100")
+    ] = None
+    stands_lost: Annotated[
+        int | None, Field(ge=0, le=99, description="check mode (required): stands lost so far, at most starting_stands - 1")
+    ] = None
+    commander_cha_modifier: Annotated[
+        int | None, Field(ge=-5, le=10, description="rally mode (required): the commander's Charisma modifier, -5 to 10")
+    ] = None
+    advantage: Annotated[Flag, Field(description="advantage on the save, e.g. Prepare")] = False
+    disadvantage: Annotated[Flag, Field(description="disadvantage on the save")] = False
 
     def check(self) -> None:
         """Which fields each mode requires and forbids (§6.6)."""
@@ -283,23 +304,26 @@ class MoraleInput(StrictModel):
 class CommanderCheckInput(StrictModel):
     """The DC 15 Charisma check of Prepare and Incite (§6.7); the DC is not an input."""
 
-    check_bonus: AttackBonus
-    advantage: Flag = False
-    disadvantage: Flag = False
+    check_bonus: Annotated[AttackBonus, Field(description="the better of the commander's Intimidation and Persuasion bonuses, -10 to 20")]
+    advantage: Annotated[Flag, Field(description="advantage on the check")] = False
+    disadvantage: Annotated[Flag, Field(description="disadvantage on the check")] = False
 
 
 class InitiativeEntry(StrictModel):
     """A unit or unattached solo rolling initiative (§6.8)."""
 
-    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,20}$")]
-    type: Literal["skirmisher", "regiment", "solo"]
-    dex_modifiers: Annotated[tuple[Annotated[int, Field(ge=-5, le=10)], ...], Field(min_length=1, max_length=50)]
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,20}$", description="a name for the entry: letters, digits, - and _, up to 20")]
+    type: Annotated[Literal["skirmisher", "regiment", "solo"], Field(description="skirmishers use their best modifier, a regiment its worst")]
+    dex_modifiers: Annotated[
+        tuple[Annotated[int, Field(ge=-5, le=10)], ...],
+        Field(min_length=1, max_length=50, description="Dexterity modifiers (-5 to 10) of its stands and joined solos; a solo has exactly one"),
+    ]
 
 
 class InitiativeInput(StrictModel):
     """Two to four units and solos rolling initiative (§6.8)."""
 
-    units: Annotated[tuple[InitiativeEntry, ...], Field(min_length=2, max_length=4)]
+    units: Annotated[tuple[InitiativeEntry, ...], Field(min_length=2, max_length=4, description="the 2 to 4 units and solos rolling, ids unique")]
 
     def check(self) -> None:
         """Unique ids; a solo has exactly one modifier."""
@@ -315,14 +339,14 @@ class InitiativeInput(StrictModel):
 class DecisiveRoutInput(StrictModel):
     """Both sides' VP and surviving units at the battle-end judgement (§6.9)."""
 
-    vp_a: Annotated[int, Field(ge=0, le=100)]
-    vp_b: Annotated[int, Field(ge=0, le=100)]
-    units_a: Annotated[int, Field(ge=0, le=50)]
-    units_b: Annotated[int, Field(ge=0, le=50)]
+    vp_a: Annotated[int, Field(ge=0, le=100, description="side a's victory points, 0 to 100")]
+    vp_b: Annotated[int, Field(ge=0, le=100, description="side b's victory points, 0 to 100")]
+    units_a: Annotated[int, Field(ge=0, le=50, description="side a's surviving units, 0 to 50")]
+    units_b: Annotated[int, Field(ge=0, le=50, description="side b's surviving units, 0 to 50")]
 
 
 class DeathSavesInput(StrictModel):
     """A dying PC solo's tallies before its end-of-round death saves (§6.10)."""
 
-    successes: Annotated[int, Field(ge=0, le=2)] = 0
-    failures: Annotated[int, Field(ge=0, le=2)] = 0
+    successes: Annotated[int, Field(ge=0, le=2, description="death-save successes so far, 0 to 2")] = 0
+    failures: Annotated[int, Field(ge=0, le=2, description="death-save failures so far, 0 to 2")] = 0
