@@ -143,8 +143,9 @@ def test_ac_win_2_narration_reads_as_prose_in_both_languages(path: Path) -> None
 
 def test_ac_terr_1_to_5_the_board_draws_every_terrain_with_a_legend() -> None:
     """AC-TERR-1..5, AC-HIDE-2, AC-OBJ-3: `kessen board` draws each kind of square (plain, rough, road, forest, shallow
-    and deep water), obscured squares in their own glyphs, elevation beside the terrain, an objective square, and the
-    terrain under a piece; the legend explains every glyph, in en and ja."""
+    and deep water), obscured squares in their own glyphs, raised plain ground by its height, an objective square;
+    the heights of all the ground (also under woods and pieces) below the legend, and the terrain under each stand
+    in its line; the legend explains every glyph, in en and ja."""
     terrain = [
         {"at": [0, 0], "rough": True}, {"at": [1, 0], "kind": "road"}, {"at": [2, 0], "kind": "forest"},
         {"at": [3, 0], "kind": "shallow_water"}, {"at": [4, 0], "kind": "deep_water"},
@@ -157,8 +158,11 @@ def test_ac_terr_1_to_5_the_board_draws_every_terrain_with_a_legend() -> None:
                  objectives=[{**GATE, "square": [4, 1]}])
     state = start(s)
     rows = Text.from_markup(GAME.show(state, "en")).plain.splitlines()
-    assert rows[2:5] == ["  0 , = f ~ w ", "  1 o % F3.+* ", "  2 AfA2. . a "]
-    for lang, words in (("en", ("rough", "road", "forest", "obscured", "elevation", "objective")),
-                        ("ja", ("荒れ地", "道路", "森林", "視界不良", "高地", "目標"))):
+    assert rows[1:5] == ["    01234", "  0 ,=f~w", "  1 o%F+*", "  2 AA..a"]
+    heights = rows.index("    heights of the ground (. level 0, 1-9, + for 10):")
+    assert rows[heights + 1:heights + 5] == ["    01234", "  0 .....", "  1 ..3+.", "  2 .2..."]
+    assert "s1@0,2 11hp (forest); s2@1,2 11hp" in GAME.show(state, "en")
+    for lang, words in (("en", ("rough", "road", "forest", "obscured", "heights", "objective")),
+                        ("ja", ("荒れ地", "道路", "森林", "視界不良", "高度", "目標"))):
         shown = GAME.show(state, lang)
         assert all(word in shown for word in words), (lang, shown)

@@ -7,7 +7,7 @@ import string
 from rich.markup import escape
 
 from kessen.i18n import text
-from kessen.rulesets.armies_clash.grid import Terrain
+from kessen.rulesets.armies_clash.grid import Footprint, Terrain
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.text import prompt
 
@@ -21,22 +21,26 @@ SIDE_STYLE = {"a": "bold red", "b": "bold blue"}
 
 
 def terrain_glyph(terrain: Terrain) -> str:
-    """A square's terrain in one character: its kind (rough ground has its own), obscured in a second set."""
+    """A square's terrain in one character: its kind (rough ground has its own), obscured in a second set; level
+    plain ground above level 0 shows its height (1–9, + for 10)."""
     glyph = ROUGH_GLYPH if terrain.kind == "plain" and terrain.rough else TERRAIN_GLYPH[terrain.kind]
-    return OBSCURED_GLYPH[glyph] if terrain.obscured else glyph
+    if terrain.obscured:
+        return OBSCURED_GLYPH[glyph]
+    return level_glyph(terrain.elevation) if glyph == TERRAIN_GLYPH["plain"] and terrain.elevation else glyph
 
 
 def level_glyph(elevation: int) -> str:
-    """A square's elevation in one character: blank at level 0, 1–9, + for 10."""
-    return " " if elevation == 0 else "+" if elevation >= 10 else str(elevation)
+    """A square's elevation in one character: . at level 0, 1–9, + for 10."""
+    return "." if elevation == 0 else "+" if elevation >= 10 else str(elevation)
 
 
 def render_board(state: AcState, lang: str) -> str:
-    """The grid with its terrain and every piece, a legend, then the units, stands, solos and objectives.
+    """The grid with its terrain and every piece, a legend, the heights of the ground when it is not all level,
+    then the units and their stands (with the terrain each stands on), the solos and objectives.
 
-    Each square is two characters: what is on it (a unit's letter, upper case for side a and lower case for side
-    b, dim for a casualty; ``@`` an unattached solo; ``*`` a destroy objective's square; else its terrain) and its
-    elevation, or, under a piece on level ground, the terrain beneath it. The last line names who decides now.
+    Each unit gets a letter (upper case for side a, lower case for side b); a casualty is shown dim; an unattached
+    solo is ``@``; a destroy objective's square ``*``. Empty squares show their terrain. The last line names who
+    decides now.
     """
     grid = state.grid
     letters: dict[str, str] = {}
@@ -58,23 +62,25 @@ def render_board(state: AcState, lang: str) -> str:
         if o.kind == "destroy" and o.square is not None and tuple(o.square) not in cells:
             cells[(o.square[0], o.square[1])] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"
     lines = [f"[bold]{escape(state.static.name)}[/bold]  " + text(RULESET_ID, "status", lang, round=state.round, vp_a=state.vp[0], vp_b=state.vp[1])]
-    if grid.width > 10:
-        lines.append("    " + "".join(f"{x // 10 % 10} " if x >= 10 else "  " for x in range(grid.width)))
-    lines.append("    " + "".join(f"{x % 10} " for x in range(grid.width)))
+    header = "    " + "".join(str(x % 10) for x in range(grid.width))
+    lines.append(header)
     for y in range(grid.height):
         row = []
         for x in range(grid.width):
-            t = grid.at((x, y))
-            glyph = terrain_glyph(t)
-            shade = TERRAIN_STYLE.get(t.kind)
-            level = level_glyph(t.elevation)
             if (x, y) in cells:
-                under = level if t.elevation or glyph == TERRAIN_GLYPH["plain"] else glyph
-                row.append(cells[(x, y)] + (f"[{shade}]{escape(under)}[/]" if shade and not t.elevation else escape(under)))
-            else:
-                row.append((f"[{shade}]{escape(glyph)}[/]" if shade else escape(glyph)) + level)
+                row.append(cells[(x, y)])
+                continue
+            t = grid.at((x, y))
+            glyph = escape(terrain_glyph(t))
+            shade = TERRAIN_STYLE.get(t.kind)
+            row.append(f"[{shade}]{glyph}[/]" if shade else glyph)
         lines.append(f"{y:3} " + "".join(row))
     lines.append(text(RULESET_ID, "board_legend", lang))
+    if any(t.elevation for _, t in grid.terrain):  # heights everywhere, also under pieces, woods and water
+        lines.append(text(RULESET_ID, "heights", lang))
+        lines.append(header)
+        for y in range(grid.height):
+            lines.append(f"{y:3} " + "".join(level_glyph(grid.at((x, y)).elevation) for x in range(grid.width)))
     lines.append("")
     for u in state.units:
         stands = state.unit_stands(u.id)
@@ -92,7 +98,8 @@ def render_board(state: AcState, lang: str) -> str:
         parts = []
         for s in stands:
             flag = "!" if s.isolated else ""
-            parts.append(f"{escape(s.id)}@{s.x},{s.y} {s.hp}hp{flag}")
+            ground = _ground(state, s.footprint, lang)
+            parts.append(f"{escape(s.id)}@{s.x},{s.y} {s.hp}hp{flag}{ground}")
         if parts:
             lines.append("    " + "; ".join(parts))
     for solo in state.solos:
@@ -105,3 +112,17 @@ def render_board(state: AcState, lang: str) -> str:
     if who:
         lines.append(f"[bold]▶ {escape(who)}[/bold]")
     return "\n".join(lines)
+
+
+def _ground(state: AcState, footprint: Footprint, lang: str) -> str:
+    """The terrain under a stand, when it is not all plain level ground: " (forest, road)"."""
+    seen: list[str] = []
+    for square in footprint.squares():
+        t = state.grid.at(square)
+        kinds: list[str] = [t.kind] if t.kind != "plain" else []
+        kinds += ["rough"] * t.rough + ["obscured"] * t.obscured
+        for kind in kinds:
+            word = text(RULESET_ID, f"ground_{kind}", lang)
+            if word not in seen:
+                seen.append(word)
+    return f" ({', '.join(seen)})" if seen else ""

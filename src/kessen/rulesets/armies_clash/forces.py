@@ -144,7 +144,8 @@ def solo_isolated(solo: Solo, allied_stands: Iterable[Stand]) -> bool:
     never is (AC-INTEG-4)."""
     if solo.joined_to is not None:
         return False
-    return all(distance(solo.footprint, s.footprint) > 2 for s in allied_stands)
+    here = solo.footprint
+    return not any(distance(here, s.footprint) <= 2 for s in allied_stands)
 
 
 def spell_uses_left(used: tuple[tuple[str, int], ...], spell: str, uses: int | None) -> bool:

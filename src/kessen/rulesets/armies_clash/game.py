@@ -91,8 +91,21 @@ from kessen.rulesets.armies_clash.referee.state import (
 from kessen.rulesets.armies_clash.victory import rout_chance
 
 
+_last: list[tuple[AcState, Node]] = []
+"""The node of the state last asked about: ``apply`` settles a state by asking its node, and the driver then asks
+for the same state's node again; a state is frozen, so the same object has the same node."""
+
+
 def node(state: AcState) -> Node:
     """The next node: the first pending step, else the turn's next choice, else the end."""
+    if _last and _last[0][0] is state:
+        return _last[0][1]
+    found = _node(state)
+    _last[:] = [(state, found)]
+    return found
+
+
+def _node(state: AcState) -> Node:
     if state.ended:
         return Terminal(state.winner or None, ending.summary(state))
     if state.pending:

@@ -4,6 +4,7 @@ their commanders, isolation and hiding (§5.3–§5.7, §5.20, §5.26)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
@@ -20,6 +21,8 @@ from kessen.rulesets.armies_clash.referee.state import (
 )
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry, SpellRecord
 from kessen.rulesets.armies_clash.solos import Condition
+
+P = TypeVar("P", Stand, Solo)
 
 
 def stats(state: AcState, piece: str) -> Creature:
@@ -148,13 +151,15 @@ def isolation(state: AcState, out: list[Event]) -> AcState:
     by_unit: dict[str, list[Stand]] = {}
     for s in state.stands:
         by_unit.setdefault(s.unit, []).append(s)
-    stands = tuple(replace(s, isolated=stand_isolated(s, types[s.unit], by_unit[s.unit])) for s in state.stands)
+    stands = tuple(_isolated(s, stand_isolated(s, types[s.unit], by_unit[s.unit])) for s in state.stands)
     state = replace(state, stands=stands)
-    solos = tuple(
-        replace(s, isolated=solo_isolated(s, state.side_stands(s.side))) if s.on_grid else replace(s, isolated=False)
-        for s in state.solos
-    )
+    allies = {side: state.side_stands(side) for side in ("a", "b")}
+    solos = tuple(_isolated(s, s.on_grid and solo_isolated(s, allies[s.side])) for s in state.solos)
     return replace(state, solos=solos)
+
+
+def _isolated(piece: P, isolated: bool) -> P:
+    return piece if piece.isolated == isolated else replace(piece, isolated=isolated)
 
 
 def reveal_near(state: AcState, piece: str, out: list[Event]) -> AcState:

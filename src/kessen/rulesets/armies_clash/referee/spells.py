@@ -173,7 +173,13 @@ def area_targets(state: AcState, piece: str, area: frozenset[Square]) -> list[tu
     """(kind, id, partly covered) of everything an area affects: stands with any square in it, unattached solos
     with any square in it, the solos joined to covered stands, and objective squares (AC-AOE-7, AC-SPELL-6)."""
     out: list[tuple[TargetKind, str, bool]] = []
+    if not area:
+        return out
+    west, east = min(x for x, _ in area), max(x for x, _ in area)
+    north, south = min(y for _, y in area), max(y for _, y in area)
     for s in state.stands:
+        if s.x > east or s.y > south or s.x + s.size <= west or s.y + s.size <= north:
+            continue  # no square of it can be in the area
         cover = coverage(area, s.footprint)
         if cover != "none":
             out.append(("stand", s.id, cover == "partial"))
