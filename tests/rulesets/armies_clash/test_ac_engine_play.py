@@ -142,3 +142,21 @@ def test_ac_scale_2_board_renders() -> None:
     state = GAME.load_scenario(EXAMPLES[0].read_text(), str(EXAMPLES[0]))
     en, ja = GAME.show(state, "en"), GAME.show(state, "ja")
     assert "pikes" in en and "連隊" in ja
+
+
+def test_ac_move_5_the_ai_never_flees_the_field_however_far_the_enemy() -> None:
+    """AC-MOVE-5: stepping off the grid flees the battlefield; the AI, however far it is from the enemy (here 90
+    squares on a 100-square grid, at the north edge), marches instead of fleeing."""
+    from armies_clash_engine_helpers import at_piece, scenario, start, unit
+
+    from kessen.core.engine import Decision
+    from kessen.rulesets.armies_clash import game as g
+    from kessen.rulesets.armies_clash.movement import Destination
+
+    s = scenario(stands=[("s1", "u", "hob", (50, 0)), ("e1", "v", "hob", (50, 90))],
+                 units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], width=100, height=100)
+    state = at_piece(start(s), "u", "s1", "dash")
+    decision = g.node(state)
+    assert isinstance(decision, Decision) and any(isinstance(o, Destination) and o.kind == "flee" for o in decision.options)
+    chosen = GAME.ai("a").decide(state, decision)
+    assert isinstance(chosen, Destination) and chosen.kind == "move" and chosen.y > 0
