@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kessen
-from kessen.odds import OddsResult
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.attacks import Roll, action_rolls, effective_ac
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.profiles import Attack
+from kessen.odds import OddsResult
+from kessen.rulesets.armies_clash.rules.attack import Roll, action_rolls, effective_ac
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.profiles import Attack
 
 
 def odds(data: dict[str, Any]) -> OddsResult:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.dice_strings import (
+from kessen.rulesets.armies_clash.rules.dice_strings import (
     Constant,
     DiceExpression,
     DiceStringError,

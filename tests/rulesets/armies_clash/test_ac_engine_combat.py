@@ -22,13 +22,15 @@ from armies_clash_engine_helpers import (
 )
 
 from kessen.core.engine import Chance, Decision
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import AttackQuestion, AttackTotals, roll_dist
-from kessen.rulesets.armies_clash.commanders import CommanderCheckOutcome
-from kessen.rulesets.armies_clash.grid import Footprint, distance
-from kessen.rulesets.armies_clash.morale import MoraleOutcome
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.actions import act_options, activate_options, declare_options
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
+from kessen.rulesets.armies_clash.referee.damage import damage_stand, deal
+from kessen.rulesets.armies_clash.referee.end_of_round import eliminate_casualties
+from kessen.rulesets.armies_clash.referee.integrity import isolation
+from kessen.rulesets.armies_clash.referee.morale import morale_question, rally_question
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -44,17 +46,16 @@ from kessen.rulesets.armies_clash.options import (
     Stay,
     Support,
 )
-from kessen.rulesets.armies_clash.referee.actions import act_options, activate_options, declare_options
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
-from kessen.rulesets.armies_clash.referee.damage import damage_stand, deal
-from kessen.rulesets.armies_clash.referee.end_of_round import eliminate_casualties
-from kessen.rulesets.armies_clash.referee.morale import morale_question, rally_question
-from kessen.rulesets.armies_clash.referee.movement import move_options
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation, reveal_near, spell_of, unhide
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, reveal_near, spell_of, unhide
 from kessen.rulesets.armies_clash.referee.rounds import end_turn, start_turn
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets, cast_options, spell_effects
 from kessen.rulesets.armies_clash.referee.state import EndStep, StealthRoll, Turn
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals, roll_dist
+from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance
+from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
+from kessen.rulesets.armies_clash.rules.movement import Destination
 from kessen.rulesets.armies_clash.scenario import may_join
 
 
@@ -444,7 +445,7 @@ def test_ac_spell_3_ac_spell_6_ac_aoe_8_stand_area_doubles_joined_solo_saves() -
     assert ("stand", "e1", False) in targets and ("solo", "sage", False) in targets and ("stand", "o1", True) in targets
     steps = spell_effects(state, "m1", spell_of(state, "m1", "boom"), "o1", "stand", partial=True)
     q = steps[0].question
-    assert q.caster == "stand" and q.spell_form == "area" and q.partial_coverage and q.skirmisher
+    assert q.effect.caster == "stand" and q.effect.spell_form == "area" and q.effect.partial_coverage and q.skirmisher
 
 
 def test_ac_spell_4_solo_targeted_spell_and_stands() -> None:

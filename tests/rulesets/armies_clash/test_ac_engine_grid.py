@@ -9,8 +9,13 @@ from armies_clash_engine_helpers import at_piece, choose, scenario, start, unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kessen.rulesets.armies_clash.forces import movement_budget, speed_squares
-from kessen.rulesets.armies_clash.grid import (
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_plan
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.options import Stay
+from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
+from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion
+from kessen.rulesets.armies_clash.rules.grid import (
     EAST,
     NORTH,
     Footprint,
@@ -26,13 +31,7 @@ from kessen.rulesets.armies_clash.grid import (
     reach_squares,
     step_cost,
 )
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import Stay
-from kessen.rulesets.armies_clash.attacks import AttackQuestion
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_plan
-from kessen.rulesets.armies_clash.referee.movement import move_options
-from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
-from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
+from kessen.rulesets.armies_clash.rules.movement import Destination, movement_budget, speed_squares
 
 
 def _moves(state: AcState) -> dict[tuple[int, int], Destination]:

@@ -18,7 +18,7 @@ from kessen.core.replay import play
 from kessen.dice import draw, stream
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.armies_clash.inputs import AttackInput
+from kessen.rulesets.armies_clash.procedures import AttackInput
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "armies-clash").glob("*.toml"))
@@ -150,8 +150,8 @@ def test_ac_move_5_the_ai_never_flees_the_field_however_far_the_enemy() -> None:
     from armies_clash_engine_helpers import at_piece, scenario, start, unit
 
     from kessen.core.engine import Decision
-    from kessen.rulesets.armies_clash import game as g
-    from kessen.rulesets.armies_clash.movement import Destination
+    from kessen.rulesets.armies_clash.referee import machine as g
+    from kessen.rulesets.armies_clash.rules.movement import Destination
 
     s = scenario(stands=[("s1", "u", "hob", (50, 0)), ("e1", "v", "hob", (50, 90))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], width=100, height=100)

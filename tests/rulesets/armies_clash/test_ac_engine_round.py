@@ -8,16 +8,14 @@ from dataclasses import replace
 from armies_clash_engine_helpers import choose, roll, scenario, start, unit, with_stand
 
 from kessen.core.engine import Chance, Decision, Terminal
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import AttackQuestion, AttackTotals
-from kessen.rulesets.armies_clash.dying import DeathSavesOutcome
-from kessen.rulesets.armies_clash.morale import MoraleOutcome
-from kessen.rulesets.armies_clash.options import Award, NoShift, Shift
+from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import deal
 from kessen.rulesets.armies_clash.referee.ending import verdict
+from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective, defend
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation
+from kessen.rulesets.armies_clash.referee.options import Award, NoShift, Shift
+from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import (
     END_STEPS,
     AcState,
@@ -27,7 +25,10 @@ from kessen.rulesets.armies_clash.referee.state import (
     ShiftGap,
     Turn,
 )
-from kessen.rulesets.armies_clash.victory import rout_chance
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals
+from kessen.rulesets.armies_clash.rules.dying import DeathSavesOutcome
+from kessen.rulesets.armies_clash.rules.ending import rout_chance
+from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
 
 
 def _end_round(state: AcState) -> AcState:

@@ -16,13 +16,10 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.rulesets.armies_clash import RULESET
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import AttackQuestion, SoloAttackQuestion
-from kessen.rulesets.armies_clash.forces import forced_squares
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
+from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import damage_stand
+from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
 from kessen.rulesets.armies_clash.referee.pieces import occupancy, spell_of
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import (
@@ -32,7 +29,9 @@ from kessen.rulesets.armies_clash.referee.spells import (
     spell_effects,
 )
 from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll
-from kessen.rulesets.armies_clash.spells import save
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion
+from kessen.rulesets.armies_clash.rules.movement import Destination, forced_squares
+from kessen.rulesets.armies_clash.rules.spells import save
 
 
 def _options(state: AcState) -> tuple[Any, ...]:

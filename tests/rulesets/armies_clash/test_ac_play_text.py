@@ -20,8 +20,8 @@ from kessen.i18n import LANGUAGES
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.ai import expected_damage
-from kessen.rulesets.armies_clash.options import AttackWith, Cast
 from kessen.rulesets.armies_clash.referee.attack import attack_odds
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn
 
 GAME = get_ruleset("armies-clash").game

@@ -12,17 +12,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kessen.dice import Dist, d
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import SoloAttackQuestion, solo_attack
-from kessen.rulesets.armies_clash.damage import MISS, RollResult
-from kessen.rulesets.armies_clash.options import AttackWith
+from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_plan
 from kessen.rulesets.armies_clash.referee.damage import deal
+from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import spell_of
 from kessen.rulesets.armies_clash.referee.spells import spell_effects
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn
-from kessen.rulesets.armies_clash.solos import Condition, SoloHits, SoloRoll, hits_on_solo, take_damage
-from kessen.rulesets.armies_clash.spells import save
+from kessen.rulesets.armies_clash.rules.attack import SoloAttackQuestion, solo_attack
+from kessen.rulesets.armies_clash.rules.damage import (
+    MISS,
+    Condition,
+    RollResult,
+    SoloHits,
+    SoloRoll,
+    hits_on_solo,
+    take_damage,
+)
+from kessen.rulesets.armies_clash.rules.spells import save
 
 # a PC solo with the Hob's statistics: AC 18, 11 HP (its maximum)
 PC = {"id": "pc", "side": "b", "creature": "hob", "at": [5, 5], "pc": True}

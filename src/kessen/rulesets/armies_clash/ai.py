@@ -8,16 +8,24 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.armies_clash.damage import damage_roll
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.forces import speed_squares
-from kessen.rulesets.armies_clash.grid import Footprint, distance, goal_distances, reach_squares
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Cast, CastArea, Declare, NoAction, Stay, Support
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
+from kessen.rulesets.armies_clash.referee.options import (
+    AttackWith,
+    Benefit,
+    Cast,
+    CastArea,
+    Declare,
+    NoAction,
+    Stay,
+    Support,
+)
 from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_footprint, routed_piece, spell_of, stats
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, goal_distances, reach_squares
+from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 
 
 def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:

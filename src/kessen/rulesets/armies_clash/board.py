@@ -7,8 +7,8 @@ import string
 from rich.markup import escape
 
 from kessen.i18n import text
-from kessen.rulesets.armies_clash.grid import Footprint, Terrain
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Terrain
 from kessen.rulesets.armies_clash.text import prompt
 
 RULESET_ID = "armies-clash"

@@ -28,9 +28,17 @@ from pydantic import Field
 from kessen.core.errors import InputError
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.armies_clash.dice_strings import DiceStringError, parse_dice
-from kessen.rulesets.armies_clash.grid import FOOTPRINT, Footprint, Shape, Size, TerrainKind, overlaps, size_category
-from kessen.rulesets.armies_clash.profiles import Attack
+from kessen.rulesets.armies_clash.rules.dice_strings import DiceStringError, parse_dice
+from kessen.rulesets.armies_clash.rules.grid import (
+    FOOTPRINT,
+    Footprint,
+    Shape,
+    Size,
+    TerrainKind,
+    overlaps,
+    size_category,
+)
+from kessen.rulesets.armies_clash.rules.profiles import Attack
 
 MAX_GRID = 100
 MAX_STANDS_PER_SIDE = 50

@@ -18,8 +18,9 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.i18n import catalogue, option_text, option_word
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.attack import attack_odds
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -41,11 +42,10 @@ from kessen.rulesets.armies_clash.options import (
     Support,
     Switch,
 )
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.referee.attack import attack_odds
 from kessen.rulesets.armies_clash.referee.pieces import castable
 from kessen.rulesets.armies_clash.referee.spells import cast_odds
 from kessen.rulesets.armies_clash.referee.state import AcState, ChooseOverflow, MoreTargets, PlaceSolo, ShiftGap
+from kessen.rulesets.armies_clash.rules.movement import Destination
 
 RULESET_ID = "armies-clash"
 

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.forces import FormationName, speed_squares
-from kessen.rulesets.armies_clash.grid import adjacent, goal_distances
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
+from kessen.rulesets.armies_clash.referee.movement import after_action, solo_budget, stand_budget
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -19,12 +19,12 @@ from kessen.rulesets.armies_clash.options import (
     NoAction,
     Support,
 )
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
-from kessen.rulesets.armies_clash.referee.movement import after_action, solo_budget, stand_budget
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, stats
 from kessen.rulesets.armies_clash.referee.special_actions import configure, hide, solo_join_destinations
 from kessen.rulesets.armies_clash.referee.spells import cast_area, cast_options, cast_targeted
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn
+from kessen.rulesets.armies_clash.rules.grid import adjacent, goal_distances
+from kessen.rulesets.armies_clash.rules.movement import FormationName, speed_squares
 
 ActOption = AttackWith | Support | Cast | CastArea | Declare | NoAction
 """What the active piece may do as its part of the action."""

@@ -8,22 +8,8 @@ from fractions import Fraction
 
 from kessen.core.events import Event
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.attacks import (
-    AttackQuestion,
-    AttackTotals,
-    Roll,
-    SoloAttackQuestion,
-    TargetKind,
-    action_rolls,
-    attack_totals,
-    solo_attack,
-)
-from kessen.rulesets.armies_clash.damage import Resistance
-from kessen.rulesets.armies_clash.forces import forced_squares
-from kessen.rulesets.armies_clash.grid import Footprint, adjacent, distance, reach_squares
-from kessen.rulesets.armies_clash.options import AttackWith
 from kessen.rulesets.armies_clash.referee.damage import overflow_eligible
-from kessen.rulesets.armies_clash.profiles import Cover, Formation
+from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import (
     kind_of,
     objective_footprint,
@@ -34,8 +20,21 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     unhide,
 )
 from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, PieceKind, other, push
+from kessen.rulesets.armies_clash.rules.attack import (
+    AttackQuestion,
+    AttackTotals,
+    Roll,
+    SoloAttackQuestion,
+    TargetKind,
+    action_rolls,
+    attack_totals,
+    solo_attack,
+)
+from kessen.rulesets.armies_clash.rules.damage import Resistance, SoloHits
+from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance, reach_squares
+from kessen.rulesets.armies_clash.rules.movement import forced_squares
+from kessen.rulesets.armies_clash.rules.profiles import Cover, Formation
 from kessen.rulesets.armies_clash.scenario import AttackRecord, Creature, SpellRecord
-from kessen.rulesets.armies_clash.solos import SoloHits
 
 Question = AttackQuestion | SoloAttackQuestion
 """The question of one action against one target: against a solo it is judged hit by hit (AC-DMG-5)."""

@@ -6,11 +6,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.attacks import AttackTotals, TargetKind
-from kessen.rulesets.armies_clash.forces import Stand
-from kessen.rulesets.armies_clash.grid import adjacent
-from kessen.rulesets.armies_clash.options import PassOn
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective
+from kessen.rulesets.armies_clash.referee.options import PassOn
 from kessen.rulesets.armies_clash.referee.pieces import check_commander, solo_condition
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
@@ -19,12 +16,15 @@ from kessen.rulesets.armies_clash.referee.state import (
     ChooseOverflow,
     ForcedMove,
     SaveRoll,
+    Stand,
     push,
     replace_solo,
     replace_stand,
 )
-from kessen.rulesets.armies_clash.solos import Condition, SoloHits, take_damage
-from kessen.rulesets.armies_clash.spells import SaveOutcome
+from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
+from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
+from kessen.rulesets.armies_clash.rules.grid import adjacent
+from kessen.rulesets.armies_clash.rules.spells import SaveOutcome
 
 
 def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | SoloHits, out: list[Event]) -> AcState:

@@ -10,7 +10,7 @@ from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
 from kessen.rulesets.armies_clash.referee.rounds import new_round
 from kessen.rulesets.armies_clash.referee.state import AcState, EndStep, RoutRoll, lost_plus, other
-from kessen.rulesets.armies_clash.victory import DECISIVE_LEAD, VICTORY_VP
+from kessen.rulesets.armies_clash.rules.ending import DECISIVE_LEAD, VICTORY_VP
 
 
 def verdict(vp_a: int, vp_b: int) -> tuple[str, str]:

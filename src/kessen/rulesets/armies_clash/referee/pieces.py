@@ -4,25 +4,23 @@ their commanders, isolation and hiding (§5.3–§5.7, §5.20, §5.26)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.attacks import TargetKind
-from kessen.rulesets.armies_clash.forces import Solo, Stand, solo_isolated, spell_uses_left, stand_isolated
-from kessen.rulesets.armies_clash.grid import Footprint, Square, distance
-from kessen.rulesets.armies_clash.movement import Occupant
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
+    Solo,
     other,
     replace_solo,
     replace_stand,
     replace_unit,
 )
+from kessen.rulesets.armies_clash.rules.attack import TargetKind
+from kessen.rulesets.armies_clash.rules.damage import Condition
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Square, distance
+from kessen.rulesets.armies_clash.rules.movement import Occupant
+from kessen.rulesets.armies_clash.rules.spells import spell_uses_left
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry, SpellRecord
-from kessen.rulesets.armies_clash.solos import Condition
-
-P = TypeVar("P", Stand, Solo)
 
 
 def stats(state: AcState, piece: str) -> Creature:
@@ -143,23 +141,6 @@ def check_commander(state: AcState, unit_id: str, out: list[Event]) -> AcState:
         out.append(ev.CommandLost(commander=unit.commander, unit=unit_id))
         state = replace_unit(state, replace(unit, commander=None))
     return state
-
-
-def isolation(state: AcState, out: list[Event]) -> AcState:
-    """Recompute who is isolated (AC-INTEG-2..6); no event (*out* keeps the shape of the other steps)."""
-    types = {u.id: u.type for u in state.units}
-    by_unit: dict[str, list[Stand]] = {}
-    for s in state.stands:
-        by_unit.setdefault(s.unit, []).append(s)
-    stands = tuple(_isolated(s, stand_isolated(s, types[s.unit], by_unit[s.unit])) for s in state.stands)
-    state = replace(state, stands=stands)
-    allies = {side: state.side_stands(side) for side in ("a", "b")}
-    solos = tuple(_isolated(s, s.on_grid and solo_isolated(s, allies[s.side])) for s in state.solos)
-    return replace(state, solos=solos)
-
-
-def _isolated(piece: P, isolated: bool) -> P:
-    return piece if piece.isolated == isolated else replace(piece, isolated=isolated)
 
 
 def reveal_near(state: AcState, piece: str, out: list[Event]) -> AcState:

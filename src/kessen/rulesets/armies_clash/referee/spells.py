@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from kessen.core.events import Event
-from kessen.dice import Dist
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.attacks import Roll, TargetKind
-from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, scaled_damage
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.forces import spend_spell
-from kessen.rulesets.armies_clash.grid import (
-    DIRECTIONS,
-    Footprint,
-    Square,
-    area_size,
-    burst,
-    clip,
-    cone,
-    coverage,
-    distance,
-    line,
-    reach_squares,
-    self_origins,
+from kessen.rulesets.armies_clash.referee.attack import (
+    attack_dist,
+    attack_question,
+    attack_targets,
+    in_reach,
+    target_info,
 )
-from kessen.rulesets.armies_clash.options import Cast, CastArea, Done
-from kessen.rulesets.armies_clash.profiles import Attack
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_question, attack_targets, in_reach, target_info
+from kessen.rulesets.armies_clash.referee.options import Cast, CastArea, Done
 from kessen.rulesets.armies_clash.referee.pieces import (
     castable,
     kind_of,
@@ -51,16 +36,25 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_solo,
     replace_stand,
 )
+from kessen.rulesets.armies_clash.rules.attack import Roll, TargetKind
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.grid import (
+    DIRECTIONS,
+    Footprint,
+    Square,
+    area_size,
+    burst,
+    clip,
+    cone,
+    coverage,
+    distance,
+    line,
+    reach_squares,
+    self_origins,
+)
+from kessen.rulesets.armies_clash.rules.profiles import Attack
+from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, automatic_damage, save, spend_spell
 from kessen.rulesets.armies_clash.scenario import SpellRecord
-from kessen.rulesets.armies_clash.spells import SaveQuestion, save
-
-
-@functools.lru_cache(maxsize=1024)
-def auto_dist(damage: str, up: int, down: int, resistance: Resistance) -> Dist[int]:
-    """An automatic spell's damage: the roll, doubled or halved per AC-AOE-9, then resistance."""
-    return damage_roll(parse_dice(damage)).map(
-        lambda raw: scaled_damage(raw, doublings=up, halvings=down, resistance=resistance)
-    )
 
 
 def cast_options(state: AcState, piece: str) -> list[Cast | CastArea]:
@@ -204,15 +198,18 @@ def cast_area(state: AcState, piece: str, choice: CastArea, out: list[Event]) ->
 
 def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind: TargetKind, *, partial: bool) -> list[Pending]:
     """The roll one spell makes against one target: a spell attack (``attack`` with action spell), a saving throw
-    (``save``), or automatic damage (AC-SPELL-*, AC-AOE-7..9, AC-OBJ-4)."""
+    (``save``), or automatic damage (``automatic_damage``); none when the rules say the target is unaffected or an
+    automatic effect deals no damage (AC-SPELL-*, AC-AOE-7..9, AC-OBJ-4)."""
     side = state.side_of(piece)
     caster: PieceKind = "stand" if state.stand(piece) is not None else "solo"
-    if kind == "objective" and sp.form == "targeted" and caster == "solo":
-        return []
-    if partial and sp.damage is None:
-        return []
     t = target_info(state, kind, target)
     response = t.response(sp.damage_type)
+    effect = SpellEffect(
+        kind, sp.form, caster, None if sp.damage is None else parse_dice(sp.damage), response,
+        target_isolated=t.isolated if kind == "solo" else False, partial_coverage=partial and kind == "stand",
+    )
+    if effect.unaffected:
+        return []
     if sp.resolution == "attack":
         assert sp.kind is not None and sp.attack_bonus is not None
         attack = Attack(sp.kind, sp.attack_bonus, parse_dice(sp.damage or "0"), 5 if sp.kind == "melee" else None)
@@ -223,19 +220,16 @@ def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind
         target_stand = state.stand(target) if kind == "stand" else None
         target_solo = state.solo(target) if kind == "solo" else None
         save_question = SaveQuestion(
-            sp.save_ability, t.creature.save(sp.save_ability) if t.creature is not None else 0, sp.dc, target=kind,
-            spell_form=sp.form, caster=caster, damage=None if sp.damage is None else parse_dice(sp.damage),
-            on_success=sp.on_success, resistance=response, target_isolated=t.isolated if kind == "solo" else False,
-            partial_coverage=partial and kind == "stand",
+            sp.save_ability, t.creature.save(sp.save_ability) if t.creature is not None else 0, sp.dc, effect,
+            on_success=sp.on_success,
             skirmisher=target_stand is not None and state.unit(target_stand.unit).type == "skirmisher",
             prepared=target_stand is not None and state.unit(target_stand.unit).prepared,
             target_unconscious=target_solo is not None and solo_condition(target_solo).unconscious,
         )
         return [SaveRoll(piece, side, sp.id, target, kind, save_question)]
-    if sp.damage is None:
+    if effect.damage is None:
         return []
-    up = int(sp.form == "area" and caster == "stand")
-    return [AutoDamage(piece, side, sp.id, target, kind, sp.damage, up, int(partial), response)]
+    return [AutoDamage(piece, side, sp.id, target, kind, effect)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +270,6 @@ def _mean_damage(step: Pending) -> Fraction:
         mean = save(step.question).map(lambda o: o.damage).mean()
     else:
         assert isinstance(step, AutoDamage)
-        mean = auto_dist(step.damage, step.up, step.down, step.resistance).mean()
+        mean = automatic_damage(step.effect).mean()
     assert isinstance(mean, Fraction)
     return mean

@@ -16,7 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from kessen.rulesets.armies_clash.grid import (
+FormationName = Literal["support", "defensive", "march"]
+
+from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
     Grid,
@@ -26,6 +28,43 @@ from kessen.rulesets.armies_clash.grid import (
     lock_squares,
     step_cost,
 )
+
+
+def speed_squares(speed_ft: int) -> int:
+    """Speed in squares = feet ÷ 5, rounded down (AC-STAND-3; a 30-ft hobgoblin stand moves 6).
+
+    >>> speed_squares(30), speed_squares(25)
+    (6, 5)
+    """
+    return speed_ft // 5
+
+
+def forced_squares(distance_ft: int) -> int:
+    """A monster ability's movement distance (push, pull, leap, teleport) in squares: feet ÷ 5, rounded down, like
+    speed (AC-STAND-4; a minotaur's 10-ft push moves a stand 2 squares).
+
+    >>> forced_squares(10), forced_squares(5), forced_squares(12), forced_squares(4)
+    (2, 1, 2, 0)
+    """
+    return distance_ft // 5
+
+
+def movement_budget(speed: int, *, formation: FormationName | None, dash: bool) -> int:
+    """A stand's or solo's movement budget for one turn (AC-MOVE-1, AC-FORM-2..4, AC-DASH-1).
+
+    Support and defensive regiments move half (round down), or full speed when they Dash; everyone
+    else moves full speed, or double when they Dash. ``formation`` is None for skirmishers and solos.
+
+    >>> movement_budget(6, formation="defensive", dash=False), movement_budget(5, formation="defensive", dash=True)
+    (3, 5)
+    >>> movement_budget(5, formation=None, dash=True), movement_budget(5, formation="march", dash=True)
+    (10, 10)
+    """
+    slow = formation in ("support", "defensive")
+    if dash:
+        return speed if slow else 2 * speed
+    return speed // 2 if slow else speed
+
 
 Occupant = tuple[str, str, str]  # (kind: "regiment" | "skirmisher" | "solo", side, id)
 

@@ -13,11 +13,20 @@ from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash import tables
-from kessen.rulesets.armies_clash.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
-from kessen.rulesets.armies_clash.damage import MISS, Resistance, RollResult, damage_roll, hit_damage
-from kessen.rulesets.armies_clash.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
-from kessen.rulesets.armies_clash.solos import Condition, SoloHits, SoloRoll, hits_on_solo
+from kessen.rulesets.armies_clash.rules import tables
+from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
+from kessen.rulesets.armies_clash.rules.damage import (
+    MISS,
+    Condition,
+    Resistance,
+    RollResult,
+    SoloHits,
+    SoloRoll,
+    damage_roll,
+    hit_damage,
+    hits_on_solo,
+)
+from kessen.rulesets.armies_clash.rules.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
 
 TargetKind = Literal["stand", "solo", "objective"]
 """What an attack is aimed at: a stand, an unattached solo or an objective square."""
@@ -197,7 +206,7 @@ def attack_roll(
     (an attacker next to an unconscious target) every hit is critical; a hit's roll is doubled against an
     isolated target, then resistance applies.
 
-    >>> from kessen.rulesets.armies_clash.dice_strings import parse_dice
+    >>> from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
     >>> longsword = Attack("melee", 3, parse_dice("1d8+1"), 5)
     >>> attack_roll(longsword, mode="normal", armour_class=13).probability(MISS)
     Fraction(9, 20)
@@ -219,7 +228,7 @@ def attack_roll(
 def automatic_hit(attack: Attack, *, resistance: Resistance = "none") -> Dist[RollResult]:
     """A melee attack on an objective square: no roll, never critical, the damage roll then resistance (AC-OBJ-4).
 
-    >>> from kessen.rulesets.armies_clash.dice_strings import parse_dice
+    >>> from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
     >>> automatic_hit(Attack("melee", 4, parse_dice("1d12+2"), 5)).probability(RollResult("hit", 3))
     Fraction(1, 12)
     """

@@ -118,7 +118,7 @@ def parse_dice(text: str, *, field: str = "damage") -> DiceExpression:
     >>> parse_dice("2d7+1", field="attacks[0].damage")
     Traceback (most recent call last):
     ...
-    kessen.rulesets.armies_clash.dice_strings.DiceStringError: attacks[0].damage: die size d7 not allowed ("2d7+1")
+    kessen.rulesets.armies_clash.rules.dice_strings.DiceStringError: attacks[0].damage: die size d7 not allowed ("2d7+1")
     """
     reader = _Reader(text, field)
     if not text:

@@ -6,10 +6,10 @@ from typing import Any
 
 from kessen.core.engine import Node
 from kessen.core.events import Event
-from kessen.rulesets.armies_clash import game as g
 from kessen.rulesets.armies_clash import text
 from kessen.rulesets.armies_clash.ai import AcAI
 from kessen.rulesets.armies_clash.board import render_board
+from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
 from kessen.rulesets.armies_clash.scenario import load_scenario
