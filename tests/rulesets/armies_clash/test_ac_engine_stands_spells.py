@@ -28,10 +28,12 @@ from kessen.rulesets.armies_clash.referee.spells import (
     cast_options,
     spell_effects,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll
+from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, AutoDamage
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion
+from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.rules.movement import Destination, forced_squares
-from kessen.rulesets.armies_clash.rules.spells import save
+from kessen.rulesets.armies_clash.rules.spells import SpellEffect, automatic_damage, doublings, save
 
 
 def _options(state: AcState) -> tuple[Any, ...]:
@@ -341,3 +343,22 @@ def test_ac_obj_7_objective_guidance_is_not_enforced() -> None:
     assert [(o.id, o.side, o.vp) for o in state.static.objectives] == [("raze", "a", 5)]
     played = play(RULESET.game, state, {x: FirstOptionDecider() for x in "ab"}, 1)
     assert played.terminal is not None and 1 <= played.terminal.summary["rounds"] <= 3
+
+
+def test_ac_aoe_9_automatic_area_damage_is_the_rules_own() -> None:
+    """AC-AOE-9, AC-AOE-7, AC-AOE-8: a stand's automatic area effect (no save, 2d6) on a partly covered ogre stand is
+    doubled (a stand casting) and halved (partial cover): the engine draws it from ``automatic_damage``, exactly
+    the roll itself (2d6 = 7 on 6/36); on an isolated solo no AC-SPELL-5 doubling (no save to fail)."""
+    sear = creature("searer", spells=[{"id": "sear", "range_ft": 60, "form": "area", "shape": "sphere", "size_ft": 20,
+                                       "resolution": "automatic", "damage": "2d6"}])
+    s = scenario(stands=[("m1", "u", "searer", (0, 0)), ("o1", "v", "ogre", (6, 5))],
+                 units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[sear, OGRE])
+    state = start(s)
+    (step,) = spell_effects(state, "m1", spell_of(state, "m1", "sear"), "o1", "stand", partial=True)
+    assert isinstance(step, AutoDamage) and step.effect.partial_coverage and step.effect.caster == "stand"
+    assert automatic_damage(step.effect) == damage_roll(parse_dice("2d6"))
+    assert automatic_damage(step.effect).probability(7) == Fraction(6, 36)
+    lone = SpellEffect("solo", "targeted", "stand", parse_dice("2d6"), target_isolated=True)
+    assert doublings(lone, failed_save=False) == 0 and doublings(lone, failed_save=True) == 1
+    assert SpellEffect("objective", "targeted", "solo", parse_dice("2d6")).unaffected
+    assert SpellEffect(partial_coverage=True).unaffected and not SpellEffect(damage=parse_dice("1d4"), partial_coverage=True).unaffected
