@@ -1,10 +1,10 @@
-# kessen: `make run` plays a shipped example, `make test` runs the whole test suite.
+# kessen: `make run` plays a shipped example, `make test` runs the whole test suite, `make serve` the web page.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/song-of-blades/warband-skirmish.toml
 
-.PHONY: run test bench check-odds clean
+.PHONY: run test bench check-odds clean serve browser
 
 $(BIN)/kessen: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,16 +13,30 @@ $(BIN)/kessen: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/kessen
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet]'
 	touch $@
+
+$(VENV)/.web-deps: $(BIN)/kessen
+	$(BIN)/pip install --quiet -e '.[web]'
+	touch $@
+
+# The browser tests drive Debian's Chromium, and the Japanese page needs fonts with its glyphs.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ja 2>/dev/null | grep -q .; then \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
 
 run: $(BIN)/kessen
 	$(BIN)/kessen odds song-of-blades melee --format table --input examples/song-of-blades/melee.json
 	$(BIN)/kessen battle $(EXAMPLE) --seed 7
 
-test: $(VENV)/.test-deps
+test: $(VENV)/.test-deps browser
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+
+serve: $(VENV)/.web-deps
+	$(BIN)/kessen serve $(SERVE_ARGS)
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python -m benchmarks

@@ -1,25 +1,31 @@
 """legions cases: the exact ``fire`` procedure against the same question written directly in icepool (battles per
-second for each shipped scenario come from the shared battles section).
+second for each shipped scenario come from the shared battles section), and whole battles at the scenario limits.
 
 The reference is written from the spec (§5.1, §5.2) in idiomatic icepool and shares no code with kessen: the hit
 pool is ``n @`` a Bernoulli die of one hit roll, and the hits are resolved as a Markov chain over (current model,
 its Wounds left, its shields left) with ``Die.map`` returning dice, one hit at a time.
 
     .venv/bin/python -m benchmarks --ruleset legions --section odds --section battles
+    .venv/bin/python -m benchmarks.legions      # battles at the scenario limits (docs/scenarios/legions.md)
 """
 
 from __future__ import annotations
 
 import math
+import sys
+import time
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 import icepool
+import tomli_w
 
-from benchmarks.harness import LimitCase, OddsCase, Suite, cold, same_probabilities
+from benchmarks.harness import LimitCase, OddsCase, Suite, cold, console, same_probabilities, seconds, table
+from kessen.core.replay import play
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
+from kessen.rulesets.legions.scenario import MAX_PLAYER_DETACHMENTS, MAX_PLAYER_MODELS
 
 RULESET = "legions"
 _PACKAGES = ("kessen.rulesets.legions", "kessen.dice")
@@ -133,3 +139,96 @@ def suite() -> Suite:
         references={"fire": icepool_fire},
         check=same_probabilities,
     )
+
+
+# --- whole battles at the scenario limits ------------------------------------------------------------------
+
+
+_PROFILES: dict[str, Any] = {
+    "tactical": {"type": "infantry", "movement": 5, "armour_save": 5, "caf": 2, "morale": 3, "base_radius": 0.5, "weapons": [
+        {"name": "bolters", "profiles": [{"range": 8, "dice": 1, "to_hit": 5}]},
+        {"name": "missiles", "profiles": [{"range": 18, "dice": 1, "to_hit": 5},
+                                         {"range": 18, "dice": 1, "to_hit": 5, "ap": -1, "traits": ["light_at"]}]},
+    ]},
+    "tank": {"type": "vehicle", "movement": 9, "armour_save": 3, "wounds": 2, "caf": 1, "morale": 3, "base_radius": 1.0, "weapons": [
+        {"name": "cannon", "profiles": [{"range": 24, "dice": 2, "to_hit": 4, "ap": -1}]},
+        {"name": "sponsons", "profiles": [{"range": 12, "dice": 2, "to_hit": 5}]},
+    ]},
+    "knight": {"type": "knight", "movement": 8, "armour_save": 3, "special_save": 5, "wounds": 3, "caf": 5, "morale": 3,
+               "base_radius": 1.0, "weapons": [{"name": "thermal lance", "profiles": [{"range": 8, "dice": 2, "to_hit": 4, "ap": -3}]}]},
+}
+
+
+def open_battle_at_the_limits(rounds: int = 10) -> str:
+    """Two armies at the limits, 200 models a side in 26 Detachments (infantry of up to 30, tanks, Knights), in
+    lines 20 inches apart on a 200 × 60 inch table, from the Orders phase for *rounds* rounds."""
+    kinds = ["tank" if k % 4 == 2 else "knight" if k % 8 == 7 else "tactical" for k in range(MAX_PLAYER_DETACHMENTS)]
+    sizes = [5 if k == "tank" else 2 if k == "knight" else 0 for k in kinds]
+    infantry = [i for i, k in enumerate(kinds) if k == "tactical"]
+    left = MAX_PLAYER_MODELS - sum(sizes)
+    for n, i in enumerate(infantry):
+        sizes[i] = min(30, left // len(infantry) + (1 if n < left % len(infantry) else 0))
+    assert sum(sizes) == MAX_PLAYER_MODELS
+
+    def army(player: str, tag: str, y0: float, sign: int) -> list[dict[str, Any]]:
+        detachments, x, row = [], 3.0, 0
+        for k, (kind, count) in enumerate(zip(kinds, sizes, strict=True)):
+            gap, columns = (1.1, 10) if kind == "tactical" else (2.2, 5)
+            if x + columns * gap + 2 > 198:
+                x, row = 3.0, row + 1
+            models = [{"profile": kind, "x": x, "y": y0 + sign * (row * 8 + (r // columns) * gap), "dx": gap,
+                       "count": min(columns, count - r)} for r in range(0, count, columns)]
+            detachments.append({"id": f"{tag}{k + 1}", "models": models})
+            x += columns * gap + 2
+        return [{"id": f"{tag}-formation-{f // 10 + 1}", "player": player, "detachments": detachments[f:f + 10]}
+                for f in range(0, len(detachments), 10)]
+
+    return tomli_w.dumps({
+        "name": "open battle at the limits", "rounds": rounds, "battlefield": {"width": 200, "height": 60},
+        "players": [{"name": "red", "edge": "south"}, {"name": "blue", "edge": "north"}], "profiles": _PROFILES,
+        "formations": army("red", "r", 20.0, -1) + army("blue", "b", 40.0, 1),
+    })
+
+
+def one_combat_at_the_limits() -> str:
+    """Every model in one combat: a 20 × 20 checkerboard of infantry (200 a side), each touching its four
+    neighbours, from the Combat phase."""
+    cells: dict[str, list[dict[str, Any]]] = {"red": [], "blue": []}
+    for i in range(20):
+        for j in range(20):
+            cells["red" if (i + j) % 2 == 0 else "blue"].append({"profile": "tactical", "x": 20.0 + i, "y": 20.0 + j})
+
+    def army(player: str, tag: str) -> list[dict[str, Any]]:
+        models = cells[player]
+        detachments = [{"id": f"{tag}{k + 1}", "engaged": True, "order": "advance", "models": models[k * 25:(k + 1) * 25]}
+                       for k in range(len(models) // 25)]
+        return [{"id": f"{tag}-formation", "player": player, "detachments": detachments}]
+
+    return tomli_w.dumps({
+        "name": "one combat at the limits", "rounds": 10, "start": "combat", "initiative": "red",
+        "battlefield": {"width": 72, "height": 72}, "players": [{"name": "red", "edge": "south"}, {"name": "blue", "edge": "north"}],
+        "profiles": _PROFILES, "formations": army("red", "r") + army("blue", "b"),
+    })
+
+
+def battles_at_the_limits(seeds: int = 3) -> None:
+    """Print the time of AI battles of the scenarios at the limits, to the end (CPU seconds: the machine may be busy)."""
+    game = get_ruleset(RULESET).game
+    rows = []
+    for name, text in (("open battle, 10 rounds", open_battle_at_the_limits()), ("one combat, 10 rounds", one_combat_at_the_limits())):
+        for seed in range(1, seeds + 1):
+            cpu, wall = time.process_time(), time.perf_counter()
+            state = game.load_scenario(text, name)
+            played = play(game, state, {side: game.ai(side) for side in game.sides(state)}, seed)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            assert played.terminal is not None
+            rows.append([name, str(seed), f"{MAX_PLAYER_MODELS} a side", seconds(cpu), seconds(wall), f"{len(played.events):,}"])
+    console().print(table(
+        "legions battles at the scenario limits, AI against AI, one core",
+        [("scenario", "left"), ("seed", "right"), ("models", "right"), ("CPU", "right"), ("wall", "right"), ("events", "right")],
+        rows,
+    ))
+
+
+if __name__ == "__main__":
+    battles_at_the_limits(int(sys.argv[1]) if len(sys.argv) > 1 else 3)

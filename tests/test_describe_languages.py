@@ -17,7 +17,8 @@ from kessen.core.replay import play
 from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.rulesets.legions.shooting import Fire, describe_fire
+from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.text import describe_fire
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NUMBERS = re.compile(r"\d+\.\d+%?|\d+%")  # odds, expected damage, coordinates: the same in every language
@@ -194,7 +195,7 @@ def test_legions_pairing_and_combat_choices_in_both_languages() -> None:
     """A legions pairing (fights of models) and a combat (its Detachments) read as before in en, in Japanese in ja."""
     from dataclasses import replace
 
-    from kessen.rulesets.legions.steps import ChooseCombat, ChoosePairing
+    from kessen.rulesets.legions.referee.steps import ChooseCombat, ChoosePairing
 
     game = get_ruleset("legions").game
     path = min((EXAMPLES / "legions").glob("*.toml"))

@@ -218,3 +218,57 @@ def test_nested_models_cross_field_checks_run_with_their_full_path() -> None:
     with pytest.raises(Error) as single:
         validate_data(Outer, {"entries": [], "single": {"low": 4, "high": 0}})
     assert single.value.field == "single.low"
+
+
+# --- the odds cache: bounded by memory (issue 14) -------------------------------------------------------------
+
+
+def test_bounded_cache_drops_the_least_recently_used_past_its_budget() -> None:
+    """A cache bounded by the cost of what it holds: the least recently used value goes first, a value dearer
+    than the whole budget is answered but not kept, the total cost never exceeds the budget."""
+    from kessen.dice.cache import BoundedCache
+
+    cache: BoundedCache[str, str] = BoundedCache(budget=10, cost=lambda key, value: len(value))
+    assert cache.get("a", lambda: "aaaa") == "aaaa" and cache.get("b", lambda: "bbbb") == "bbbb"
+    assert cache.get("a", lambda: "recomputed") == "aaaa"  # a hit: "a" is now the most recent
+    cache.get("c", lambda: "cccc")
+    assert cache.keys() == ["a", "c"] and cache.cost == 8
+    assert cache.get("huge", lambda: "x" * 11) == "x" * 11 and "huge" not in cache.keys()
+    cache.clear()
+    assert (len(cache), cache.cost) == (0, 0)
+
+
+def test_bounded_cache_is_safe_to_share_between_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from kessen.dice.cache import BoundedCache
+
+    cache: BoundedCache[int, str] = BoundedCache(budget=50, cost=lambda key, value: len(value))
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda i: cache.get(i % 40, lambda: str(i % 40) * 2), range(4000)))
+    assert got == [str(i % 40) * 2 for i in range(4000)]
+    assert cache.cost <= 50 and cache.cost == sum(len(str(k)) * 2 for k in cache.keys())
+
+
+def test_dist_bytes_grows_with_the_outcomes() -> None:
+    from kessen.dice import d
+    from kessen.dice.cache import dist_bytes
+
+    assert dist_bytes(d(6)) < dist_bytes(d(6) + d(6)) < dist_bytes(d(6) + d(6) + d(6) + d(6))
+
+
+def test_the_odds_cache_is_bounded_by_memory_not_by_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: the API's result cache keeps at most its budget of bytes, however many distinct questions it is
+    asked; a repeated question is still answered from it."""
+    from kessen import rulesets
+    from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
+
+    small: Any = BoundedCache(budget=40_000, cost=lambda key, dist: deep_bytes(key[1]) + dist_bytes(dist))
+    monkeypatch.setattr(rulesets, "_odds_cache", small)
+    for attacker in range(13):
+        for defender in range(13):
+            odds(SB, "melee", {"attacker_combat": attacker, "defender_combat": defender})
+            assert small.cost <= 40_000
+    assert 0 < len(small) < 13 * 13
+    assert odds(SB, "melee", MELEE).dist is odds(SB, "melee", dict(MELEE)).dist
+    assert rulesets.ODDS_CACHE_BYTES == 128 * 2**20

@@ -9,7 +9,9 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.dice import Dist
-from kessen.io.validation import StrictModel, validate_data, validate_json
+from kessen.io.bounds import check_tree
+from kessen.io.files import load_json
+from kessen.io.validation import StrictModel, validate_data
 from kessen.rulesets import Procedure, get_ruleset, outcome_fields
 
 
@@ -55,11 +57,19 @@ class OddsResult:
 def odds(ruleset: str, procedure: str, data: Mapping[str, Any] | StrictModel | str) -> OddsResult:
     """Exact odds of *procedure* of *ruleset* for *data* (a dict, a JSON string or an input model).
 
+    A JSON string is read the bounded way of every input file (:func:`kessen.io.files.parse_json`), and a dict is
+    held to the same bounds of nesting and number size.
+
     >>> odds("song-of-blades", "activation", {"quality": 4}).probability(actions=1)
     Fraction(1, 2)
     """
     chosen = get_ruleset(ruleset).procedure(procedure)
-    value = validate_json(chosen.input_model, data) if isinstance(data, str) else validate_data(chosen.input_model, data)
+    if isinstance(data, str):
+        value = load_json(chosen.input_model, data, None)
+    else:
+        if not isinstance(data, StrictModel):
+            check_tree(data, None)
+        value = validate_data(chosen.input_model, data)
     return answer(ruleset, chosen, value)
 
 

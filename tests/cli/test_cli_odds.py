@@ -36,7 +36,7 @@ def invoke(*args: str, stdin: str | None = None) -> Any:
 def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], stdin: str = "") -> tuple[int, str, str]:
     """Run the console script's entry point in-process: (exit status, stdout, stderr)."""
     monkeypatch.setattr(sys, "argv", ["kessen", *args])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
     code = 0
     try:
         main()
@@ -226,8 +226,8 @@ BAD_INPUT: dict[str, tuple[list[str], str, list[str]]] = {
     "JSON array": (["odds", SB, "activation", "--input", "-"], "[3]", ["input", "[3]"]),
     "JSON number": (["odds", SB, "activation", "--input", "-"], "3", ["input", "3"]),
     "JSON null": (["odds", SB, "activation", "--input", "-"], "null", ["input", "None"]),
-    "missing file": (["odds", SB, "activation", "--input", "/nonexistent/kessen-input.json"], "", ["--input", "/nonexistent/kessen-input.json", "no such file"]),
-    "directory for a file": (["odds", SB, "activation", "--input", "/"], "", ["--input", "'/'"]),
+    "missing file": (["odds", SB, "activation", "--input", "/nonexistent/kessen-input.json"], "", ["/nonexistent/kessen-input.json: no such file"]),
+    "directory for a file": (["odds", SB, "activation", "--input", "/"], "", ["/: is a folder, not an odds input file"]),
     "missing --input": (["odds", SB, "activation"], "", ["--input"]),
     "deep nesting": (["odds", SB, "activation", "--input", "-"], '{"quality": ' + "[" * 5000 + "]" * 5000 + "}", ["quality"]),
     "huge integer": (["odds", SB, "activation", "--input", "-"], '{"quality": ' + "9" * 5000 + "}", ["quality"]),
@@ -276,7 +276,7 @@ def test_bad_input_file_with_invalid_utf8(tmp_path: Path, monkeypatch: pytest.Mo
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"quality": 3, "caf\xe9": 1}')
     code, out, err = run_main(monkeypatch, capsys, ["odds", SB, "activation", "--input", str(path)])
-    _assert_one_error_line(code, out, err, ["--input"])
+    _assert_one_error_line(code, out, err, [f"{path}: line 1: not UTF-8 text (byte 0xe9)"])
 
 
 def test_an_unknown_format_is_a_usage_error_without_traceback() -> None:

@@ -1,39 +1,102 @@
-"""The ``kessen`` command line."""
+"""The ``kessen`` command line: every error one line on standard error, exit 2; a closed pipe a quiet exit 0."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import Enum
-from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from kessen.core.errors import InputError, KessenError
-from kessen.io.validation import validate_json
+from kessen.core.replay import MAX_SEED
+from kessen.io.files import ODDS_INPUT, load_json, read_input
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
 
+
+class _PipeClosed(Exception):
+    """Standard output was closed by its reader (``kessen battle ... | head -1``)."""
+
+
+class _Interrupted(Exception):
+    """Ctrl-C, after whatever had to be saved was saved."""
+
+
+class _Console(Console):
+    """A rich console whose closed pipe is our quiet exit 0 (rich's own exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise _PipeClosed
+
+
+class KessenGroup(TyperGroup):
+    """The command group, turning a closed pipe and Ctrl-C into exceptions of our own before typer turns them into
+    exit status 1 and a silent 130."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError:
+            raise _PipeClosed from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise _PipeClosed from None
+        except KeyboardInterrupt:
+            raise _Interrupted from None
+
+
 app = typer.Typer(
     name="kessen",
+    cls=KessenGroup,
     help="kessen: exact odds, a referee for whole battles, and simulation for miniature wargames.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from kessen import __version__
+
+        print(f"kessen {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def kessen() -> None:
+def kessen(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print kessen's version and exit")] = False,
+) -> None:
     """kessen: exact odds, a referee for whole battles, and simulation for miniature wargames."""
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
 
 
 class OddsFormat(str, Enum):
     json = "json"
     table = "table"
+
+
+class Language(str, Enum):
+    en = "en"
+    ja = "ja"
+
+
+SEED_HELP = "seed of the battle's random stream (0 to 2^64 - 1)"
+LANG_HELP = "language of the narration, prompts and results"
+RULESET_HELP = "ruleset id, when the scenario file does not name it (ruleset = \"<id>\")"
 
 
 @app.command()
@@ -46,7 +109,7 @@ def odds(
 ) -> None:
     """Exact odds of one procedure: kessen odds RULESET PROCEDURE --input FILE.json"""
     # a table written to a file or a pipe keeps its full column names
-    out = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    out = _Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     if ruleset is None:
         for rid in ruleset_ids():
             out.print(f"{rid:16} {get_ruleset(rid).title}")
@@ -62,7 +125,8 @@ def odds(
         return
     if input is None:
         raise InputError("--input", None, "give an input JSON file, or - for standard input")
-    value = validate_json(proc.input_model, read_text(input, field="--input"))
+    # standard input has no file to name: its errors name the field alone, as the odds contract has them
+    value = load_json(proc.input_model, read_input(input, ODDS_INPUT), None if input == "-" else input)
     result = answer(chosen.id, proc, value)
     if format is OddsFormat.table:
         from kessen.cli.output import print_odds_table
@@ -72,91 +136,175 @@ def odds(
         print(result.to_json())
 
 
-class Language(str, Enum):
-    en = "en"
-    ja = "ja"
-
-
 @app.command()
 def battle(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    seed: Annotated[int, typer.Option("--seed", min=0, help="seed of the battle's random stream")] = 1,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
     runs: Annotated[int, typer.Option("--runs", min=1, max=1_000_000, help="play this many battles and print win rates")] = 1,
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
     save: Annotated[Optional[str], typer.Option("--save", help="save the game (scenario, seed, decisions) to this file")] = None,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="ruleset id (default: the examples/<ruleset>/ folder)")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="processes for --runs (default: all cores)")] = None,
 ) -> None:
     """Play a whole battle between two AI sides, narrated; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
 
-    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=Console(highlight=False, soft_wrap=True))
+    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=_out(), err=_err(), workers=workers)
+
+
+@app.command()
+def sweep(
+    sweep_file: Annotated[str, typer.Argument(help="sweep TOML file: scenarios, fields to vary, battles per cell")],
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="local processes (default: all cores)")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask: local (a LocalCluster) or tcp://HOST:8786")] = None,
+    db: Annotated[Optional[str], typer.Option("--db", help="SQLite results file (default: beside the sweep file)")] = None,
+    plot: Annotated[Optional[str], typer.Option("--plot", help="write PNG plots into this folder")] = None,
+    export: Annotated[Optional[str], typer.Option("--export", help="write one row per cell to FILE.csv or FILE.parquet")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="language of the table and the plot titles")] = Language.en,
+) -> None:
+    """Battles over a grid of scenario fields: win rates per cell, kept in SQLite (a re-run reuses them), plots."""
+    from kessen.cli.sweep import sweep_command
+
+    out = _Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # a piped table keeps its columns
+    sweep_command(sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=_err())
 
 
 @app.command()
 def resume(
-    save_file: Annotated[str, typer.Argument(help="a file written by --save")],
+    save_file: Annotated[str, typer.Argument(help="a file written by --save (or by q, Ctrl-D, Ctrl-C in kessen play)")],
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="language of the narration")] = Language.en,
-    side: Annotated[Optional[str], typer.Option("--side", help="play on as this side yourself (default: AI for both)")] = None,
-    save: Annotated[Optional[str], typer.Option("--save", help="save again when you quit or the game ends")] = None,
+    lang: Annotated[Optional[Language], typer.Option("--lang", help="language (default: the one the game was played in)")] = None,
+    side: Annotated[Optional[list[str]], typer.Option("--side", help="play on as this side yourself; repeat for more (default: the sides played before)")] = None,
+    ai: Annotated[bool, typer.Option("--ai", help="let the AI play every side to the end")] = False,
+    save: Annotated[Optional[str], typer.Option("--save", help="save again to this file when you stop or the game ends")] = None,
 ) -> None:
-    """Resume a saved game: replay its decisions exactly, then play on to the end."""
+    """Resume a saved game: replay its decisions exactly, then play on the way it was played."""
     from kessen.cli.battles import resume as resume_game
 
-    resume_game(save_file, events_path=events, lang=lang.value, out=Console(highlight=False, soft_wrap=True), side=side, save_path=save)
+    resume_game(save_file, events_path=events, lang=lang.value if lang else None, sides=tuple(side or ()), ai=ai, save_path=save, out=_out())
 
 
 @app.command()
 def play(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    side: Annotated[str, typer.Option("--side", help="the side you play")],
-    seed: Annotated[int, typer.Option("--seed", min=0)] = 1,
-    save: Annotated[Optional[str], typer.Option("--save", help="save file written when you quit or the game ends")] = None,
-    lang: Annotated[Language, typer.Option("--lang")] = Language.en,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset")] = None,
+    side: Annotated[Optional[list[str]], typer.Option("--side", help="the side you play; repeat it to play more than one")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
+    save: Annotated[Optional[str], typer.Option("--save", help="save file, written when you stop (q, Ctrl-D, Ctrl-C) or the game ends; default: a new file in the saved-games folder when you stop")] = None,
+    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
 ) -> None:
     """Play one side yourself against the AI: the board, numbered legal decisions, exact odds of each attack."""
     from kessen.cli.battles import play_interactive
 
-    play_interactive(scenario, ruleset_id=ruleset, side=side, seed=seed, save_path=save, lang=lang.value, out=Console(highlight=False, soft_wrap=True))
+    play_interactive(
+        scenario, ruleset_id=ruleset, sides=tuple(side or ()), seed=seed, save_path=save, events_path=events,
+        lang=lang.value, out=_out(), err=_err(),
+    )
 
 
 @app.command()
 def board(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    lang: Annotated[Language, typer.Option("--lang")] = Language.en,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset")] = None,
+    lang: Annotated[Language, typer.Option("--lang", help="language of the board's words")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
 ) -> None:
     """Draw a scenario's battlefield and forces in the terminal."""
-    from kessen.io.scenarios import read_scenario, ruleset_for
+    from kessen.cli.battles import note_guess
+    from kessen.io.scenarios import open_scenario
 
-    chosen = ruleset_for(scenario, ruleset)
-    state = chosen.game.load_scenario(read_scenario(scenario), scenario)
-    Console(highlight=False, soft_wrap=True).print(chosen.game.show(state, lang.value))
+    opened = open_scenario(scenario, ruleset)
+    note_guess(opened, lang.value, _err())
+    state = opened.ruleset.game.load_scenario(opened.text, scenario)
+    _out().print(opened.ruleset.game.show(state, lang.value))
 
 
-def read_text(path: str, *, field: str) -> str:
-    """The text of a file, or of standard input for ``-``; a missing or unreadable file is an InputError."""
-    if path == "-":
-        return sys.stdin.read()
+# --- kessen serve: the web page (kessen.web; the web engineer's block) -------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on (default: this machine only)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port to listen on (0: any free port)")] = 8000,
+    db: Annotated[Optional[str], typer.Option("--db", help="SQLite file of matches and simulations (default: per-user data folder)")] = None,
+) -> None:
+    """Serve the web page (odds calculator) and its JSON API; prints the address to open."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(field, path, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(field, path, f"cannot read the file ({error.__class__.__name__})") from None
+        from kessen.web.server import serve as serve_web
+    except ImportError as missing:
+        raise KessenError(f"serve: the web extra is not installed ({missing.name}); install kessen[web]") from None
+    serve_web(host=host, port=port, db=db)
+
+
+@app.command()
+def check(
+    scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
+    lang: Annotated[Language, typer.Option("--lang", help="language of the summary line")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
+) -> None:
+    """Check a scenario file without playing it: one "ok" line, or the error (exit 2)."""
+    from kessen.cli.scenarios import check_scenario
+
+    check_scenario(scenario, ruleset_id=ruleset, lang=lang.value, out=_out(), err=_err())
+
+
+@app.command()
+def scenarios(
+    lang: Annotated[Language, typer.Option("--lang", help="language of the headings")] = Language.en,
+) -> None:
+    """List the scenarios kessen ships: ruleset, name, sides and what each is about."""
+    from kessen.cli.scenarios import list_scenarios
+
+    list_scenarios(lang=lang.value, out=_out())
+
+
+@app.command()
+def schema(
+    ruleset: Annotated[str, typer.Argument(help="ruleset id (see kessen odds)")],
+) -> None:
+    """Print the JSON Schema of a ruleset's scenario files (every field, its limits and what it means)."""
+    from kessen.io.scenarios import scenario_model
+
+    print(json.dumps(scenario_model(ruleset).model_json_schema(), indent=2, ensure_ascii=False))
+
+
+def _out() -> Console:
+    return _Console(highlight=False, soft_wrap=True)
+
+
+def _err() -> Console:
+    return _Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def main() -> None:
-    """Entry point: every error kessen raises on purpose becomes one stderr line and exit status 2."""
+    """Entry point: every error kessen raises on purpose, and every usage error, becomes one stderr line and exit
+    status 2; Ctrl-C exits 130 (after ``play`` saved the game); a closed standard output exits 0 quietly."""
     try:
-        app()  # typer reports its own usage errors (exit 2); ours arrive here
+        code = app(standalone_mode=False)
+    except (_PipeClosed, BrokenPipeError):
+        _quiet_exit()
     except KessenError as error:
-        print(f"kessen: error: {error}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)  # one line
-        sys.exit(2)
-    except KeyboardInterrupt:
+        _fail(str(error))
+    except typer.TyperException as error:  # typer's usage errors: a bad option value, a missing argument
+        context = getattr(error, "ctx", None)
+        _fail(f"{error.format_message()} (see {context.command_path if context else 'kessen'} -h)")
+    except (_Interrupted, KeyboardInterrupt, typer.Abort):
         print("kessen: interrupted", file=sys.stderr)
         sys.exit(130)
-    except BrokenPipeError:
-        sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"kessen: error: {message}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)  # one line
+    sys.exit(2)
+
+
+def _quiet_exit() -> NoReturn:
+    """Exit 0 once the reader of standard output has gone, without Python's own complaint when it flushes."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(0)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import reprlib
+
 
 class KessenError(Exception):
     """Base of every error kessen raises on purpose."""
@@ -48,6 +51,24 @@ class SaveFileError(KessenError, ValueError):
         self.path, self.reason = path, reason
 
 
+class _Shown(reprlib.Repr):
+    """A value as an error shows it: its repr cut short at every level, so that a huge or deeply nested value
+    costs no more to show than a small one, and an integer too long for ``str`` is shown by its size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel, self.maxstring, self.maxother = 4, 100, 100
+        self.maxtuple = self.maxlist = self.maxarray = self.maxdict = self.maxset = self.maxfrozenset = 6
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 96:
+            return f"a {math.floor(x.bit_length() * math.log10(2)) + 1}-digit integer"
+        return repr(x)
+
+
+_SHOWN = _Shown()
+
+
 def _show(value: object) -> str:
-    text = repr(value)
+    text = _SHOWN.repr(value)
     return text if len(text) <= 80 else text[:77] + "..."

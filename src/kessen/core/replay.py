@@ -11,9 +11,10 @@ from typing import Any
 
 from kessen.core.decisions import Decider
 from kessen.core.engine import Chance, Decision, Game, Terminal
-from kessen.core.errors import IllegalDecisionError, SaveFileError
+from kessen.core.errors import IllegalDecisionError, InputError, SaveFileError
 from kessen.core.events import Event
 from kessen.dice import draw, stream
+from kessen.io.files import parse_json  # every file kind is read the same bounded way
 
 SAVE_FORMAT = "kessen-save/1"
 
@@ -72,8 +73,12 @@ def play(
     raise RuntimeError(f"the game did not end within {max_steps} steps")
 
 
-def save_text(ruleset: str, scenario_source: str, scenario_text: str, seed: int, decisions: list[int]) -> str:
-    """A saved game: scenario text, seed and decisions, sealed with a checksum."""
+def save_text(
+    ruleset: str, scenario_source: str, scenario_text: str, seed: int, decisions: list[int], *,
+    people: tuple[str, ...] = (), lang: str = "en",
+) -> str:
+    """A saved game: scenario text, seed, decisions, the sides a person plays and the language, sealed with a
+    checksum."""
     body = {
         "format": SAVE_FORMAT,
         "ruleset": ruleset,
@@ -81,54 +86,77 @@ def save_text(ruleset: str, scenario_source: str, scenario_text: str, seed: int,
         "scenario": scenario_text,
         "seed": seed,
         "decisions": decisions,
+        "people": list(people),
+        "lang": lang,
     }
+    return seal(body)
+
+
+def seal(body: dict[str, Any]) -> str:
+    """A save file's text: *body* with its checksum (anything else in the body is what the checksum covers)."""
+    body = {k: v for k, v in body.items() if k != "checksum"}
     return json.dumps({**body, "checksum": _checksum(body)}, ensure_ascii=False, indent=1) + "\n"
 
 
 @dataclass(frozen=True)
 class SavedGame:
+    """A save file's contents. ``people`` (the sides a person plays) and ``lang`` default to none and ``en`` for
+    the saves written before they were recorded (still ``kessen-save/1``)."""
+
     ruleset: str
     scenario_source: str
     scenario: str
     seed: int
     decisions: tuple[int, ...]
+    people: tuple[str, ...] = ()
+    lang: str = "en"
 
 
-def load_save(text: str, path: str) -> SavedGame:
-    """Read a saved game, refusing anything damaged or truncated (never half-loaded)."""
+MAX_SEED = 2**64 - 1
+
+
+def load_save(text: str | bytes, path: str) -> SavedGame:
+    """Read a saved game, refusing anything damaged, truncated or out of bounds with :class:`SaveFileError`
+    naming *path* (never half-loaded)."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveFileError(path, f"damaged or truncated save file ({error.msg} at line {error.lineno})") from None
+        data = parse_json(text, path)
+    except InputError as error:
+        found = str(error).removeprefix(f"{path}: ")
+        raise SaveFileError(path, f"damaged or truncated save file ({found})" if error.field == path else found) from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveFileError(path, f"not a kessen save file (format must be {SAVE_FORMAT})")
-    body = {k: v for k, v in data.items() if k != "checksum"}
-    if data.get("checksum") != _checksum(body):
+    if data.get("checksum") != _checksum({k: v for k, v in data.items() if k != "checksum"}):
         raise SaveFileError(path, "damaged save file (checksum does not match its contents)")
-    try:
-        saved = SavedGame(
-            ruleset=_typed(data, "ruleset", str),
-            scenario_source=_typed(data, "scenario_source", str),
-            scenario=_typed(data, "scenario", str),
-            seed=_typed(data, "seed", int),
-            decisions=tuple(_typed_list(data, "decisions")),
-        )
-    except TypeError as error:
-        raise SaveFileError(path, str(error)) from None
-    return saved
+    seed = _typed(data, "seed", int, path)
+    if not 0 <= seed <= MAX_SEED:
+        raise SaveFileError(path, f"seed: must be from 0 to {MAX_SEED} (got {seed})")
+    decisions = _typed(data, "decisions", list, path)
+    if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in decisions):
+        raise SaveFileError(path, "decisions: must be a list of option numbers (integers ≥ 0)")
+    people = _typed(data, "people", list, path, default=[])
+    if not all(isinstance(side, str) for side in people):
+        raise SaveFileError(path, "people: must be a list of side names")
+    return SavedGame(
+        ruleset=_typed(data, "ruleset", str, path),
+        scenario_source=_typed(data, "scenario_source", str, path),
+        scenario=_typed(data, "scenario", str, path),
+        seed=seed,
+        decisions=tuple(decisions),
+        people=tuple(people),
+        lang=_typed(data, "lang", str, path, default="en"),
+    )
 
 
-def _typed(data: dict[str, Any], key: str, kind: type) -> Any:
+_MISSING: Any = object()
+_KINDS = {str: "a string", int: "an integer", list: "a list"}
+
+
+def _typed(data: dict[str, Any], key: str, kind: type, path: str, default: Any = _MISSING) -> Any:
+    if key not in data and default is not _MISSING:
+        return default
     value = data.get(key)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise TypeError(f"field {key} must be {kind.__name__}")
-    return value
-
-
-def _typed_list(data: dict[str, Any], key: str) -> list[int]:
-    value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise TypeError(f"field {key} must be a list of integers")
+        raise SaveFileError(path, f"{key}: must be {_KINDS[kind]}")
     return value
 
 

@@ -59,3 +59,23 @@ def option_text(ruleset: str, lang: str, key: str, **fields: object) -> str:
 def option_word(ruleset: str, lang: str, word: str) -> str:
     """A rules word (a phase, an Order, a purpose, a status) as the catalogue's ``option_words`` table says it."""
     return str(catalogue(ruleset, lang).get("option_words", {}).get(word, word))
+
+
+def summary_label(ruleset: str, lang: str, key: str) -> str:
+    """The label of a key of a battle's summary: the ruleset catalogue's ``summary`` table (its own keys, saying
+    whose numbers they are), else the ``cli`` catalogue's (the keys every ruleset shares), else the key itself."""
+    for name in (ruleset, "cli"):
+        label = catalogue(name, lang).get("summary", {}).get(key)
+        if label is not None:
+            return str(label)
+    return key.replace("_", " ")
+
+
+def summary_word(ruleset: str, lang: str, word: str) -> str:
+    """A word among a summary's values (``decisive``, ``yes``) as the ruleset catalogue's ``values`` table says it,
+    else the ``cli`` catalogue's, else the word itself."""
+    for name in (ruleset, "cli"):
+        said = catalogue(name, lang).get("values", {}).get(word)
+        if said is not None:
+            return str(said)
+    return word

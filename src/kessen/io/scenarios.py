@@ -1,56 +1,102 @@
-"""Scenario files: reading one, finding its ruleset, and the scenarios kessen ships in ``examples/``."""
+"""Scenario files: reading one, finding its ruleset, its JSON Schema, and the scenarios kessen ships in ``examples/``."""
 
 from __future__ import annotations
 
-import tomllib
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kessen.core.errors import InputError
+from kessen.io.files import SCENARIO, parse_toml, read_input
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from kessen.rulesets import Ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"  # the repository's examples/, beside src/
 
 
+@dataclass(frozen=True, slots=True)
+class ScenarioFile:
+    """A scenario file read and its ruleset found: named by the file's ``ruleset`` key or by ``--ruleset``, or
+    ``guessed`` from an ``examples/<ruleset>/`` folder on its path (the command line says so)."""
+
+    path: str
+    text: str
+    ruleset: Ruleset
+    guessed: bool
+
+
+def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
+    """Read the scenario file *path* and find its ruleset (*given*: the ``--ruleset`` of the command line).
+
+    The file's own ``ruleset = "<id>"`` comes first; a *given* ruleset that contradicts it is an error. Without
+    either, a folder named after a ruleset on the file's path decides, and ``guessed`` is true.
+    """
+    from kessen.rulesets import get_ruleset, ruleset_ids
+
+    text = read_input(path, SCENARIO)
+    named = named_ruleset(parse_toml(text, path), path)
+    if named is not None and given is not None and given != named:
+        raise InputError("--ruleset", given, f"{path} is a {named} scenario (it says ruleset = \"{named}\")")
+    rid = named if named is not None else given
+    if rid is None:
+        folders = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
+        if not folders:
+            raise InputError(path, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give --ruleset (one of {', '.join(ruleset_ids())})")
+        rid = folders[-1]
+    chosen = get_ruleset(rid)
+    if chosen.game is None:
+        raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
+    return ScenarioFile(path, text, chosen, guessed=named is None and given is None)
+
+
+def named_ruleset(data: dict[str, Any], path: str) -> str | None:
+    """The ruleset a scenario's data names in its ``ruleset`` key (None if it has none); an unknown one is an error."""
+    from kessen.rulesets import ruleset_ids
+
+    value = data.get("ruleset")
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in ruleset_ids():
+        raise InputError(f"{path}: ruleset", value, f"unknown ruleset, expected one of {', '.join(ruleset_ids())}")
+    return value
+
+
 def read_scenario(path: str) -> str:
-    """A scenario file's text; a missing or unreadable file names itself."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("scenario", path, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError("scenario", path, f"cannot read the file ({error.__class__.__name__})") from None
+    """A scenario file's text, read the bounded way; a missing or unreadable file names itself."""
+    return read_input(path, SCENARIO)
 
 
 def ruleset_for(path: str, given: str | None) -> Ruleset:
-    """The ruleset a scenario belongs to: as given, or named by a folder on its path (examples/<ruleset>/)."""
-    from kessen.rulesets import get_ruleset, ruleset_ids
+    """The ruleset of the scenario file *path* (see :func:`open_scenario`)."""
+    return open_scenario(path, given).ruleset
 
-    if given is not None:
-        chosen = get_ruleset(given)
-    else:
-        named = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
-        if not named:
-            raise InputError("--ruleset", None, f"give the ruleset of {path} (one of {', '.join(ruleset_ids())})")
-        chosen = get_ruleset(named[-1])
-    if chosen.game is None:
-        raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
-    return chosen
+
+def scenario_model(ruleset_id: str) -> type[BaseModel]:
+    """The model of a ruleset's scenario files (``rulesets/<package>/scenario.py``'s ``Scenario``), whose JSON
+    Schema documents the file format."""
+    from kessen.rulesets import get_ruleset
+
+    chosen = get_ruleset(ruleset_id)
+    model: type[BaseModel] = importlib.import_module(f"kessen.rulesets.{chosen.id.replace('-', '_')}.scenario").Scenario
+    return model
 
 
 @dataclass(frozen=True, slots=True)
 class ShippedScenario:
     """A scenario that ships with kessen: ``name`` is ``<ruleset>/<file stem>`` (what the web page and
-    ``kessen scenarios`` call it), ``title`` its ``name`` field, ``description`` one line about it."""
+    ``kessen scenarios`` call it), ``title`` its ``name`` field, ``description`` one line about it, ``sides`` its
+    sides in the scenario's order."""
 
     name: str
     ruleset: str
     path: Path
     title: str
     description: str
+    sides: tuple[str, ...] = ()
 
 
 def shipped_scenarios() -> tuple[ShippedScenario, ...]:
@@ -58,10 +104,13 @@ def shipped_scenarios() -> tuple[ShippedScenario, ...]:
     repository's examples folder)."""
     found = []
     for path in sorted(EXAMPLES.glob("*/*.toml")):
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-        description = str(data.get("description") or _first_comment(text))
-        found.append(ShippedScenario(f"{path.parent.name}/{path.stem}", path.parent.name, path, str(data.get("name", path.stem)), description))
+        scenario = open_scenario(str(path))
+        data = parse_toml(scenario.text, str(path))
+        game = scenario.ruleset.game
+        sides = tuple(game.sides(game.load_scenario(scenario.text, str(path))))
+        description = str(data.get("description") or _first_comment(scenario.text))
+        title = str(data.get("name", path.stem))
+        found.append(ShippedScenario(f"{path.parent.name}/{path.stem}", scenario.ruleset.id, path, title, description, sides))
     return tuple(found)
 
 

@@ -7,7 +7,6 @@ imports another ruleset, and ``core``/``dice`` never import a ruleset.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
 from kessen.dice import Dist
+from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.validation import StrictModel
 
 RulesetId = Literal["battlehost", "armies-clash", "legions", "song-of-blades"]
@@ -54,9 +54,16 @@ class Procedure(Generic[I]):
         return value.model_dump(mode="json")
 
 
-@functools.lru_cache(maxsize=65536)
+ODDS_CACHE_BYTES = 128 * 2**20
+"""The memory the odds answered through the API may keep (each question costs its input and its distribution)."""
+
+_odds_cache: BoundedCache[tuple[Procedure[Any], StrictModel], Dist[Any]] = BoundedCache(
+    ODDS_CACHE_BYTES, lambda key, dist: deep_bytes(key[1]) + dist_bytes(dist)
+)
+
+
 def _cached_dist(procedure: Procedure[Any], value: StrictModel) -> Dist[Any]:
-    return procedure.compute(value)
+    return _odds_cache.get((procedure, value), lambda: procedure.compute(value))
 
 
 def outcome_fields(outcome: Any) -> dict[str, Any]:

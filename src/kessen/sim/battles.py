@@ -1,21 +1,25 @@
-"""Loading a scenario for its ruleset, playing one battle, and playing many on all local cores."""
+"""Playing one battle, and many battles of one scenario on local cores or Dask, with win rates and intervals."""
 
 from __future__ import annotations
 
 import math
-import os
 from collections import Counter
+from contextlib import closing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from kessen.core.errors import InputError
 from kessen.core.replay import Played, play
 from kessen.io.scenarios import read_scenario, ruleset_for
-from kessen.rulesets import Ruleset, get_ruleset
+from kessen.rulesets import Ruleset
+from kessen.sim.tally import Tally
+
+if TYPE_CHECKING:
+    from kessen.sim.executors import Executor
+
+SEED_LIMIT = 2**64
+"""Seeds are 64-bit: from 0 to 2**64 - 1 (every battle of a sweep gets one, replayable with ``--seed``)."""
 
 
 def play_battle(
@@ -23,41 +27,67 @@ def play_battle(
     deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
 ) -> Played:
     """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
-    game = ruleset.game
-    state = game.load_scenario(text, source)
+    state = ruleset.game.load_scenario(text, source)
+    return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events, record=record)
+
+
+def play_from(
+    game: Any, state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
+    on_events: Callable[..., None] | None = None, record: Played | None = None,
+) -> Played:
+    """One battle from an initial *state*: the ruleset's AI for every side that *deciders* does not name."""
     chosen = {side: game.ai(side) for side in game.sides(state)}
     chosen.update(deciders or {})
     return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
 
 
-def child_seeds(seed: int, n: int) -> list[int]:
-    """n independent, reproducible seeds spawned from one (numpy SeedSequence)."""
-    return [int(s.generate_state(1, dtype=np.uint64)[0]) for s in np.random.SeedSequence(seed).spawn(n)]
+def check_seed(seed: object, field: str = "seed") -> int:
+    """*seed* if it is a whole number from 0 to 2**64 - 1, else an InputError naming *field*."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InputError(field, seed, "must be a whole number")
+    if not 0 <= seed < SEED_LIMIT:
+        raise InputError(field, seed, "must be from 0 to 2**64 - 1")
+    return seed
 
 
 @dataclass
 class BattleStats:
-    """Results of many battles: wins per side, draws, and casualties."""
+    """Results of many battles of one scenario: the tally of every battle finished, by side."""
 
     sides: tuple[str, ...]
-    runs: int = 0
-    wins: Counter[str] = field(default_factory=Counter)
-    casualties: dict[str, list[int]] = field(default_factory=dict)
+    tally: Tally
+    asked: int
+    """How many battles were asked for (more than ``runs`` when the run was interrupted)."""
+
+    @property
+    def runs(self) -> int:
+        """Battles finished."""
+        return self.tally.battles
+
+    @property
+    def wins(self) -> Counter[str]:
+        return self.tally.wins
 
     @property
     def draws(self) -> int:
-        return self.runs - sum(self.wins.values())
+        return self.tally.draws
 
-    def add(self, winner: str | None, casualties: dict[str, int]) -> None:
-        self.runs += 1
-        if winner is not None:
-            self.wins[winner] += 1
-        for side, n in casualties.items():
-            self.casualties.setdefault(side, []).append(n)
+    @property
+    def casualties(self) -> dict[str, Counter[Any]]:
+        """Side → {casualties: battles}."""
+        return self.tally.per_side.get("casualties", {})
 
     def win_rate(self, side: str) -> tuple[float, float, float]:
         """The win rate with its 95% Wilson confidence interval."""
         return wilson(self.wins[side], self.runs)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped the battles: ``partial`` holds the ones that finished (no worker is left running)."""
+
+    def __init__(self, partial: Any) -> None:
+        super().__init__()
+        self.partial = partial
 
 
 def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
@@ -74,45 +104,63 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, f
     return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _one(args: tuple[str, str, str, int]) -> tuple[str | None, dict[str, int]]:
-    ruleset_id, text, source, seed = args
-    played = play_battle(get_ruleset(ruleset_id), text, source, seed)
-    assert played.terminal is not None
-    return played.terminal.winner, dict(played.terminal.summary.get("casualties", {}))
-
-
 def simulate(
     ruleset: Ruleset, text: str, source: str, *, runs: int, seed: int, workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    scheduler: str | None = None, progress: Callable[[int], None] | None = None, executor: Executor | None = None,
 ) -> BattleStats:
-    """*runs* battles with independent child streams, on a process pool of local cores."""
-    state = ruleset.game.load_scenario(text, source)  # validate once, before any worker starts
-    stats = BattleStats(tuple(ruleset.game.sides(state)))
-    jobs = [(ruleset.id, text, source, s) for s in child_seeds(seed, runs)]
-    workers = workers or min(os.cpu_count() or 1, runs)
-    if workers <= 1 or runs < 8:
-        results = map(_one, jobs)
-        for winner, casualties in results:
-            stats.add(winner, casualties)
-            if progress:
-                progress(1)
-        return stats
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for winner, casualties in pool.map(_one, jobs, chunksize=max(1, runs // (workers * 8))):
-            stats.add(winner, casualties)
-            if progress:
-                progress(1)
+    """*runs* AI-vs-AI battles of a scenario's text, in chunks seeded like cell 0 of a sweep (so a sweep of this
+    scenario alone, with the same runs and seed, plays the same battles); *progress* hears each chunk's battles.
+
+    The chunks run on *executor* if given (it is closed at the end), else on ``--workers``/``--scheduler``'s.
+    Ctrl-C raises :class:`Interrupted` with the battles finished so far.
+    """
+    from kessen.sim.chunks import ChunkJob, battle_seeds, chunk_plan
+    from kessen.sim.executors import make_executor
+    from kessen.sim.runner import play_all
+
+    try:
+        check_runs(runs)
+        check_seed(seed)
+        state = ruleset.game.load_scenario(text, source)  # validate once, before any worker starts
+    except InputError:
+        if executor is not None:  # a given executor is closed however the run ends
+            executor.close()
+        raise
+    stats = BattleStats(tuple(ruleset.game.sides(state)), Tally(), runs)
+    plan = chunk_plan(0, runs)
+    jobs = (ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c)) for c in plan)
+
+    def finished(_key: tuple[int, int], tally: Tally) -> None:
+        stats.tally.merge(tally)
+        if progress is not None:
+            progress(tally.battles)
+
+    try:
+        with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(plan))) as chosen:
+            play_all(jobs, chosen, finished)
+    except KeyboardInterrupt:
+        raise Interrupted(stats) from None
     return stats
 
 
-def simulate_file(scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None) -> BattleStats:
-    """*runs* AI-vs-AI battles of a scenario file, with independent child streams of *seed*.
+def check_runs(runs: object, field: str = "runs") -> int:
+    """*runs* if it is a whole number of battles from 1 to 10,000,000."""
+    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= 10_000_000:
+        raise InputError(field, runs, "must be a whole number from 1 to 10,000,000")
+    return runs
+
+
+def simulate_file(
+    scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None,
+    scheduler: str | None = None,
+) -> BattleStats:
+    """*runs* AI-vs-AI battles of a scenario file, with independent seeds drawn from *seed*.
 
     >>> stats = simulate_file("examples/song-of-blades/hero-against-mob.toml", runs=4, seed=7, workers=1)
     >>> stats.runs, sorted(stats.sides)
     (4, ['Goblins', 'Hero'])
     """
-    if runs < 1:
-        raise InputError("runs", runs, "must be ≥ 1")
+    check_runs(runs)
+    check_seed(seed)
     chosen = ruleset_for(scenario, ruleset)
-    return simulate(chosen, read_scenario(scenario), scenario, runs=runs, seed=seed, workers=workers)
+    return simulate(chosen, read_scenario(scenario), scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler)

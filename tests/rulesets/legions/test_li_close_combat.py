@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.core.errors import InputError
-from kessen.rulesets.legions.close_combat import combat_winner, fight_dice
+from kessen.rulesets.legions.rules.close_combat import combat_winner, fight_dice
 
 
 def fight_odds(a: dict[str, Any], b: dict[str, Any]) -> dict[str, F]:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kessen.dice import Dist
-from kessen.rulesets.legions.allocation import (
+from kessen.rulesets.legions.rules.allocation import (
     HitsResolved,
     allocation_order,
     damage_track,
@@ -16,8 +16,8 @@ from kessen.rulesets.legions.allocation import (
     resolve,
     results_along,
 )
-from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack
+from kessen.rulesets.legions.rules.saves import TargetProfile
+from kessen.rulesets.legions.rules.saves import Attack
 
 TANK = TargetProfile("vehicle", 2, 2, 4)
 

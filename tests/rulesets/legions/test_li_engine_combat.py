@@ -5,20 +5,19 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, phase_over, raw_state_of, stage_started, state_of
+from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions import game as g
-from kessen.rulesets.legions.battlefield import combats, engaged_with
-from kessen.rulesets.legions.broken_formations import check_break_point, formation_losses
-from kessen.rulesets.legions.inputs import MoraleCheckInput
-from kessen.rulesets.legions.morale import morale_check
-from kessen.rulesets.legions.movement import order_options
-from kessen.rulesets.legions.pairing import is_valid_pairing, maximum_matching_size, pairings
-from kessen.rulesets.legions.shooting import Fire, volley_input, volleys
-from kessen.rulesets.legions.steps import StageEnd, StageStart
-from kessen.rulesets.legions.targeting import engaged_penalty
+from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
+from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
+from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
+from kessen.rulesets.legions.referee.movement import order_options
+from kessen.rulesets.legions.referee.firing import volley_question, volleys
+from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.steps import StageEnd, StageStart
 
 # SC-ENG-1 geometry: A–B, C–B and C–D in base contact (radius 0.5 bases 1 inch apart).
 CHAIN = dict(
@@ -64,36 +63,16 @@ def test_li_tgt_5_li_eng_3_sc_eng_5_penalty_uses_direct_contacts_only() -> None:
     assert combats(state)[0] == ("A", "C", "B", "D")
 
     def penalty(shooter: str, target: str) -> int:
-        value = volley_input(state, volleys(state, state.detachment(shooter), Fire(target))[0])
-        assert value is not None
-        return engaged_penalty(value.scale, value.target_engaged_with_scales)
+        question = volley_question(state, volleys(state, state.detachment(shooter), Fire(target))[0])
+        assert question is not None
+        return -question.modifier  # no other modifier here: the hit modifier is the Engaged-target penalty alone
 
     assert [penalty("T", "A"), penalty("T", "C"), penalty("S", "B"), penalty("S", "D")] == [0, 1, 1, 1]
 
 
-def test_li_pair_4_sc_pair_1_seed_example() -> None:
-    """SC-PAIR-1, LI-PAIR-2/4: contacts A–D, B–D, C–E, ν = 2: the only pairing is {A–D, B–D, C–E}."""
-    edges = [("A", "D"), ("B", "D"), ("C", "E")]
-    assert maximum_matching_size(edges) == 2
-    assert pairings(edges) == ((("A", "D"), ("B", "D"), ("C", "E")),)
-
-
-def test_li_pair_3_sc_pair_2_one_to_one_where_possible() -> None:
-    """SC-PAIR-2, LI-PAIR-3: everyone touches everyone (2 × 2): the two one-to-one pairings, not a star."""
-    edges = [("A1", "B1"), ("A1", "B2"), ("A2", "B1"), ("A2", "B2")]
-    assert {frozenset(p) for p in pairings(edges)} == {frozenset({("A1", "B1"), ("A2", "B2")}), frozenset({("A1", "B2"), ("A2", "B1")})}
-    assert not is_valid_pairing(edges, [("A1", "B1"), ("A1", "B2"), ("A2", "B1")])
-
-
 def test_li_pair_3_sc_pair_3_initiative_player_chooses_the_fight_e_joins() -> None:
-    """SC-PAIR-3, LI-PAIR-3/4: contacts A–C, B–D, E–C, E–D: valid {A–C, B–D, E–C} and {A–C, B–D, E–D}, offered to
-    the player with Initiative; invalid {A–C, E–C, E–D, B–D} and {A–C, B–D}. Through the engine on real bases."""
-    edges = [("A", "C"), ("B", "D"), ("E", "C"), ("E", "D")]
-    assert {frozenset(p) for p in pairings(edges)} == {
-        frozenset({("A", "C"), ("B", "D"), ("E", "C")}), frozenset({("A", "C"), ("B", "D"), ("E", "D")})
-    }
-    assert not is_valid_pairing(edges, [("A", "C"), ("E", "C"), ("E", "D"), ("B", "D")])
-    assert not is_valid_pairing(edges, [("A", "C"), ("B", "D")])
+    """SC-PAIR-3, LI-PAIR-3/4: contacts A–C, B–D, E–C, E–D on real bases: the player with Initiative is asked, and
+    can reach exactly the two valid pairings {A–C, B–D, E–C} and {A–C, B–D, E–D}."""
     # C at (10, 20), D at (12, 20); A at (9, 20) touches C, B at (13, 20) touches D, E at (11, 20) touches both.
     state = state_of(
         [det("R", m("inf", 9, 20, id="A"), m("inf", 13, 20, id="B"), m("inf", 11, 20, id="E"))],
@@ -102,7 +81,22 @@ def test_li_pair_3_sc_pair_3_initiative_player_chooses_the_fight_e_joins() -> No
     )
     n = node(state)
     assert isinstance(n, Decision) and n.what == "pairing" and n.player == BLUE
-    assert {frozenset(p) for p in n.options} == {frozenset({("C", "A"), ("D", "B"), ("C", "E")}), frozenset({("C", "A"), ("D", "B"), ("D", "E")})}
+    assert reachable_pairings(state) == {frozenset({("C", "A"), ("D", "B"), ("C", "E")}), frozenset({("C", "A"), ("D", "B"), ("D", "E")})}
+
+
+def reachable_pairings(state: LiState) -> set[frozenset[tuple[str, str]]]:
+    """Every pairing the player with Initiative can reach from a pairing decision, trying every option in turn."""
+    found: set[frozenset[tuple[str, str]]] = set()
+    n = node(state)
+    assert isinstance(n, Decision) and n.what == "pairing"
+    for option in n.options:
+        after, events = g.apply(state, option)
+        paired = of(list(events), ev.Paired)
+        if paired:
+            found.add(frozenset(tuple(f.split("-")) for f in paired[0].fights.split(", ")))  # type: ignore[misc]
+        else:
+            found |= reachable_pairings(after)
+    return found
 
 
 def _ring(centre: tuple[float, float], reach: float, n: int) -> list[tuple[float, float]]:
@@ -218,7 +212,7 @@ def test_li_break_4_li_break_7_sc_break_2_broken_before_the_same_attacks_morale_
     assert kinds.index("FormationBroken") < len(kinds)
     n = node(state)
     assert isinstance(n, Chance) and n.what == "morale check"
-    assert n.dist == morale_check(MoraleCheckInput(morale=4, broken=True))
+    assert n.dist == morale_check(MoraleCheckQuestion(morale=4, broken=True))
     assert state.formation("red-f1").broken
 
 
@@ -245,10 +239,38 @@ def test_li_break_4_sc_break_1_not_broken_between_combats_only_at_the_end_of_the
     state, events = drive(state, until=stage_started("advancing_fire"), roll=roll)
     assert len(of(events, ev.CombatResult)) == 2
     y_check = next(c for c in checks if c[0] == "Y")
-    assert y_check[1] == morale_check(MoraleCheckInput(morale=4, trigger="combat", broken=False)) and y_check[2] is False
+    assert y_check[1] == morale_check(MoraleCheckQuestion(morale=4, trigger="combat", broken=False)) and y_check[2] is False
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("FormationBroken") > max(i for i, k in enumerate(kinds) if k == "CombatResult")
     assert state.formation("red-f1").broken
+
+
+def test_li_break_4_every_formation_with_a_detachment_in_a_combat_is_checked() -> None:
+    """LI-BREAK-4: at the end of the Engagement stage every Formation with a Detachment that took part in a combat is
+    checked, not only those whose models rolled a fight. Y (alone in its Formation, Break Point 1) is in the combat
+    through Y1 touching E1, but W1 destroys E1 first, so Y1's fight is never fought (LI-FIGHT-6); E2 beats W2 and
+    W3, the combat is lost 1–2, Y fails its check and Y1 dies withdrawing (0.5 inches from E3, LI-WD-8): Y's
+    Formation has 1 loss and must become Broken at the end of the stage."""
+    w = [det("W", m("inf", 10, 20, id="W1"), m("inf", 20, 20, id="W2"), m("inf", 21, 21, id="W3")),
+         det("pad", m("inf", 50, 5, count=4, dx=1.0))]  # W's Formation: 7 models, Break Point 4, loses 2
+    y = [det("Y", m("inf", 11, 21, id="Y1"), m("inf", 40, 10, id="Y2"))]
+    blue = [det("E", m("inf", 10, 21, id="E1"), m("inf", 20, 21, id="E2"), m("inf", 12.5, 15, id="E3"))]
+
+    def roll(s: object, n: object) -> object:
+        step = s.pending[0]  # type: ignore[attr-defined]
+        if n.what == "fight":  # type: ignore[attr-defined]
+            return outcome_where(n, winner="a" if step.a == "W1" else "b")
+        if n.what == "morale check":  # type: ignore[attr-defined]
+            return outcome_where(n, result="fail" if step.detachment == "Y" else "pass")
+        if n.what == "withdrawal roll":  # type: ignore[attr-defined]
+            return outcome_where(n, distance=1)
+        return None
+
+    state, events = drive(state_of([], blue, red_formations=[w, y]), until=stage_started("advancing_fire"), roll=roll)
+    assert [(e.attacker, e.defender) for e in of(events, ev.FightRolled)] == [("W1", "E1"), ("W2", "E2"), ("W3", "E2")]
+    assert any(isinstance(e, ev.Destroyed) and e.model == "Y1" and e.how == "engagement_zone" for e in events)
+    assert [e.formation for e in of(events, ev.FormationBroken)] == ["red-f2"]
+    assert state.formation("red-f2").broken and not state.formation("red-f1").broken
 
 
 def test_li_break_5_li_break_6_sc_break_3_broken_formation_orders_and_no_recovery() -> None:

@@ -4,17 +4,20 @@ seeded chi-square test that the engine's volleys follow the exact ``fire`` distr
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction as F
 from scipy.stats import chisquare
 from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.dice import draw, stream
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions import game as g
-from kessen.rulesets.legions.battlefield import in_rear_arc
-from kessen.rulesets.legions.firing import fire
-from kessen.rulesets.legions.inputs import FireInput, TargetModelInput
-from kessen.rulesets.legions.shooting import Fire, HoldFire, apply_volley, fire_options, targets, volley_input, volleys
+from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.battlefield import in_rear_arc
+from kessen.rulesets.legions.procedures import FireInput, TargetModelInput
+from kessen.rulesets.legions.rules.firing import fire
+from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.firing import apply_volley, volley_question, volleys
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, fire_options, targets
 
 TWO_GUNS = {
     "two_guns": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5, "weapons": [
@@ -77,12 +80,12 @@ def test_li_alloc_3_li_alloc_4_sc_tgt_5_wounded_out_of_sight_is_skipped_and_left
     state = raw_state_of([det("A", m("gun", 10, 10, id="f"))], [det("B", m("tough", 10, 30, id="X", wounds_remaining=1), m("inf", 12, 30, id="Y"))],
                          no_line_of_sight=[["f", "X"]])
     v = volleys(state, state.detachment("A"), Fire("B"))[0]
-    value = volley_input(state, v)
-    assert value is not None and [t.eligible for t in value.target_models] == [False, True]
-    outcome = next(o for o in fire(value).outcomes() if o.hits == 1 and o.destroyed == 1)
-    after, dead = apply_volley(state, value, "B", outcome)
+    question = volley_question(state, v)
+    assert question is not None and question.allocatable == (False, True)
+    outcome = next(o for o in fire(question).outcomes() if o.hits == 1 and o.destroyed == 1)
+    after, dead = apply_volley(state, question, "B", outcome)
     assert dead == ("Y",) and after.model("X").wounds_remaining == 1
-    assert volley_input(after, v) is None  # no eligible model left: every further hit of this volley is discarded
+    assert volley_question(after, v) is None  # no eligible model left: every further hit of this volley is discarded
 
 
 def test_li_arc_2_rear_arc_is_the_half_behind_the_facing() -> None:
@@ -95,6 +98,33 @@ def test_li_arc_2_rear_arc_is_the_half_behind_the_facing() -> None:
     assert not in_rear_arc(man, state.model("behind"))
     vs = volleys(state, state.detachment("A"), Fire("T"))
     assert sorted(sorted(v.rear) for v in vs) == [[], ["tank"]]
+
+
+ARC_TANKS = {
+    "tank4": {"type": "vehicle", "movement": 8, "armour_save": 4, "wounds": 1, "caf": 0, "morale": 3, "base_radius": 1.0, "weapons": []},
+    "twin_gun": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5,
+                 "weapons": [{"name": "twin", "profiles": [{"range": 30, "dice": 2, "to_hit": 4}]}]},
+}
+
+
+def test_li_arc_1_rear_arc_judged_per_hit_from_the_model_it_is_allocated_to() -> None:
+    """LI-ARC-1: the rear-arc AP improvement is decided for each hit, from the arc of the model that hit is allocated
+    to. Two 1-Wound 4+ tanks facing the same way, the firer in front of the first and behind the second, AP 0: with
+    exactly two hits, both are destroyed with probability 1/2 · 2/3 = 1/3 (4+ from the front, 5+ from the rear),
+    whichever of the two is listed first (one arc for the whole volley gave 1/4 one way and 4/9 the other)."""
+    front = m("tank4", 30, 30, id="front", facing=270.0)  # facing the firer at (30, 20): it stands in its front arc
+    rear = m("tank4", 30, 10, id="rear", facing=270.0)  # facing away from the firer: it stands in its rear arc
+    for listed in ((front, rear), (rear, front)):
+        state = state_of([det("A", m("twin_gun", 30, 20, id="gun"), order="first_fire")], [det("T", *listed)], profiles=ARC_TANKS)
+        state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
+        n = node(state)
+        assert isinstance(n, Chance)
+        two_hits = n.dist.probability(lambda o: o.hits == 2)
+        assert two_hits == F(1, 4)  # two dice at 4+
+        assert n.dist.probability(lambda o: o.hits == 2 and o.destroyed == 2) / two_hits == F(1, 3)
+        # the first hit goes to the first listed tank; a passed save keeps the second hit on it
+        first_fails = F(1, 2) if listed[0] is front else F(2, 3)
+        assert n.dist.probability(lambda o: o.hits == 2 and o.destroyed == 0) / two_hits == (1 - first_fails) ** 2
 
 
 def test_li_fire_2_li_fire_3_declared_options_and_profiles() -> None:
@@ -112,10 +142,34 @@ def test_li_alloc_5_target_controller_orders_mixed_pools() -> None:
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17), m("inf", 11, 17))], profiles=TWO_GUNS)
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
     n = node(state)
-    assert isinstance(n, Decision) and n.player == BLUE and n.options == ((("short", 0), ("long", 0)), (("long", 0), ("short", 0)))
+    assert isinstance(n, Decision) and n.player == BLUE and n.options == (("short", 0), ("long", 0))
     state, _ = g.apply(state, n.options[1])
     first = node(state)
     assert isinstance(first, Chance) and first.what == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
+
+
+def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
+    """LI-ALLOC-5 (no silent cap): with the hits of five weapon profiles, the target's controller may take them in any
+    of the 5! = 120 orders, choosing the next profile each time (the engine used to offer two orders beyond four)."""
+    five = {"five_guns": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5, "weapons": [
+        {"name": f"gun{k}", "profiles": [{"range": 30, "dice": 1, "to_hit": 4}]} for k in range(5)
+    ]}}
+    state = state_of([det("A", m("five_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17, count=8, dx=1.0))], profiles=five)
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
+    orders: set[tuple[str, ...]] = set()
+
+    def explore(s: LiState, taken: tuple[str, ...]) -> None:
+        n = node(s)
+        if isinstance(n, Chance) and n.what == "volley":  # resolve the volley without hits, keep choosing
+            explore(g.apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
+        elif isinstance(n, Decision) and n.what == "allocation":
+            for option in n.options:
+                explore(g.apply(s, option)[0], taken)
+        else:
+            orders.add(taken)
+
+    explore(state, ())
+    assert len(orders) == 120 and all(sorted(o) == [f"gun{k}" for k in range(5)] for o in orders)
 
 
 def test_li_morale_2_sc_morale_5_two_weapons_add_up_and_the_check_waits_for_the_second() -> None:
@@ -145,7 +199,7 @@ def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
     n = node(state)
     reference = fire(FireInput(firing_models=6, dice=2, to_hit=4, target_engaged_with_scales=(2,),
-                               target_models=(TargetModelInput(armour_save=5, count=5),)))
+                               target_models=(TargetModelInput(armour_save=5, count=5),)).question())
     assert isinstance(n, Chance) and n.dist == reference
     rng = stream(20240601)
     seen: Counter[tuple[int, int]] = Counter()

@@ -6,7 +6,7 @@ from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_w
 
 from kessen.core.engine import Decision
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.shooting import HoldFire, fire_options
+from kessen.rulesets.legions.referee.targeting import HoldFire, fire_options
 
 
 def _far(id: str, x: float, y: float, **status: object) -> dict[str, object]:

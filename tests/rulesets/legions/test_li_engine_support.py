@@ -11,10 +11,10 @@ import tomli_w
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions import game as g
-from kessen.rulesets.legions.deployment import initial_state
+from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
-from kessen.rulesets.legions.state import LiState
+from kessen.rulesets.legions.referee.state import LiState
 
 RED, BLUE = "red", "blue"
 

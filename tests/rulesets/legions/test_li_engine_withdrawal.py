@@ -10,7 +10,7 @@ from test_li_engine_support import det, drive, m, node, of, outcome_where, raw_s
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.battlefield import moved_through, nearest_free_point, withdrawal_path
+from kessen.rulesets.legions.referee.battlefield import moved_through, nearest_free_point, withdrawal_path
 
 
 def _withdraw(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, die: int = 3, save_wounds: int = 0) -> tuple[list[Any], list[Any]]:
@@ -59,11 +59,11 @@ def test_li_wd_4_sc_wd_2_one_save_per_enemy_detachment_moved_through() -> None:
 def test_li_wd_4_li_wd_5_saves_are_the_withdrawal_save_procedure() -> None:
     """LI-WD-4, LI-WD-5: the rolls are the ``withdrawal_save`` procedure for the model (1 of its 2 Wounds left after the
     lost fight, 5+) through Q (Scale 1)."""
-    from kessen.rulesets.legions.inputs import WithdrawalSaveInput
-    from kessen.rulesets.legions.withdrawal import withdrawal_save
+    from kessen.rulesets.legions.procedures import WithdrawalSaveInput
+    from kessen.rulesets.legions.rules.withdrawal import withdrawal_save
 
     _, saves = _withdraw([det("A", m("tough", 10, 20, id="R"))], [det("B", m("inf", 10, 21)), det("Q", m("inf", 10.8, 15))])
-    assert saves[0].dist == withdrawal_save(WithdrawalSaveInput(scale=1, wounds_remaining=1, armour_save=5, passed_through_scales=(1,)))
+    assert saves[0].dist == withdrawal_save(WithdrawalSaveInput(scale=1, wounds_remaining=1, armour_save=5, passed_through_scales=(1,)).question())
 
 
 def test_li_wd_6_sc_wd_3_ending_on_an_enemy_destroys_ending_on_a_friend_shifts() -> None:
@@ -123,3 +123,42 @@ def test_li_wd_2_li_wd_4_geometry_helpers() -> None:
     assert withdrawal_path(state, state.model("R"), "south", 30)[1] == Point(10.0, 0.5)
     free = nearest_free_point(state, state.model("R"), Point(10.8, 15.0))  # on Q's model: pushed out to touching
     assert abs((free - Point(10.8, 15.0)).length() - 1.0) < 1e-3
+
+
+def test_li_wd_8_engagement_zone_of_every_detachment_it_was_engaged_with() -> None:
+    """LI-WD-8: a withdrawing model that cannot leave the Engagement Zone of the models of the Detachment(s) it was
+    Engaged with is destroyed, even when the models that touched it died in the fights. X1 destroys E1, the only
+    model touching it; E2 destroys X2 and X3, so X loses the combat 1–2, fails its check and withdraws 6 inches to
+    (10, 14): 0.5 inches from E3, a model of E (the Detachment X was Engaged with) that never touched it."""
+    red = [det("X", m("inf", 10, 20, id="X1"), m("inf", 20, 20, id="X2"), m("inf", 21, 21, id="X3"))]
+    blue = [det("E", m("inf", 10, 21, id="E1"), m("inf", 20, 21, id="E2"), m("inf", 11.5, 14, id="E3"))]
+
+    def roll(state: Any, n: Any) -> Any:
+        if n.what == "fight":
+            return outcome_where(n, winner="a" if state.pending[0].a == "X1" else "b")
+        forced = {"morale check": {"result": "fail"}, "withdrawal roll": {"distance": 1}}
+        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+
+    _, events = drive(state_of(red, blue), until=stage_started("advancing_fire"), roll=roll)
+    assert [e.model for e in of(events, ev.Destroyed) if e.how == "fight"] == ["E1", "X2", "X3"]
+    assert _end(events, "X1") == (10.0, 14.0)
+    assert any(isinstance(e, ev.Destroyed) and e.model == "X1" and e.how == "engagement_zone" for e in events)
+
+
+def test_li_wd_4_one_save_for_each_of_eleven_detachments_moved_through() -> None:
+    """LI-WD-4 (no silent cap): a 12-Wound model with a 6+ save withdrawing 14 inches through eleven enemy Detachments
+    rolls once for each of the eleven; the engine used to keep only the first ten."""
+    from kessen.rulesets.legions.rules.withdrawal import WithdrawalSaveQuestion, withdrawal_save
+
+    brute = {"brute": {"type": "infantry", "movement": 8, "armour_save": 6, "wounds": 12, "caf": 0, "morale": 4, "base_radius": 0.5, "weapons": []}}
+    red = [det("A", m("brute", 10, 30, id="R"))]
+    blue = [det("B", m("inf", 10, 31))] + [det(f"Q{k}", m("inf", 10.8, 28.8 - 1.1 * k)) for k in range(11)]
+
+    def roll(state: Any, n: Any) -> Any:
+        forced = {"fight": {"winner": "b"}, "morale check": {"result": "fail"}, "withdrawal roll": {"distance": 6}}
+        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+
+    state, _ = drive(state_of(red, blue, profiles=brute), roll=roll, until=lambda s, n, e: getattr(n, "what", "") == "withdrawal saves")
+    n = node(state)
+    assert n.dist == withdrawal_save(WithdrawalSaveQuestion(scale=1, wounds_remaining=11, save=6, passed_through_scales=(1,) * 11))  # type: ignore[union-attr]
+    assert max(o.wounds_lost for o in n.dist.outcomes()) == 11  # type: ignore[union-attr]

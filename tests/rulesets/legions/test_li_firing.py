@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from fractions import Fraction as F
 from itertools import product
 from typing import Any
@@ -13,8 +14,11 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.dice import binomial
-from kessen.rulesets.legions.hit_rolls import hit_chance, hit_pool, hit_roll_hits
-from kessen.rulesets.legions.targeting import engaged_penalty, may_receive_hits
+from kessen.io.validation import validate_data
+from kessen.rulesets.legions.procedures import FireInput
+from kessen.rulesets.legions.rules.firing import fire
+from kessen.rulesets.legions.rules.hit_rolls import hit_chance, hit_pool, hit_roll_hits
+from kessen.rulesets.legions.rules.targeting import engaged_penalty, may_receive_hits
 
 ARMOURED = {"vehicle", "super_heavy_vehicle", "knight", "titan"}
 SCALES = {"infantry": 1, "cavalry": 1, "walker": 1, "vehicle": 2, "super_heavy_vehicle": 3, "knight": 4, "titan": 5}
@@ -44,6 +48,7 @@ def _expand(targets: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "shields": e.get("void_shields", 0),
                     "eligible": e.get("eligible", True),
                     "penalty": PENALTY[e.get("obscured", 0)],
+                    **({"rear": e["rear"]} if "rear" in e else {}),
                 }
             )
     return models
@@ -66,7 +71,7 @@ def _resolve_with_dice(data: dict[str, Any], models: list[dict[str, Any]], allow
             if trait_ap <= -1:
                 m["shields"] -= 1
             continue
-        final_ap = trait_ap - (1 if rear and armoured else 0)
+        final_ap = trait_ap - (1 if m.get("rear", rear) and armoured else 0)
         options = [s for s in (m["special"], m["cover"]) if s is not None]
         if m["armour"] is not None:
             options.append(m["armour"] - final_ap - data.get("armour_save_modifier", 0))
@@ -253,6 +258,31 @@ def test_li_fire_1_li_alloc_3_li_obsc_2_fire_matches_every_die_rolled(
     if pick < len(offered):
         data["obscuration_penalty"] = offered[pick]
     assert table("fire", data) == brute_fire(data)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    firing_models=st.integers(1, 2),
+    weapon=attack(),
+    targets=st.lists(target_entry(), min_size=1, max_size=3),
+    rears=st.lists(st.booleans(), min_size=3, max_size=3),
+)
+def test_li_arc_1_mixed_arcs_fire_matches_every_die_rolled(
+    firing_models: int, weapon: dict[str, Any], targets: list[dict[str, Any]], rears: list[bool]
+) -> None:
+    """LI-ARC-1: with the firing models in the rear arc of some target models and the front arc of others, each hit is
+    saved from the arc of the model it is allocated to: the exact ``fire`` question with an arc per model equals a
+    plain roll of every hit and save die, each save judged from the arc of the model taking that hit."""
+    if not any(t.get("eligible", True) for t in targets):
+        targets[0]["eligible"] = True
+    data = {"firing_models": firing_models, "to_hit": 4, **weapon, "target_models": targets}
+    question = validate_data(FireInput, data).question()
+    arcs = [rears[i] for i, t in enumerate(targets) for _ in range(t.get("count", 1))]
+    mixed = replace(question, models=tuple(replace(p, rear_arc=r) for p, r in zip(question.models, arcs, strict=True)))
+    for entry, rear in zip(targets, rears):
+        entry["rear"] = rear
+    exact = {(o.hits, o.wounds, o.destroyed, o.shields_lost, o.morale_threshold_reached): q for o, q in fire(mixed).probabilities().items()}
+    assert exact == brute_fire(data)
 
 
 @settings(max_examples=60, deadline=None)

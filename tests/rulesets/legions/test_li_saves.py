@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.dice import binomial
-from kessen.rulesets.legions.allocation import allocation_order, morale_threshold_reached
-from kessen.rulesets.legions.profiles import TargetProfile
-from kessen.rulesets.legions.saves import Attack, save_ap, save_chance, save_passes, save_target, shield_ap
+from kessen.rulesets.legions.rules.allocation import allocation_order, morale_threshold_reached
+from kessen.rulesets.legions.rules.saves import TargetProfile
+from kessen.rulesets.legions.rules.saves import Attack, save_ap, save_faces, save_passes, save_target, shield_ap
 
 
 def resolve(data: dict[str, Any]) -> kessen.OddsResult:
@@ -37,14 +37,14 @@ def test_li_save_2_ap_worsens_armour() -> None:
 def test_li_save_3_die_equal_or_higher_passes() -> None:
     """LI-SAVE-3: a 4+ save passes on 4, 5, 6 and fails on 1–3."""
     assert [save_passes(f, 4) for f in range(1, 7)] == [False, False, False, True, True, True]
-    assert save_chance(4) == F(1, 2)
+    assert save_faces(4) == 3
 
 
 def test_li_save_4_no_natural_results_one_plus_and_seven_plus() -> None:
     """LI-SAVE-4: a save modified to 1+ passes every die (even a 1); one at 7+ fails every die (even a 6)."""
     assert save_target(TargetProfile("vehicle", 1, 1, 2), Attack(armour_save_modifier=1)) == 1
-    assert save_chance(1) == 1 and save_chance(0) == 1
-    assert save_chance(7) == 0 and save_chance(9) == 0
+    assert save_faces(1) == 6 and save_faces(0) == 6
+    assert save_faces(7) == 0 and save_faces(9) == 0
     never = resolve({"hits": 4, "armour_save_modifier": 1, "target_models": [{"type": "vehicle", "armour_save": 2, "count": 4}]})
     assert never.probability(wounds=0) == 1
     always = resolve({"hits": 4, "ap": -1, "target_models": [{"armour_save": 6, "count": 4}]})
@@ -77,28 +77,28 @@ def test_li_save_1_controller_takes_the_best_save() -> None:
 def test_li_save_9_no_save_at_all_fails_without_rolling() -> None:
     """LI-SAVE-9: no Armour, Special or Cover Save: the save fails every time."""
     assert save_target(marine(None), Attack()) is None
-    assert save_chance(None) == 0
+    assert save_faces(None) == 0
 
 
 def test_li_save_10_light_at_only_against_armoured_types() -> None:
     """LI-SAVE-10: Light AT turns AP −3 into 0 against a vehicle but not against infantry."""
-    assert save_ap(Attack(ap=-3, light_at=True), "vehicle") == 0
-    assert save_ap(Attack(ap=-3, light_at=True), "infantry") == -3
+    assert save_ap(Attack(ap=-3, light_at=True), "vehicle", rear_arc=False) == 0
+    assert save_ap(Attack(ap=-3, light_at=True), "infantry", rear_arc=False) == -3
     assert save_target(TargetProfile("vehicle", 1, 1, 3), Attack(ap=-3, light_at=True)) == 3
 
 
 def test_li_arc_1_rear_arc_improves_ap_for_armoured_types_only() -> None:
     """LI-ARC-1: from the rear AP −1 becomes −2 against a vehicle (4+ → 6+); infantry has no rear arc (4+ → 5+)."""
-    assert save_target(TargetProfile("vehicle", 1, 1, 4), Attack(ap=-1, rear_arc=True)) == 6
-    assert save_target(marine(4), Attack(ap=-1, rear_arc=True)) == 5
-    assert save_ap(Attack(ap=0, rear_arc=True), "titan") == -1
+    assert save_target(TargetProfile("vehicle", 1, 1, 4, rear_arc=True), Attack(ap=-1)) == 6
+    assert save_target(marine(4, rear_arc=True), Attack(ap=-1)) == 5
+    assert save_ap(Attack(ap=0), "titan", rear_arc=True) == -1
 
 
 def test_li_arc_3_li_void_2_shields_ignore_the_rear_arc() -> None:
     """LI-ARC-3, LI-VOID-2: against Void Shields the AP is taken before the rear arc, so AP 0 stays 0; Light AT is applied."""
-    assert shield_ap(Attack(ap=0, rear_arc=True), "titan") == 0
+    assert shield_ap(Attack(ap=0), "titan") == 0 and save_ap(Attack(ap=0), "titan", rear_arc=True) == -1
     assert shield_ap(Attack(ap=-2, light_at=True), "titan") == 0
-    assert shield_ap(Attack(ap=-2, rear_arc=True), "titan") == -2
+    assert shield_ap(Attack(ap=-2), "titan") == -2
 
 
 def test_li_void_1_li_void_2_each_ap_hit_drops_one_level() -> None:

@@ -394,6 +394,8 @@ class ObjectiveEntry(StrictModel):
 class Scenario(StrictModel):
     """A whole battle (§4)."""
 
+    ruleset: Annotated[Literal["armies-clash"] | None, Field(description='the ruleset this file is for: "armies-clash" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=80, description="the battle's name, shown on the board, up to 80 characters")]
     max_rounds: Annotated[int, Field(ge=1, le=100, description="rounds before the battle is judged on VP, 1 to 100")] = 20
     extra_round_on_tie: Annotated[bool, Field(description="a tie plays one more round before it is a draw (AC-WIN-4)")] = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -113,6 +113,8 @@ class ModelEntry(StrictModel):
 class Scenario(StrictModel):
     """A whole-battle scenario (section 4, [DECISION] scenario data)."""
 
+    ruleset: Annotated[Literal["battlehost"] | None, Field(description='the ruleset this file is for: "battlehost" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=80)]
     turns: Annotated[int, Field(ge=1, le=30)]
     board: BoardSize = BoardSize()

@@ -1,28 +1,32 @@
-"""legions: the Legions Imperialis Combat phase (rule IDs LI-*).
+"""legions: the Legions Imperialis Combat phase (rule IDs LI-*, spec ``rules/legions.md``).
 
-Modules: profiles (model types, Scales, target profiles), inputs (odds inputs), targeting
-(Engaged-target penalty, obscured Knights and Titans), hit_rolls (hit rolls and the hit pool),
-saves (AP, Light AT, rear arc, best save, Void Shields), allocation (allocation order and the
-hit-resolution routine R), firing (``fire`` and ``resolve_hits``), close_combat (fight rolls,
-fights, combats), morale (Morale checks), withdrawal (Withdrawal saves and distance), broken
-(Break Points), procedures (the odds registry).
+The package map:
 
-Whole battles: scenario (TOML files), state (models, Detachments, Formations, the game state),
-deployment (the initial state from a scenario), battlefield (distances, contact, arcs, combats,
-Withdrawal paths), movement (the engine's own Orders and Movement rules), shooting (targets, volleys),
-pairing (LI-PAIR), steps (the pending steps), game (the state machine: node, apply, the dispatch of
-steps), and one module per section for what the steps do: rounds (Orders, Initiative, Movement and End
-phases, the end of the battle), stages (§4.1 stages, §4.2 activation), attacks (§4.4 firing),
-engagement (§4.3, §4.5 combats: pairing, fights, combat result), withdrawal_moves (§4.5 Withdrawal),
-broken_formations (§4.6 Break Points and Morale checks); events, ai, battle (the Game object).
+- ``rules/``: the pure procedures, each a function of a frozen question to an exact ``Dist``:
+  ``hit_rolls`` (LI-HIT), ``targeting`` (the Engaged-target and obscuration penalties, the hit modifier: LI-TGT-5,
+  LI-OBSC, LI-HIT-4), ``saves`` (AP, Light AT, rear arc, best save, Void Shields: LI-SAVE, LI-ARC, LI-VOID),
+  ``allocation`` (allocation order and the hit-resolution routine R as a damage track: LI-ALLOC, §5.1),
+  ``firing`` (``fire`` and ``resolve_hits``: §5.2, §5.3), ``close_combat`` (``fight``, ``combat``: LI-FIGHT,
+  LI-RESULT), ``pairing`` (LI-PAIR), ``morale`` (``morale_check``: LI-MORALE), ``withdrawal`` (``withdrawal_save``,
+  ``withdrawal_move``: LI-WD), ``broken`` (``break_point``, what counts for a Break Point: LI-BREAK).
+- ``referee/``: the engine. ``state`` (models, Detachments, Formations, the frozen game state), ``phases`` (the
+  round's phases and stages, the Orders), ``steps`` (the pending steps), ``game`` (node, apply, and the ``Game``
+  object), ``setup`` (the initial state from a scenario), ``battlefield`` (distances, contact, arcs, combats,
+  Withdrawal paths), ``movement`` and ``rounds`` (the engine's own Orders, Initiative, Movement and End phases),
+  ``stages`` (§4.1 stages, §4.2 activation); then one module per rules module it drives: ``targeting``,
+  ``firing``, ``pairing``, ``close_combat``, ``morale``, ``withdrawal``, ``broken``.
+- ``procedures.py`` (the odds registry: pydantic inputs validated at the edge, turned into ``rules`` questions),
+  ``scenario.py`` (the scenario file), ``profiles.py`` (model types, Scales, weapon profiles), ``events.py``,
+  ``text.py`` (narration and option words, with the exact odds of an attack), ``board.py`` (what ``kessen board``
+  draws), ``ai.py`` (the AI's policy).
 
-Not done: Overwatch, terrain, Flyers, Structures, reserves arriving, Void Shields re-igniting, weapon
-traits other than Light AT (outside the spec, §1).
+Not done: Overwatch, terrain beyond Cover Saves, hidden models and blocked lines of sight, Flyers, Structures,
+reserves arriving, Void Shields re-igniting, weapon traits other than Light AT (outside the spec, §1).
 """
 
 from kessen.rulesets import Ruleset
-from kessen.rulesets.legions.battle import LegionsGame
 from kessen.rulesets.legions.procedures import PROCEDURES
+from kessen.rulesets.legions.referee.game import LegionsGame
 
 RULESET = Ruleset(
     id="legions",

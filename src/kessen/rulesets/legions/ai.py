@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.legions.battlefield import distance
-from kessen.rulesets.legions.shooting import Fire, expected_damage
-from kessen.rulesets.legions.state import Detachment, LiState
-from kessen.rulesets.legions.steps import ChooseTarget, IssueOrder
+from kessen.rulesets.legions.referee.battlefield import distance
+from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
+from kessen.rulesets.legions.referee.state import Detachment, LiState
+from kessen.rulesets.legions.referee.steps import ChooseTarget, IssueOrder
+from kessen.rulesets.legions.referee.targeting import Fire
 
 
 def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment | None]:
@@ -20,6 +21,19 @@ def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment |
         if gap < best[0]:
             best = (gap, enemy)
     return best
+
+
+def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
+    """The AI's private worth of an attack: expected Wounds and models destroyed, and half of each Void Shield level,
+    each volley weighed on the target as it stands (not the odds shown to a person: see ``text``)."""
+    worth = 0.0
+    for v in volleys(state, det, option):
+        question = volley_question(state, v)
+        if question is None:
+            continue
+        dist = volley_dist(question)
+        worth += float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
+    return worth
 
 
 def _longest_range(det: Detachment) -> int:

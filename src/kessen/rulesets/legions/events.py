@@ -81,7 +81,8 @@ class Volley(Event):
     dice: int
     to_hit: int
     modifier: int
-    rear_arc: bool
+    arc: str
+    """From which arc the firing models saw the models they could hit: ``front``, ``rear`` or ``mixed`` (LI-ARC-1)."""
     hits: int
     wounds: int
     destroyed: int

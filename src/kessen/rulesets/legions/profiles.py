@@ -1,4 +1,4 @@
-"""Model types, Scales and the target profile the hit-resolution rules read (§3.1, §3.2)."""
+"""Datasheets: model types and their Scales, and weapon profiles (§3.1, §3.3)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from typing import Literal
 
 ModelType = Literal["infantry", "cavalry", "walker", "vehicle", "super_heavy_vehicle", "knight", "titan"]
 Obscured = Literal[0, 25, 50]
+"""How much of a Knight or Titan the firers see hidden, in percent, as the procedures take it (LI-OBSC-1)."""
+Hidden = Literal[0, 25, 50, 100]
+"""How much of a model is hidden on the battlefield, in percent; 100 means only inessential parts are visible (LI-OBSC-1)."""
 
 SCALE: dict[str, int] = {
     "infantry": 1,
@@ -39,21 +42,19 @@ def is_armoured(model_type: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class TargetProfile:
-    """One model of a target Detachment as the saving rules see it (§3.2).
+class Profile:
+    """One weapon profile (§3.3)."""
 
-    ``armour_save``, ``special_save`` and ``cover_save`` hold X of "X+"; ``None`` is "-".
-    """
+    range: int
+    dice: int
+    to_hit: int
+    ap: int
+    light_at: bool
 
-    type: ModelType
-    wounds: int
-    wounds_remaining: int
-    armour_save: int | None
-    special_save: int | None = None
-    cover_save: int | None = None
-    void_shields: int = 0
 
-    @property
-    def is_wounded(self) -> bool:
-        """A model with fewer Wounds left than its Wounds characteristic is wounded (§3.2)."""
-        return self.wounds_remaining < self.wounds
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon with one or more profiles (§3.3, LI-FIRE-3)."""
+
+    name: str
+    profiles: tuple[Profile, ...]

@@ -11,123 +11,193 @@ from __future__ import annotations
 import math
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from kessen.core.errors import InputError
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, SCALE, ModelType
+from kessen.rulesets.legions.profiles import SCALE, ModelType
+from kessen.rulesets.legions.rules.targeting import may_be_obscured
 
 EPS = 1e-6
 """Base contact and overlap tolerance in inches (§3.7)."""
 
 MAX_DETACHMENT_MODELS = 30
-"""[DECISION] A Detachment holds at most 30 models: the ``fire`` procedure's target limit (§5.1)."""
+"""[DECISION] A Detachment holds at most 30 models, as many as the odds inputs take (§5.1), so that every volley
+is a question ``kessen odds legions fire`` can ask too; the Detachments of the published game are smaller."""
+
+MAX_PLAYER_MODELS = 200
+"""[DECISION] At most 200 models a player (issue 14): a large battle of the published game; a battle at this limit
+plays to its end in a few seconds."""
+
+MAX_PLAYER_DETACHMENTS = 26
+"""[DECISION] At most 26 Detachments a player: each gets a letter on the board's map."""
+
+MAX_PROFILES = 50
+"""At most 50 model profiles (datasheets) in a scenario."""
+
+MAX_BLOCKED_SIGHT = 2000
+"""At most 2,000 pairs of models with no line of sight."""
+
+MAX_PROFILE_COMBINATIONS = 16
+"""[DECISION] A Detachment's weapons with several profiles may be combined in at most 16 ways (LI-FIRE-3): each
+combination is a firing option the player (and the AI, which weighs every option with the exact odds) must read."""
+
+NO_SAVE = "-"
+"""A Save or Morale characteristic of "-" (none), as a scenario file writes it: TOML has no null."""
 
 Save = Annotated[int, Field(ge=2, le=6)]
+
+
+def _dash(value: object) -> object:
+    """ "-" is no characteristic (None); any other text is refused with the form the file must use."""
+    if value == NO_SAVE:
+        return None
+    if isinstance(value, str):
+        raise PydanticCustomError("characteristic", 'must be 2 to 6 (for "X+"), or "-" for none')
+    return value
+
+
+Characteristic = Annotated[
+    Save | None,
+    BeforeValidator(_dash),
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 2, "maximum": 6}, {"const": NO_SAVE}]}),
+]
+"""A Save or Morale characteristic "X+" written as X, or "-" for none."""
 Edge = Literal["south", "north", "west", "east"]
 Order = Literal["advance", "charge", "march", "first_fire", "fall_back"]
 Id = Annotated[str, Field(min_length=1, max_length=40)]
+Inches = Annotated[float, Field(allow_inf_nan=False, ge=-1000, le=1000)]
 
 
 class ProfileLine(StrictModel):
     """One weapon profile (§3.3)."""
 
-    range: Annotated[int, Field(ge=0, le=200)]
-    dice: Annotated[int, Field(ge=1, le=10)] = 1
-    to_hit: Annotated[int, Field(ge=2, le=6)]
-    ap: Annotated[int, Field(ge=-6, le=0)] = 0
-    traits: tuple[Literal["light_at"], ...] = ()
+    range: Annotated[int, Field(ge=0, le=200)] = Field(description="the weapon's range, in inches (LI-TGT-2)")
+    dice: Annotated[int, Field(ge=1, le=10)] = Field(default=1, description="the Dice value: D6 rolled per firing model (LI-HIT-1)")
+    to_hit: Annotated[int, Field(ge=2, le=6)] = Field(description='the To Hit value "X+" as X, 2 to 6')
+    ap: Annotated[int, Field(ge=-6, le=0)] = Field(default=0, description="the AP, 0 to -6 (LI-SAVE-2)")
+    traits: tuple[Literal["light_at"], ...] = Field(default=(), description='weapon traits; only "light_at" has an effect (LI-SAVE-10)')
 
 
 class WeaponEntry(StrictModel):
     """A weapon: a name and one or more profiles (§3.3, LI-FIRE-3)."""
 
-    name: Id
-    profiles: Annotated[tuple[ProfileLine, ...], Field(min_length=1, max_length=4)]
+    name: Id = Field(description="the weapon's name; in one Detachment a name means one weapon")
+    profiles: Annotated[tuple[ProfileLine, ...], Field(min_length=1, max_length=4)] = Field(
+        description="one to four profiles; a weapon with several fires one of them, chosen each time (LI-FIRE-3)"
+    )
 
 
 class ModelProfile(StrictModel):
     """A model's datasheet (§3.1, §3.2)."""
 
-    type: ModelType
-    scale: Annotated[int, Field(ge=1, le=5)] | None = None
-    movement: Annotated[int, Field(ge=0, le=40)]
-    armour_save: Save | None
-    special_save: Save | None = None
-    wounds: Annotated[int, Field(ge=1, le=20)] = 1
-    caf: Annotated[int, Field(ge=-10, le=30)] = 0
-    morale: Save | None = None
-    void_shields: Annotated[int, Field(ge=0, le=12)] = 0
-    base_radius: Annotated[float, Field(gt=0, le=6)] = 0.5
-    weapons: Annotated[tuple[WeaponEntry, ...], Field(max_length=8)] = ()
+    type: ModelType = Field(description="infantry, cavalry, walker, vehicle, super_heavy_vehicle, knight or titan (§3.1)")
+    scale: Annotated[int, Field(ge=1, le=5)] | None = Field(default=None, description="the Scale; leave it out: it follows from the type")
+    movement: Annotated[int, Field(ge=0, le=40)] = Field(description="the Movement characteristic, in inches")
+    armour_save: Characteristic = Field(description='the Armour Save "X+" as X (2 to 6), or "-" for none')
+    special_save: Characteristic = Field(default=None, description='a Special Save "X+" as X, not modified by AP (LI-SAVE-6); leave out for none')
+    wounds: Annotated[int, Field(ge=1, le=20)] = Field(default=1, description="the Wounds characteristic")
+    caf: Annotated[int, Field(ge=-10, le=30)] = Field(default=0, description="the Close Assault Factor, added to fight rolls (LI-FIGHT-2)")
+    morale: Characteristic = Field(default=None, description='the Morale "X+" as X; "-" or left out: no Morale checks (LI-MORALE-6)')
+    void_shields: Annotated[int, Field(ge=0, le=12)] = Field(default=0, description="Void Shields (X): the starting shield level (LI-VOID-1)")
+    base_radius: Annotated[float, Field(gt=0, le=6, allow_inf_nan=False)] = Field(default=0.5, description="the radius of the round base, in inches")
+    weapons: Annotated[tuple[WeaponEntry, ...], Field(max_length=8)] = Field(default=(), description="up to eight weapons")
 
 
 class ModelEntry(StrictModel):
     """``count`` copies of a profile placed from (x, y) in steps of (dx, dy) (§3.2)."""
 
-    profile: Id
-    id: Id | None = None
-    count: Annotated[int, Field(ge=1, le=30)] = 1
-    x: float
-    y: float
-    dx: float = 0.0
-    dy: float = 0.0
-    facing: float | None = None
-    wounds_remaining: Annotated[int, Field(ge=0, le=20)] | None = None
-    void_shields: Annotated[int, Field(ge=0, le=12)] | None = None
-    cover_save: Save | None = None
-    obscured: Literal[0, 25, 50, 100] = 0
+    profile: Id = Field(description="the key of the model's profile in [profiles]")
+    id: Id | None = Field(default=None, description="the model's id (only when count is 1); default <detachment>-<n>")
+    count: Annotated[int, Field(ge=1, le=30)] = Field(default=1, description="how many copies of the profile to place")
+    x: Inches = Field(description="the base centre's distance from the west edge, in inches")
+    y: Inches = Field(description="the base centre's distance from the south edge, in inches")
+    dx: Inches = Field(default=0.0, description="the step in x from one copy to the next, in inches")
+    dy: Inches = Field(default=0.0, description="the step in y from one copy to the next, in inches")
+    facing: Annotated[float, Field(allow_inf_nan=False, ge=-360, le=360)] | None = Field(
+        default=None, description="degrees counter-clockwise from east (+x); default: toward the opposing edge (LI-ARC-2)"
+    )
+    wounds_remaining: Annotated[int, Field(ge=0, le=20)] | None = Field(
+        default=None, description="Wounds left (0: already destroyed); default the profile's Wounds"
+    )
+    void_shields: Annotated[int, Field(ge=0, le=12)] | None = Field(
+        default=None, description="the current Void Shield level; default the profile's"
+    )
+    cover_save: Save | None = Field(default=None, description='a Cover Save "X+" as X from the terrain it stands in (LI-SAVE-7)')
+    obscured: Literal[0, 25, 50, 100] = Field(
+        default=0, description="percent of a knight or titan hidden: 0, 25, 50, or 100 for only inessential parts visible (LI-OBSC-1)"
+    )
 
 
 class DetachmentEntry(StrictModel):
     """A Detachment and the statuses it holds when the battle starts (§3.4)."""
 
-    id: Id
-    order: Order | None = None
-    engaged: bool = False
-    pinned: bool = False
-    in_reserve: bool = False
-    charged_and_moved: bool = False
-    withdrew_this_round: bool = False
-    models: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=30)]
+    id: Id = Field(description="the Detachment's id, unique in the scenario")
+    order: Order | None = Field(default=None, description='the Order it holds; only with start = "combat"')
+    engaged: bool = Field(default=False, description="Engaged at the start (with start = \"combat\"; read from the bases otherwise)")
+    pinned: bool = Field(default=False, description="Engaged & Pinned at the start: cannot fire or be targeted (LI-TGT-4)")
+    in_reserve: bool = Field(default=False, description="in Reserve: off the battlefield for the whole battle")
+    charged_and_moved: bool = Field(default=False, description="holds a Charge order and moved at least 1 inch this round (LI-FIGHT-3)")
+    withdrew_this_round: bool = Field(default=False, description="made a Withdrawal move this round: cannot fire (LI-WD-9)")
+    models: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=30)] = Field(
+        description=f"its models, at most {MAX_DETACHMENT_MODELS} in all"
+    )
 
 
 class FormationEntry(StrictModel):
     """A Formation of one player (§3.5)."""
 
-    id: Id
-    player: Id
-    broken: bool = False
-    detachments: Annotated[tuple[DetachmentEntry, ...], Field(min_length=1, max_length=20)]
+    id: Id = Field(description="the Formation's id, unique in the scenario")
+    player: Id = Field(description="the name of the player it belongs to")
+    broken: bool = Field(default=False, description="already Broken when the battle starts (LI-BREAK-6)")
+    detachments: Annotated[tuple[DetachmentEntry, ...], Field(min_length=1, max_length=20)] = Field(
+        description="its Detachments, 1 to 20"
+    )
 
 
 class PlayerEntry(StrictModel):
     """A player and their battlefield edge (§3.7)."""
 
-    name: Id
-    edge: Edge
+    name: Id = Field(description="the player's name")
+    edge: Edge = Field(description="the player's battlefield edge: south, north, west or east")
 
 
 class Battlefield(StrictModel):
     """The battlefield rectangle in inches (§3.7)."""
 
-    width: Annotated[int, Field(ge=12, le=200)] = 72
-    height: Annotated[int, Field(ge=12, le=200)] = 48
+    width: Annotated[int, Field(ge=12, le=200)] = Field(default=72, description="west to east, in inches (12 to 200)")
+    height: Annotated[int, Field(ge=12, le=200)] = Field(default=48, description="south to north, in inches (12 to 200)")
 
 
 class Scenario(StrictModel):
     """A whole-battle scenario."""
 
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    rounds: Annotated[int, Field(ge=1, le=10)] = 4
-    start: Literal["orders", "combat"] = "orders"
-    initiative: Id | None = None
-    battlefield: Battlefield = Battlefield()
-    players: tuple[PlayerEntry, PlayerEntry] = (PlayerEntry(name="player1", edge="south"), PlayerEntry(name="player2", edge="north"))
-    profiles: dict[str, ModelProfile]
-    formations: Annotated[tuple[FormationEntry, ...], Field(min_length=2, max_length=20)]
-    no_line_of_sight: tuple[tuple[Id, Id], ...] = ()
+    ruleset: Annotated[Literal["legions"] | None, Field(description='the ruleset this file is for: "legions" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
+    name: Annotated[str, Field(min_length=1, max_length=80)] = Field(description="the scenario's name")
+    rounds: Annotated[int, Field(ge=1, le=10)] = Field(default=4, description="the number of rounds, 1 to 10")
+    start: Literal["orders", "combat"] = Field(
+        default="orders", description='"orders": from the Orders phase of round 1; "combat": from its Combat phase'
+    )
+    initiative: Id | None = Field(
+        default=None, description='the player with the Initiative, with start = "combat" (rolled when left out)'
+    )
+    battlefield: Battlefield = Field(default=Battlefield(), description="the battlefield's size")
+    players: tuple[PlayerEntry, PlayerEntry] = Field(
+        default=(PlayerEntry(name="player1", edge="south"), PlayerEntry(name="player2", edge="north")),
+        description="the two players and their edges",
+    )
+    profiles: Annotated[dict[str, ModelProfile], Field(max_length=MAX_PROFILES)] = Field(
+        description=f"the model profiles by key, at most {MAX_PROFILES}"
+    )
+    formations: Annotated[tuple[FormationEntry, ...], Field(min_length=2, max_length=20)] = Field(
+        description="every Formation of both players, 2 to 20"
+    )
+    no_line_of_sight: Annotated[tuple[tuple[Id, Id], ...], Field(max_length=MAX_BLOCKED_SIGHT)] = Field(
+        default=(), description="pairs of model ids that cannot see each other (terrain blocks the line of sight, §3.7)"
+    )
 
     def check(self) -> None:
         """The rejections of §3.8 and the cross-references of the file."""
@@ -144,6 +214,7 @@ class Scenario(StrictModel):
         for key, profile in self.profiles.items():
             if profile.scale is not None and profile.scale != SCALE[profile.type]:
                 raise InputError(f"profiles.{key}.scale", profile.scale, f"a {profile.type} has Scale {SCALE[profile.type]} (§3.1)")
+        self._check_sizes(names)
         width, height = self.battlefield.width, self.battlefield.height
         seen: set[str] = set()
         placed: list[tuple[str, float, float, float]] = []
@@ -162,6 +233,7 @@ class Scenario(StrictModel):
                     raise InputError(f"{where}.order", det.order, "orders are issued in the Orders phase; give them only with start = \"combat\"")
                 if sum(m.count for m in det.models) > MAX_DETACHMENT_MODELS:
                     raise InputError(f"{where}.models", sum(m.count for m in det.models), f"a Detachment holds at most {MAX_DETACHMENT_MODELS} models")
+                self._check_weapons(det, where)
                 for m, entry in enumerate(det.models):
                     mw = f"{where}.models[{m}]"
                     if entry.profile not in self.profiles:
@@ -173,7 +245,7 @@ class Scenario(StrictModel):
                         raise InputError(f"{mw}.wounds_remaining", entry.wounds_remaining, f"must be ≤ wounds ({profile.wounds}) (§3.8)")
                     if entry.void_shields is not None and entry.void_shields > profile.void_shields:
                         raise InputError(f"{mw}.void_shields", entry.void_shields, f"must be ≤ the profile's Void Shields ({profile.void_shields})")
-                    if entry.obscured and profile.type not in KNIGHTS_AND_TITANS:
+                    if entry.obscured and not may_be_obscured(profile.type):
                         raise InputError(f"{mw}.obscured", entry.obscured, f"only a knight or titan can be obscured, not a {profile.type} (LI-OBSC-1)")
                     for k, model_id in enumerate(model_ids(det.id, det.models)[sum(e.count for e in det.models[:m]):][: entry.count]):
                         _unique(seen, model_id, f"{mw}.id")
@@ -194,6 +266,37 @@ class Scenario(StrictModel):
             for j, model_id in enumerate(pair):
                 if model_id not in model_set:
                     raise InputError(f"no_line_of_sight[{i}][{j}]", model_id, "unknown model id")
+
+
+    def _check_sizes(self, names: list[str]) -> None:
+        """The limits a player's army must keep (issue 14), checked before any model is placed."""
+        for p in names:
+            mine = [det for f in self.formations if f.player == p for det in f.detachments]
+            if len(mine) > MAX_PLAYER_DETACHMENTS:
+                raise InputError("formations", len(mine), f"{p} may have at most {MAX_PLAYER_DETACHMENTS} Detachments")
+            models = sum(e.count for det in mine for e in det.models)
+            if models > MAX_PLAYER_MODELS:
+                raise InputError("formations", models, f"{p} may have at most {MAX_PLAYER_MODELS} models")
+
+    def _check_weapons(self, det: DetachmentEntry, where: str) -> None:
+        """A weapon name means one weapon in a Detachment, and its multi-profile weapons combine in at most
+        MAX_PROFILE_COMBINATIONS ways (LI-FIRE-2, LI-FIRE-3)."""
+        weapons: dict[str, WeaponEntry] = {}
+        for m, entry in enumerate(det.models):
+            profile = self.profiles.get(entry.profile)
+            for weapon in profile.weapons if profile is not None else ():
+                known = weapons.setdefault(weapon.name, weapon)
+                if known != weapon:
+                    raise InputError(
+                        f"{where}.models[{m}].profile", entry.profile,
+                        f"its weapon {weapon.name!r} differs from another weapon of that name in the Detachment",
+                    )
+        combinations = math.prod(len(w.profiles) for w in weapons.values())
+        if combinations > MAX_PROFILE_COMBINATIONS:
+            raise InputError(
+                f"{where}.models", combinations,
+                f"its weapons' profiles combine in {combinations} ways; a Detachment allows at most {MAX_PROFILE_COMBINATIONS} (LI-FIRE-3)",
+            )
 
 
 def _unique(seen: set[str], value: str, path: str) -> None:

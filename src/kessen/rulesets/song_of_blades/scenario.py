@@ -66,6 +66,8 @@ class SideEntry(StrictModel):
 class Scenario(StrictModel):
     """A whole-game scenario (§3.4)."""
 
+    ruleset: Annotated[Literal["song-of-blades"] | None, Field(description='the ruleset this file is for: "song-of-blades" (kessen reads it first)')] = None
+    description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
     name: Annotated[str, Field(min_length=1, max_length=64)]
     turns: Annotated[int, Field(ge=1, le=30)] = 12
     options: Options = Options()

@@ -1,0 +1,276 @@
+"""Firing on the battlefield: a declared attack's volleys, their ``fire`` questions and results, and the steps of an
+attack from its declaration to the Break Point and Morale check that follow it (§4.4, LI-FIRE, LI-ALLOC, LI-ARC).
+
+A declared attack is split into **volleys**: the firing models of one weapon profile whose view of
+the target is the same (which target models are in their range and sight, which they see from the
+rear arc). Each volley is exactly one ``fire`` question (§5.2), so its dice are drawn from that
+procedure's exact distribution; the volleys are resolved one after another in the declared weapon
+order (LI-ALLOC-5), which the target's controlling player may change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+from kessen.core.engine import Chance, Decision
+from kessen.core.events import Event
+from kessen.dice import Dist
+from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.profiles import Profile
+from kessen.rulesets.legions.referee.battlefield import can_see, distance, engaged_with, in_rear_arc
+from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, push
+from kessen.rulesets.legions.referee.steps import AttackEnd, ChooseAllocation, ChooseTarget, MoraleRoll, Volley, VolleyRoll
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options
+from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
+from kessen.rulesets.legions.rules.firing import MAX_HIT_DICE, MAX_TARGET_MODELS, FireOutcome, FireQuestion, fire
+from kessen.rulesets.legions.rules.saves import Attack
+from kessen.rulesets.legions.rules.targeting import hit_modifier
+
+Arc = Literal["front", "rear", "mixed"]
+
+
+def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]:
+    """The volleys of a declared attack, in the declared weapon order (LI-FIRE-2, LI-TGT-2, LI-TGT-3, LI-ALLOC-2, LI-ARC-1).
+
+    A firing model fires each weapon whose chosen profile reaches the closest target model it can
+    see; its hits may go only to target models in that profile's range and its sight, hidden no more
+    than the chosen penalty. Models that see the target alike fire together (LI-FAST-1).
+    """
+    target = state.detachment(option.target)
+    chosen = dict(option.profiles)
+    scales = tuple(sorted({state.detachment(e).scale for e in engaged_with(state, target.id)}))
+    weapon_order: list[str] = []
+    for f in det.live:
+        for w in f.weapons:
+            if w.name not in weapon_order:
+                weapon_order.append(w.name)
+    found: list[Volley] = []
+    for name in weapon_order:
+        groups: dict[tuple[int, frozenset[str], frozenset[str]], int] = {}
+        for f in det.live:
+            reach = closest_visible(state, f, target)
+            weapon = next((w for w in f.weapons if w.name == name), None)
+            if reach is None or weapon is None:
+                continue
+            index = chosen.get(name, 0)  # a weapon name has the same profiles throughout the Detachment
+            profile = weapon.profiles[index]
+            if profile.range < reach:
+                continue
+            eligible = frozenset(
+                m.id for m in target.live
+                if can_see(state, f, m) and distance(f, m) <= profile.range and m.penalty <= option.penalty
+            )
+            if not eligible:
+                continue
+            rear = frozenset(m.id for m in target.live if m.id in eligible and in_rear_arc(m, f))
+            groups[(index, eligible, rear)] = groups.get((index, eligible, rear), 0) + 1
+        for (index, eligible, rear), count in groups.items():
+            profile = _profile(det, name, index)
+            per_volley = max(1, min(MAX_TARGET_MODELS, MAX_HIT_DICE // profile.dice))
+            while count > 0:  # more than 60 dice: rolled as several volleys, which changes no probability (LI-FAST-1)
+                n = min(count, per_volley)
+                found.append(Volley(det.id, target.id, name, index, profile, n, eligible, rear, option.penalty, scales))
+                count -= n
+    return tuple(found)
+
+
+def weapon_profiles(det: Detachment, weapon: str) -> tuple[Profile, ...]:
+    """The profiles of the Detachment's weapon named *weapon* (LI-FIRE-3); none if no model carries it."""
+    for m in det.models:
+        for w in m.weapons:
+            if w.name == weapon:
+                return w.profiles
+    return ()
+
+
+def _profile(det: Detachment, weapon: str, index: int) -> Profile:
+    profiles = weapon_profiles(det, weapon)
+    if not profiles:
+        raise KeyError(weapon)
+    return profiles[index]
+
+
+def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
+    """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
+
+    Every live model of the target is in T, in Detachment order; those in the volley's range and sight, hidden no
+    more than the chosen penalty, may be allocated hits (LI-ALLOC-2, LI-OBSC-2). Each model carries its own arc
+    toward the volley's firing models, so each hit is saved from the arc of the model it is allocated to
+    (LI-ARC-1): the firing models of a volley see every target model from the same arc (they are grouped so).
+    """
+    target = state.detachment(v.target)
+    live = target.live
+    allocatable = tuple(m.id in v.eligible for m in live)
+    if not any(allocatable):
+        return None
+    modifier = hit_modifier(target_scale=target.scale, engaged_with_scales=v.engaged_with_scales, obscuration_penalty=v.penalty)
+    return FireQuestion(
+        dice=v.firing_models * v.profile.dice,
+        to_hit=v.profile.to_hit,
+        modifier=modifier,
+        attack=Attack(v.profile.ap, v.profile.light_at),
+        models=tuple(m.target_profile(rear_arc=m.id in v.rear) for m in live),
+        allocatable=allocatable,
+    )
+
+
+def volley_arc(question: FireQuestion) -> Arc:
+    """From which arc the volley's firing models see the models it may hit: all front, all rear, or mixed (LI-ARC-1)."""
+    rear = {m.rear_arc for m, ok in zip(question.models, question.allocatable, strict=True) if ok}
+    return "mixed" if len(rear) > 1 else ("rear" if True in rear else "front")
+
+
+@lru_cache(maxsize=16384)
+def volley_dist(question: FireQuestion) -> Dist[FireOutcome]:
+    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), cached, as a volley repeats."""
+    return fire(question)
+
+
+def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
+    """The target after a volley's outcome: the hits went to the models in allocation order (§5.1 R).
+
+    R's result fixes every model: the first ``destroyed`` models of the allocation order lost all
+    their Wounds and Void Shields, the next one the rest of the Wounds and shields lost.
+    Returns the new state and the ids of the models destroyed.
+    """
+    target = state.detachment(target_id)
+    live = target.live
+    order = allocation_indices(question.models, question.allocatable)
+    wounds, shields = outcome.wounds, outcome.shields_lost
+    dead: list[str] = []
+    updated: dict[str, Model] = {}
+    for k, i in enumerate(order):
+        m = live[i]
+        if k < outcome.destroyed:
+            wounds -= m.wounds_remaining
+            shields -= m.void_shields
+            updated[m.id] = replace(m, wounds_remaining=0, void_shields=0)
+            dead.append(m.id)
+        else:
+            updated[m.id] = replace(m, wounds_remaining=m.wounds_remaining - wounds, void_shields=m.void_shields - shields)
+            break
+    assert wounds >= 0 and shields >= 0
+    det = replace(target, models=tuple(updated.get(m.id, m) for m in target.models))
+    return state.with_detachment(det), tuple(dead)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackDamage:
+    """What a whole attack does to its target: Wounds lost, models destroyed, Void Shield levels removed."""
+
+    wounds: int
+    destroyed: int
+    shields_lost: int
+
+    @property
+    def losses(self) -> int:
+        """Every loss on the damage track: the Wounds and the Void Shield levels."""
+        return self.wounds + self.shields_lost
+
+
+def attack_damage(state: LiState, det: Detachment, option: Fire) -> Dist[AttackDamage]:
+    """The exact distribution of what a declared attack does to its target (LI-FIRE-2, §5.2 chained).
+
+    Its volleys are resolved one after another in the declared weapon order (the default of LI-ALLOC-5), each
+    ``fire`` question asked of the target as the earlier volleys left it; the target's possible states are carried
+    from volley to volley, equal ones merged.
+    """
+    target_id = option.target
+    start = state.detachment(target_id)
+
+    def after(v: Volley) -> Callable[[Detachment], Dist[Detachment]]:
+        def resolve(target: Detachment) -> Dist[Detachment]:
+            now = state.with_detachment(target)
+            question = volley_question(now, v)
+            if question is None:
+                return Dist.always(target)
+            taken = volley_dist(question).map(lambda o: replace(o, hits=0, morale_threshold_reached=False))
+            return taken.map(lambda o: apply_volley(now, question, target_id, o)[0].detachment(target_id))
+
+        return resolve
+
+    targets: Dist[Detachment] = Dist.always(start)
+    for v in volleys(state, det, option):
+        targets = targets.bind(after(v))
+
+    def damage(target: Detachment) -> AttackDamage:
+        wounds = sum(a.wounds_remaining - b.wounds_remaining for a, b in zip(start.models, target.models, strict=True))
+        shields = sum(a.void_shields - b.void_shields for a, b in zip(start.models, target.models, strict=True))
+        return AttackDamage(wounds, len(start.live) - len(target.live), shields)
+
+    return targets.map(damage)
+
+
+def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
+    """The attacks the activated Detachment may declare; none once it has no model left."""
+    det = state.detachment(step.detachment)
+    if not det.live:
+        return None
+    return Decision(det.owner, "target", fire_options(state, det))
+
+
+def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision | None:
+    """The target's controlling player picks the weapon profile whose hits it takes next, the declared order first
+    (LI-ALLOC-5); none once the target has no model left (the hits still to come are discarded, LI-ALLOC-4)."""
+    target = state.detachment(step.volleys[0].target)
+    if not target.live:
+        return None
+    return Decision(target.owner, "allocation", tuple(dict.fromkeys(v.key for v in step.volleys)))
+
+
+def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
+    """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
+    question = volley_question(state, step.volley)
+    return None if question is None else Chance(volley_dist(question), "volley")
+
+
+def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Event]) -> LiState:
+    """The declared attack, split into its volleys (LI-FIRE-2), or fire held (LI-ACT-5)."""
+    det = state.detachment(det_id)
+    if isinstance(choice, HoldFire):
+        reason = "chose_not_to" if len(fire_options(state, det)) > 1 else ("withdrew" if det.withdrew_this_round else "no_target")
+        out.append(ev.HeldFire(detachment=det_id, reason=reason))
+        return state
+    out.append(ev.TargetDeclared(detachment=det_id, target=choice.target, penalty=choice.penalty))
+    vs = volleys(state, det, choice)  # LI-FIRE-2: everything is declared before any dice are rolled
+    target = state.detachment(choice.target)
+    end = AttackEnd(det_id, target.id, len(target.live), sum(m.wounds_remaining for m in target.live))
+    if len({v.key for v in vs}) > 1:
+        return push(state, ChooseAllocation(vs), end)
+    return push(state, *(VolleyRoll(v) for v in vs), end)
+
+
+def allocate(state: LiState, step: ChooseAllocation, choice: tuple[str, int]) -> LiState:
+    """The chosen weapon profile's volleys are resolved next; then the target's controller picks again among the
+    rest (LI-ALLOC-5). Every order of the profiles can be chosen, one profile at a time."""
+    rest = tuple(v for v in step.volleys if v.key != choice)
+    return push(state, *(VolleyRoll(v) for v in step.volleys if v.key == choice), *((ChooseAllocation(rest),) if rest else ()))
+
+
+def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:
+    """The target after a volley's outcome, told as a report."""
+    question = volley_question(state, v)
+    assert question is not None
+    state, dead = apply_volley(state, question, v.target, outcome)
+    out.append(ev.Volley(
+        detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
+        firing_models=v.firing_models, dice=question.dice, to_hit=v.profile.to_hit, modifier=question.modifier,
+        arc=volley_arc(question), hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed,
+        shields_lost=outcome.shields_lost,
+    ))
+    out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
+    return state
+
+
+def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:
+    """After the attacker has completely resolved its attack: the Break Point, then the Morale check (LI-BREAK-4, LI-BREAK-7, LI-MORALE-1, LI-MORALE-2)."""
+    target = state.detachment(step.target)
+    state = check_break_point(state, target.formation, out)
+    lost = step.wounds_at_start - sum(m.wounds_remaining for m in target.live)
+    if target.live and morale_threshold_reached(lost, step.models_at_start):
+        return push(state, MoraleRoll(target.id, "casualties"))
+    return state

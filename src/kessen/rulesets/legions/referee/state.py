@@ -1,0 +1,205 @@
+"""The battle as the engine holds it: models, Detachments, Formations and the frozen game state (§3.2–§3.6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from kessen.core.events import Event
+from kessen.core.geometry import Point
+from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
+from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
+from kessen.rulesets.legions.referee.steps import Step
+from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """One model on the battlefield (§3.2); ``wounds_remaining`` 0 means destroyed and removed."""
+
+    id: str
+    type: ModelType
+    scale: int
+    movement: int
+    armour_save: int | None
+    special_save: int | None
+    cover_save: int | None
+    wounds: int
+    wounds_remaining: int
+    caf: int
+    morale: int | None
+    void_shields: int
+    void_shields_max: int
+    x: float
+    y: float
+    base_radius: float
+    facing: float
+    obscured: Hidden
+    weapons: tuple[Weapon, ...]
+
+    @property
+    def alive(self) -> bool:
+        return self.wounds_remaining > 0
+
+    @property
+    def centre(self) -> Point:
+        return Point(self.x, self.y)
+
+    @property
+    def penalty(self) -> int:
+        """Its own obscuration penalty (LI-OBSC-1); 100 (only inessential parts visible) is never targeted."""
+        return OBSCURATION_PENALTY.get(self.obscured, 2)
+
+    def at(self, p: Point) -> Model:
+        return replace(self, x=p.x, y=p.y)
+
+    def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
+        """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
+        return target_profile(self, wounds_remaining=self.wounds_remaining, rear_arc=rear_arc)
+
+
+@dataclass(frozen=True, slots=True)
+class Detachment:
+    """A Detachment with the statuses the Combat phase reads (§3.4)."""
+
+    id: str
+    owner: str
+    formation: str
+    models: tuple[Model, ...]
+    order: Order | None = None
+    engaged: bool = False
+    pinned: bool = False
+    in_reserve: bool = False
+    charged_and_moved: bool = False
+    withdrew_this_round: bool = False
+    order_at_phase_start: Order | None = None
+    morale_this_phase: MoraleThisPhase = "none"
+
+    @property
+    def live(self) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.alive)
+
+    @property
+    def on_battlefield(self) -> bool:
+        """On the battlefield: not in Reserve, and with at least one model left."""
+        return not self.in_reserve and any(m.alive for m in self.models)
+
+    @property
+    def scale(self) -> int:
+        """The highest Scale of its models [DECISION §3.1]."""
+        return max(m.scale for m in self.models)
+
+    @property
+    def morale(self) -> int | None:
+        """The best (lowest) numeric Morale of its models; "-" only if all are "-" [DECISION §3.4]."""
+        values = [m.morale for m in self.live if m.morale is not None]
+        return min(values) if values else None
+
+    def model(self, model_id: str) -> Model:
+        return next(m for m in self.models if m.id == model_id)
+
+    def with_model(self, model: Model) -> Detachment:
+        return replace(self, models=tuple(model if m.id == model.id else m for m in self.models))
+
+
+@dataclass(frozen=True, slots=True)
+class Formation:
+    """A Formation: its starting size and whether it is Broken (§3.5)."""
+
+    id: str
+    owner: str
+    starting_size: int
+    broken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CombatProgress:
+    """The combat being resolved: its Detachments, the pairs of them Engaged with each other when it began, its
+    fights still to come and the tallies (LI-CC-1, LI-ENG-1)."""
+
+    detachments: tuple[str, ...]
+    engaged: frozenset[frozenset[str]] = frozenset()
+    fights: tuple[tuple[str, str], ...] = ()
+    fought: tuple[tuple[str, int], ...] = ()
+    won: tuple[tuple[str, int], ...] = ()
+
+    def fights_of(self, model_id: str) -> int:
+        return dict(self.fought).get(model_id, 0)
+
+    def won_by(self, player: str) -> int:
+        return dict(self.won).get(player, 0)
+
+    def engaged_with(self, det_id: str) -> tuple[str, ...]:
+        """The Detachments *det_id* was Engaged with when the combat began (LI-ENG-3, LI-WD-8)."""
+        return tuple(sorted(d for pair in self.engaged if det_id in pair for d in pair if d != det_id))
+
+
+@dataclass(frozen=True, slots=True)
+class LiState:
+    """A frozen state of a legions battle."""
+
+    name: str
+    width: int
+    height: int
+    players: tuple[str, str]
+    edges: tuple[str, str]
+    rounds: int
+    formations: tuple[Formation, ...]
+    detachments: tuple[Detachment, ...]
+    no_sight: frozenset[frozenset[str]] = frozenset()
+    round: int = 1
+    phase: Phase = "orders"
+    stage: Stage | None = None
+    initiative: str | None = None
+    pending: tuple[Step, ...] = ()
+    activated: frozenset[str] = frozenset()
+    pinned_at_stage_start: frozenset[str] = frozenset()
+    in_combat: frozenset[str] = frozenset()
+    """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
+    combat: CombatProgress | None = None
+    ended: bool = False
+    opening: tuple[Event, ...] = ()
+    """Events of the steps run when the battle was set up, told with the first choice's events."""
+
+    def player_with_initiative(self) -> str:
+        """The player who has the Initiative this round (it is rolled before anything asks for it)."""
+        assert self.initiative is not None
+        return self.initiative
+
+    def other(self, player: str) -> str:
+        return self.players[1] if player == self.players[0] else self.players[0]
+
+    def edge_of(self, player: str) -> str:
+        return self.edges[self.players.index(player)]
+
+    def detachment(self, det_id: str) -> Detachment:
+        return next(d for d in self.detachments if d.id == det_id)
+
+    def formation(self, formation_id: str) -> Formation:
+        return next(f for f in self.formations if f.id == formation_id)
+
+    def owner_of_model(self, model_id: str) -> Detachment:
+        return next(d for d in self.detachments if any(m.id == model_id for m in d.models))
+
+    def model(self, model_id: str) -> Model:
+        return self.owner_of_model(model_id).model(model_id)
+
+    def with_detachment(self, det: Detachment) -> LiState:
+        return replace(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
+
+    def with_model(self, model: Model) -> LiState:
+        return self.with_detachment(self.owner_of_model(model.id).with_model(model))
+
+    def with_formation(self, formation: Formation) -> LiState:
+        return replace(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
+
+    def detachments_of(self, player: str) -> tuple[Detachment, ...]:
+        return tuple(d for d in self.detachments if d.owner == player)
+
+    def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
+        """Every model on the battlefield, with its Detachment."""
+        return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
+
+
+def push(state: LiState, *steps: Step) -> LiState:
+    """The state with *steps* to be done next, in their order, before the steps already pending."""
+    return replace(state, pending=tuple(steps) + state.pending)

@@ -1,0 +1,282 @@
+"""The pending steps of a battle: what the state machine does next, one step at a time.
+
+A **control** step is resolved without dice or players (it runs inside ``apply``); every other step is
+a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list
+the default policy's choice first). The first pending step is the one the game stands at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kessen.rulesets.legions.profiles import Profile
+from kessen.rulesets.legions.referee.phases import Stage
+from kessen.rulesets.legions.rules.morale import MoraleTrigger
+
+# --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BeginRound:
+    """A new round begins: its phases are queued."""
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersPhase:
+    """The Orders phase: every Detachment that needs an Order is queued for one."""
+
+
+@dataclass(frozen=True, slots=True)
+class IssueOrder:
+    """Decision: the Order a Detachment's owner issues it."""
+
+    detachment: str
+
+
+@dataclass(frozen=True, slots=True)
+class RollInitiative:
+    """Chance: which player has the Initiative this round."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovementPhase:
+    """The Movement phase begins."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTurn:
+    """A player's turn to move a Detachment, if either player still has one to move."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMover:
+    """Decision: which Detachment the player moves next."""
+
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndMovement:
+    """The Movement phase ends: Engaged and Pinned are read from the bases."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndPhase:
+    """The End phase: Orders are removed, then the next round or the end of the battle."""
+
+
+# --- the Combat phase: stages and activation ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CombatPhase:
+    """The Combat phase begins: its three stages are queued."""
+
+
+@dataclass(frozen=True, slots=True)
+class StageStart:
+    """A stage begins."""
+
+    stage: Stage
+
+
+@dataclass(frozen=True, slots=True)
+class ActTurn:
+    """A player's turn to activate a Detachment in a firing stage, if either player still has one to."""
+
+    stage: Stage
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseActivation:
+    """Decision: which eligible Detachment the player activates next."""
+
+    stage: Stage
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndActivation:
+    """An activation ends: its Order token goes."""
+
+    detachment: str
+
+
+@dataclass(frozen=True, slots=True)
+class StageEnd:
+    """A stage ends."""
+
+    stage: Stage
+
+
+# --- firing ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """Some firing models of one weapon profile that see the target alike: one ``fire`` question (LI-FAST-1)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    profile_index: int
+    profile: Profile
+    firing_models: int
+    eligible: frozenset[str]
+    rear: frozenset[str]
+    penalty: int
+    engaged_with_scales: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.weapon, self.profile_index)
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTarget:
+    """Decision: the attack an activated Detachment declares, or holding fire."""
+
+    detachment: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseAllocation:
+    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*."""
+
+    volleys: tuple[Volley, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VolleyRoll:
+    """Chance: one volley's ``fire`` outcome."""
+
+    volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEnd:
+    """An attack is completely resolved: the target's size and Wounds when it began."""
+
+    attacker: str
+    target: str
+    models_at_start: int
+    wounds_at_start: int
+
+
+# --- the Engagement stage: combats ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseCombat:
+    """Decision: which combat the player with Initiative resolves next."""
+
+    combats: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunCombat:
+    """A combat begins."""
+
+    detachments: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePairing:
+    """Decision: the fight of the next model of the combat that is in no fight yet (LI-PAIR-3, LI-PAIR-4).
+
+    *contacts* is the combat's base-contact graph, *chosen* the fights already formed, *default* the pairing
+    the first options lead to.
+    """
+
+    contacts: tuple[tuple[str, str], ...]
+    chosen: tuple[tuple[str, str], ...] = ()
+    default: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFight:
+    """Decision: which fight is resolved next."""
+
+
+@dataclass(frozen=True, slots=True)
+class FightRoll:
+    """Chance: one fight's ``fight`` outcome."""
+
+    a: str
+    b: str
+
+
+@dataclass(frozen=True, slots=True)
+class FightsDone:
+    """Every fight of a combat is resolved: the combat result."""
+
+    detachments: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CombatDone:
+    """A combat is over: Engaged is read from the bases again."""
+
+    detachments: tuple[str, ...]
+
+
+# --- Morale and Withdrawal ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleRoll:
+    """Chance: a Detachment's ``morale_check`` outcome; after a lost combat, with the Detachments it was Engaged with."""
+
+    detachment: str
+    trigger: MoraleTrigger
+    engaged_with: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalRoll:
+    """Chance: the dice a withdrawing Detachment adds to its Movement; it must leave the Engagement Zones of the
+    Detachments it was Engaged with (LI-WD-8)."""
+
+    detachment: str
+    engaged_with: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseWithdrawer:
+    """Decision: which model of the withdrawing Detachment makes its Withdrawal move next."""
+
+    detachment: str
+    roll: int
+    foes: frozenset[str]
+    moved: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawalSaves:
+    """Chance: a withdrawing model's ``withdrawal_save`` outcome, then where it ends."""
+
+    model: str
+    end: tuple[float, float]
+    through: tuple[str, ...]
+    foes: frozenset[str]
+
+
+ControlStep = (
+    BeginRound | OrdersPhase | MovementPhase | MoveTurn | EndMovement | CombatPhase | StageStart | ActTurn
+    | AttackEnd | EndActivation | StageEnd | RunCombat | FightsDone | CombatDone | EndPhase
+)
+ChoiceStep = (
+    IssueOrder | RollInitiative | ChooseMover | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyRoll
+    | ChooseCombat | ChoosePairing | ChooseFight | FightRoll | MoraleRoll | WithdrawalRoll | ChooseWithdrawer
+    | WithdrawalSaves
+)
+Step = ControlStep | ChoiceStep
+
+CONTROL = (
+    BeginRound, OrdersPhase, MovementPhase, MoveTurn, EndMovement, CombatPhase, StageStart, ActTurn,
+    AttackEnd, EndActivation, StageEnd, RunCombat, FightsDone, CombatDone, EndPhase,
+)
+"""The control steps, for ``isinstance``."""

@@ -1,0 +1,84 @@
+"""Choosing a target: line of sight, range, and the attacks a Detachment may declare (LI-TGT-1..4, LI-FIRE-2,
+LI-FIRE-3, LI-OBSC-2, LI-WD-9)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from kessen.rulesets.legions.referee.battlefield import can_see, distance
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """Fire every weapon in range at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3)
+    and the obscuration penalty chosen against obscured Knights and Titans (LI-OBSC-2)."""
+
+    target: str
+    profiles: tuple[tuple[str, int], ...] = ()
+    penalty: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HoldFire:
+    """Do nothing with the activation (LI-ACT-5)."""
+
+
+def closest_visible(state: LiState, firer: Model, target: Detachment) -> float | None:
+    """The distance to the closest model of the target the firer can see, or None (LI-TGT-1, LI-TGT-2)."""
+    seen = [distance(firer, m) for m in target.live if can_see(state, firer, m)]
+    return min(seen) if seen else None
+
+
+def weapons_in_range(firer: Model, reach: float) -> tuple[tuple[str, int], ...]:
+    """The (weapon, profile) pairs of a model that reach a target at *reach* inches (LI-TGT-2)."""
+    return tuple((w.name, i) for w in firer.weapons for i, p in enumerate(w.profiles) if p.range >= reach)
+
+
+def can_fire(det: Detachment) -> bool:
+    """A Detachment whose models made a Withdrawal move this round cannot fire (LI-WD-9)."""
+    return not det.withdrew_this_round
+
+
+def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
+    """The enemy Detachments it may fire at: on the battlefield, not Engaged & Pinned (LI-TGT-4), with at
+    least one model in sight (LI-TGT-1) and in range of a weapon (LI-TGT-2, LI-TGT-3), nearest first."""
+    if not can_fire(det):
+        return ()
+    found: list[tuple[float, int, str]] = []
+    for k, enemy in enumerate(state.detachments):
+        if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
+            continue
+        reach = [r for f in det.live if (r := closest_visible(state, f, enemy)) is not None and weapons_in_range(f, r)]
+        if reach:
+            found.append((min(reach), k, enemy.id))
+    return tuple(t for _, _, t in sorted(found))
+
+
+def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]:
+    """Every attack the Detachment may declare, then holding fire (LI-FIRE-2, LI-FIRE-3, LI-OBSC-2).
+
+    Default first [DECISION]: the nearest target, each weapon's first profile, the largest
+    obscuration penalty present (the penalty that lets every model receive hits, §5.2).
+    """
+    options: list[Fire | HoldFire] = []
+    for target_id in targets(state, det):
+        target = state.detachment(target_id)
+        multi: dict[str, int] = {}
+        penalties: set[int] = set()
+        for f in det.live:
+            reach = closest_visible(state, f, target)
+            if reach is None:
+                continue
+            for w in f.weapons:
+                if len(w.profiles) > 1 and any(p.range >= reach for p in w.profiles):
+                    multi[w.name] = len(w.profiles)
+            for m in target.live:
+                if can_see(state, f, m) and any(p.range >= distance(f, m) for w in f.weapons for p in w.profiles):
+                    penalties.add(m.penalty)
+        choices = list(itertools.product(*(range(n) for n in multi.values())))  # at most MAX_PROFILE_COMBINATIONS
+        for penalty in sorted(penalties, reverse=True):
+            for combo in choices:
+                options.append(Fire(target_id, tuple(zip(multi, combo)), penalty))
+    return tuple(options) + (HoldFire(),)

@@ -1,0 +1,89 @@
+"""The words of a legions battle (en, ja): the battle report, the choices of ``kessen play`` with their exact odds,
+and the one helper every text of the ruleset goes through (catalogues ``kessen/i18n/legions.<lang>.toml``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from kessen import i18n
+from kessen.core.events import Event
+from kessen.rulesets.legions.referee import steps as st
+from kessen.rulesets.legions.referee.firing import attack_damage, volley_dist, volley_question, volleys, weapon_profiles
+from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
+
+RULESET_ID = "legions"
+
+
+def say(lang: str, key: str, **fields: object) -> str:
+    """A text of the catalogue's ``options`` table (option words and the board)."""
+    return i18n.option_text(RULESET_ID, lang, key, **fields)
+
+
+def word(lang: str, name: str) -> str:
+    """A rules word (an Order, a phase, a stage, an edge, a status) as the catalogue's ``option_words`` say it."""
+    return i18n.option_word(RULESET_ID, lang, name)
+
+
+def narrate(event: Event, lang: str) -> str:
+    """One event as a line of the battle report."""
+    return i18n.narrate(RULESET_ID, event, lang)
+
+
+def describe(state: LiState, option: Any, lang: str) -> str:
+    """An option of the decision *state* waits at, in the words of *lang*; an attack shows its exact odds."""
+    step = state.pending[0] if state.pending else None
+    if isinstance(option, HoldFire):
+        return say(lang, "hold_fire")
+    if isinstance(option, Fire):
+        assert isinstance(step, st.ChooseTarget)
+        return describe_fire(option, lang) + _fire_odds(state, step, option, lang)
+    if isinstance(step, st.IssueOrder) and isinstance(option, str):
+        return say(lang, "order", order=option, word=word(lang, option))
+    if isinstance(step, st.ChooseMover):
+        return say(lang, "mover", detachment=option)
+    if isinstance(step, st.ChooseActivation):
+        return say(lang, "activation", detachment=option)
+    if isinstance(step, st.ChooseWithdrawer):
+        return say(lang, "withdrawer", model=option)
+    if isinstance(step, st.ChooseCombat):
+        return say(lang, "combat", detachments=say(lang, "separator").join(option))
+    if isinstance(step, st.ChoosePairing):
+        fights = say(lang, "separator").join(say(lang, "pair", a=a, b=b) for a, b in option)
+        return say(lang, "pairing", fights=fights)
+    if isinstance(step, st.ChooseFight):
+        a, b = option
+        return say(lang, "fight", a=a, b=b)
+    if isinstance(step, st.ChooseAllocation):
+        weapon, index = option
+        attacker = state.detachment(step.volleys[0].attacker)
+        named = say(lang, "profile", weapon=weapon, number=index + 1) if len(weapon_profiles(attacker, weapon)) > 1 else weapon
+        return say(lang, "allocation", weapon=named)
+    return str(option)
+
+
+def describe_fire(option: Fire | HoldFire, lang: str = "en") -> str:
+    """An attack in words, without its odds: the target, the profiles chosen, the obscuration penalty."""
+    if isinstance(option, HoldFire):
+        return say(lang, "hold_fire")
+    profiles = say(lang, "separator").join(say(lang, "profile", weapon=w, number=i + 1) for w, i in option.profiles)
+    text = say(lang, "fire", target=option.target)
+    if profiles:
+        text += say(lang, "fire_profiles", profiles=profiles)
+    if option.penalty:
+        text += say(lang, "fire_penalty", penalty=option.penalty)
+    return text
+
+
+def _fire_odds(state: LiState, step: st.ChooseTarget, option: Fire, lang: str) -> str:
+    """The exact odds of a declared attack (§5.2): the mean damage of the whole attack (Wounds and Void Shield levels
+    lost, volleys in the declared order) and the best chance of one volley to cause at least one Wound."""
+    det = state.detachment(step.detachment)
+    chance = Fraction(0)
+    for v in volleys(state, det, option):
+        question = volley_question(state, v)
+        if question is not None:
+            chance = max(chance, volley_dist(question).probability(lambda o: o.wounds > 0))
+    damage = attack_damage(state, det, option).map(lambda d: d.losses).mean()
+    return say(lang, "fire_odds", damage=f"{float(damage):.2f}", chance=f"{float(chance) * 100:.0f}%")

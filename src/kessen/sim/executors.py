@@ -1,0 +1,129 @@
+"""The ``Executor`` seam: where chunks of battles are played (this process, a local process pool, or Dask).
+
+Every executor takes the same jobs and yields each job's result as it finishes, in whatever order; the caller
+keys results by job, so the order never changes a result. ``close`` stops at once: no worker process is left,
+whether the work finished, failed or was interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
+
+from kessen.core.errors import InputError
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+class Executor(Protocol):
+    """Plays jobs somewhere and yields their results as they finish."""
+
+    workers: int
+    """How many jobs run at once."""
+
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        """``fn(job)`` for every job, yielded as each finishes (any order)."""
+        ...
+
+    def close(self) -> None:
+        """Stop every worker now (unfinished jobs are dropped); closing twice does nothing more."""
+        ...
+
+
+class InlineExecutor:
+    """Plays the jobs one after another in this process (``--workers 1``)."""
+
+    workers = 1
+
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        return (fn(job) for job in jobs)
+
+    def close(self) -> None:
+        """Nothing runs outside this process."""
+
+
+def _ignore_interrupts() -> None:
+    # Ctrl-C at a terminal reaches every process of the group; only the parent answers it (it stops the pool)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class PoolExecutor:
+    """A process pool on this machine's cores (the default): ``multiprocessing.Pool`` of *workers* processes.
+
+    The pool is started when the executor is made, before any thread of the caller (a progress bar) runs.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        self._pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        return self._pool.imap_unordered(fn, jobs, chunksize=1)
+
+    def close(self) -> None:
+        self._pool.terminate()  # SIGTERM to every worker, then reaped by join
+        self._pool.join()
+
+
+class DaskExecutor:
+    """Dask distributed: the scheduler at *address* (``tcp://HOST:8786``), or ``local``: a ``LocalCluster`` of
+    *workers* single-threaded worker processes on this machine, closed with the executor."""
+
+    def __init__(self, address: str, workers: int) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise InputError("--scheduler", address, "Dask is not installed: pip install 'kessen[dask]'") from None
+        dask: Any = distributed  # typed loosely: distributed's own annotations are partial
+        self._cluster: Any = None
+        if address == "local":
+            self._cluster = dask.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
+            )
+            self._client: Any = dask.Client(self._cluster)
+        else:
+            try:
+                self._client = dask.Client(address, timeout=10)
+            except (OSError, TimeoutError, ValueError) as error:
+                raise InputError("--scheduler", address, f"cannot reach the Dask scheduler ({error})") from None
+        self.workers = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values()))
+        self._futures: list[Any] = []
+
+    def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
+        import distributed
+
+        dask: Any = distributed
+        self._futures = self._client.map(fn, list(jobs), pure=False)
+        return (future.result() for future in dask.as_completed(self._futures))
+
+    def close(self) -> None:
+        if self._futures:
+            self._client.cancel(self._futures)
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(*, workers: int | None = None, scheduler: str | None = None, jobs: int | None = None) -> Executor:
+    """The executor for ``--workers N`` (default: all cores) or ``--scheduler local | tcp://…``; never more
+    local processes than there are *jobs*."""
+    if workers is not None and workers < 1:
+        raise InputError("--workers", workers, "must be ≥ 1")
+    count = workers or os.cpu_count() or 1
+    if jobs is not None:
+        count = max(1, min(count, jobs))
+    if scheduler is not None:
+        return DaskExecutor(check_scheduler(scheduler), workers or os.cpu_count() or 1)
+    return InlineExecutor() if count == 1 else PoolExecutor(count)
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``local`` or a Dask scheduler address (``tcp://HOST:8786``), else an InputError."""
+    if scheduler != "local" and not scheduler.startswith(("tcp://", "tls://", "ucx://")):
+        raise InputError("--scheduler", scheduler, "must be local or a scheduler address such as tcp://HOST:8786")
+    return scheduler

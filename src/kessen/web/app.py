@@ -1,0 +1,70 @@
+"""The web app: the JSON API, the page's static files, and the API's own page at ``/docs``."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+
+from kessen import __version__
+from kessen.core.errors import InputError
+from kessen.web.api import router
+from kessen.web.assets import Asset, load_assets
+from kessen.web.errors import error_response, install_error_handlers
+from kessen.web.limits import BodyLimit
+from kessen.web.store import Store
+
+PAGES = ("/", "/odds")  # the page's own addresses; its state is in the query string
+
+
+def create_app(store: Store) -> FastAPI:
+    """The app serving one store (kept in ``app.state.store`` for the match and simulation routes)."""
+    app = FastAPI(
+        title="kessen",
+        version=__version__,
+        summary="Exact odds and scenarios of four miniature wargames; the API of kessen's web page.",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.store = store
+    install_error_handlers(app)
+    app.add_middleware(BodyLimit)
+    app.include_router(router)
+    assets = load_assets()
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="kessen API",
+            swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+            swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+            swagger_favicon_url="/static/favicon.svg",
+            swagger_ui_parameters={"validatorUrl": None},  # no call to the online validator
+        )
+
+    def page(request: Request) -> Response:
+        return _serve(request, assets["index.html"], {"content-security-policy": _PAGE_POLICY})
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    @app.get("/static/{name:path}", include_in_schema=False)
+    def static(name: str, request: Request) -> Response:
+        asset = assets.get(name)
+        if asset is None:
+            return error_response(404, InputError("path", request.url.path, "no such file"))
+        return _serve(request, asset)
+
+    return app
+
+
+_PAGE_POLICY = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+
+
+def _serve(request: Request, asset: Asset, extra: dict[str, str] | None = None) -> Response:
+    headers = {"etag": asset.etag, "cache-control": "no-cache", "x-content-type-options": "nosniff", **(extra or {})}
+    if request.headers.get("if-none-match") == asset.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(asset.body, media_type=asset.media_type, headers=headers)

@@ -1,0 +1,49 @@
+"""Errors as the web app answers them: a 4xx status with ``{"error": "<one line>"}``, never a traceback."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from kessen.core.errors import InputError, KessenError, UnknownProcedureError, UnknownRulesetError
+
+
+def error_line(error: BaseException | str) -> str:
+    """The one line the CLI prints on stderr for *error* (``kessen: error: field: reason (got value)``)."""
+    return f"kessen: error: {error}".replace("\r", "\\r").replace("\n", "\\n")
+
+
+def error_response(status: int, error: BaseException | str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """The JSON answer to a refused request."""
+    return JSONResponse({"error": error_line(error)}, status_code=status, headers=headers)
+
+
+def status_of(error: KessenError) -> int:
+    """404 for a ruleset or procedure that does not exist, 422 for every other refused input."""
+    return 404 if isinstance(error, UnknownRulesetError | UnknownProcedureError) else 422
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal, ours or the framework's (unknown route, wrong method, bad path parameter), as one line."""
+
+    async def on_kessen_error(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, KessenError)
+        return error_response(status_of(error), error)
+
+    async def on_http_error(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, HTTPException)
+        reason = {404: "no such page or API route", 405: "method not allowed on this route"}.get(error.status_code)
+        shown: BaseException | str = InputError("path", request.url.path, reason) if reason else str(error.detail)
+        return error_response(error.status_code, shown, dict(error.headers or {}))
+
+    async def on_validation_error(request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ("request",)))
+        return error_response(422, InputError(where, first.get("input", InputError.NOTHING), str(first.get("msg", "invalid")).lower()))
+
+    app.add_exception_handler(KessenError, on_kessen_error)
+    app.add_exception_handler(HTTPException, on_http_error)
+    app.add_exception_handler(RequestValidationError, on_validation_error)

@@ -1,0 +1,149 @@
+"""``kessen sweep`` and ``kessen battle --runs`` as a user runs them: real subprocesses of the console script."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KESSEN = str(Path(sys.executable).with_name("kessen"))
+DATA = Path(__file__).parent / "data"
+MOB = str(ROOT / "examples" / "song-of-blades" / "hero-against-mob.toml")
+
+
+def kessen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([KESSEN, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def a_sweep(tmp_path: Path, text: str) -> str:
+    (tmp_path / "song-of-blades").mkdir(exist_ok=True)
+    shutil.copy(DATA / "song-of-blades" / "skirmish.toml", tmp_path / "song-of-blades")
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+GOOD = 'scenario = "song-of-blades/skirmish.toml"\nruns = 2\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (GOOD + '[[vary]]\nfield = "sides[0].models[0].combat"\nvalues = [4, 44]\n',
+         ["cell 1 (sides[0].models[0].combat = 44)", "sides[0].models[0].combat", "44"]),
+        (GOOD + '[[vary]]\nfield = "sides[2].models[0].combat"\nvalues = [4]\n',
+         ["cell 0", "vary[0].field", "sides has 2 entries", "sides[2].models[0].combat"]),
+        (GOOD + '[[vary]]\nfield = "sides..combat"\nvalues = [4]\n', ["vary[0].field", "sides..combat"]),
+        (GOOD + '[[vary]]\nfield = "turns"\nvalues = [4, 4]\n', ["vary[0].values[1]", "already in the list"]),
+        (GOOD + "seed = -3\n", ["seed", "-3"]),
+        (GOOD + "rounds = 3\n", ["rounds", "unknown field"]),
+        ('scenario = "song-of-blades/nowhere.toml"\nruns = 2\n', ["scenario", "no such file", "nowhere.toml"]),
+        ("runs = 2\n", ["scenario", "give scenario or scenarios"]),
+        ("runs = [\n", ["not valid TOML"]),
+    ],
+    ids=["bad-value-in-a-cell", "no-such-entry", "bad-path", "repeated-value", "negative-seed", "unknown-field",
+         "missing-scenario", "no-scenario", "bad-toml"],
+)
+def test_bad_sweep_file_is_one_line_naming_the_file_field_and_value(tmp_path: Path, text: str, named: list[str]) -> None:
+    """A bad sweep file: exit 2, nothing on stdout, one stderr line naming the sweep file, the cell and the field."""
+    path = a_sweep(tmp_path, text)
+    done = kessen("sweep", path, "--db", str(tmp_path / "r.sqlite"))
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert path in done.stderr
+    for part in named:
+        assert part in done.stderr
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["--export", "table.xlsx"], "--export"),
+    (["--export", "/nowhere/table.csv"], "--export"),
+    (["--scheduler", "http://host"], "--scheduler"),
+    (["--workers", "0"], "--workers"),
+])
+def test_bad_sweep_options_exit_2_before_any_battle(tmp_path: Path, args: list[str], named: str) -> None:
+    """A bad --export, --scheduler or --workers: exit 2 naming the option, before the store is even made."""
+    done = kessen("sweep", a_sweep(tmp_path, GOOD), "--db", str(tmp_path / "r.sqlite"), *args)
+    assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+def test_sweep_prints_its_table_and_says_how_many_chunks_it_reused(tmp_path: Path) -> None:
+    """kessen sweep: a line per cell with win rates; run again, every chunk reused and no battle played; on
+    --scheduler local, the same table."""
+    path = a_sweep(tmp_path, GOOD + '[[vary]]\nfield = "turns"\nvalues = [2, 3]\n')
+    db = str(tmp_path / "r.sqlite")
+    first = kessen("sweep", path, "--db", db, "--workers", "2", "--export", str(tmp_path / "t.csv"))
+    assert first.returncode == 0, first.stderr
+    assert "2 cells × 2 battles, seed 1" in first.stdout and "turns = 3" in first.stdout and "Hero" in first.stdout
+    assert "reused 0 of 4 chunks; playing 4 battles" in first.stderr
+    again = kessen("sweep", path, "--db", db, "--lang", "ja")
+    assert again.returncode == 0, again.stderr
+    assert "4 チャンクのうち 4 を再利用、0 回の戦闘" in again.stderr and "2 セル × 2 回の戦闘" in again.stdout
+    assert again.stdout.count("Hero") == first.stdout.count("Hero")
+    on_dask = kessen("sweep", path, "--db", str(tmp_path / "dask.sqlite"), "--scheduler", "local")
+    assert on_dask.returncode == 0, on_dask.stderr
+    assert on_dask.stdout == first.stdout  # the same table from a Dask LocalCluster
+
+
+def _descendants(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                found += [int(c) for c in f.read().split()]
+    except FileNotFoundError:
+        return found
+    return found + [d for child in found for d in _descendants(child)]
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+def test_battle_runs_ctrl_c_stops_at_once_prints_the_battles_finished_and_leaves_no_worker() -> None:
+    """Issue 8 §3: Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during --runs N stops
+    promptly, prints the partial result of the battles finished, exits 130, and no worker process is left."""
+    process = subprocess.Popen(
+        [KESSEN, "battle", MOB, "--runs", "1000000", "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, cwd=ROOT, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(_descendants(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _descendants(process.pid)
+        assert len(workers) >= 2, "the pool's workers did not start"
+        time.sleep(2.0)  # some battles finish
+        os.killpg(process.pid, signal.SIGINT)
+        sent = time.monotonic()
+        out, err = process.communicate(timeout=20)
+        stopped = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert stopped < 10, f"took {stopped:.1f} s to stop"  # 0.1–0.3 s measured; the margin is for a loaded machine
+    assert "Traceback" not in err and "interrupted" in out and "of 1000000 battles finished" in out
+    assert "Hero" in out and "Goblins" in out and "95% interval" in out
+    assert not [pid for pid in workers if _running(pid)]
+
+
+def test_battle_runs_table_in_japanese() -> None:
+    """--runs N --lang ja: the table's title, columns and draw row in Japanese."""
+    done = kessen("battle", MOB, "--runs", "4", "--workers", "1", "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    assert "4 回の戦闘、シード 1" in done.stdout and "勝率" in done.stdout and "引き分け" in done.stdout

@@ -1,0 +1,177 @@
+"""Hostile requests never get a 5xx: thousands of malformed requests across every route (random methods, paths,
+queries, headers and bodies; mutated odds inputs; mutated scenario texts), each answered with a 2xx, a 304 or
+a 4xx whose body is one error line.
+
+Derandomized like tests/test_fuzz_inputs.py (the same requests every run); KESSEN_FUZZ_RANDOM=1 explores fresh ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kessen import get_ruleset, ruleset_ids
+from kessen.io.scenarios import shipped_scenarios
+from kessen.web.app import create_app
+from kessen.web.store import Store
+from kessen.web.texts import starting_inputs
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the shared strategies
+from strategies import garbage_values  # noqa: E402
+
+
+def fuzz(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        database=None,
+        derandomize=not os.environ.get("KESSEN_FUZZ_RANDOM"),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+    )
+
+
+_client: TestClient | None = None
+
+
+def client(tmp: Path) -> TestClient:
+    """One app for all examples of a test run (a new client per example would dominate the time)."""
+    global _client
+    if _client is None:
+        _client = TestClient(create_app(Store.open(tmp / "fuzz.sqlite3")), raise_server_exceptions=False)
+    return _client
+
+
+def assert_answered(response: Any, method: str) -> None:
+    assert response.status_code < 500, (response.status_code, response.text[:300])
+    if response.status_code >= 400 and method != "HEAD":
+        body = response.json()
+        assert set(body) == {"error"} and body["error"].startswith("kessen: error: ") and "\n" not in body["error"]
+
+
+RULESETS = list(ruleset_ids())
+PROCEDURES = sorted({name for rid in RULESETS for name in get_ruleset(rid).procedures})
+segments = st.one_of(
+    st.sampled_from([*RULESETS, *PROCEDURES, "en", "ja", "..", ".", "%2e%2e", "%00", "", "js", "main.js", "vendor"]),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_characters="/?#"), max_size=12).map(lambda s: quote(s, safe="%")),
+)
+paths = st.one_of(
+    st.builds(lambda r, p: f"/api/odds/{r}/{p}", segments, segments),
+    st.builds(lambda r: f"/api/rulesets/{r}", segments),
+    st.builds(lambda r: f"/api/texts/{r}", segments),
+    st.builds(lambda *parts: "/static/" + "/".join(parts), segments, segments),
+    st.sampled_from(["/", "/odds", "/docs", "/api/openapi.json", "/api/rulesets", "/api/scenarios", "/api/scenarios/check"]),
+    st.lists(segments, max_size=4).map(lambda parts: "/" + "/".join(parts)),
+)
+queries = st.one_of(st.just(""), st.builds(lambda v: f"?lang={v}", segments), st.text(max_size=20).map(lambda q: "?" + quote(q, safe="=&%")))
+bodies = st.one_of(
+    st.binary(max_size=200),
+    garbage_values.map(lambda v: json.dumps(v).encode()),
+    st.text(max_size=200).map(str.encode),
+)
+headers = st.dictionaries(
+    st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for"]),
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+    max_size=3,
+)
+
+
+@fuzz(1200)
+@given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]), path=paths, query=queries, body=bodies, extra=headers)
+def test_web_fuzz_any_request_to_any_route_is_never_a_5xx(tmp_path_factory: Any, method: str, path: str, query: str, body: bytes, extra: dict[str, str]) -> None:
+    response = client(tmp_path_factory.getbasetemp()).request(method, "http://testserver" + path + query, content=body if method not in ("GET", "HEAD") else None, headers=extra)
+    assert_answered(response, method)
+
+
+def _procedure_inputs() -> list[tuple[str, str, Any]]:
+    return [(rid, name, start) for rid, procedures in starting_inputs().items() for name, start in procedures.items()]
+
+
+@st.composite
+def mutated_inputs(draw: st.DrawFn) -> tuple[str, str, Any]:
+    """A procedure's starting input with one to three changes: a value replaced by garbage, a key dropped or added,
+    a list entry duplicated or removed."""
+    rid, name, value = draw(st.sampled_from(_procedure_inputs()))
+    value = json.loads(json.dumps(value))
+    for _ in range(draw(st.integers(1, 3))):
+        holders = _containers(value)
+        holder = draw(st.sampled_from(holders))
+        if isinstance(holder, dict):
+            choice = draw(st.sampled_from(["replace", "drop", "add"])) if holder else "add"
+            if choice == "add":
+                holder[draw(st.text(max_size=6))] = draw(garbage_values)
+            else:
+                key = draw(st.sampled_from(sorted(holder)))
+                if choice == "drop":
+                    del holder[key]
+                else:
+                    holder[key] = draw(garbage_values)
+        elif holder:
+            index = draw(st.integers(0, len(holder) - 1))
+            action = draw(st.sampled_from(["duplicate", "remove", "replace"]))
+            if action == "duplicate":
+                holder.extend([json.loads(json.dumps(holder[index]))] * draw(st.integers(1, 12)))
+            elif action == "remove":
+                del holder[index]
+            else:
+                holder[index] = draw(garbage_values)
+    return rid, name, value
+
+
+def _containers(value: Any) -> list[Any]:
+    found: list[Any] = []
+    if isinstance(value, dict | list):
+        found.append(value)
+        for inner in value.values() if isinstance(value, dict) else value:
+            found += _containers(inner)
+    return found
+
+
+@fuzz(1200)
+@given(case=mutated_inputs())
+def test_web_fuzz_mutated_odds_inputs_are_answered_or_refused(tmp_path_factory: Any, case: tuple[str, str, Any]) -> None:
+    rid, name, value = case
+    response = client(tmp_path_factory.getbasetemp()).post(f"/api/odds/{rid}/{name}", content=json.dumps(value).encode())
+    assert_answered(response, "POST")
+    if response.status_code == 200:
+        assert response.json()["outcomes"]
+
+
+SCENARIOS = [(s.ruleset, s.path.read_text(encoding="utf-8")) for s in shipped_scenarios()]
+
+
+@st.composite
+def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
+    """A shipped scenario with lines dropped, repeated, or a value after ``=`` replaced by garbage TOML."""
+    rid, text = draw(st.sampled_from(SCENARIOS))
+    lines = text.splitlines()
+    for _ in range(draw(st.integers(1, 3))):
+        index = draw(st.integers(0, len(lines) - 1))
+        action = draw(st.sampled_from(["drop", "repeat", "value", "garble"]))
+        if action == "drop":
+            del lines[index]
+        elif action == "repeat":
+            lines.insert(index, lines[index])
+        elif action == "value" and "=" in lines[index]:
+            key = lines[index].split("=", 1)[0]
+            lines[index] = key + "= " + draw(st.sampled_from(["-1", "0", "1e9", "3.5", "true", '"x"', "[]", "{}", "[[1, 2]]", "99999999999999999999", '"standing"', "nan", "-inf"]))
+        else:
+            lines[index] = draw(st.text(max_size=20))
+        if not lines:
+            lines = [""]
+    ruleset = draw(st.one_of(st.just(rid), st.none(), st.sampled_from(RULESETS)))
+    return {"text": "\n".join(lines), **({"ruleset": ruleset} if ruleset else {})}
+
+
+@fuzz(600)
+@given(body=mutated_scenarios())
+def test_web_fuzz_mutated_scenarios_are_checked_or_refused(tmp_path_factory: Any, body: dict[str, Any]) -> None:
+    response = client(tmp_path_factory.getbasetemp()).post("/api/scenarios/check", json=body)
+    assert_answered(response, "POST")

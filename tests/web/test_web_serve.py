@@ -1,0 +1,110 @@
+"""``kessen serve`` as a real process: it prints the address, binds to loopback by default, serves the page and the
+API, refuses a bad --db, --host or --port with one line and exit 2, and refuses a streamed body at the limit."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+KESSEN = Path(sys.executable).parent / "kessen"
+
+
+class Server:
+    """A ``kessen serve --port 0`` subprocess and the address it printed."""
+
+    def __init__(self, db: Path, *args: str) -> None:
+        self.process = subprocess.Popen([str(KESSEN), "serve", "--port", "0", "--db", str(db), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        self.line = self.process.stdout.readline().strip()
+        self.url = self.line.split("open ", 1)[1].split(" ", 1)[0]
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=30) as response:
+            return response.status, response.read()
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path / "k.sqlite3")
+    yield running
+    running.stop()
+
+
+def test_serve_prints_the_loopback_address_and_serves_the_page_and_api(server: Server, tmp_path: Path) -> None:
+    assert server.url.startswith("http://127.0.0.1:") and server.url.endswith("/")
+    assert str(tmp_path / "k.sqlite3") in server.line
+    status, page = server.get("/")
+    assert status == 200 and b"/static/js/main.js" in page
+    status, body = server.get("/api/rulesets")
+    assert status == 200 and json.loads(body)["rulesets"]
+
+
+def test_serve_refuses_a_streamed_body_once_it_passes_the_limit(server: Server) -> None:
+    """A chunked upload is answered 413 after about 1 MB; the rest is never read."""
+    host, port = server.url.split("//")[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(b"POST /api/odds/song-of-blades/melee HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n")
+        chunk = b" " * 65536
+        answer = b""
+        sent = 0
+        try:
+            for _ in range(200):  # 13 MB offered
+                conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                sent += len(chunk)
+                conn.settimeout(0.001)
+                try:
+                    answer += conn.recv(65536)
+                except TimeoutError:
+                    pass
+                conn.settimeout(30)
+                if answer:
+                    break
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        conn.settimeout(30)
+        while b"\r\n\r\n" not in answer:
+            answer += conn.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413")
+    assert sent < 4_000_000
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(KESSEN), "serve", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_serve_refuses_a_bad_db_with_one_line(tmp_path: Path) -> None:
+    result = run("--port", "0", "--db", str(tmp_path / "missing" / "k.sqlite3"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("kessen: error: --db: its folder does not exist (got '") and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_taken_port_with_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("--port", str(port), "--db", str(tmp_path / "k.sqlite3"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"kessen: error: --port: cannot listen there") and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_an_unknown_host_with_one_line(tmp_path: Path) -> None:
+    result = run("--host", "no such host", "--port", "0", "--db", str(tmp_path / "k.sqlite3"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("kessen: error: --host: not an address of this machine") and result.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_port_out_of_range(tmp_path: Path) -> None:
+    result = run("--port", "70000", "--db", str(tmp_path / "k.sqlite3"))
+    assert result.returncode == 2 and result.stdout == ""
