@@ -10,15 +10,19 @@ are sums of Bernoulli dice (``n @ die``).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import icepool
+from rich.console import Console
 
-from benchmarks.harness import LimitCase, OddsCase, SamplingCase, Suite, cold, same_probabilities
+from benchmarks.harness import LimitCase, OddsCase, SamplingCase, Suite, cold, console, same_probabilities, seconds, table
 from kessen.dice import Dist
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
+from kessen.sim.battles import play_battle
 
 RULESET = "song-of-blades"
 _PACKAGES = ("kessen.rulesets.song_of_blades", "kessen.dice")
@@ -107,7 +111,7 @@ def icepool_disengage(q: Mapping[str, Any]) -> icepool.Die[Any]:
                 "attacker_enemies_in_contact": e["enemies_in_contact"],
                 "attacker_transfixed_in_contact": e["transfixed_in_contact"],
                 "defender_enemies_in_contact": counted, "defender_transfixed_in_contact": 0,
-                "attacker_can_recoil": True, "defender_can_recoil": q["can_recoil"],
+                "attacker_can_recoil": True, "defender_can_recoil": q["can_recoil"] and e["can_recoil"],
             }
         )
         hack = icepool.map(_result_of(roll), icepool.d6, icepool.d6)
@@ -212,37 +216,40 @@ def _standing_hackers(combat: int, n: int, **fields: Any) -> list[dict[str, Any]
     return [_enemy(combat, **fields) for _ in range(n)]
 
 
+_MOST = 50  # the most enemies in contact: the most models a side may field (profiles.MAX_MODELS_PER_SIDE)
+
 LIMITS: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("melee", "combat 0 vs 12, 8 in contact each", {
-        "attacker_combat": 0, "defender_combat": 12, "attacker_enemies_in_contact": 8,
-        "defender_enemies_in_contact": 8, "power_blow": True,
+    ("melee", f"combat 0 vs 12, {_MOST} in contact each", {
+        "attacker_combat": 0, "defender_combat": 12, "attacker_enemies_in_contact": _MOST,
+        "defender_enemies_in_contact": _MOST, "power_blow": True,
     }),
     ("melee", "combat 12 vs 0, all bonuses, both fallen", {
         "attacker_combat": 12, "defender_combat": 0, "attacker_state": "fallen", "defender_state": "fallen",
         "ambush": True, "attacker_mounted": True, "attacker_size": "gargantuan", "attacker_high_ground": True,
-        "attacker_enemies_in_contact": 8, "attacker_transfixed_in_contact": 7,
+        "attacker_enemies_in_contact": _MOST, "attacker_transfixed_in_contact": _MOST - 1,
     }),
-    ("disengage", "8 hackers, even: each may tie or miss", {
-        "combat": 12, "enemies": _standing_hackers(5, 8),
+    ("disengage", f"{_MOST} hackers, even: each may tie or miss", {
+        "combat": 12, "enemies": _standing_hackers(5, _MOST),
     }),
-    ("disengage", "8 hackers of combat 12, leaver 0", {
-        "combat": 0, "enemies": _standing_hackers(12, 8),
+    ("disengage", f"{_MOST} hackers of combat 12, leaver 0", {
+        "combat": 0, "enemies": _standing_hackers(12, _MOST),
     }),
-    ("disengage", "8 hackers of combat 0, leaver 12", {
-        "combat": 12, "can_recoil": False, "enemies": _standing_hackers(0, 8),
+    ("disengage", f"{_MOST} hackers of combat 0, leaver 12", {
+        "combat": 12, "can_recoil": False, "enemies": _standing_hackers(0, _MOST),
     }),
-    ("disengage", "8 mixed hackers, failed morale", {
+    ("disengage", f"{_MOST} mixed hackers, failed morale", {
         "combat": 6, "size": "gargantuan", "failed_morale": True,
         "enemies": [
-            _enemy(c, size=s, high_ground=c % 2 == 0, obstacle=c % 3 == 0, enemies_in_contact=1 + c % 8)
-            for c, s in zip((12, 11, 9, 7, 5, 3, 1, 0), _SIZES * 2)
-        ],
+            _enemy(c, size=s, high_ground=c % 2 == 0, obstacle=c % 3 == 0, enemies_in_contact=1 + c % 8,
+                   can_recoil=c % 5 != 0)
+            for c, s in zip([12, 11, 9, 7, 5, 3, 1, 0] * 7, _SIZES * 14)
+        ][:_MOST],
     }),
     ("activation", "3 dice, Quality 6", {"quality": 6, "dice": 3}),
     ("morale", "Quality 2", {"quality": 2}),
-    ("melee_targets", "8 enemies, priority, mixed states", {
+    ("melee_targets", f"{_MOST} enemies, priority, mixed states", {
         "melee_priority": True,
-        "enemies": [{"state": _STATES[i % 3], "points": 10000 - i} for i in range(8)],
+        "enemies": [{"state": _STATES[i % 3], "points": 10000 - i} for i in range(_MOST)],
     }),
 )
 
@@ -253,7 +260,7 @@ def _random_enemy(rng: random.Random) -> dict[str, Any]:
         "combat": rng.randint(0, 12), "state": rng.choice(_STATES), "size": rng.choice(_SIZES),
         "mounted": rng.random() < 0.3, "flying": rng.random() < 0.2, "high_ground": rng.random() < 0.3,
         "obstacle": rng.random() < 0.3, "enemies_in_contact": in_contact,
-        "transfixed_in_contact": rng.randint(0, in_contact - 1),
+        "transfixed_in_contact": rng.randint(0, in_contact - 1), "can_recoil": rng.random() < 0.7,
     }
 
 
@@ -278,8 +285,8 @@ def _random_melee(rng: random.Random) -> dict[str, Any]:
 
 
 def sweep(seed: int, n: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    """*n* random valid disengagements with 8 enemies (the largest input), *n* random melee rolls,
-    and every activation and morale input (there are only 20)."""
+    """*n* random valid disengagements with 8 enemies (a crowded melee; the largest inputs are among the limits),
+    *n* random melee rolls, and every activation and morale input (there are only 20)."""
     rng = random.Random(seed)
     for _ in range(n):
         yield "disengage", {
@@ -309,3 +316,28 @@ def suite() -> Suite:
         },
         check=same_probabilities,
     )
+
+
+# --- a whole game at the scenario limits (issue 14) ------------------------------------------------
+
+AT_THE_LIMITS = Path(__file__).resolve().parent.parent / "tests" / "rulesets" / "song_of_blades" / "data" / "at-the-limits.toml"
+
+
+def battles_at_the_limits(out: Console, seeds: tuple[int, ...] = (1, 2, 3)) -> None:
+    """Time the AI battle of the scenario at every limit at once (50 models a side, 3000 mm, 30 rounds, 25 pieces
+    of each terrain kind): loading it, and playing each seed to the end (``python -m benchmarks.song_of_blades``)."""
+    ruleset = get_ruleset(RULESET)
+    text = AT_THE_LIMITS.read_text(encoding="utf-8")
+    started = time.perf_counter()
+    ruleset.game.load_scenario(text, str(AT_THE_LIMITS))
+    rows = [["load", "", seconds(time.perf_counter() - started)]]
+    for seed in seeds:
+        started = time.perf_counter()
+        played = play_battle(ruleset, text, str(AT_THE_LIMITS), seed)
+        rows.append([f"battle, seed {seed}", f"{len(played.events):,}", seconds(time.perf_counter() - started)])
+    out.print(table("song-of-blades at the scenario limits, AI against AI, one core",
+                    [("step", "left"), ("events", "right"), ("time", "right")], rows))
+
+
+if __name__ == "__main__":
+    battles_at_the_limits(console())

@@ -33,7 +33,7 @@ SCENARIOS = [
 # the English of the main option kinds, as `kessen play` has always written it (ids and numbers vary)
 ENGLISH = {
     ("song-of-blades", "Attack"): r"(attack|power blow on) \S+  \[win \d+\.\d%, kill \d+\.\d%, suffer \d+\.\d%\]",
-    ("song-of-blades", "Activate"): r"activate \S+ with [123] dice",
+    ("song-of-blades", "Activate"): r"activate \S+ with ([23] dice|1 die)  \[expected actions \d\.\d\d, turnover \d+\.\d%\]",
     ("song-of-blades", "Move"): r"move \((charge|advance|retreat) \S+\) to \([-\d.]+, [-\d.]+\)",
     ("song-of-blades", "EndTurn"): r"end the turn",
     ("battlehost", "ShootAt"): r".+ shoots at .+  \[hit \d+\.\d%, wound \d+\.\d%\]",
@@ -149,8 +149,8 @@ def _rare_options() -> list[Any]:
     from kessen.rulesets.armies_clash.referee import options as ac
     from kessen.rulesets.battlehost import state as bh
     from kessen.rulesets.battlehost.pairing import Fight
-    from kessen.rulesets.song_of_blades import game as sob
-    from kessen.rulesets.song_of_blades.battlefield import RecoilOption
+    from kessen.rulesets.song_of_blades.referee import options as sob
+    from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 
     split = bh.ChooseSplit((Fight(("g1",), ("e1", "e2")), Fight(("g2",), ("e3",))))
     found = [

@@ -14,7 +14,7 @@ from kessen import InputError, KessenError, OddsResult, get_ruleset, odds, rules
 from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
 from kessen.io.validation import field_path
 from kessen.rulesets import outcome_fields
-from kessen.rulesets.song_of_blades.inputs import MeleeInput
+from kessen.rulesets.song_of_blades.procedures import MeleeInput
 
 SB = "song-of-blades"
 MELEE = {"attacker_combat": 3, "defender_combat": 2}

@@ -19,7 +19,7 @@ from kessen.core.decisions import RandomDecider
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.dice import draw, stream
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.rulesets.song_of_blades import game as sob
+from kessen.rulesets.song_of_blades.referee import options as sob
 
 ROOT = Path(__file__).resolve().parents[2]
 KESSEN = str(Path(sys.executable).with_name("kessen"))
@@ -57,7 +57,7 @@ def test_play_in_english_keeps_the_english_prompts(tmp_path: Path) -> None:
     out = done.stdout
     assert "Hero decides: activation" in out and "choice (number, q to quit): " in out
     assert "choose a number from 1 to 4 (got '99')" in out and "saved to " in out
-    assert "activate hero with 1 dice" in out and "end the turn" in out
+    assert "activate hero with 1 die" in out and "end the turn" in out
     assert not JAPANESE.search(out)
 
 

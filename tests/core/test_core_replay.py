@@ -14,7 +14,7 @@ from kessen.core.errors import IllegalDecisionError, SaveFileError
 from kessen.core.events import to_json_line
 from kessen.core.replay import Played, load_save, play, save_text
 from kessen.dice import stream
-from kessen.rulesets.song_of_blades.skirmish import SobGame
+from kessen.rulesets.song_of_blades.referee.game import SobGame
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades"
 GAME = SobGame()

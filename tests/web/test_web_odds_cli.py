@@ -50,7 +50,7 @@ def _bad_inputs() -> list[Any]:
 def cli_odds(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ruleset: str, procedure: str, text: str) -> tuple[int, str, str]:
     """``kessen odds RULESET PROCEDURE --input -`` in-process through the console script's entry point."""
     monkeypatch.setattr(sys, "argv", ["kessen", "odds", ruleset, procedure, "--input", "-"])
-    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
     code = 0
     try:
         main()

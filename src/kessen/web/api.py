@@ -17,7 +17,8 @@ from pydantic import Field
 
 from kessen.core.errors import InputError
 from kessen.io.scenarios import shipped_scenarios
-from kessen.io.validation import StrictModel, validate_json
+from kessen.io.files import load_json
+from kessen.io.validation import StrictModel
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
 from kessen.web.limits import MAX_BODY_BYTES
@@ -109,7 +110,7 @@ async def odds(ruleset: str, procedure: str, request: Request) -> Response:
     chosen = get_ruleset(ruleset)
     proc = chosen.procedure(procedure)
     text = _text(await request.body())
-    result = await run_in_threadpool(lambda: answer(chosen.id, proc, validate_json(proc.input_model, text)))
+    result = await run_in_threadpool(lambda: answer(chosen.id, proc, load_json(proc.input_model, text, None)))
     return Response(result.to_json(indent=None), media_type="application/json")
 
 
@@ -129,7 +130,7 @@ def scenarios() -> dict[str, Any]:
     openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": ScenarioCheck.model_json_schema()}}}},
 )
 async def check_scenario(request: Request) -> dict[str, Any]:
-    body = validate_json(ScenarioCheck, _text(await request.body()))
+    body = load_json(ScenarioCheck, _text(await request.body()), None)
     return await run_in_threadpool(_check, body)
 
 

@@ -8,14 +8,21 @@ import tomli_w
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades import state as st
-from kessen.rulesets.song_of_blades.battlefield import Figure
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome, combat_roll
-from kessen.rulesets.song_of_blades.quality import ActivationOutcome
+from kessen.dice import Dist
+from kessen.rulesets.song_of_blades.referee import game as g
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure
+from kessen.rulesets.song_of_blades.referee.setup import initial_state
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.referee.turns import roll_off_winner
+from kessen.rulesets.song_of_blades.rules.melee import MeleeOutcome, combat_roll
+from kessen.rulesets.song_of_blades.rules.quality import ActivationOutcome
+from kessen.rulesets.song_of_blades.rules.turns import RollOffDice
 from kessen.rulesets.song_of_blades.scenario import load_scenario
 
 TOL = 0.01  # mm: coordinates are asserted to 0.01 mm
+SIDES = ("Red", "Blue")  # the sides of every scenario built here
 
 
 def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
@@ -31,24 +38,46 @@ def scenario_text(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra
     return tomli_w.dumps(data)
 
 
-def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra: Any) -> g.SobState:
+def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **extra: Any) -> SobState:
     """The initial state of a scenario built from model entries (through the scenario loader)."""
-    return g.initial_state(load_scenario(scenario_text(red, blue, **extra), "test"))
+    return initial_state(load_scenario(scenario_text(red, blue, **extra), "test"))
 
 
-def step(state: g.SobState, choice: Any) -> tuple[g.SobState, tuple[Event, ...]]:
-    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist)."""
+def rolled(node: Chance, choice: Any) -> Any:
+    """The outcome of a chance node that *choice* stands for: itself when the node can draw it; else, for a result
+    without its dice (a MeleeOutcome, an ActivationOutcome, a MoraleOutcome, or the side that wins the roll-off),
+    the first roll of the dice in the node's distribution that gives that result."""
+    if choice in node.dist:
+        return choice
+    for outcome in node.dist.outcomes():
+        if isinstance(outcome, RollOffDice):
+            if roll_off_winner(outcome, SIDES)[0] == choice:
+                return outcome
+        elif outcome.outcome == choice:
+            return outcome
+    raise AssertionError(f"{node.what} cannot give {choice!r}: {node.dist.outcomes()}")
+
+
+def results(node: Chance) -> Dist[Any]:
+    """A chance node's distribution with the dice forgotten: the result of each roll (the winner of the roll-off),
+    which must be exactly the procedure's distribution."""
+    return node.dist.map(lambda o: roll_off_winner(o, SIDES)[0] if isinstance(o, RollOffDice) else o.outcome)
+
+
+def step(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
+    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist,
+    with or without its dice: see :func:`rolled`)."""
     node = g.node(state)
     if isinstance(node, Decision):
         assert choice in node.options, (choice, node.what, node.options)
     elif isinstance(node, Chance):
-        assert node.dist.probability(choice) > 0, (choice, node.what, node.dist.outcomes())
+        choice = rolled(node, choice)
     else:
         raise AssertionError(f"the game is over: {node}")
     return g.apply(state, choice)
 
 
-def play(state: g.SobState, *choices: Any) -> tuple[g.SobState, list[Event]]:
+def play(state: SobState, *choices: Any) -> tuple[SobState, list[Event]]:
     """Apply several legal choices in a row; the events of all of them."""
     events: list[Event] = []
     for choice in choices:
@@ -57,46 +86,46 @@ def play(state: g.SobState, *choices: Any) -> tuple[g.SobState, list[Event]]:
     return state, events
 
 
-def turn_of(state: g.SobState, side: str) -> g.SobState:
+def turn_of(state: SobState, side: str) -> SobState:
     """Win the roll-off for *side*: its first turn begins."""
     return step(state, side)[0]
 
 
-def activated(state: g.SobState, model_id: str, actions: int, dice: int | None = None) -> g.SobState:
+def activated(state: SobState, model_id: str, actions: int, dice: int | None = None) -> SobState:
     """Activate a model and roll *actions* successes (no turnover unless two or more dice fail)."""
     dice = dice if dice is not None else max(actions, 1)
     failures = dice - actions
-    state, _ = play(state, g.Activate(model_id, dice), ActivationOutcome(actions, failures, failures >= 2))
+    state, _ = play(state, opt.Activate(model_id, dice), ActivationOutcome(actions, failures, failures >= 2))
     return state
 
 
-def ready(state: g.SobState, side: str, model_id: str, actions: int = 1) -> g.SobState:
+def ready(state: SobState, side: str, model_id: str, actions: int = 1) -> SobState:
     """Roll-off for *side*, then activate *model_id* with *actions* actions."""
     return activated(turn_of(state, side), model_id, actions)
 
 
-def decision(state: g.SobState, what: str) -> Decision:
+def decision(state: SobState, what: str) -> Decision:
     n = g.node(state)
     assert isinstance(n, Decision), n
     assert n.what == what, (n.what, what)
     return n
 
 
-def chance(state: g.SobState, what: str) -> Chance:
+def chance(state: SobState, what: str) -> Chance:
     n = g.node(state)
     assert isinstance(n, Chance), n
     assert n.what == what, (n.what, what)
     return n
 
 
-def pending_roll(state: g.SobState) -> st.CombatRoll:
+def pending_roll(state: SobState) -> st.CombatRoll:
     top = state.pending[0]
     assert isinstance(top, st.CombatRoll), top
     return top
 
 
-def forced(state: g.SobState, attacker_die: int, defender_die: int) -> MeleeOutcome:
-    """The outcome of the pending combat roll with these natural dice (the engine's own MeleeInput)."""
+def forced(state: SobState, attacker_die: int, defender_die: int) -> MeleeOutcome:
+    """The outcome of the pending combat roll with these natural dice (the engine's own Melee input)."""
     return combat_roll(pending_roll(state).roll, attacker_die, defender_die)
 
 

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
-from sb_engine_support import at, chance, decision, model, pending_roll, ready, state_of, step, types
+from sb_engine_support import at, chance, decision, model, pending_roll, ready, results, state_of, step, types
 
 from kessen.core.geometry import Point, Rect, swept_overlaps_base
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades import state as st
-from kessen.rulesets.song_of_blades.battlefield import (
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     STICKS_MM,
     Figure,
@@ -21,10 +22,14 @@ from kessen.rulesets.song_of_blades.battlefield import (
     recoil_options,
     touching,
 )
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome
-from kessen.rulesets.song_of_blades.quality import MoraleOutcome
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.rules.disengaging import Disengage, HackingEnemy, disengage
+from kessen.rulesets.song_of_blades.rules.melee import Melee, MeleeOutcome, melee
+from kessen.rulesets.song_of_blades.rules.quality import MoraleOutcome
 
 RECOIL = MeleeOutcome("attacker", "recoil", "defender")
+FALL = MeleeOutcome("attacker", "fall", "defender")
+KILL = MeleeOutcome("attacker", "kill", "defender")
 TABLE = Table(900, 900, "28mm")
 
 
@@ -132,7 +137,7 @@ def test_sb_geo_8_sb_melee_7_long_is_edge_to_edge_inclusive_15mm() -> None:
         options={"scale": "15mm"},
     )
     state = ready(state, "Red", "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
     assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]  # 120 mm and 121 mm
 
@@ -151,13 +156,13 @@ def test_sb_recoil_1_one_base_depth_of_its_own() -> None:
     assert (d0.x, d0.y) == pytest.approx((300 + 50 / math.sqrt(2),) * 2, abs=0.01)
 
 
-def sc5_like(**b_profile: object) -> g.SobState:
+def sc5_like(**b_profile: object) -> SobState:
     state = state_of(
         [model("A", 100, 100), model("E", 175, 100, combat=2)], [model("B", 125, 100, **b_profile)],
         impassable=[[0.0, 113.0, 900.0, 900.0], [0.0, 0.0, 900.0, 87.0]],
     )
     state = ready(state, "Red", "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, RECOIL)[0]
     return step(state, decision(state, "recoil").options[0])[0]
 
@@ -177,14 +182,14 @@ def test_sb_recoil_3_several_new_enemies_the_recoiling_player_picks_one_hacker()
     before = {e.id for e in enemies_in_contact(state.figures, state.get("B"))}
     assert before == {"A"}
     state = ready(state, "Red", "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, RECOIL)[0]
     k0 = next(o for o in decision(state, "recoil").options if o.k == 0)
     assert (k0.kind, k0.x, k0.y) == ("step", 150.0, 300.0)
     state = step(state, k0)[0]
     pick = decision(state, "recoil hacker")
-    assert pick.player == "Blue" and set(pick.options) == {g.Hacker("E1"), g.Hacker("E2")}
-    state, _ = step(state, g.Hacker("E2"))
+    assert pick.player == "Blue" and set(pick.options) == {opt.Hacker("E1"), opt.Hacker("E2")}
+    state, _ = step(state, opt.Hacker("E2"))
     hack = pending_roll(state)
     assert (hack.attacker, hack.kind) == ("E2", "recoil_hack")
     assert hack.roll.defender_enemies_in_contact == 2  # SB-OUT-3: E1 and E2 both count against B
@@ -199,15 +204,63 @@ def test_sb_recoil_3_hack_kill_applies_normally() -> None:
     assert state.figure("B") is None and "removed" in types(events)
 
 
-def test_sb_recoil_5_settle_turns_an_impossible_recoil_into_a_fall() -> None:
-    """SB-RECOIL-5: a recoil that has no usable candidate when it comes to be resolved becomes a fall in place."""
-    red = [model("A", 375, 400), model("E1", 425, 400), model("E2", 400, 425), model("E3", 400, 375)]
-    state = ready(state_of(red, [model("B", 400, 400)]), "Red", "A", 1)
-    state = replace(state, pending=(st.MoraleTest("E1"), st.ChooseRecoil("B", "A")))
-    settled, events = step(state, MoraleOutcome(0, "stands", 0))
-    assert settled.get("B").state == "fallen" and at(settled.get("B"), 400, 400)
-    assert types(events) == ["morale_test", "fell"]
-    assert not any(isinstance(p, st.ChooseRecoil) for p in settled.pending)
+# The position of issue 8: Blue B against the west edge, Red E touching it from 10° north of east, impassable
+# ground below y = 266. B may retreat south along the edge, but every recoil away from E leaves the table or cuts
+# into the impassable ground.
+EDGE_POCKET = [[0.0, 0.0, 900.0, 266.0]]
+
+
+def test_sb_recoil_5_free_hack_on_a_leaving_model_with_no_room_is_a_fall() -> None:
+    """SB-RECOIL-5, SB-DIS-3 (issue 8): B (C3) leaves contact with E (C3) and has no legal recoil away from E, so
+    E's free hack is exactly `melee` with `free_hack: true, defender_can_recoil: false` (an odd win short of double
+    is a fall: fall 13/36, kill 1/18, never a recoil), and the same as `disengage` with that enemy's `can_recoil`
+    false; the log then says `fell`, never `recoiled`."""
+    state = state_of([model("E", 37.62, 304.34)], [model("B", 13, 300)], impassable=EDGE_POCKET)
+    assert recoil_options(state.figures, state.table, state.get("B"), state.get("E")) == ()
+    state = ready(state, "Blue", "B")
+    retreat = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    assert (retreat.purpose, retreat.x) == ("retreat", 12.5)  # a legal move along the edge
+    state = step(state, retreat)[0]
+    node = chance(state, "free hack")
+    top = state.pending[0]
+    assert isinstance(top, st.Disengaging) and top.setup.enemies[0].can_recoil is False
+    expected = melee(Melee(attacker_combat=3, defender_combat=3, free_hack=True, defender_can_recoil=False))
+    assert results(node) == expected
+    assert results(node).probability(lambda o: o.result == "recoil") == 0
+    assert results(node).probability(FALL) == Fraction(13, 36) and results(node).probability(KILL) == Fraction(1, 18)
+    procedure = disengage(Disengage(combat=3, enemies=(HackingEnemy(combat=3, can_recoil=False),)))
+    assert procedure.probability(lambda o: o.result == "fall") == Fraction(13, 36)
+    assert procedure.probability(lambda o: o.result == "recoil") == 0
+    state, events = step(state, FALL)  # E rolls 3 → 6 against B's 1 → 4: odd, short of double: B falls
+    assert types(events)[:2] == ["combat_roll", "fell"] and "recoiled" not in types(events)
+    assert state.get("B").state == "fallen" and at(state.get("B"), 13, 300)
+
+
+def test_sb_recoil_5_room_to_recoil_is_judged_per_hacker() -> None:
+    """SB-RECOIL-5, SB-DIS-8: B leaves E1 (no room away from it, as above) and E2 (south-east of B; B may recoil
+    north away from it) to charge Z: E1's hack can only make B fall, E2's can make it recoil; each node is `melee`
+    with B at −1 for two enemies, and the whole sequence is `disengage` with the per-enemy `can_recoil`."""
+    red = [model("E1", 37.62, 304.34), model("E2", 29.07, 280.85), model("Z", 13, 420)]
+    state = state_of(red, [model("B", 13, 300)], impassable=EDGE_POCKET)
+    state = ready(state, "Blue", "B")
+    charge = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    assert (charge.purpose, charge.toward) == ("charge", "Z")
+    state = step(state, charge)[0]
+    top = state.pending[0]
+    assert isinstance(top, st.Disengaging)
+    room = {hacker: top.setup.enemies[top.positions.index(hacker)].can_recoil for hacker in top.hackers}
+    assert room == {"E1": False, "E2": True}
+    for hacker in ("E1", "E2"):
+        first = step(state, opt.Hacker(hacker))[0]
+        roll = Melee(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2,
+                          defender_can_recoil=room[hacker])
+        assert results(chance(first, "free hack")) == melee(roll)
+    whole = disengage(top.setup)
+    entries = (HackingEnemy(combat=3, can_recoil=False), HackingEnemy(combat=3))
+    assert whole == disengage(Disengage(combat=3, enemies=entries))
+    # B at 3 − 1 against 3: a hack wins 21/36; E1's recoils are falls, E2's are not
+    assert whole.probability(lambda o: o.by == 1 and o.result == "recoil") == 0
+    assert whole.probability(lambda o: o.by == 2 and o.result == "recoil") > 0
 
 
 # --- SB-FALL ---------------------------------------------------------------------------------------------------
@@ -219,7 +272,7 @@ def test_sb_fall_1_short_is_the_threshold(drop_mm: int, killed: bool) -> None:
     (SC-8's k = 0 landing: E = (300, 200), landing (300, 187.5))."""
     state = state_of([model("A", 300, 240)], [model("B", 300, 215)], drop_areas=[{"rect": [0.0, 0.0, 900.0, 200.0], "drop_mm": drop_mm}])
     state = ready(state, "Red", "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, RECOIL)[0]
     k0 = next(o for o in decision(state, "recoil").options if o.kind == "drop" and o.k == 0)
     state, events = step(state, k0)
@@ -241,7 +294,7 @@ def test_sb_follow_3_after_the_recoil_hack_and_only_if_still_there() -> None:
         impassable=[[0.0, 113.0, 900.0, 900.0], [0.0, 0.0, 900.0, 87.0]], options={"follow_up": True},
     )
     state = ready(state, "Red", "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, RECOIL)[0]
     state = step(state, decision(state, "recoil").options[0])[0]
     chance(state, "combat roll")  # E's hack first
@@ -249,7 +302,7 @@ def test_sb_follow_3_after_the_recoil_hack_and_only_if_still_there() -> None:
     assert not any(isinstance(p, st.OfferFollowUp) for p in killed.pending)
     missed, _ = step(state, MeleeOutcome("defender", "nothing", "none"))
     decision(missed, "follow-up")
-    followed, _ = step(missed, g.FollowUp(True))
+    followed, _ = step(missed, opt.FollowUp(True))
     assert at(followed.get("A"), 125, 100)
 
 
@@ -257,7 +310,7 @@ def test_sb_follow_3_after_a_disengagement_hack() -> None:
     """SB-FOLLOW-3: a free hack during a disengagement that makes the leaver recoil lets the hacker follow up."""
     state = state_of([model("E1", 375, 400)], [model("B", 400, 400)], options={"follow_up": True})
     state = ready(state, "Blue", "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, g.Move))
+    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
     state = step(state, move)[0]
     chance(state, "free hack")
     state = step(state, RECOIL)[0]
@@ -265,27 +318,27 @@ def test_sb_follow_3_after_a_disengagement_hack() -> None:
     assert at(state.get("B"), 425, 400)
     offer = decision(state, "follow-up")
     assert offer.player == "Red"
-    state, _ = step(state, g.FollowUp(True))
+    state, _ = step(state, opt.FollowUp(True))
     assert at(state.get("E1"), 400, 400)
 
 
 def test_sb_follow_4_straight_line_stops_at_contact_and_blocked_path_means_no_move() -> None:
     """SB-FOLLOW-4: the follow-up runs straight toward the recoiled model and stops at gap 0; a path that meets a drop
     area means the winner does not move."""
-    def after_k6(**extra: object) -> g.SobState:
+    def after_k6(**extra: object) -> SobState:
         state = state_of([model("A", 100, 100)], [model("B", 125, 100)], options={"follow_up": True}, **extra)  # type: ignore[arg-type]
         state = ready(state, "Red", "A", 1)
-        state = step(state, g.Attack("B"))[0]
+        state = step(state, opt.Attack("B"))[0]
         state = step(state, RECOIL)[0]
         k6 = next(o for o in decision(state, "recoil").options if o.k == 6)
         return step(state, k6)[0]
 
-    state, _ = step(after_k6(), g.FollowUp(True))
+    state, _ = step(after_k6(), opt.FollowUp(True))
     a, b = state.get("A"), state.get("B")
     assert at(b, 125, 125)
     assert math.dist((a.x, a.y), (b.x, b.y)) == pytest.approx(25.0, abs=0.01)
     assert at(a, 125 - 25 / math.sqrt(2), 125 - 25 / math.sqrt(2))
-    blocked, events = step(after_k6(drop_areas=[{"rect": [103.0, 103.0, 105.0, 105.0], "drop_mm": 10}]), g.FollowUp(True))
+    blocked, events = step(after_k6(drop_areas=[{"rect": [103.0, 103.0, 105.0, 105.0], "drop_mm": 10}]), opt.FollowUp(True))
     assert at(blocked.get("A"), 100, 100) and "followed_up" not in types(events)
     assert EPS == 1.0
 

@@ -13,9 +13,11 @@ from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.errors import InputError
 from kessen.core.geometry import gap
 from kessen.dice import Stream, draw, stream
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades.battlefield import EPS
-from kessen.rulesets.song_of_blades.skirmish import SobGame
+from kessen.rulesets.song_of_blades.referee import game as g
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee.battlefield import EPS
+from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.state import SobState
 
 GAME = SobGame()
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
@@ -23,13 +25,13 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
 
 def busy_choice(rng: Stream, node: Decision) -> Any:
     """A random legal option, ending a turn or an activation only one time in twenty (so that models fight)."""
-    busy = [o for o in node.options if not isinstance(o, (g.EndTurn, g.EndActivation))]
+    busy = [o for o in node.options if not isinstance(o, (opt.EndTurn, opt.EndActivation))]
     if busy and rng.random() < 0.95:
         return busy[int(rng.integers(len(busy)))]
     return node.options[int(rng.integers(len(node.options)))]
 
 
-def assert_table_sound(state: g.SobState) -> None:
+def assert_table_sound(state: SobState) -> None:
     """SB-GEO-1, SB-GEO-3, SB-GEO-4: every base on the table, no two bases overlapping, none in impassable terrain."""
     figures = state.figures
     for i, a in enumerate(figures):
@@ -40,7 +42,7 @@ def assert_table_sound(state: g.SobState) -> None:
             assert rect.distance_to(a.centre) >= a.r - EPS - 1e-6, (a, rect)
 
 
-def play_out(state: g.SobState, rng: Stream) -> g.SobState:
+def play_out(state: SobState, rng: Stream) -> SobState:
     for _ in range(20_000):
         node = g.node(state)
         if isinstance(node, Terminal):

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    results,
     activated,
     at,
     chance,
@@ -26,11 +27,18 @@ from sb_engine_support import (
 )
 
 from kessen.core.engine import Terminal
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades import state as st
-from kessen.rulesets.song_of_blades.inputs import ActivationInput, DisengageInput, HackingEnemy
-from kessen.rulesets.song_of_blades.melee import TIE, MeleeOutcome, melee
-from kessen.rulesets.song_of_blades.quality import ActivationOutcome, MoraleOutcome, activation
+from kessen.rulesets.song_of_blades import events as ev
+from kessen.rulesets.song_of_blades.referee import game as g
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.referee.turns import winner
+from kessen.rulesets.song_of_blades.rules.disengaging import Disengage, HackingEnemy
+from kessen.rulesets.song_of_blades.rules.melee import TIE, Melee, MeleeOutcome, melee
+from kessen.rulesets.song_of_blades.rules.quality import ActivationOutcome, MoraleOutcome, activation
+from kessen.rulesets.song_of_blades.rules.turns import RollOffDice
 
 F = Fraction
 NOTHING = MeleeOutcome("defender", "nothing", "none")
@@ -38,12 +46,12 @@ KILL = MeleeOutcome("attacker", "kill", "defender")
 GRUESOME = MeleeOutcome("attacker", "gruesome_kill", "defender")
 
 
-def attacks(state: g.SobState) -> set[str]:
-    return {o.target for o in decision(state, "action").options if isinstance(o, g.Attack)}
+def attacks(state: SobState) -> set[str]:
+    return {o.target for o in decision(state, "action").options if isinstance(o, opt.Attack)}
 
 
-def moves(state: g.SobState) -> list[g.Move]:
-    return [o for o in decision(state, "action").options if isinstance(o, g.Move)]
+def moves(state: SobState) -> list[opt.Move]:
+    return [o for o in decision(state, "action").options if isinstance(o, opt.Move)]
 
 
 # --- SB-MELEE ----------------------------------------------------------------------------------------------------
@@ -70,7 +78,7 @@ def test_sb_melee_4_sb_melee_6_defender_can_win_and_hurt_the_attacker() -> None:
     """SB-MELEE-4, SB-MELEE-6, SB-DOWN-1: the defender may win the attacker's own attack: A (C3) rolls 1 → 4, B (C3)
     rolls 2 → 5: B wins, 5 < 8, even → A falls where it stands."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     fall = forced(state, 1, 2)
     assert fall == MeleeOutcome("defender", "fall", "attacker")
     state, _ = step(state, fall)
@@ -80,7 +88,7 @@ def test_sb_melee_4_sb_melee_6_defender_can_win_and_hurt_the_attacker() -> None:
 def test_sb_melee_5_tie_nothing_happens() -> None:
     """SB-MELEE-5: equal scores: nothing happens to anyone."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     assert forced(state, 4, 4) == TIE
     after, events = step(state, TIE)
     assert [f.state for f in after.figures] == ["standing", "standing"] and at(after.get("B"), 125, 100)
@@ -93,7 +101,7 @@ def test_sb_melee_7_gruesome_kill_of_the_attacker_tests_its_friends() -> None:
     red = [model("A", 275, 300), model("R2", 275, 450)]  # R2 125 mm edge to edge from A
     blue = [model("B", 300, 300, combat=6), model("F", 300, 420)]
     state = ready(state_of(red, blue), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     gruesome = forced(state, 1, 6)  # A 4, B 12: 12 ≥ 3 × 4
     assert gruesome == MeleeOutcome("defender", "gruesome_kill", "attacker")
     state, _ = step(state, gruesome)
@@ -142,7 +150,7 @@ def test_sb_prio_2_opportunistic_with_two_standing() -> None:
 # --- SB-DIS ------------------------------------------------------------------------------------------------------
 
 
-def leave(red: list[dict[str, object]], blue_b: dict[str, object], actions: int = 1) -> g.SobState:
+def leave(red: list[dict[str, object]], blue_b: dict[str, object], actions: int = 1) -> SobState:
     """Blue B activates and takes its first move option (a move out of contact)."""
     state = ready(state_of(red, [blue_b]), "Blue", "B", actions)
     return step(state, moves(state)[0])[0]
@@ -158,10 +166,24 @@ def test_sb_dis_2_sb_dis_8_each_active_enemy_hacks_outnumbering_fixed() -> None:
     node = chance(state, "free hack")
     assert top.setup.failed_morale is False
     # B: d6 + 3 − 1 defensively against E1: d6 + 3: the exact free-hack distribution of `melee`
-    from kessen.rulesets.song_of_blades.inputs import MeleeInput
+    
+    expected = melee(Melee(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2))
+    assert results(node) == expected
 
-    expected = melee(MeleeInput(attacker_combat=3, defender_combat=3, free_hack=True, defender_enemies_in_contact=2))
-    assert node.dist == expected
+
+def test_sb_out_1_sb_dis_8_a_model_touched_by_twelve_counts_all_twelve() -> None:
+    """SB-OUT-1, SB-DIS-8 (issue 8, no silent caps): twelve 20 mm Red models ring a gargantuan Blue G (80 mm base)
+    at 30° steps; an attack on G puts it at −11 (all twelve count, not eight), and leaving would draw twelve hacks."""
+    ring = [model(f"R{i}", round(450 + 50 * math.cos(math.radians(30 * i)), 3), round(450 + 50 * math.sin(math.radians(30 * i)), 3),
+                  base_mm=20) for i in range(12)]
+    state = state_of(ring, [model("G", 450, 450, size="gargantuan", combat=6)])
+    assert len(enemies_in_contact(state.figures, state.get("G"))) == 12
+    state = step(ready(state, "Red", "R0"), opt.Attack("G"))[0]
+    roll = pending_roll(state).roll
+    assert roll.defender_enemies_in_contact == 12 and roll.attacker_enemies_in_contact == 1
+    assert results(chance(state, "combat roll")) == melee(roll)
+    setup = disengage_setup(state, state.get("G"), failed_morale=False)
+    assert setup is not None and len(setup.enemies) == 12
 
 
 def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:
@@ -173,9 +195,9 @@ def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:
     assert isinstance(top, st.Disengaging) and top.hackers == ("Horse",)
     chance(state, "free hack")  # no order to choose with one hacker
     enemy = top.setup.enemies[top.positions.index("Horse")]
-    from kessen.rulesets.song_of_blades.disengaging import free_hack_input
+    from kessen.rulesets.song_of_blades.rules.disengaging import free_hack
 
-    assert free_hack_input(top.setup, enemy).defender_enemies_in_contact == 2
+    assert free_hack(top.setup, enemy).defender_enemies_in_contact == 2
 
 
 def test_sb_dis_4_flying_leaver_free_against_non_flyers() -> None:
@@ -189,13 +211,13 @@ def test_sb_dis_5_three_hackers_ordered_one_at_a_time() -> None:
     red = [model("E1", 375, 400), model("E2", 400, 425), model("E3", 400, 375)]
     state = leave(red, model("B", 400, 400))
     first = decision(state, "hack order")
-    assert first.player == "Blue" and set(first.options) == {g.Hacker("E1"), g.Hacker("E2"), g.Hacker("E3")}
-    state = step(state, g.Hacker("E3"))[0]
+    assert first.player == "Blue" and set(first.options) == {opt.Hacker("E1"), opt.Hacker("E2"), opt.Hacker("E3")}
+    state = step(state, opt.Hacker("E3"))[0]
     assert state.pending[0].hackers == ("E3",)  # type: ignore[union-attr]
     state = step(state, NOTHING)[0]
     second = decision(state, "hack order")
-    assert set(second.options) == {g.Hacker("E1"), g.Hacker("E2")}
-    state = step(state, g.Hacker("E1"))[0]
+    assert set(second.options) == {opt.Hacker("E1"), opt.Hacker("E2")}
+    state = step(state, opt.Hacker("E1"))[0]
     state = step(state, TIE)[0]
     assert state.pending[0].hackers == ("E2",)  # type: ignore[union-attr]
     state, events = step(state, NOTHING)
@@ -205,18 +227,18 @@ def test_sb_dis_5_three_hackers_ordered_one_at_a_time() -> None:
 def test_sb_dis_6_kill_ends_the_sequence() -> None:
     """SB-DIS-6: a kill ends the sequence: the leaver is removed and the later enemies never hack."""
     state = leave([model("E1", 375, 400), model("E2", 400, 425)], model("B", 400, 400))
-    state = step(state, g.Hacker("E2"))[0]
+    state = step(state, opt.Hacker("E2"))[0]
     state, events = step(state, KILL)
     assert state.figure("B") is None and types(events).count("combat_roll") == 1
     assert not any(isinstance(p, st.Disengaging) for p in state.pending)
 
 
-def flee_setup(f_state: str = "standing") -> g.SobState:
+def flee_setup(f_state: str = "standing") -> SobState:
     """Red A gruesomely kills Blue B; Blue F (within Long of B) touches Red E and must test morale."""
     red = [model("A", 275, 300, combat=4), model("E", 300, 475, combat=3)]
     blue = [model("B", 300, 300, combat=2), model("F", 300, 450, combat=2, state=f_state)]
     state = ready(state_of(red, blue), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, GRUESOME)[0]
     chance(state, "morale test")
     return state
@@ -230,9 +252,9 @@ def test_sb_dis_7_sb_mor_3_fleeing_model_takes_lethal_hacks() -> None:
     top = state.pending[0]
     assert isinstance(top, st.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
     # E: d6 + 3 against F: d6 + 2 defensive; every E win is a kill or gruesome kill (lethal), never a fall or recoil
-    assert node.dist.probability(lambda o: o.result in ("fall", "recoil")) == 0
-    assert node.dist.probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
-    assert node.dist.probability(KILL) > 0
+    assert results(node).probability(lambda o: o.result in ("fall", "recoil")) == 0
+    assert results(node).probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
+    assert results(node).probability(KILL) > 0
     dead, _ = step(state, KILL)
     assert dead.figure("F") is None
     fled, events = step(state, TIE)
@@ -253,11 +275,11 @@ def test_sb_down_8_sb_down_3_fallen_model_that_fails_morale_is_not_hacked() -> N
 # --- SB-MOR ------------------------------------------------------------------------------------------------------
 
 
-def flee_in_open() -> g.SobState:
+def flee_in_open() -> SobState:
     red = [model("A", 275, 300, combat=4), model("E", 100, 700)]
     blue = [model("B", 300, 300, combat=2), model("F", 300, 450)]
     state = ready(state_of(red, blue), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     return step(state, GRUESOME)[0]
 
 
@@ -286,7 +308,7 @@ def test_sb_mor_1_sb_turn_2_only_gruesome_kills_trigger_tests() -> None:
     red = [model("A", 275, 300, combat=4)]
     blue = [model("B", 300, 300, combat=2), model("F", 300, 340)]
     state = ready(state_of(red, blue), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state, events = step(state, KILL)
     assert "morale_test" not in types(events) and not any(isinstance(p, st.MoraleTest) for p in state.pending)
 
@@ -296,7 +318,7 @@ def test_sb_move_4_flight_off_the_table_is_a_casualty() -> None:
     red = [model("A", 275, 820, combat=4)]
     blue = [model("B", 300, 820, combat=2), model("F", 300, 860)]
     state = ready(state_of(red, blue), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, GRUESOME)[0]
     state, events = step(state, MoraleOutcome(1, "flees", 1))
     assert state.figure("F") is None or state.ended
@@ -310,8 +332,8 @@ def test_sb_down_1_sb_down_4_attack_on_fallen_is_lethal_plus_two() -> None:
     """SB-DOWN-1, SB-DOWN-4, SB-MOD-1: a fallen defender gives the attacker +2 and a lethal win, but it is an ordinary
     attack: the fallen defender can still win and hurt the attacker (EX-2: C4 against fallen C2)."""
     state = ready(state_of([model("A", 100, 100, combat=4)], [model("B", 125, 100, combat=2, state="fallen")]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
-    dist = chance(state, "combat roll").dist
+    state = step(state, opt.Attack("B"))[0]
+    dist = results(chance(state, "combat roll"))
     assert dist.probability(MeleeOutcome("attacker", "kill", "defender")) == F(7, 9)
     assert dist.probability(MeleeOutcome("attacker", "gruesome_kill", "defender")) == F(5, 36)
     assert dist.probability(lambda o: o.affected == "attacker") == F(1, 36)
@@ -323,8 +345,8 @@ def test_sb_down_7_transfixed_breaks_free_with_two_actions() -> None:
     one = ready(base, "Red", "A", 1)
     assert one.current is None and one.active == "Blue"  # nothing it may do with one action: the activation ends
     two = ready(base, "Red", "A", 2)
-    assert decision(two, "action").options == (g.BreakFree(), g.EndActivation())
-    freed, events = step(two, g.BreakFree())
+    assert decision(two, "action").options == (opt.BreakFree(), opt.EndActivation())
+    freed, events = step(two, opt.BreakFree())
     assert freed.get("A").state == "standing" and types(events)[0] == "broke_free"
     assert freed.current is None or freed.current.actions == 0
 
@@ -333,10 +355,10 @@ def test_sb_down_6_transfixed_defender_rolls_defensively() -> None:
     """SB-DOWN-6, SB-OUT-2: a transfixed defender's win does nothing; it is not counted for the attacker's
     outnumbering (EX-3: C3 against transfixed C5: kill 5/12, defensive win 5/12, tie 1/6)."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100, combat=5, state="transfixed")]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     roll = pending_roll(state).roll
     assert roll.attacker_transfixed_in_contact == 1 and roll.defender_state == "transfixed"
-    dist = chance(state, "combat roll").dist
+    dist = results(chance(state, "combat roll"))
     assert dist.probabilities() == {
         MeleeOutcome("attacker", "kill", "defender"): F(5, 12),
         MeleeOutcome("defender", "nothing", "none"): F(5, 12),
@@ -347,7 +369,7 @@ def test_sb_down_6_transfixed_defender_rolls_defensively() -> None:
 # --- SB-ACT, SB-ACTION -----------------------------------------------------------------------------------------------
 
 
-def two_a_side() -> g.SobState:
+def two_a_side() -> SobState:
     return state_of([model("A1", 100, 100), model("A2", 100, 300, quality=3)], [model("B1", 800, 800), model("B2", 800, 600)])
 
 
@@ -356,9 +378,9 @@ def test_sb_act_1_activation_dice_and_roll() -> None:
     state = turn_of(two_a_side(), "Red")
     node = decision(state, "activation")
     assert node.player == "Red"
-    assert set(node.options) == {g.Activate(m, n) for m in ("A1", "A2") for n in (1, 2, 3)} | {g.EndTurn()}
-    state = step(state, g.Activate("A2", 3))[0]
-    assert chance(state, "activation roll").dist == activation(ActivationInput(quality=3, dice=3))
+    assert set(node.options) == {opt.Activate(m, n) for m in ("A1", "A2") for n in (1, 2, 3)} | {opt.EndTurn()}
+    state = step(state, opt.Activate("A2", 3))[0]
+    assert results(chance(state, "activation roll")) == activation(3, 3)
 
 
 def test_sb_act_2_sb_act_3_no_turnover_next_model_then_turn_passes() -> None:
@@ -366,18 +388,18 @@ def test_sb_act_2_sb_act_3_no_turnover_next_model_then_turn_passes() -> None:
     after every model has been activated the turn passes."""
     state = turn_of(two_a_side(), "Red")
     state = activated(state, "A1", 1, dice=2)  # 1 success, 1 failure: no turnover
-    state = step(state, g.EndActivation())[0]
+    state = step(state, opt.EndActivation())[0]
     node = decision(state, "activation")
-    assert node.player == "Red" and {o.model for o in node.options if isinstance(o, g.Activate)} == {"A2"}
+    assert node.player == "Red" and {o.model for o in node.options if isinstance(o, opt.Activate)} == {"A2"}
     state = activated(state, "A2", 1)
-    state, events = step(state, g.EndActivation())
+    state, events = step(state, opt.EndActivation())
     assert state.active == "Blue" and ("turn_started") in types(events)
 
 
 def test_sb_act_2_turnover_after_the_actions_are_spent() -> None:
     """SB-ACT-2: two failures: the model still spends its success, then the turn passes to the opponent."""
     state = turn_of(two_a_side(), "Red")
-    state = step(state, g.Activate("A1", 3))[0]
+    state = step(state, opt.Activate("A1", 3))[0]
     state = step(state, ActivationOutcome(1, 2, True))[0]
     assert state.active == "Red" and decision(state, "action").player == "Red"
     state, events = step(state, moves(state)[0])
@@ -388,7 +410,7 @@ def test_sb_act_2_turnover_after_the_actions_are_spent() -> None:
 def test_sb_act_2_zero_actions_turnover_at_once() -> None:
     """SB-ACT-2: three failures: no action and an immediate turnover."""
     state = turn_of(two_a_side(), "Red")
-    state = step(state, g.Activate("A1", 3))[0]
+    state = step(state, opt.Activate("A1", 3))[0]
     state, events = step(state, ActivationOutcome(0, 3, True))
     assert types(events) == ["activation", "turnover", "turn_started"] and state.active == "Blue"
 
@@ -399,9 +421,9 @@ def test_sb_action_1_costs_move_one_attack_one_stand_up_one() -> None:
     state = step(state, moves(state)[0])[0]
     assert state.current is not None and state.current.actions == 2
     fallen = ready(state_of([model("A", 100, 100, state="fallen")], [model("B", 125, 100)]), "Red", "A", 3)
-    fallen = step(fallen, g.StandUp())[0]
+    fallen = step(fallen, opt.StandUp())[0]
     assert fallen.current is not None and fallen.current.actions == 2
-    fallen = step(fallen, g.Attack("B"))[0]
+    fallen = step(fallen, opt.Attack("B"))[0]
     assert fallen.current is not None and fallen.current.actions == 1
 
 
@@ -415,7 +437,7 @@ def test_sb_action_1_disengaging_is_the_move_one_action() -> None:
 def test_sb_action_2_one_attack_per_activation() -> None:
     """SB-ACTION-2: after one attack (a tie), a model with actions left may not attack again this activation."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A", 3)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, TIE)[0]
     assert state.current is not None and state.current.actions == 2
     assert attacks(state) == set()
@@ -460,8 +482,8 @@ def test_sb_move_1_sb_down_3_fallen_cannot_move_or_disengage() -> None:
     """SB-MOVE-1, SB-DOWN-3: a fallen model has no move option (so it cannot disengage) but may attack and stand up."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100, state="fallen")]), "Blue", "B", 2)
     options = decision(state, "action").options
-    assert not any(isinstance(o, g.Move) for o in options)
-    assert g.Attack("A") in options and g.StandUp() in options
+    assert not any(isinstance(o, opt.Move) for o in options)
+    assert opt.Attack("A") in options and opt.StandUp() in options
 
 
 # --- SB-TERR -----------------------------------------------------------------------------------------------------
@@ -471,33 +493,33 @@ def test_sb_terr_1_high_ground_for_the_higher_attacker() -> None:
     """SB-TERR-1, SB-MOD-5b: an attacker whose centre stands on higher ground than the defender's gets +1."""
     hill = [{"rect": [0.0, 0.0, 112.0, 900.0], "height_mm": 30}]
     up = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], high_ground=hill), "Red", "A")
-    assert pending_roll(step(up, g.Attack("B"))[0]).roll.attacker_high_ground
+    assert pending_roll(step(up, opt.Attack("B"))[0]).roll.attacker_high_ground
     down = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], high_ground=hill), "Blue", "B")
-    assert not pending_roll(step(down, g.Attack("A"))[0]).roll.attacker_high_ground
+    assert not pending_roll(step(down, opt.Attack("A"))[0]).roll.attacker_high_ground
     both = [{"rect": [0.0, 0.0, 200.0, 900.0], "height_mm": 30}]
     level = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], high_ground=both), "Red", "A")
-    assert not pending_roll(step(level, g.Attack("B"))[0]).roll.attacker_high_ground
+    assert not pending_roll(step(level, opt.Attack("B"))[0]).roll.attacker_high_ground
 
 
 def test_sb_terr_2_ambush_from_cover_first_attack_only() -> None:
     """SB-TERR-2, SB-MOD-3: a model in cover at the start of its turn ambushes a target outside that cover: +1."""
     cover = [[0.0, 0.0, 112.0, 900.0]]
     hidden = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], cover=cover), "Red", "A")
-    state, events = step(hidden, g.Attack("B"))
+    state, events = step(hidden, opt.Attack("B"))
     assert pending_roll(state).roll.ambush and getattr(events[0], "ambush") is True
     inside = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], cover=[[0.0, 0.0, 200.0, 900.0]]), "Red", "A")
-    assert not pending_roll(step(inside, g.Attack("B"))[0]).roll.ambush
+    assert not pending_roll(step(inside, opt.Attack("B"))[0]).roll.ambush
     open_ground = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A")
-    assert not pending_roll(step(open_ground, g.Attack("B"))[0]).roll.ambush
+    assert not pending_roll(step(open_ground, opt.Attack("B"))[0]).roll.ambush
 
 
 def test_sb_terr_3_obstacle_between_centres_helps_the_defender() -> None:
     """SB-TERR-3, SB-MOD-5a: the defender gets +1 when the segment between the centres crosses an obstacle."""
     hedge = [[112.5, 0.0, 112.5, 900.0]]
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], obstacles=hedge), "Red", "A")
-    assert pending_roll(step(state, g.Attack("B"))[0]).roll.defender_obstacle
+    assert pending_roll(step(state, opt.Attack("B"))[0]).roll.defender_obstacle
     aside = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], obstacles=[[112.5, 200.0, 112.5, 900.0]]), "Red", "A")
-    assert not pending_roll(step(aside, g.Attack("B"))[0]).roll.defender_obstacle
+    assert not pending_roll(step(aside, opt.Attack("B"))[0]).roll.defender_obstacle
 
 
 # --- SB-TURN -----------------------------------------------------------------------------------------------------
@@ -508,32 +530,46 @@ def test_sb_turn_1_roll_off_even_and_order_kept() -> None:
     stays first every round."""
     state = state_of([model("A", 100, 100)], [model("B", 800, 800)], turns=3)
     node = chance(state, "roll-off")
-    assert node.dist.probabilities() == {"Red": F(1, 2), "Blue": F(1, 2)}
+    assert results(node).probabilities() == {"Red": F(1, 2), "Blue": F(1, 2)}
+    # the roll that decides: 30 equally likely pairs of different faces; the report gives both dice
+    assert len(node.dist) == 30 and all(o.first_die != o.second_die for o in node.dist.outcomes())
+    _, events = step(state, RollOffDice(2, 5))
+    assert events[0] == ev.RollOff(first="Blue", first_die=5, side="Red", side_die=2)
     state = turn_of(state, "Blue")
     seen = []
     while not isinstance(g.node(state), Terminal):
         seen.append((state.round, state.active))
-        state = step(state, g.EndTurn())[0]
+        state = step(state, opt.EndTurn())[0]
     assert seen == [(1, "Blue"), (1, "Red"), (2, "Blue"), (2, "Red"), (3, "Blue"), (3, "Red")]
 
 
 def test_sb_turn_4_last_round_draw_on_equal_fractions() -> None:
     """SB-TURN-4: after the last round with no casualties (0 of each side's points lost) the game is a draw."""
     state = turn_of(state_of([model("A", 100, 100)], [model("B", 800, 800)], turns=1), "Red")
-    state, events = play(state, g.EndTurn(), g.EndTurn())
+    state, events = play(state, opt.EndTurn(), opt.EndTurn())
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner is None
-    assert types(events)[-1] == "game_ended"
+    assert events[-3:] == [
+        ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
+        ev.PointsLost(side="Blue", models=0, points=0, starting_points=30),
+        ev.GameEnded(side="", result="drawn"),
+    ]
 
 
 def test_sb_turn_4_side_wiped_out_ends_at_once() -> None:
     """SB-TURN-4: the game ends at once when one side has no model left; the other side wins."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], turns=5), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state, events = step(state, KILL)
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red" and state.round == 1
-    assert types(events)[-1] == "game_ended"
+    assert list(events[-3:]) == [
+        ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
+        ev.PointsLost(side="Blue", models=1, points=30, starting_points=30),
+        ev.GameEnded(side="Red", result="won"),
+    ]
+    assert end.summary == {"rounds": 1, "casualties": {"Red": 0, "Blue": 1}, "survivors": {"Red": 1, "Blue": 0},
+                           "points_lost": {"Red": 0, "Blue": 30}, "starting_points": {"Red": 30, "Blue": 30}}
 
 
 def test_sb_turn_4_smaller_fraction_of_points_lost_wins() -> None:
@@ -543,25 +579,25 @@ def test_sb_turn_4_smaller_fraction_of_points_lost_wins() -> None:
     blue = [model("B", 125, 100, points=20), model("B2", 800, 800, points=30)]
     state = turn_of(state_of(red, blue, turns=1), "Red")
     state = activated(state, "A", 1)
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, KILL)[0]  # Blue loses 20/50
-    state = step(state, g.EndTurn())[0]
+    state = step(state, opt.EndTurn())[0]
     state = replace(state, casualties=state.casualties + (st.Casualty("A2", "Red", 30, "test"),))  # Red 30/90
-    state, _ = step(state, g.EndTurn())
+    state, _ = step(state, opt.EndTurn())
     end = g.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red"
     # 45/90 = 1/2 > 2/5: Blue would win
     worse = replace(state, casualties=state.casualties + (st.Casualty("X", "Red", 15, "test"),))
-    assert g.winner(worse) == "Blue"
+    assert winner(worse) == "Blue"
     # 20/50 against 36/90: equal fractions, a draw
     equal = replace(state, casualties=(st.Casualty("B", "Blue", 20, "kill"), st.Casualty("X", "Red", 36, "test")))
-    assert g.winner(equal) is None
+    assert winner(equal) is None
 
 
 def test_sb_turn_3_every_choice_asked_of_its_player() -> None:
     """SB-TURN-3: the recoil candidate is the loser's player's decision, the follow-up the winner's."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], options={"follow_up": True}), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, MeleeOutcome("attacker", "recoil", "defender"))[0]
     assert decision(state, "recoil").player == "Blue"
     state = step(state, decision(state, "recoil").options[0])[0]
@@ -574,7 +610,7 @@ def test_sb_dis_input_shape_matches_the_procedure() -> None:
     state = leave(red, model("B", 400, 400))
     top = state.pending[0]
     assert isinstance(top, st.Disengaging)
-    assert top.setup == DisengageInput(combat=3, enemies=(HackingEnemy(combat=2), HackingEnemy(combat=4)))
+    assert top.setup == Disengage(combat=3, enemies=(HackingEnemy(combat=2), HackingEnemy(combat=4)))
 
 
 @pytest.mark.parametrize(("drop_mm", "killed"), [(200, True), (30, False)])
@@ -585,7 +621,7 @@ def test_sb_move_4_sb_fall_1_flight_over_a_drop_edge(drop_mm: int, killed: bool)
     red = [model("A", 275, 300, combat=4), model("E", 800, 100)]
     blue = [model("B", 300, 300, combat=2), model("F", 300, 450)]
     state = ready(state_of(red, blue, drop_areas=[{"rect": [0.0, 500.0, 900.0, 900.0], "drop_mm": drop_mm}]), "Red", "A")
-    state = step(state, g.Attack("B"))[0]
+    state = step(state, opt.Attack("B"))[0]
     state = step(state, GRUESOME)[0]
     state, events = step(state, MoraleOutcome(1, "flees", 1))
     fled = next(e for e in events if e.type == "fled")

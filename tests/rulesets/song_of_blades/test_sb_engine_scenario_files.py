@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,14 +10,14 @@ import tomli_w
 from sb_engine_support import model, scenario_text
 
 from kessen.core.errors import InputError
-from kessen.rulesets.song_of_blades import game as g
+from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.scenario import load_scenario
-from kessen.rulesets.song_of_blades.skirmish import SobGame
 
 SOURCE = "scenarios/bridge.toml"
 
 
-def load(red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None, **extra: Any) -> g.SobState:
+def load(red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None, **extra: Any) -> SobState:
     text = scenario_text(red if red is not None else [model("A", 100, 100)], blue if blue is not None else [model("B", 300, 100)], **extra)
     return SobGame().load_scenario(text, SOURCE)
 
@@ -160,3 +161,44 @@ def test_sb_scenario_examples_load() -> None:
     for path in sorted(folder.glob("*.toml")):
         state = SobGame().load_scenario(path.read_text(encoding="utf-8"), str(path))
         assert len(state.sides) == 2 and state.figures
+
+
+AT_THE_LIMITS = Path(__file__).resolve().parent / "data" / "at-the-limits.toml"
+
+
+def limit_refused(field: str, reason: str, **kwargs: Any) -> None:
+    with pytest.raises(InputError) as caught:
+        load(**kwargs)
+    message = str(caught.value)
+    assert message.startswith(f"{SOURCE}: {field}: {reason}"), message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("key", ["impassable", "cover", "obstacles"])
+def test_sb_scenario_limits_refused_beyond(key: str) -> None:
+    """§3.4, issue 14: at most 50 models a side and 25 pieces of each kind of terrain; one more is refused in one
+    line naming the field and the limit; an obstacle must lie on the table (both ends)."""
+    fifty = [model(f"A{i}", 20 + 30 * (i % 25), 20 + 30 * (i // 25)) for i in range(50)]
+    load(red=fifty, **{key: [[1.0, 1.0, 2.0, 2.0]] * 25})
+    limit_refused("sides[0].models", "must have at most 50 entries", red=fifty + [model("A50", 800, 200)])
+    limit_refused(key, "must have at most 25 entries", **{key: [[1.0, 1.0, 2.0, 2.0]] * 26})
+    limit_refused("drop_areas", "must have at most 25 entries", drop_areas=[{"rect": [1.0, 1.0, 2.0, 2.0], "drop_mm": 5}] * 26)
+    limit_refused("high_ground", "must have at most 25 entries", high_ground=[{"rect": [1.0, 1.0, 2.0, 2.0], "height_mm": 5}] * 26)
+    limit_refused("obstacles[0]", "must be [x0, y0, x1, y1] with both ends on the table", obstacles=[[0.0, 0.0, 950.0, 10.0]])
+    limit_refused("obstacles[0]", "must be [x0, y0, x1, y1] with both ends on the table", obstacles=[[0.0, -5.0, 9.0, 10.0]])
+
+
+def test_sb_scenario_at_the_limits_plays_to_the_end() -> None:
+    """§3.4, issue 14: a table at every limit at once (50 models a side, 3000 mm, 30 rounds, 25 pieces of each
+    terrain kind, both optional rules) loads and its AI battle plays to the end (the seconds it takes are measured
+    in benchmarks/song_of_blades.py, not asserted)."""
+    from kessen.core.engine import Terminal
+    from kessen.core.replay import play
+
+    game = SobGame()
+    state = game.load_scenario(AT_THE_LIMITS.read_text(encoding="utf-8"), str(AT_THE_LIMITS))
+    assert [len(state.side_figures(side)) for side in state.sides] == [50, 50]
+    assert (state.table.width, state.table.depth, state.turns) == (3000, 3000, 30)
+    assert len(state.table.impassable) == len(state.table.drops) == len(state.table.cover) == 25
+    played = play(game, state, {side: game.ai(side) for side in game.sides(state)}, 1)
+    assert isinstance(played.terminal, Terminal) and played.terminal.summary["rounds"] == 30

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    results,
     activated,
     at,
     chance,
@@ -22,12 +23,13 @@ from sb_engine_support import (
 )
 
 from kessen.core.geometry import Point, Rect, gap, segment_enters_rect, segment_point_distance
-from kessen.rulesets.song_of_blades import game as g
-from kessen.rulesets.song_of_blades import state as st
-from kessen.rulesets.song_of_blades.battlefield import Figure, RecoilOption, Table, edge_distance, recoil_options
-from kessen.rulesets.song_of_blades.disengaging import free_hack_input
-from kessen.rulesets.song_of_blades.melee import DEFENSIVE_WIN, TIE, MeleeOutcome, combat_roll
-from kessen.rulesets.song_of_blades.quality import MoraleOutcome
+from kessen.rulesets.song_of_blades.referee import options as opt
+from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance, recoil_options
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.rules.disengaging import free_hack
+from kessen.rulesets.song_of_blades.rules.melee import DEFENSIVE_WIN, TIE, MeleeOutcome, combat_roll
+from kessen.rulesets.song_of_blades.rules.quality import MoraleOutcome
 
 F = Fraction
 RECOIL = MeleeOutcome("attacker", "recoil", "defender")
@@ -55,15 +57,15 @@ def u(a: Point, k: int) -> Point:
     return a.rotated(15 * k)
 
 
-def attack_until_roll(state: g.SobState, attacker: str, target: str, *, side: str = "Red", actions: int = 1) -> g.SobState:
+def attack_until_roll(state: SobState, attacker: str, target: str, *, side: str = "Red", actions: int = 1) -> SobState:
     state = ready(state, side, attacker, actions)
-    return step(state, g.Attack(target))[0]
+    return step(state, opt.Attack(target))[0]
 
 
 # --- SC-1 -------------------------------------------------------------------------------------------------
 
 
-def sc1(**extra: object) -> g.SobState:
+def sc1(**extra: object) -> SobState:
     return state_of([model("A", 100, 100)], [model("B", 125, 100)], **extra)  # type: ignore[arg-type]
 
 
@@ -177,7 +179,7 @@ def test_sb_recoil_5_sb_out_1_sc4_surrounded_falls_no_hack() -> None:
 CORRIDOR = {"impassable": [[0.0, 113.0, 900.0, 900.0], [0.0, 0.0, 900.0, 87.0]]}
 
 
-def sc5_after_recoil(e_state: str = "standing") -> g.SobState:
+def sc5_after_recoil(e_state: str = "standing") -> SobState:
     state = state_of([model("A", 100, 100), model("E", 175, 100, combat=2, state=e_state)], [model("B", 125, 100)], **CORRIDOR)
     state = attack_until_roll(state, "A", "B")
     assert forced(state, 3, 1) == RECOIL
@@ -198,7 +200,7 @@ def test_sb_recoil_3_sb_out_3_sc5_recoil_into_active_enemy_one_free_hack() -> No
     roll = hack.roll
     assert roll.free_hack and roll.attacker_combat == 2 and roll.defender_combat == 3
     assert roll.defender_enemies_in_contact == 1 and roll.attacker_enemies_in_contact == 1
-    assert node.dist.probability(lambda o: o.affected == "attacker") == 0  # the victim's roll is defensive
+    assert results(node).probability(lambda o: o.affected == "attacker") == 0  # the victim's roll is defensive
     # E rolls 4 → 6 against B's 1 → 4: E wins, 6 < 8, even → B falls at (150, 100)
     assert forced(state, 4, 1) == FALL
     fell, events = step(state, FALL)
@@ -261,7 +263,7 @@ def test_sb_recoil_4_sb_geo_3_sc6_recoil_from_several_no_hacks() -> None:
 BRIDGE = [[200.0, 0.0, 700.0, 400.0], [200.0, 430.0, 700.0, 900.0]]
 
 
-def bridge(drop_mm: int) -> g.SobState:
+def bridge(drop_mm: int) -> SobState:
     return state_of(
         [model("A", 425, 415)], [model("B", 450, 415), model("C", 475, 415), model("D", 500, 415)],
         drop_areas=[{"rect": r, "drop_mm": drop_mm} for r in BRIDGE],
@@ -315,7 +317,7 @@ def test_sb_fall_1_sc7_low_drop_fallen_at_landing() -> None:
 # --- SC-8 -------------------------------------------------------------------------------------------------
 
 
-def cliff() -> g.SobState:
+def cliff() -> SobState:
     return state_of([model("A", 300, 240)], [model("B", 300, 215)], drop_areas=[{"rect": [0.0, 0.0, 900.0, 200.0], "drop_mm": 120}])
 
 
@@ -349,7 +351,7 @@ def test_sb_recoil_6_sb_fall_1_sc8_player_chooses_the_drop() -> None:
 # --- SC-9 -------------------------------------------------------------------------------------------------
 
 
-def sc9(red_extra: list[dict[str, object]] | None = None, **b_profile: object) -> g.SobState:
+def sc9(red_extra: list[dict[str, object]] | None = None, **b_profile: object) -> SobState:
     state = state_of([model("A", 100, 100)] + (red_extra or []), [model("B", 125, 100, **b_profile)], options={"follow_up": True})
     return attack_until_roll(state, "A", "B", actions=2)
 
@@ -360,12 +362,12 @@ def test_sb_follow_1_sb_follow_4_sc9_follow_up_into_contact() -> None:
     state = step(sc9(), RECOIL)[0]
     state = step(state, decision(state, "recoil").options[0])[0]
     offer = decision(state, "follow-up")
-    assert offer.player == "Red" and set(offer.options) == {g.FollowUp(True), g.FollowUp(False)}
-    followed, events = step(state, g.FollowUp(True))
+    assert offer.player == "Red" and set(offer.options) == {opt.FollowUp(True), opt.FollowUp(False)}
+    followed, events = step(state, opt.FollowUp(True))
     assert at(followed.get("A"), 125, 100) and at(followed.get("B"), 150, 100)
     assert followed.current is not None and followed.current.actions == 1  # the attack's action only
     assert "followed_up" in types(events)
-    stayed, _ = step(state, g.FollowUp(False))
+    stayed, _ = step(state, opt.FollowUp(False))
     assert at(stayed.get("A"), 100, 100)
 
 
@@ -402,22 +404,22 @@ def test_sb_follow_4_sc9_no_follow_up_while_engaged() -> None:
 # --- SC-10 ------------------------------------------------------------------------------------------------
 
 
-def sc10() -> tuple[g.SobState, g.Move]:
+def sc10() -> tuple[SobState, opt.Move]:
     """Blue B (C3) at (400, 400) touching Red E1 (C2, west) and Red E2 (C4, north); B activates and moves away."""
     state = state_of([model("E1", 375, 400, combat=2), model("E2", 400, 425, combat=4)], [model("B", 400, 400)])
     state = activated(turn_of(state, "Blue"), "B", 2, dice=2)
-    moves = [o for o in decision(state, "action").options if isinstance(o, g.Move)]
+    moves = [o for o in decision(state, "action").options if isinstance(o, opt.Move)]
     assert moves
     move = moves[0]
     state = step(state, move)[0]
     return state, move
 
 
-def hack_outcome(state: g.SobState, hacker: str, hacker_die: int, victim_die: int) -> MeleeOutcome:
+def hack_outcome(state: SobState, hacker: str, hacker_die: int, victim_die: int) -> MeleeOutcome:
     top = state.pending[0]
     assert isinstance(top, st.Disengaging) and top.hackers[0] == hacker
     enemy = top.setup.enemies[top.positions.index(hacker)]
-    return combat_roll(free_hack_input(top.setup, enemy), hacker_die, victim_die)
+    return combat_roll(free_hack(top.setup, enemy), hacker_die, victim_die)
 
 
 def test_sb_dis_5_sb_dis_6_sc10_recoil_stops_the_hacks() -> None:
@@ -425,8 +427,8 @@ def test_sb_dis_5_sb_dis_6_sc10_recoil_stops_the_hacks() -> None:
     5 < 6, odd → B recoils; E2 gets no hack and B's move ends where the recoil puts it."""
     state, move = sc10()
     order = decision(state, "hack order")
-    assert order.player == "Blue" and set(order.options) == {g.Hacker("E1"), g.Hacker("E2")}
-    state = step(state, g.Hacker("E1"))[0]
+    assert order.player == "Blue" and set(order.options) == {opt.Hacker("E1"), opt.Hacker("E2")}
+    state = step(state, opt.Hacker("E1"))[0]
     chance(state, "free hack")
     assert hack_outcome(state, "E1", 3, 1) == RECOIL
     state, events = step(state, RECOIL)
@@ -442,7 +444,7 @@ def test_sb_dis_3_sb_dis_6_sc10_won_hack_then_next_then_move() -> None:
     """SC-10, SB-DIS-3, SB-DIS-6: B rolls 4 → 6 and wins against E1's 5; E2 hacks next; B ties or wins that one too
     and completes its move."""
     state, move = sc10()
-    state = step(state, g.Hacker("E1"))[0]
+    state = step(state, opt.Hacker("E1"))[0]
     assert hack_outcome(state, "E1", 3, 4) == DEFENSIVE_WIN
     state, _ = step(state, DEFENSIVE_WIN)
     chance(state, "free hack")
@@ -457,7 +459,7 @@ def test_sb_dis_3_sb_dis_6_sc10_won_hack_then_next_then_move() -> None:
 def test_sb_dis_6_sc10_fall_stops_the_hacks() -> None:
     """SC-10, SB-DIS-6: E1's hack makes B fall (E1 2 → 4 against 3, even): B stays fallen where it stood, E2 no hack."""
     state, _ = sc10()
-    state = step(state, g.Hacker("E1"))[0]
+    state = step(state, opt.Hacker("E1"))[0]
     assert hack_outcome(state, "E1", 2, 1) == FALL
     state, _ = step(state, FALL)
     assert at(state.get("B"), 400, 400) and state.get("B").state == "fallen"
@@ -467,7 +469,7 @@ def test_sb_dis_6_sc10_fall_stops_the_hacks() -> None:
 # --- SC-11 ------------------------------------------------------------------------------------------------
 
 
-def sc11() -> g.SobState:
+def sc11() -> SobState:
     """SC-11's positions. F1 (300, 490) and F2 (300, 510) are only 20 mm apart, so their 25 mm bases overlap and a
     scenario file holding both is rejected (§3.4); F2 is therefore added to the loaded state directly."""
     red = [model("A", 275, 300, combat=4), model("R2", 300, 400)]
@@ -488,7 +490,7 @@ def test_sb_melee_7_sb_mor_1_sc11_gruesome_kill_morale() -> None:
     b = sc11().get("B")
     assert edge_distance(b, state.get("F1")) == pytest.approx(165.0) and edge_distance(b, state.get("F2")) == pytest.approx(185.0)
     assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]
-    assert chance(state, "morale test").dist.probability(lambda o: o.result == "stands") == F(1, 8)  # Q4: (1/2)^3
+    assert results(chance(state, "morale test")).probability(lambda o: o.result == "stands") == F(1, 8)  # Q4: (1/2)^3
 
 
 def test_sb_melee_7_sc11_ordinary_kill_no_morale() -> None:
@@ -511,7 +513,7 @@ def sc12_targets(*, priority: bool, rules: list[str] | None = None, e2_points: i
         options={"melee_priority": priority},
     )
     state = ready(state, "Red", "A", 1)
-    return {o.target for o in decision(state, "action").options if isinstance(o, g.Attack)}
+    return {o.target for o in decision(state, "action").options if isinstance(o, opt.Attack)}
 
 
 def test_sb_prio_1_sb_prio_3_sc12_standing_first() -> None:
@@ -543,7 +545,7 @@ def test_sb_dis_1_sc13_leaving_helpless_enemies_is_free() -> None:
     """SC-13, SB-DIS-1: B touching only a fallen and a transfixed Red model moves away with no free hacks."""
     state = state_of([model("R1", 375, 400, state="fallen"), model("R2", 400, 425, state="transfixed")], [model("B", 400, 400)])
     state = activated(turn_of(state, "Blue"), "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, g.Move))
+    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
     state, events = step(state, move)
     assert at(state.get("B"), move.x, move.y)
     assert "combat_roll" not in types(events)
@@ -554,7 +556,7 @@ def test_sb_dis_4_sc13_free_disengage_leaves_two_standing() -> None:
     """SC-13, SB-DIS-4: a Blue model with Free Disengage leaving two standing enemies takes no hacks."""
     state = state_of([model("R1", 375, 400), model("R2", 400, 425)], [model("B", 400, 400, special_rules=["free_disengage"])])
     state = activated(turn_of(state, "Blue"), "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, g.Move))
+    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
     state, events = step(state, move)
     assert at(state.get("B"), move.x, move.y) and "combat_roll" not in types(events)
 
@@ -565,10 +567,10 @@ def test_sb_dis_4_sc13_free_disengage_leaves_two_standing() -> None:
 def test_sb_action_1_sc14_power_blow_needs_two_actions() -> None:
     """SC-14, SB-ACTION-1, SB-MOD-2: with one action left there is no power blow; with two there is, and it costs both."""
     one = decision(ready(sc1(), "Red", "A", 1), "action").options
-    assert g.Attack("B") in one and g.Attack("B", power_blow=True) not in one
+    assert opt.Attack("B") in one and opt.Attack("B", power_blow=True) not in one
     two = ready(sc1(), "Red", "A", 2)
-    assert g.Attack("B", power_blow=True) in decision(two, "action").options
-    after, _ = step(two, g.Attack("B", power_blow=True))
+    assert opt.Attack("B", power_blow=True) in decision(two, "action").options
+    after, _ = step(two, opt.Attack("B", power_blow=True))
     assert after.current is not None and after.current.actions == 0
     assert pending_roll(after).roll.power_blow
 
@@ -578,11 +580,11 @@ def test_sb_down_2_sb_down_3_sc14_fallen_stands_then_attacks() -> None:
     it has no move."""
     state = ready(state_of([model("A", 100, 100, state="fallen")], [model("B", 125, 100)]), "Red", "A", 2)
     options = decision(state, "action").options
-    assert g.StandUp() in options and not any(isinstance(o, g.Move) for o in options)
-    state, events = step(state, g.StandUp())
+    assert opt.StandUp() in options and not any(isinstance(o, opt.Move) for o in options)
+    state, events = step(state, opt.StandUp())
     assert state.get("A").state == "standing" and state.current is not None and state.current.actions == 1
     assert types(events) == ["stood_up"]
-    state, _ = step(state, g.Attack("B"))
+    state, _ = step(state, opt.Attack("B"))
     assert pending_roll(state).roll.attacker_state == "standing"
 
 
@@ -590,10 +592,10 @@ def test_sb_down_7_sb_mod_7_sc14_transfixed_cannot_fallen_attack_gives_plus_two(
     """SC-14, SB-DOWN-7, SB-MOD-7: a transfixed model cannot attack; an attack by a fallen model gives its opponent
     +2 and a lethal win (EX-7: attacker C4 fallen, defender C2: the attacker wins 5/12, is killed 5/12)."""
     transfixed = ready(state_of([model("A", 100, 100, state="transfixed")], [model("B", 125, 100)]), "Red", "A", 2)
-    assert not any(isinstance(o, g.Attack) for o in decision(transfixed, "action").options)
+    assert not any(isinstance(o, opt.Attack) for o in decision(transfixed, "action").options)
     fallen = ready(state_of([model("A", 100, 100, combat=4, state="fallen")], [model("B", 125, 100, combat=2)]), "Red", "A", 1)
-    state, _ = step(fallen, g.Attack("B"))
-    dist = chance(state, "combat roll").dist
+    state, _ = step(fallen, opt.Attack("B"))
+    dist = results(chance(state, "combat roll"))
     assert pending_roll(state).roll.attacker_state == "fallen"
     assert dist.probability(lambda o: o.winner == "attacker") == F(5, 12)
     assert dist.probability(lambda o: o.result == "kill" and o.affected == "attacker") == F(5, 12)
@@ -604,6 +606,6 @@ def test_sb_down_7_sb_mod_7_sc14_transfixed_cannot_fallen_attack_gives_plus_two(
 def test_sb_mor_2_sc11_morale_outcomes_are_the_procedure() -> None:
     """SB-MOR-2: the engine's morale node for a Q4 model is the morale procedure (3 dice, fail on 1–3)."""
     state = step(sc11(), MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
-    dist = chance(state, "morale test").dist
+    dist = results(chance(state, "morale test"))
     assert dist.probability(MoraleOutcome(3, "destroyed", 0)) == F(1, 8)
     assert dist.probability(MoraleOutcome(1, "flees", 1)) == F(3, 8)

@@ -96,7 +96,7 @@ def spec_melee(data: dict[str, Any]) -> dict[tuple[str, str, str], Fraction]:
 
 ENEMY_DEFAULTS: dict[str, Any] = {
     "state": "standing", "size": "normal", "mounted": False, "flying": False, "high_ground": False,
-    "obstacle": False, "enemies_in_contact": 1, "transfixed_in_contact": 0,
+    "obstacle": False, "enemies_in_contact": 1, "transfixed_in_contact": 0, "can_recoil": True,
 }
 
 
@@ -125,7 +125,7 @@ def spec_hack_inputs(data: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
             "attacker_enemies_in_contact": e["enemies_in_contact"],
             "attacker_transfixed_in_contact": e["transfixed_in_contact"],
             "defender_enemies_in_contact": counted, "defender_transfixed_in_contact": 0,
-            "defender_can_recoil": leaving["can_recoil"], "free_hack": True, "lethal": leaving["failed_morale"],
+            "defender_can_recoil": leaving["can_recoil"] and e["can_recoil"], "free_hack": True, "lethal": leaving["failed_morale"],
         }))
     return hacks
 
@@ -227,6 +227,7 @@ def enemies(draw: st.DrawFn) -> dict[str, Any]:
         "obstacle": draw(st.booleans()),
         "enemies_in_contact": n,
         "transfixed_in_contact": draw(st.integers(0, n - 1)),
+        "can_recoil": draw(st.booleans()),  # room to recoil away from this enemy (SB-RECOIL-5)
     }
 
 

@@ -15,8 +15,9 @@ import pytest
 
 import kessen
 from kessen import InputError
-from kessen.rulesets.song_of_blades.inputs import MeleeInput
-from kessen.rulesets.song_of_blades.melee import combat_roll
+from kessen.rulesets.song_of_blades.rules.melee import Melee, combat_roll, melee_dice
+from kessen.rulesets.song_of_blades.rules.melee import melee as melee_dist
+from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, ActivationOutcome, activation, activation_dice, morale, morale_dice
 
 SB = "song-of-blades"
 
@@ -292,13 +293,13 @@ def test_sb_melee_5_equal_scores_tie() -> None:
 )
 def test_sb_melee_6_result_ladder_for_c3_against_c3(da: int, dd: int, expected: str) -> None:
     """SB-MELEE-6: W ≥ 3L gruesome; W ≥ 2L kill; else even winner's die fall, odd recoil."""
-    outcome = combat_roll(MeleeInput(attacker_combat=3, defender_combat=3), da, dd)
+    outcome = combat_roll(Melee(attacker_combat=3, defender_combat=3), da, dd)
     assert (outcome.winner, outcome.result, outcome.affected) == ("attacker", expected, "defender")
 
 
 def test_sb_melee_6_sb_melee_8_exactly_triple_is_gruesome() -> None:
     """SB-MELEE-6/8: C6 against C0: 9 against 3 (exactly triple) is a gruesome kill; 8 against 3 a kill."""
-    m = MeleeInput(attacker_combat=6, defender_combat=0)
+    m = Melee(attacker_combat=6, defender_combat=0)
     assert combat_roll(m, 3, 3).result == "gruesome_kill"
     assert combat_roll(m, 2, 3).result == "kill"  # 8 ≥ 6
     # Whole distribution (A = da + 6 always beats D = dd): gruesome A ≥ 3D: D=1,2 every da (12),
@@ -311,7 +312,7 @@ def test_sb_melee_6_sb_melee_8_exactly_triple_is_gruesome() -> None:
 
 def test_sb_melee_6_the_winners_die_decides_fall_or_recoil_for_the_defender_too() -> None:
     """SB-MELEE-6: when the defender wins, its own natural die's parity decides fall or recoil."""
-    m = MeleeInput(attacker_combat=3, defender_combat=3)
+    m = Melee(attacker_combat=3, defender_combat=3)
     assert combat_roll(m, 1, 4).result == "fall"  # the defender's 7 against 4: not double, its die 4 even
     assert combat_roll(m, 1, 3).result == "recoil"  # 6 against 4, odd 3
     assert combat_roll(m, 1, 3).affected == "attacker"
@@ -319,7 +320,7 @@ def test_sb_melee_6_the_winners_die_decides_fall_or_recoil_for_the_defender_too(
 
 def test_sb_melee_8_minus_one_beats_minus_two_gruesome() -> None:
     """SB-MELEE-8: −1 beats −2: a gruesome kill (any win over a score ≤ 0)."""
-    m = MeleeInput(attacker_combat=0, defender_combat=0, attacker_enemies_in_contact=8, defender_enemies_in_contact=8)
+    m = Melee(attacker_combat=0, defender_combat=0, attacker_enemies_in_contact=8, defender_enemies_in_contact=8)
     outcome = combat_roll(m, 6, 5)  # −1 against −2
     assert (outcome.winner, outcome.result) == ("attacker", "gruesome_kill")
 
@@ -460,6 +461,25 @@ def test_sb_out_1_minus_one_per_enemy_beyond_the_first() -> None:
     assert winners(both) == EVEN
 
 
+def test_sb_out_1_every_enemy_in_contact_counts_up_to_the_side_limit() -> None:
+    """SB-OUT-1 (issue 8, no silent caps): the engine asks the rules' own melee and disengage with every enemy in
+    contact, up to 50 (the most models a side may field): C12 against C0 at −49 always wins, by a gruesome kill (a
+    loser's score ≤ 0, SB-MELEE-8); 12 C0 hackers on a C12 model at −11 each win only by 2 or more (10/36), so it
+    gets away with (26/36)**12. The odds inputs keep §6's 1–8, and refuse 9 naming the field."""
+    from kessen.rulesets.song_of_blades.rules.disengaging import Disengage, HackingEnemy
+    from kessen.rulesets.song_of_blades.rules.disengaging import disengage as rules_disengage
+    from kessen.rulesets.song_of_blades.rules.melee import Melee
+    from kessen.rulesets.song_of_blades.rules.melee import melee as rules_melee
+
+    crowded = rules_melee(Melee(attacker_combat=12, defender_combat=0, defender_enemies_in_contact=50))
+    assert crowded.probability(lambda o: o.result == "gruesome_kill") == 1
+    hacked = rules_disengage(Disengage(combat=12, enemies=(HackingEnemy(combat=0),) * 12))
+    assert hacked.probability(lambda o: o.result == "disengaged") == F(26, 36) ** 12
+    assert bad("melee", {"attacker_combat": 3, "defender_combat": 3, "defender_enemies_in_contact": 9}).field == "defender_enemies_in_contact"
+    assert bad("disengage", {"combat": 3, "enemies": [{"combat": 3}] * 9}).field == "enemies"
+    assert bad("melee_targets", {"enemies": [{"points": 1}] * 9}).field == "enemies"
+
+
 def test_sb_out_2_transfixed_enemies_are_not_counted() -> None:
     """SB-OUT-2: 3 enemies in contact with the attacker, 2 of them transfixed: no penalty."""
     r = melee(attacker_combat=3, defender_combat=3, attacker_enemies_in_contact=3, attacker_transfixed_in_contact=2)
@@ -536,7 +556,7 @@ def test_sb_recoil_5_an_attacker_with_no_recoil_falls_instead() -> None:
 def test_sb_recoil_3_the_recoiling_model_rolls_defensively_sc_5() -> None:
     """SB-RECOIL-3: the free hack on a model that recoiled into an active enemy is the melee procedure
     with free_hack: SC-5, hacker E (C2), victim B (C3)."""
-    m = MeleeInput(attacker_combat=2, defender_combat=3, free_hack=True)
+    m = Melee(attacker_combat=2, defender_combat=3, free_hack=True)
     assert combat_roll(m, 4, 1).result == "fall"  # 6 against 4, even
     assert combat_roll(m, 5, 1).result == "recoil"  # 7 against 4, odd: B recoils again
     won = combat_roll(m, 1, 5)  # B's 8 wins: defensive, nothing happens
@@ -708,6 +728,40 @@ def test_sb_act_2_two_failures_or_more_is_a_turnover() -> None:
 
 
 @pytest.mark.parametrize(
+    "fields",
+    [
+        {"attacker_combat": 3, "defender_combat": 3},
+        {"attacker_combat": 4, "defender_combat": 2, "defender_state": "fallen", "power_blow": True},
+        {"attacker_combat": 2, "defender_combat": 4, "free_hack": True, "defender_enemies_in_contact": 3},
+    ],
+)
+def test_sb_melee_3_the_dice_a_game_draws_give_the_melee_odds(fields: dict[str, Any]) -> None:
+    """SB-MELEE-3: a game draws the two natural dice of a combat roll (36 equally likely pairs), each with both
+    scores (die + Combat + modifiers) and its outcome; forgetting the dice gives exactly `melee`."""
+    m = Melee(**fields)
+    rolls = melee_dice(m)
+    assert len(rolls) == 36 and rolls.total == 36
+    assert rolls.map(lambda r: r.outcome) == melee_dist(m)
+    for r in rolls:
+        assert r.outcome == combat_roll(m, r.attacker_die, r.defender_die)
+        assert r.attacker_score - r.attacker_die == rolls.outcomes()[0].attacker_score - rolls.outcomes()[0].attacker_die
+
+
+@pytest.mark.parametrize("quality", range(2, 7))
+def test_sb_act_1_sb_mor_2_the_dice_a_game_draws_give_the_procedures_odds(quality: int) -> None:
+    """SB-ACT-1, SB-ACT-2, SB-MOR-2: a game draws the faces of its Quality dice (so that its report shows them):
+    every multiset of faces, highest first, weighted by the orders it can fall in (6**n in all); forgetting the faces
+    gives exactly `activation` and `morale`."""
+    for dice in (1, 2, 3):
+        rolls = activation_dice(quality, dice)
+        assert rolls.total == 6**dice and all(list(r.faces) == sorted(r.faces, reverse=True) for r in rolls)
+        assert rolls.map(lambda r: r.outcome) == activation(quality, dice)
+    assert morale_dice(quality).map(lambda r: r.outcome) == morale(quality)
+    # Q4: (5, 3, 1) is 1 success of 3 dice in 3! = 6 orders: a turnover
+    assert activation_dice(4, 3).probability(ActivationDice((5, 3, 1), ActivationOutcome(1, 2, True))) == F(6, 216)
+
+
+@pytest.mark.parametrize(
     ("quality", "expected"),
     [
         (6, {(0, "stands", 0): F(1, 216), (1, "flees", 1): F(5, 72), (2, "flees", 2): F(25, 72), (3, "destroyed", 0): F(125, 216)}),
@@ -737,7 +791,7 @@ def test_sb_mor_2_three_dice_failures_decide(quality: int, expected: dict[tuple[
         ("melee", {"attacker_combat": 3, "defender_combat": 3, "defender_state": "transfixed"}, "attacker_transfixed_in_contact"),
         ("melee", {"attacker_combat": 3, "defender_combat": 3, "winner": "attacker"}, "winner"),
         ("disengage", {"combat": 3, "enemies": []}, "enemies"),
-        ("disengage", {"combat": 3, "enemies": [{"combat": 1}] * 9}, "enemies"),
+        ("disengage", {"combat": 3, "enemies": [{"combat": 1}] * 51}, "enemies"),
         ("disengage", {"combat": 3, "enemies": [{"combat": 1, "enemies_in_contact": 2, "transfixed_in_contact": 2}]}, "enemies[0].transfixed_in_contact"),
         ("disengage", {"combat": 3, "enemies": [{"combat": 1}, {"state": "standing"}]}, "enemies[1].combat"),
         ("disengage", {"combat": 3}, "enemies"),
@@ -762,6 +816,7 @@ def test_sb_normalised_input_fills_the_defaults() -> None:
     assert r.input["enemies"][0] == {
         "combat": 2, "state": "standing", "size": "normal", "mounted": False, "flying": False,
         "high_ground": False, "obstacle": False, "enemies_in_contact": 1, "transfixed_in_contact": 0,
+        "can_recoil": True,
     }
     assert r.input["can_recoil"] is True and r.input["failed_morale"] is False
 

@@ -1,19 +1,38 @@
-"""song-of-blades: Song of Blades and Heroes melee (rule IDs SB-*).
+"""song-of-blades: Song of Blades and Heroes melee, and whole skirmishes (rule IDs SB-*; spec: rules/song-of-blades.md).
 
-Modules: profiles (sizes, states, special rules), inputs (odds inputs), melee (combat roll,
-modifiers, outnumbering, result ladder), disengaging (free hacks), quality (activation, morale),
-priority (melee priority), procedures (the odds registry); for whole games: scenario (files),
-battlefield (geometry of §5), state (options, pending steps, the frozen state), turns (activation,
-turnover, rounds, the end), moves (moving, disengaging, fleeing), fights (combat rolls read off the table,
-recoils, follow-ups, morale), game (node and apply), events, ai, skirmish (the engine's Game).
+The map of the package:
 
-Not done yet: shooting, magic and the special rules beyond the four the seed names (out of the spec's scope);
-morale tests other than the gruesome-kill trigger (SB-TURN-2).
+    rules/            the rules as pure procedures of plain, frozen values, each to an exact Dist; they never import
+                      referee/, pydantic or procedures.py
+      melee.py          the combat roll: modifiers, outnumbering, the result ladder, the dice (SB-MELEE, SB-MOD, SB-OUT)
+      disengaging.py    free hacks on a model leaving contact, Free Disengage (SB-DIS, SB-RECOIL-5)
+      quality.py        activation and morale rolls, their dice (SB-ACT, SB-MOR)
+      priority.py       melee priority (SB-PRIO)
+      turns.py          the roll-off and who wins (SB-TURN-1, SB-TURN-4)
+    referee/          the engine: it reads each question off the table, asks rules/ and applies what was drawn
+      state.py          the frozen game state and the steps still pending;  options.py: what a player chooses
+      setup.py          the table and warbands of a scenario;  battlefield.py: bases, contact, terrain, recoil
+                        candidates (SB-GEO)
+      turns.py          activation, actions, turnover, rounds, the end (drives rules/turns.py and rules/priority.py)
+      quality.py        activation rolls and morale tests (drives rules/quality.py)
+      melee.py          attacks and their results (drives rules/melee.py);  recoil.py: recoils and follow-ups
+                        (SB-RECOIL, SB-FALL, SB-FOLLOW)
+      disengaging.py    leaving contact (drives rules/disengaging.py);  moves.py: moves and flights (SB-MOVE)
+      game.py           node and apply, and SobGame, the engine's Game
+    procedures.py     the odds registry: the pydantic input of each procedure, validated at the edge, turned into the
+                      rules' values
+    scenario.py       the scenario file (docs/scenarios/song-of-blades.md);  profiles.py: sizes, states, special rules,
+                      the models-per-side limit
+    events.py         the battle report's events;  text.py: choices and board in the catalogues' words (en, ja);
+                      board.py: the map of `kessen board`;  ai.py: the AI policy
+
+Not done: shooting, magic and the special rules beyond the four the seed names (out of the spec's scope); morale tests
+other than the gruesome-kill trigger (SB-TURN-2).
 """
 
 from kessen.rulesets import Ruleset
 from kessen.rulesets.song_of_blades.procedures import PROCEDURES
-from kessen.rulesets.song_of_blades.skirmish import SobGame
+from kessen.rulesets.song_of_blades.referee.game import SobGame
 
 RULESET = Ruleset(
     id="song-of-blades",

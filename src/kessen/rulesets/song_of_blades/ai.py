@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from math import hypot
 from typing import Any
 
+import numpy as np
+
 from kessen.core.engine import Decision
-from kessen.rulesets.song_of_blades.battlefield import edge_distance, enemies_in_contact
-from kessen.rulesets.song_of_blades.game import (
-    Activate,
-    Attack,
-    EndActivation,
-    FollowUp,
-    Move,
-    SobState,
-    StandUp,
-    attack_roll,
-)
-from kessen.rulesets.song_of_blades.inputs import ActivationInput
-from kessen.rulesets.song_of_blades.melee import melee
-from kessen.rulesets.song_of_blades.quality import activation
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.melee import attack_roll
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, FollowUp, Move, StandUp
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.rules.melee import melee
+from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
 RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(3), "gruesome_kill": Fraction(4)}
@@ -27,9 +22,8 @@ RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fracti
 
 def activation_value(quality: int, dice: int) -> Fraction:
     """Expected actions less twice the chance of a turnover (SB-ACT-1, SB-ACT-2), from the exact odds."""
-    dist = activation(ActivationInput(quality=quality, dice=dice))
-    expected = sum((p * o.actions for o, p in dist.probabilities().items()), Fraction(0))
-    return expected - 2 * dist.probability(lambda o: o.turnover)
+    expected, turnover = activation_odds(quality, dice)
+    return expected - 2 * turnover
 
 
 def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) -> Fraction:
@@ -40,6 +34,29 @@ def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) 
         sign = 1 if o.affected == "defender" else -1
         value += sign * p * RESULT_VALUE[o.result]
     return value
+
+
+def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) -> str:
+    """The model whose base is nearest an enemy's (SB-GEO-8 edge distance; the lowest id among equals).
+
+    Every pair is measured at once with numpy; the few models within a micrometre of the best are then measured
+    again exactly as ``battlefield.edge_distance`` does, so the choice is the one that exact measure makes.
+    """
+    figures = {f.id: f for f in state.figures}
+    ready = [figures[m] for m in models]
+    enemies = [e for e in state.figures if e.side != side]
+    if not enemies:
+        return min(models)
+
+    def exact(f: Figure) -> tuple[float, str]:
+        return (max(0.0, min(hypot(f.x - e.x, f.y - e.y) - f.base_mm / 2 - e.base_mm / 2 for e in enemies)), f.id)
+
+    fx, fy, fr = (np.array(v, dtype=float) for v in zip(*((f.x, f.y, f.base_mm / 2) for f in ready)))
+    ex, ey, er = (np.array(v, dtype=float) for v in zip(*((e.x, e.y, e.base_mm / 2) for e in enemies)))
+    gaps = np.hypot(fx[:, None] - ex[None, :], fy[:, None] - ey[None, :]) - fr[:, None] - er[None, :]
+    nearest = np.maximum(gaps.min(axis=1), 0.0)
+    close = nearest <= nearest.min() + 1e-3
+    return min((exact(f) for f, near in zip(ready, close) if near))[1]
 
 
 class SobAI:
@@ -64,13 +81,7 @@ class SobAI:
         if not activations:
             return options[-1]
 
-        def urgency(o: Activate) -> tuple[float, str]:
-            f = state.get(o.model)
-            enemies = [e for e in state.figures if e.side != f.side]
-            near = min((edge_distance(f, e) for e in enemies), default=0.0)
-            return (near, f.id)
-
-        model = min(activations, key=urgency).model
+        model = nearest_to_the_enemy(state, tuple(dict.fromkeys(o.model for o in activations)), self.side)
         quality = state.get(model).quality
         dice = max((1, 2, 3), key=lambda n: (activation_value(quality, n), -n))
         return Activate(model, dice)
@@ -82,8 +93,9 @@ class SobAI:
         assert act is not None
         attacks = [o for o in options if isinstance(o, Attack)]
         if attacks:
-            best = max(attacks, key=lambda o: (attack_value(state, act.model, o.target, o.power_blow), o.target))
-            if attack_value(state, act.model, best.target, best.power_blow) > Fraction(-1):
+            values = {o: attack_value(state, act.model, o.target, o.power_blow) for o in attacks}
+            best = max(attacks, key=lambda o: (values[o], o.target))
+            if values[best] > Fraction(-1):
                 return best
         moves = [o for o in options if isinstance(o, Move)]
         f = state.get(act.model)

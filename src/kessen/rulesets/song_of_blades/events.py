@@ -1,4 +1,9 @@
-"""The events of a song-of-blades skirmish (their texts are in kessen/i18n/song-of-blades.*.toml)."""
+"""The events of a song-of-blades skirmish (their texts are in kessen/i18n/song-of-blades.*.toml).
+
+Every roll reports its dice: natural faces (``faces`` lists several dice as text, highest first, "6, 3, 1") and,
+for a combat roll, both scores. Fields that hold a model id or a side name are named ``model``, ``attacker``,
+``defender``, ``toward``, ``side`` or ``first``, so that narration never takes a name for a word to translate.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,19 @@ from kessen.core.events import Event
 
 @dataclass(frozen=True, slots=True)
 class RollOff(Event):
+    """The roll-off's last roll (ties are rolled again): *first* takes the first turn, *side* is the other."""
+
     type: ClassVar[str] = "roll_off"
     first: str
+    first_die: int
+    side: str
+    side_die: int
 
 
 @dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
+    """A side begins its turn of a round."""
+
     type: ClassVar[str] = "turn_started"
     round: int
     side: str
@@ -23,9 +35,13 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Activation(Event):
+    """An activation roll: its dice against Quality, the actions and failures (SB-ACT-1, SB-ACT-2)."""
+
     type: ClassVar[str] = "activation"
     model: str
     dice: int
+    quality: int
+    faces: str
     actions: int
     failures: int
     turnover: bool
@@ -33,12 +49,16 @@ class Activation(Event):
 
 @dataclass(frozen=True, slots=True)
 class Turnover(Event):
+    """Two failures or more: the turn passes (SB-ACT-2)."""
+
     type: ClassVar[str] = "turnover"
     side: str
 
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
+    """A straight move, and what it was for (SB-MOVE-1)."""
+
     type: ClassVar[str] = "moved"
     model: str
     purpose: str
@@ -49,18 +69,24 @@ class Moved(Event):
 
 @dataclass(frozen=True, slots=True)
 class StandUp(Event):
+    """A fallen model stands up (SB-DOWN-2)."""
+
     type: ClassVar[str] = "stood_up"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class BreakFree(Event):
+    """A transfixed model breaks free (SB-DOWN-7)."""
+
     type: ClassVar[str] = "broke_free"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class AttackDeclared(Event):
+    """A melee attack or power blow, maybe from ambush (SB-MELEE-1, SB-MOD-2, SB-MOD-3)."""
+
     type: ClassVar[str] = "attack"
     attacker: str
     defender: str
@@ -70,22 +96,33 @@ class AttackDeclared(Event):
 
 @dataclass(frozen=True, slots=True)
 class CombatResult(Event):
+    """A combat roll: both dice and scores, who won (``attacker_wins``, ``defender_wins``, ``tie``, or ``held``: a
+    defensive roll that won, SB-MELEE-4) and the result for the loser."""
+
     type: ClassVar[str] = "combat_roll"
     kind: str
     attacker: str
     defender: str
-    winner: str
+    attacker_die: int
+    attacker_score: int
+    defender_die: int
+    defender_score: int
+    verdict: str
     result: str
 
 
 @dataclass(frozen=True, slots=True)
 class Fell(Event):
+    """A model falls (SB-MELEE-6, SB-RECOIL-5)."""
+
     type: ClassVar[str] = "fell"
     model: str
 
 
 @dataclass(frozen=True, slots=True)
 class Recoiled(Event):
+    """A model recoils: a step, a jump over a friend or a drop (SB-RECOIL-1)."""
+
     type: ClassVar[str] = "recoiled"
     model: str
     kind: str
@@ -95,6 +132,8 @@ class Recoiled(Event):
 
 @dataclass(frozen=True, slots=True)
 class FollowedUp(Event):
+    """A winner follows up a recoiled loser (SB-FOLLOW-1)."""
+
     type: ClassVar[str] = "followed_up"
     model: str
     x: float
@@ -103,6 +142,8 @@ class FollowedUp(Event):
 
 @dataclass(frozen=True, slots=True)
 class Disengaged(Event):
+    """A model left contact after its free hacks (SB-DIS-6)."""
+
     type: ClassVar[str] = "disengaged"
     model: str
     free_hacks: int
@@ -110,14 +151,20 @@ class Disengaged(Event):
 
 @dataclass(frozen=True, slots=True)
 class MoraleTested(Event):
+    """A morale test: its dice against Quality, the failures and the result (SB-MOR-2)."""
+
     type: ClassVar[str] = "morale_test"
     model: str
+    quality: int
+    faces: str
     failures: int
     result: str
 
 
 @dataclass(frozen=True, slots=True)
 class Fled(Event):
+    """A model flees (SB-MOVE-4)."""
+
     type: ClassVar[str] = "fled"
     model: str
     x: float
@@ -126,14 +173,29 @@ class Fled(Event):
 
 @dataclass(frozen=True, slots=True)
 class Removed(Event):
+    """A model leaves the table, and how."""
+
     type: ClassVar[str] = "removed"
     model: str
     how: str
 
 
 @dataclass(frozen=True, slots=True)
+class PointsLost(Event):
+    """At the end: what one side lost, in models and in points of its starting points (SB-TURN-4)."""
+
+    type: ClassVar[str] = "points_lost"
+    side: str
+    models: int
+    points: int
+    starting_points: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
+    """The game is over (SB-TURN-4): ``result`` is ``won`` (by *side*) or ``drawn`` (both sides lost the same share
+    of their points; *side* is empty)."""
+
     type: ClassVar[str] = "game_ended"
-    winner: str
-    lost_a: str
-    lost_b: str
+    side: str
+    result: str

@@ -10,7 +10,6 @@ from kessen.core.geometry import (
     Point,
     Rect,
     first_touch,
-    gap,
     in_contact,
     overlapping,
     segment_enters_rect,
@@ -89,6 +88,10 @@ class Table:
         """The greatest high-ground height under a centre (SB-TERR-1)."""
         return max((h for rect, h in self.high_ground if rect.contains(p)), default=0)
 
+    def stands_higher(self, a: Point, b: Point) -> bool:
+        """Whether a model centred at a stands higher than one at b: the attacker's high ground (SB-TERR-1)."""
+        return self.ground_height(a) > self.ground_height(b)
+
     def cover_at(self, p: Point) -> int | None:
         """The index of a cover rectangle holding the centre, if any (SB-TERR-2)."""
         return next((i for i, rect in enumerate(self.cover) if rect.contains(p)), None)
@@ -99,45 +102,72 @@ class Table:
 
     def path_blocked_by_terrain(self, a: Point, b: Point, r: float) -> bool:
         """A base swept from a to b overlaps impassable terrain (SB-GEO-4)."""
-        return any(swept_overlaps_rect(a, b, r, rect, EPS) for rect in self.impassable)
+        return any(swept_overlaps_rect(a, b, r, rect, EPS) for rect in _near_box(self.impassable, a, b, r))
 
     def drop_entry(self, a: Point, b: Point) -> tuple[float, int] | None:
         """Where (fraction of the path) a centre path first meets a drop area, and its depth (SB-GEO-4)."""
-        hits = [(t, depth) for rect, depth in self.drops if (t := segment_enters_rect(a, b, rect)) is not None]
+        hits = [
+            (t, depth)
+            for rect, depth in self.drops
+            if _boxes_meet(rect, a, b, 0.0) and (t := segment_enters_rect(a, b, rect)) is not None
+        ]
         return min(hits) if hits else None
+
+
+def _boxes_meet(rect: Rect, a: Point, b: Point, r: float) -> bool:
+    """Whether a rectangle meets the bounding box of the segment a–b grown by r: when it does not, it is more
+    than r from every point of the segment, so no base of radius r moved along it can touch the rectangle."""
+    return rect.x0 <= max(a.x, b.x) + r and rect.x1 >= min(a.x, b.x) - r and rect.y0 <= max(a.y, b.y) + r and rect.y1 >= min(a.y, b.y) - r
+
+
+def _near_box(rects: tuple[Rect, ...], a: Point, b: Point, r: float) -> tuple[Rect, ...]:
+    return tuple(rect for rect in rects if _boxes_meet(rect, a, b, r))
+
+
+def gap_between(a: Figure, b: Figure) -> float:
+    """The gap between two bases, negative when they overlap (SB-GEO-2); the sum ``geometry.gap`` makes, on the
+    figures' own coordinates (the hot path of every contact test)."""
+    return math.hypot(a.x - b.x, a.y - b.y) - a.base_mm / 2 - b.base_mm / 2
 
 
 def edge_distance(a: Figure, b: Figure) -> float:
     """Distance base edge to base edge, never negative (SB-GEO-8)."""
-    return max(0.0, gap(a.centre, a.r, b.centre, b.r))
+    return max(0.0, gap_between(a, b))
 
 
 def touching(a: Figure, b: Figure) -> bool:
     """Base contact (SB-GEO-3)."""
-    return in_contact(a.centre, a.r, b.centre, b.r, EPS)
+    return gap_between(a, b) <= EPS
 
 
 def enemies_in_contact(figures: tuple[Figure, ...], f: Figure) -> tuple[Figure, ...]:
     """The enemies in base contact with f (SB-MELEE-1, SB-MELEE-2)."""
-    return tuple(o for o in figures if o.side != f.side and o.id != f.id and touching(f, o))
+    return tuple(o for o in figures if o.side != f.side and o.id != f.id and gap_between(f, o) <= EPS)
+
+
+def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, ...]:
+    """The other figures whose bases come within *reach* of f's base: the only ones a move or a recoil of f
+    no longer than *reach* can touch or overlap, so the others need no geometry at all."""
+    return tuple(o for o in figures if o.id != f.id and gap_between(f, o) <= reach)
 
 
 def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point, *, ignore: frozenset[str] = frozenset()) -> bool:
     """f's base moved in a straight line to dest overlaps no other model and no impassable terrain (SB-MOVE-2)."""
-    for o in figures:
-        if o.id != f.id and o.id not in ignore and swept_overlaps_base(f.centre, dest, f.r, o.centre, o.r, EPS):
+    c, r = f.centre, f.r
+    for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS):
+        if o.id not in ignore and swept_overlaps_base(c, dest, r, o.centre, o.r, EPS):
             return False
-    return not table.path_blocked_by_terrain(f.centre, dest, f.r)
+    return not table.path_blocked_by_terrain(c, dest, r)
 
 
 def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Point, length: float) -> float:
     """How far f can slide along a unit direction (≤ length) before overlapping a model or impassable terrain."""
     run = length
-    for o in figures:
-        if o.id != f.id:
-            t = first_touch(f.centre, direction, f.r, o.centre, o.r, EPS)
-            if t is not None:
-                run = min(run, t)
+    c, r = f.centre, f.r
+    for o in near(figures, f, length + EPS):
+        t = first_touch(c, direction, r, o.centre, o.r, EPS)
+        if t is not None:
+            run = min(run, t)
     # terrain: shrink by bisection (rectangles rarely matter; precision 0.01 mm)
     if table.path_blocked_by_terrain(f.centre, f.centre + direction.scaled(run), f.r):
         lo, hi = 0.0, run
@@ -167,16 +197,24 @@ class RecoilOption:
         return Point(self.x, self.y)
 
 
-@functools.lru_cache(maxsize=4096)
 def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     """Every usable recoil, in the default policy's order (SB-RECOIL-1, -2, -5, SB-GEO-5, SB-GEO-6).
 
     Empty when the loser has none and must fall instead. First the steps and jump that touch no newly
     contacted active enemy, then those that do, then open drop candidates; smallest |k| first, k > 0 first.
+    Only the models near the loser take part: a step goes one base depth d, a jump at most d + 2(r + r_F) past a
+    friend of radius r_F, and a base further than that plus its own radius can neither block nor touch it.
     """
+    widest = max(o.base_mm for o in figures) / 2
+    reach = loser.base_mm + 3 * (loser.r + widest) + 2 * EPS
+    return _recoil_options(near(figures, loser, reach), table, loser, winner)
+
+
+@functools.lru_cache(maxsize=4096)
+def _recoil_options(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
-    others = tuple(o for o in figures if o.id != loser.id)
+    figures = others + (loser,)
     before = {o.id for o in enemies_in_contact(figures, loser)}
     steps: list[RecoilOption] = []
     drops: list[RecoilOption] = []

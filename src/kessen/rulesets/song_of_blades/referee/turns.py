@@ -7,25 +7,25 @@ from typing import Any
 
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import (
-    enemies_in_contact,
-    recoil_options,
-)
-from kessen.rulesets.song_of_blades.moves import move_options
-from kessen.rulesets.song_of_blades.priority import may_target
-from kessen.rulesets.song_of_blades.state import (
-    Activate,
-    ActivationRoll,
-    Attack,
-    BreakFree,
-    ChooseRecoil,
-    EndActivation,
-    EndTurn,
-    SobState,
-    StandUp,
-    push,
-    replace_figure,
-)
+from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.moves import can_move, move_options
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
+from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, SobState, push
+from kessen.rulesets.song_of_blades.rules.priority import may_target
+from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
+
+
+def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, str]:
+    """Who takes the first turn and who the second (SB-TURN-1)."""
+    return sides if first_to_play(rolled) == 0 else (sides[1], sides[0])
+
+
+def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobState:
+    """The roll-off decides who plays first, every round (SB-TURN-1); the first round begins."""
+    first, other = roll_off_winner(rolled, state.sides)
+    dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
+    out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
+    return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
@@ -62,16 +62,23 @@ def action_options(state: SobState) -> tuple[Any, ...]:
     return tuple(options) + (EndActivation(),)
 
 
+def has_action(state: SobState) -> bool:
+    """Whether the activated model has any option of :func:`action_options` besides ending its activation."""
+    act = state.current
+    assert act is not None
+    f = state.get(act.model)
+    if f.state == "transfixed":
+        return act.actions >= 2
+    if not act.attacked and enemies_in_contact(state.figures, f):
+        return True  # melee priority always leaves at least one target (SB-PRIO-4)
+    return f.state == "fallen" or can_move(state, f)
+
+
 def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> SobState:
+    """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
     return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
-
-
-def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
-    act = state.current
-    assert act is not None
-    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
 def settle(state: SobState, out: list[Event]) -> SobState:
@@ -80,14 +87,10 @@ def settle(state: SobState, out: list[Event]) -> SobState:
         if any(not state.side_figures(s) for s in state.sides) and state.round > 0:
             return end_game(state, out)
         if state.pending:
-            top = state.pending[0]
-            if isinstance(top, ChooseRecoil) and not recoil_options(state.figures, state.table, state.get(top.loser), state.get(top.winner)):
-                out.append(ev.Fell(model=top.loser))  # SB-RECOIL-5: no usable recoil, it falls instead
-                state = replace_figure(replace(state, pending=state.pending[1:]), replace(state.get(top.loser), state="fallen"))
-                continue
+            # a recoil is pending only when the loser had room (SB-RECOIL-5 is the combat roll's `can_recoil`)
             return state
         act = state.current
-        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not action_options(state)[:-1]):
+        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not has_action(state)):
             state = replace(state, current=None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.active or ""))
@@ -114,6 +117,8 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
+    """The turn passes: to the other side, or to the next round, or the game ends after its last round (SB-TURN-1,
+    SB-TURN-4)."""
     nxt = state.other(state.active or "")
     if not state.second_half:
         return start_turn(replace(state, active=nxt, second_half=True, current=None), out)
@@ -123,37 +128,37 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
+    """The end (SB-TURN-4): what each side lost, then who won."""
     state = replace(state, ended=True, pending=(), current=None)
-    out.append(ev.GameEnded(winner=winner(state) or "", **{"lost_" + k: v for k, v in _lost(state).items()}))
+    for side, start in zip(state.sides, state.start_points):
+        lost = sum(1 for c in state.casualties if c.side == side)
+        out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
+    won = winner(state)
+    out.append(ev.GameEnded(side=won or "", result="won" if won is not None else "drawn"))
     return state
 
 
-def _lost(state: SobState) -> dict[str, str]:
-    return {
-        "a": f"{sum(c.points for c in state.casualties if c.side == state.sides[0])}/{state.start_points[0]}",
-        "b": f"{sum(c.points for c in state.casualties if c.side == state.sides[1])}/{state.start_points[1]}",
-    }
-
-
 def winner(state: SobState) -> str | None:
-    """SB-TURN-4: a side with no model left loses; else the smaller fraction of points lost wins."""
-    alive = [s for s in state.sides if state.side_figures(s)]
-    if len(alive) == 1:
-        return alive[0]
-    if not alive:
-        return None
-    lost = [sum(c.points for c in state.casualties if c.side == s) for s in state.sides]
-    a = lost[0] * state.start_points[1]
-    b = lost[1] * state.start_points[0]
-    if a == b:
-        return None
-    return state.sides[0] if a < b else state.sides[1]
+    """The winning side, or None for a draw (SB-TURN-4)."""
+    won = game_winner(
+        models_left=(len(state.side_figures(state.sides[0])), len(state.side_figures(state.sides[1]))),
+        points_lost=(points_lost(state, state.sides[0]), points_lost(state, state.sides[1])),
+        starting_points=state.start_points,
+    )
+    return None if won is None else state.sides[won]
+
+
+def points_lost(state: SobState, side: str) -> int:
+    """The points of a side's models removed so far (killed, destroyed or fled off the table)."""
+    return sum(c.points for c in state.casualties if c.side == side)
 
 
 def summary(state: SobState) -> dict[str, Any]:
+    """The battle summary: the common keys (rounds, casualties, survivors) and the points of SB-TURN-4."""
     return {
         "rounds": state.round,
         "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
-        "points_lost": {s: sum(c.points for c in state.casualties if c.side == s) for s in state.sides},
         "survivors": {s: len(state.side_figures(s)) for s in state.sides},
+        "points_lost": {s: points_lost(state, s) for s in state.sides},
+        "starting_points": dict(zip(state.sides, state.start_points)),
     }

@@ -1,8 +1,8 @@
-"""Whole skirmishes as a state machine: what the next node is, and the pure transition.
+"""Whole skirmishes as a state machine: what the next node is, the pure transition, and the engine's Game.
 
-The state is frozen (state.py); ``node`` says what comes next and ``apply`` is pure. Steps that the rules
-resolve without dice or players (ending an activation, completing a move) happen inside ``apply``; the rules
-themselves live in turns.py, moves.py and fights.py.
+The state is frozen (state.py); ``node`` says what comes next and ``apply`` is pure. Each step is settled by the
+referee module of its part of the rules (turns, quality, melee, recoil, disengaging, moves), which asks the
+rules/ procedures for its odds and applies the outcome drawn.
 """
 
 from __future__ import annotations
@@ -12,63 +12,55 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
-from kessen.dice import Dist
+from kessen.i18n import narrate
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import recoil_options
-from kessen.rulesets.song_of_blades.disengaging import free_hack_input
-from kessen.rulesets.song_of_blades.fights import (
-    attack_roll,
-    combat_result,
-    follow_up,
-    hack_result,
-    morale_result,
-    recoil,
-    recoil_hack,
-)
-from kessen.rulesets.song_of_blades.inputs import ActivationInput, MoraleInput
-from kessen.rulesets.song_of_blades.melee import MeleeOutcome, melee
-from kessen.rulesets.song_of_blades.moves import begin_move
-from kessen.rulesets.song_of_blades.quality import ActivationOutcome, activation, morale
-from kessen.rulesets.song_of_blades.state import (
-    Activate,
-    Activation,
-    ActivationRoll,
+from kessen.rulesets.song_of_blades.ai import SobAI
+from kessen.rulesets.song_of_blades.referee.battlefield import recoil_options
+from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
+from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
+from kessen.rulesets.song_of_blades.referee.options import (
     Attack,
     BreakFree,
+    EndActivation,
+    FollowUp,
+    Hacker,
+    Move,
+    StandUp,
+)
+from kessen.rulesets.song_of_blades.referee.quality import activation_rolled, morale_result
+from kessen.rulesets.song_of_blades.referee.recoil import follow_up, recoil
+from kessen.rulesets.song_of_blades.referee.setup import initial_state
+from kessen.rulesets.song_of_blades.referee.state import (
+    ActivationRoll,
     ChooseRecoil,
     ChooseRecoilHacker,
     CombatRoll,
     Disengaging,
-    EndActivation,
-    EndTurn,
-    FollowUp,
-    Hacker,
     MoraleTest,
-    Move,
     OfferFollowUp,
     Pending,
     RollOff,
     SobState,
-    StandUp,
-    initial_state,
     push,
     replace_figure,
+    spend,
 )
-from kessen.rulesets.song_of_blades.turns import (
+from kessen.rulesets.song_of_blades.referee.turns import (
     action_options,
     activate,
     activation_options,
+    rolled_off,
     settle,
-    spend,
-    start_turn,
     summary,
     winner,
 )
+from kessen.rulesets.song_of_blades.rules.melee import melee_dice
+from kessen.rulesets.song_of_blades.rules.quality import activation_dice, morale_dice
+from kessen.rulesets.song_of_blades.rules.turns import ROLL_OFF
+from kessen.rulesets.song_of_blades.scenario import load_scenario
+from kessen.rulesets.song_of_blades.text import describe, show
 
-__all__ = [
-    "Activate", "Attack", "BreakFree", "EndActivation", "EndTurn", "FollowUp", "Hacker", "Move", "SobState", "StandUp",
-    "action_options", "activation_options", "apply", "attack_roll", "initial_state", "node", "summary", "winner",
-]
+RULESET_ID = "song-of-blades"
 
 
 def node(state: SobState) -> Node:
@@ -84,14 +76,13 @@ def node(state: SobState) -> Node:
 
 def _pending_node(state: SobState, step: Pending) -> Node:
     if isinstance(step, RollOff):
-        return Chance(Dist.uniform(state.sides), "roll-off")
+        return Chance(ROLL_OFF, "roll-off")
     if isinstance(step, ActivationRoll):
-        quality = state.get(step.model).quality
-        return Chance(activation(ActivationInput(quality=quality, dice=step.dice)), "activation roll")
+        return Chance(activation_dice(state.get(step.model).quality, step.dice), "activation roll")
     if isinstance(step, CombatRoll):
-        return Chance(melee(step.roll), "combat roll")
+        return Chance(melee_dice(step.roll), "combat roll")
     if isinstance(step, MoraleTest):
-        return Chance(morale(MoraleInput(quality=state.get(step.model).quality)), "morale test")
+        return Chance(morale_dice(state.get(step.model).quality), "morale test")
     if isinstance(step, ChooseRecoil):
         loser, winner_ = state.get(step.loser), state.get(step.winner)
         return Decision(loser.side, "recoil", recoil_options(state.figures, state.table, loser, winner_))
@@ -102,12 +93,7 @@ def _pending_node(state: SobState, step: Pending) -> Node:
     assert isinstance(step, Disengaging)
     if len(step.hackers) > 1:
         return Decision(state.get(step.model).side, "hack order", tuple(Hacker(h) for h in step.hackers))
-    return Chance(_hack_dist(step, step.hackers[0]), "free hack")
-
-
-def _hack_dist(step: Disengaging, hacker: str) -> Dist[MeleeOutcome]:
-    enemy = step.setup.enemies[step.positions.index(hacker)]
-    return melee(free_hack_input(step.setup, enemy))
+    return Chance(hack_dice(step), "free hack")
 
 
 def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
@@ -127,12 +113,9 @@ def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
 
 def _resolve(state: SobState, step: Pending, choice: Any, out: list[Event]) -> SobState:
     if isinstance(step, RollOff):
-        out.append(ev.RollOff(first=choice))
-        return start_turn(replace(state, first=choice, round=1, active=choice, second_half=False), out)
+        return rolled_off(state, choice, out)
     if isinstance(step, ActivationRoll):
-        o: ActivationOutcome = choice
-        out.append(ev.Activation(model=step.model, dice=step.dice, actions=o.actions, failures=o.failures, turnover=o.turnover))
-        return replace(state, current=Activation(step.model, o.actions, o.turnover))
+        return activation_rolled(state, step, choice, out)
     if isinstance(step, CombatRoll):
         return combat_result(state, step, choice, out)
     if isinstance(step, MoraleTest):
@@ -151,6 +134,7 @@ def _resolve(state: SobState, step: Pending, choice: Any, out: list[Event]) -> S
 
 
 def _act(state: SobState, choice: Any, out: list[Event]) -> SobState:
+    """One action of the activated model (SB-ACTION-1, SB-DOWN-2, SB-DOWN-7)."""
     act = state.current
     assert act is not None
     f = state.get(act.model)
@@ -163,14 +147,36 @@ def _act(state: SobState, choice: Any, out: list[Event]) -> SobState:
         out.append(ev.BreakFree(model=f.id))
         return replace_figure(spend(state, 2), replace(f, state="standing"))
     if isinstance(choice, Attack):
-        state = spend(state, 2 if choice.power_blow else 1, attacked=True)
-        target = state.get(choice.target)
-        ambush = (f.id, target.id) in state.hidden and f.id not in state.ambushed
-        out.append(ev.AttackDeclared(attacker=f.id, defender=target.id, power_blow=choice.power_blow, ambush=ambush))
-        if ambush:
-            state = replace(state, ambushed=state.ambushed | {f.id})
-        roll = attack_roll(state, f, target, power_blow=choice.power_blow, ambush=ambush)
-        return push(state, CombatRoll(f.id, target.id, "attack", roll))
+        return declare_attack(state, choice, out)
     assert isinstance(choice, Move)
-    state = spend(state, 1)
-    return begin_move(state, f, choice, out)
+    return begin_move(spend(state, 1), f, choice, out)
+
+
+class SobGame:
+    """song-of-blades for the engine (kessen.core.engine.Game)."""
+
+    ruleset = RULESET_ID
+
+    def node(self, state: SobState) -> Node:
+        return node(state)
+
+    def apply(self, state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
+        return apply(state, choice)
+
+    def load_scenario(self, text: str, source: str) -> SobState:
+        return initial_state(load_scenario(text, source))
+
+    def sides(self, state: SobState) -> tuple[str, ...]:
+        return state.sides
+
+    def ai(self, side: str) -> SobAI:
+        return SobAI(side)
+
+    def narrate(self, event: Event, lang: str) -> str:
+        return narrate(RULESET_ID, event, lang)
+
+    def describe(self, state: SobState, option: Any, lang: str) -> str:
+        return describe(state, option, lang)
+
+    def show(self, state: SobState, lang: str) -> str:
+        return show(state, lang)

@@ -7,7 +7,6 @@ from dataclasses import make_dataclass
 from typing import Any
 
 from kessen.dice import Dist
-from kessen.rulesets.song_of_blades.inputs import MeleeTargetsInput
 from kessen.rulesets.song_of_blades.profiles import MAY_ALWAYS_TARGET_FALLEN
 
 
@@ -31,14 +30,11 @@ def may_target(
     return tuple(s != "fallen" or total <= p for s, p in zip(states, points))
 
 
-def melee_targets(query: MeleeTargetsInput) -> Dist[Any]:
-    """The one outcome: ``target_1`` … ``target_n`` (§6.5)."""
-    allowed = may_target(
-        [e.state for e in query.enemies],
-        [e.points for e in query.enemies],
-        melee_priority=query.melee_priority,
-        special_rules=frozenset(query.special_rules),
-    )
+def melee_targets(
+    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: frozenset[str]
+) -> Dist[Any]:
+    """The one outcome: ``target_1`` … ``target_n``, whether each enemy in contact may be attacked (§6.5)."""
+    allowed = may_target(states, points, melee_priority=melee_priority, special_rules=special_rules)
     return Dist.always(_targets_outcome(len(allowed))(*allowed))
 
 

@@ -1,82 +1,15 @@
-"""The state of a skirmish: the options a player chooses, the steps still pending, and the frozen game state."""
+"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
 from kessen.core.events import Event
-from kessen.core.geometry import Point, Rect
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import Figure, Table
-from kessen.rulesets.song_of_blades.inputs import DisengageInput, MeleeInput
-from kessen.rulesets.song_of_blades.scenario import Scenario, base_mm, move_length
-
-# --- options a player chooses ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Activate:
-    """Activate a model with 1–3 dice (SB-ACT-1)."""
-
-    model: str
-    dice: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn:
-    """Stop activating; the turn passes (SB-TURN-1)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """A melee attack (1 action), or a power blow (2 actions) (SB-MELEE-1, SB-MOD-2)."""
-
-    target: str
-    power_blow: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One straight move (1 action) to a destination (SB-MOVE-1..3); ``toward`` names its purpose."""
-
-    x: float
-    y: float
-    purpose: str  # "charge", "advance" or "retreat"
-    toward: str  # the enemy it charges or advances on, or retreats from
-
-    @property
-    def destination(self) -> Point:
-        return Point(self.x, self.y)
-
-
-@dataclass(frozen=True, slots=True)
-class StandUp:
-    """Stand up (1 action) (SB-DOWN-2)."""
-
-
-@dataclass(frozen=True, slots=True)
-class BreakFree:
-    """A transfixed model breaks free (2 actions) (SB-DOWN-7)."""
-
-
-@dataclass(frozen=True, slots=True)
-class EndActivation:
-    """Spend no more actions this activation."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hacker:
-    """The enemy that hacks next (SB-DIS-5) or the one that hacks a recoiling model (SB-RECOIL-3)."""
-
-    model: str
-
-
-@dataclass(frozen=True, slots=True)
-class FollowUp:
-    """Whether the winner follows a recoiled loser (SB-FOLLOW-1)."""
-
-    follow: bool
-
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
+from kessen.rulesets.song_of_blades.rules.melee import Melee
 
 # --- pending steps ---------------------------------------------------------------------------------
 
@@ -88,6 +21,8 @@ class RollOff:
 
 @dataclass(frozen=True, slots=True)
 class ActivationRoll:
+    """The activation roll of a model with its chosen dice (SB-ACT-1)."""
+
     model: str
     dice: int
 
@@ -99,23 +34,29 @@ class CombatRoll:
     attacker: str
     defender: str
     kind: str
-    roll: MeleeInput
+    roll: Melee
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseRecoil:
+    """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
+
     loser: str
     winner: str
 
 
 @dataclass(frozen=True, slots=True)
 class ChooseRecoilHacker:
+    """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
+
     loser: str
     candidates: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class OfferFollowUp:
+    """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
+
     winner: str
     loser: str
 
@@ -126,7 +67,7 @@ class Disengaging:
 
     model: str
     hackers: tuple[str, ...]
-    setup: DisengageInput
+    setup: Disengage
     positions: tuple[str, ...]  # hacker ids in the order of ``setup.enemies``
     then: Move | None  # the move it completes, or None when it flees
     flee_moves: int = 0
@@ -134,6 +75,8 @@ class Disengaging:
 
 @dataclass(frozen=True, slots=True)
 class MoraleTest:
+    """A model takes a morale test (SB-MOR-1)."""
+
     model: str
 
 
@@ -152,6 +95,8 @@ class Activation:
 
 @dataclass(frozen=True, slots=True)
 class Casualty:
+    """A model removed from the table, with its points and how it went (SB-TURN-4)."""
+
     model: str
     side: str
     points: int
@@ -204,45 +149,26 @@ class SobState:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
 
 
-def initial_state(scenario: Scenario) -> SobState:
-    """The table as the scenario sets it, before the roll-off."""
-    o = scenario.options
-    table = Table(
-        width=o.table_width_mm,
-        depth=o.table_depth_mm,
-        scale=o.scale,
-        impassable=tuple(Rect(*r) for r in scenario.impassable),
-        drops=tuple((Rect(*a.rect), a.drop_mm) for a in scenario.drop_areas),
-        high_ground=tuple((Rect(*h.rect), h.height_mm) for h in scenario.high_ground),
-        cover=tuple(Rect(*r) for r in scenario.cover),
-        obstacles=tuple((Point(s[0], s[1]), Point(s[2], s[3])) for s in scenario.obstacles),
-    )
-    figures = tuple(
-        Figure(
-            id=m.id, side=s.side, name=m.name, points=m.points, quality=m.quality, combat=m.combat,
-            size=m.size, mounted=m.mounted, flying=m.flying, move=move_length(m),
-            special_rules=m.special_rules, base_mm=base_mm(m), x=m.x, y=m.y, state=m.state,
-        )
-        for s in scenario.sides
-        for m in s.models
-    )
-    sides = (scenario.sides[0].side, scenario.sides[1].side)
-    points = tuple(sum(m.points for m in s.models) for s in scenario.sides)
-    return SobState(
-        name=scenario.name, table=table, options=(o.follow_up, o.melee_priority), turns=scenario.turns,
-        sides=sides, figures=figures, start_points=(points[0], points[1]),
-    )
+def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
+    """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
+    act = state.current
+    assert act is not None
+    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
 def push(state: SobState, *steps: Pending) -> SobState:
+    """The state with *steps* to settle before everything already pending."""
     return replace(state, pending=tuple(steps) + state.pending)
 
 
 def replace_figure(state: SobState, f: Figure) -> SobState:
+    """The state with f in place of the figure of the same id."""
     return replace(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
 
 
 def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
+    """f leaves the table as a casualty (*how*: kill, gruesome_kill, falling, destroyed, fled), with every step
+    still pending about it."""
     out.append(ev.Removed(model=f.id, how=how))
     pending = tuple(p for p in state.pending if f.id not in _models_of(p))
     return replace(

@@ -1,124 +1,83 @@
-"""Moving in games: straight moves, disengaging before a move, and fleeing (SB-MOVE-*, SB-DIS-* in games)."""
+"""Moving in games: straight moves of one measuring stick, and fleeing (SB-MOVE-*, SB-FALL-1)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.core.geometry import Point
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.battlefield import (
+from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     Figure,
     Table,
-    edge_distance,
-    enemies_in_contact,
     free_run,
+    gap_between,
     landing_is_clear,
     sweep_is_clear,
     touching,
 )
-from kessen.rulesets.song_of_blades.disengaging import hacks_free_of_charge
-from kessen.rulesets.song_of_blades.inputs import DisengageInput, HackingEnemy
-from kessen.rulesets.song_of_blades.state import (
-    Disengaging,
-    Move,
-    SobState,
-    push,
-    remove,
-    replace_figure,
-)
+from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
 
 
 def move_options(state: SobState, f: Figure) -> list[Move]:
     """Straight moves of one move length: a charge into contact with each reachable enemy, an advance
     toward the nearest enemy, and a retreat directly away from it (SB-MOVE-1..3)."""
-    length = state.table.stick(f.move)
-    contacts = {e.id for e in enemies_in_contact(state.figures, f)}
-    enemies = sorted((e for e in state.figures if e.side != f.side), key=lambda e: (edge_distance(f, e), e.id))
-    moves: list[Move] = []
+    return list(_moves(state, f))
 
-    def ok(exact: Point, purpose: str, toward: str) -> None:
+
+def can_move(state: SobState, f: Figure) -> bool:
+    """Whether f has any move of :func:`move_options` (found lazily: the first legal one is enough)."""
+    return next(_moves(state, f), None) is not None
+
+
+def _moves(state: SobState, f: Figure) -> Iterator[Move]:
+    length = state.table.stick(f.move)
+    enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
+    contacts = {e.id for gap, _, e in enemies if gap <= EPS}
+
+    def legal(exact: Point, purpose: str, toward: str) -> Move | None:
         dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
         if (dest - f.centre).length() < 0.5 or not state.table.on_table(dest, f.r):
-            return
+            return None
         if state.table.drop_entry(f.centre, dest) is not None or not sweep_is_clear(state.figures, state.table, f, dest):
-            return
+            return None
         moved = f.at(dest)
         if contacts and any(touching(moved, state.get(c)) for c in contacts):
-            return  # SB-MOVE-3: a move out of contact must end out of contact with all of them
-        moves.append(Move(dest.x, dest.y, purpose, toward))
+            return None  # SB-MOVE-3: a move out of contact must end out of contact with all of them
+        return Move(dest.x, dest.y, purpose, toward)
 
-    for e in enemies:
-        if e.id in contacts:
-            continue
-        towards = (e.centre - f.centre).unit()
+    # a charge ends in base contact: only enemies about one move length away or nearer, the nearest first
+    for _, _, e in sorted((max(0.0, g), i, e) for g, i, e in enemies if g <= length + EPS and e.id not in contacts):
         contact_at = (e.centre - f.centre).length() - e.r - f.r
         if 0 < contact_at <= length:
-            ok(f.centre + towards.scaled(contact_at), "charge", e.id)
+            towards = (e.centre - f.centre).unit()
+            if (move := legal(f.centre + towards.scaled(contact_at), "charge", e.id)) is not None:
+                yield move
     if enemies:
-        nearest = enemies[0]
+        _, _, nearest = min((max(0.0, g), i, e) for g, i, e in enemies)
         towards = (nearest.centre - f.centre).unit()
         if nearest.id not in contacts:
             run = min(length, free_run(state.figures, state.table, f, towards, length))
-            if run < (nearest.centre - f.centre).length() - nearest.r - f.r - EPS:
-                ok(f.centre + towards.scaled(run), "advance", nearest.id)
+            limit = (nearest.centre - f.centre).length() - nearest.r - f.r - EPS
+            if run < limit and (move := legal(f.centre + towards.scaled(run), "advance", nearest.id)) is not None:
+                yield move
         away = towards.scaled(-1)
         run = free_run(state.figures, state.table, f, away, length)
-        ok(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)
-    return moves
+        if (move := legal(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)) is not None:
+            yield move
 
 
 def _clamp(table: Table, f: Figure, p: Point) -> Point:
     return Point(min(max(p.x, f.r), table.width - f.r), min(max(p.y, f.r), table.depth - f.r))
 
 
-def begin_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
-    """A move that starts in contact disengages first (SB-MOVE-3, SB-DIS-*)."""
-    setup = disengage_setup(state, f, failed_morale=False)
-    if setup is None:
-        return finish_move(state, f, move, out)
-    step = disengaging(state, f, setup, then=move)
-    if step is None:
-        out.append(ev.Disengaged(model=f.id, free_hacks=0))
-        return finish_move(state, f, move, out)
-    return push(state, step)
-
-
 def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
+    """The model ends its move where the move option said (SB-MOVE-1, SB-MOVE-2)."""
     out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
     return replace_figure(state, f.at(move.destination))
-
-
-def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> DisengageInput | None:
-    """The disengage procedure's input for f leaving all its enemies in contact, or None when none."""
-    contacts = enemies_in_contact(state.figures, f)
-    if not contacts:
-        return None
-    enemies = tuple(
-        HackingEnemy(
-            combat=e.combat, state=e.state, size=e.size, mounted=e.mounted, flying=e.flying,
-            high_ground=state.table.ground_height(e.centre) > state.table.ground_height(f.centre),
-            obstacle=state.table.across_obstacle(e.centre, f.centre),
-            enemies_in_contact=min(8, len(enemies_in_contact(state.figures, e))),
-            transfixed_in_contact=min(7, sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed")),
-        )
-            for e in contacts[:8]
-    )
-    return DisengageInput(
-        combat=f.combat, size=f.size, mounted=f.mounted, flying=f.flying,
-        free_disengage="free_disengage" in f.special_rules, failed_morale=failed_morale, enemies=enemies,
-    )
-
-
-def disengaging(state: SobState, f: Figure, setup: DisengageInput, *, then: Move | None, flee_moves: int = 0) -> Disengaging | None:
-    contacts = enemies_in_contact(state.figures, f)
-    contacts = contacts[:8]
-    positions = tuple(e.id for e in contacts)
-    hackers = tuple(e.id for e, entry in zip(contacts, setup.enemies) if not hacks_free_of_charge(setup, entry))
-    if not hackers:
-        return None  # SB-DIS-1, SB-DIS-4
-    return Disengaging(f.id, hackers, setup, positions, then, flee_moves)
 
 
 def flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:

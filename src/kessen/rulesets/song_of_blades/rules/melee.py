@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from kessen.dice import Dist
-from kessen.rulesets.song_of_blades.inputs import MeleeInput
-from kessen.rulesets.song_of_blades.profiles import SIZE_RANK
+from kessen.rulesets.song_of_blades.profiles import SIZE_RANK, ModelState, Size
+
+AttackerState = Literal["standing", "fallen"]
+
+
+@dataclass(frozen=True, slots=True)
+class Melee:
+    """One combat roll between an attacker and a defender, as the rules see it (§6.1; the odds input
+    ``procedures.MeleeInput`` validates the same fields)."""
+
+    attacker_combat: int
+    defender_combat: int
+    attacker_state: AttackerState = "standing"
+    defender_state: ModelState = "standing"
+    free_hack: bool = False
+    lethal: bool = False
+    power_blow: bool = False
+    ambush: bool = False
+    attack_number: int = 1
+    attacker_mounted: bool = False
+    defender_mounted: bool = False
+    attacker_size: Size = "normal"
+    defender_size: Size = "normal"
+    attacker_high_ground: bool = False
+    defender_obstacle: bool = False
+    attacker_enemies_in_contact: int = 1
+    attacker_transfixed_in_contact: int = 0
+    defender_enemies_in_contact: int = 1
+    defender_transfixed_in_contact: int = 0
+    attacker_can_recoil: bool = True
+    defender_can_recoil: bool = True
 
 Result = Literal["nothing", "fall", "recoil", "kill", "gruesome_kill"]
 Side = Literal["attacker", "defender", "none"]
@@ -36,7 +66,7 @@ def outnumbering(enemies_in_contact: int, transfixed_in_contact: int) -> int:
     return -max(0, enemies_in_contact - transfixed_in_contact - 1)
 
 
-def attacker_modifier(m: MeleeInput) -> int:
+def attacker_modifier(m: Melee) -> int:
     """Every modifier to the attacker's score (SB-MOD-1, -3, -4, -5b, -6, SB-OUT-1..3)."""
     return (
         (2 if m.defender_state in ("fallen", "transfixed") else 0)  # SB-MOD-1
@@ -48,7 +78,7 @@ def attacker_modifier(m: MeleeInput) -> int:
     )
 
 
-def defender_modifier(m: MeleeInput) -> int:
+def defender_modifier(m: Melee) -> int:
     """Every modifier to the defender's score (SB-MOD-7, -5a, -2, SB-OUT-1..3)."""
     return (
         (2 if m.attacker_state == "fallen" else 0)  # SB-MOD-7
@@ -77,7 +107,7 @@ def result_of_win(winner_score: int, loser_score: int, winner_die: int, *, letha
     return "recoil" if can_recoil else "fall"
 
 
-def combat_roll(m: MeleeInput, attacker_die: int, defender_die: int) -> MeleeOutcome:
+def combat_roll(m: Melee, attacker_die: int, defender_die: int) -> MeleeOutcome:
     """One combat roll from the two natural dice (SB-MELEE-3..10, SB-DOWN-4, SB-DOWN-6).
 
     No natural-roll overrides in melee (SB-MELEE-9): the die counts only for its score and parity.
@@ -90,7 +120,7 @@ class _Roll:
 
     __slots__ = ("a_bonus", "d_bonus", "a_lethal", "d_lethal", "a_can_recoil", "d_can_recoil", "defensive")
 
-    def __init__(self, m: MeleeInput) -> None:
+    def __init__(self, m: Melee) -> None:
         self.a_bonus = m.attacker_combat + attacker_modifier(m)
         self.d_bonus = m.defender_combat + defender_modifier(m)
         self.a_lethal = m.lethal or m.defender_state != "standing"  # SB-MELEE-10, SB-MOD-1
@@ -116,7 +146,30 @@ _ATTACKER_WINS = {r: MeleeOutcome("attacker", r, "defender") for r in _RESULTS}
 _DEFENDER_WINS = {r: MeleeOutcome("defender", r, "attacker") for r in _RESULTS}
 
 
-def combat_roll_counts(m: MeleeInput) -> dict[MeleeOutcome, int]:
+class MeleeDice(NamedTuple):
+    """One combat roll as the dice fell: both natural dice, both scores and what they did (SB-MELEE-3..6)."""
+
+    attacker_die: int
+    defender_die: int
+    attacker_score: int
+    defender_score: int
+    outcome: MeleeOutcome
+
+
+def melee_dice(m: Melee) -> Dist[MeleeDice]:
+    """The 36 equally likely rolls of one combat roll, each with its scores and outcome: what a game draws, so
+    that its report can show the dice; ``melee`` is this distribution with the dice forgotten (§6.1)."""
+    roll = _Roll(m)
+    return Dist(
+        {
+            MeleeDice(da, dd, da + roll.a_bonus, dd + roll.d_bonus, roll.outcome(da, dd)): 1
+            for da in range(1, 7)
+            for dd in range(1, 7)
+        }
+    )
+
+
+def combat_roll_counts(m: Melee) -> dict[MeleeOutcome, int]:
     """How many of the 36 equally likely pairs of dice give each outcome of a combat roll (§6.1)."""
     outcome = _Roll(m).outcome
     counts: dict[MeleeOutcome, int] = {}
@@ -127,6 +180,6 @@ def combat_roll_counts(m: MeleeInput) -> dict[MeleeOutcome, int]:
     return counts
 
 
-def melee(m: MeleeInput) -> Dist[MeleeOutcome]:
+def melee(m: Melee) -> Dist[MeleeOutcome]:
     """The exact distribution of one combat roll (§6.1)."""
     return Dist(combat_roll_counts(m))

@@ -1,0 +1,89 @@
+"""The board as `kessen board` and `kessen play` show it: a map of the table with its terrain and models, a legend,
+and the list of models (§3.4, §5)."""
+
+from __future__ import annotations
+
+import math
+
+from rich.markup import escape
+
+from kessen.core.geometry import Point
+from kessen.i18n import option_text, option_word
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+
+RULESET_ID = "song-of-blades"
+COLUMNS = 45  # the map's width in characters at most; a character is twice as high as it is wide
+GLYPHS = {"open": ".", "impassable": "#", "drop": ":", "cover": "%", "high_ground": "^", "obstacle": "=", "crowd": "*"}
+MARKERS = ("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+MORE = ("@", "&")  # the marker of each side's 27th model and beyond
+
+
+def markers(figures: tuple[Figure, ...], sides: tuple[str, str]) -> dict[str, str]:
+    """Each model's letter on the map: A-Z for the first side's models, a-z for the second's, in scenario order."""
+    found: dict[str, str] = {}
+    for i, side in enumerate(sides):
+        for n, f in enumerate(f for f in figures if f.side == side):
+            found[f.id] = MARKERS[i][n] if n < len(MARKERS[i]) else MORE[i]
+    return found
+
+
+def terrain_at(table: Table, p: Point) -> str:
+    """The terrain under a point, the most important first: impassable, drop, cover, high ground, open."""
+    if any(rect.contains(p) for rect in table.impassable):
+        return "impassable"
+    if any(rect.contains(p) for rect, _ in table.drops):
+        return "drop"
+    if table.cover_at(p) is not None:
+        return "cover"
+    return "high_ground" if table.ground_height(p) > 0 else "open"
+
+
+def table_map(table: Table, figures: tuple[Figure, ...], marks: dict[str, str]) -> list[str]:
+    """The table as rows of characters, north up, each character a cell of the table; a model shows in the cell of its
+    centre (``*`` where several share a cell), an obstacle in every cell its segment crosses; the row labels are the
+    cells' northern edges in mm."""
+    columns = max(1, min(COLUMNS, round(table.width / 20)))
+    cell_w = table.width / columns
+    cell_h = 2 * cell_w
+    rows = max(1, math.ceil(table.depth / cell_h))
+    grid = [
+        [GLYPHS[terrain_at(table, Point((c + 0.5) * cell_w, table.depth - (r + 0.5) * cell_h))] for c in range(columns)]
+        for r in range(rows)
+    ]
+
+    def cell(p: Point) -> tuple[int, int]:
+        return (min(rows - 1, max(0, int((table.depth - p.y) / cell_h))), min(columns - 1, max(0, int(p.x / cell_w))))
+
+    for a, b in table.obstacles:
+        steps = max(1, math.ceil((b - a).length() / (cell_w / 2)))
+        for i in range(steps + 1):
+            r, c = cell(a + (b - a).scaled(i / steps))
+            grid[r][c] = GLYPHS["obstacle"]
+    taken: set[tuple[int, int]] = set()
+    for f in figures:
+        r, c = cell(f.centre)
+        grid[r][c] = GLYPHS["crowd"] if (r, c) in taken else marks[f.id]
+        taken.add((r, c))
+    header = [" "] * columns
+    for c in range(0, columns, 10):
+        label = f"{c * cell_w:.0f}"
+        header[c : c + len(label)] = list(label)
+    lines = ["        " + "".join(header[:columns])]
+    lines += [f"  {table.depth - r * cell_h:5.0f} " + "".join(row) for r, row in enumerate(grid)]
+    return lines
+
+
+def render_board(table: Table, figures: tuple[Figure, ...], sides: tuple[str, str], lang: str, *, heading: str) -> list[str]:
+    """The heading, the map with its scale and legend, then each side's models with their markers."""
+    marks = markers(figures, sides)
+    cell_w = table.width / max(1, min(COLUMNS, round(table.width / 20)))
+    lines = [heading]
+    lines.append(option_text(RULESET_ID, lang, "show_scale", width=f"{cell_w:.0f}", depth=f"{2 * cell_w:.0f}"))
+    lines += table_map(table, figures, marks)
+    lines.append(option_text(RULESET_ID, lang, "show_legend", side_a=escape(sides[0]), side_b=escape(sides[1])))
+    for side in sides:
+        lines.append(f"  {escape(side)}:")
+        for f in (f for f in figures if f.side == side):
+            state = option_word(RULESET_ID, lang, f.state)
+            lines.append(f"    {marks[f.id]} {escape(f.id):12} {escape(f.name):20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {state}")
+    return lines

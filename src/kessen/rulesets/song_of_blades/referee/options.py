@@ -1,0 +1,74 @@
+"""The choices a player makes at a decision node (SB-TURN-3): activations, actions, hackers, follow-ups.
+
+The recoil candidates a loser's player chooses among are ``battlefield.RecoilOption`` (SB-GEO-5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kessen.core.geometry import Point
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """Activate a model with 1–3 dice (SB-ACT-1)."""
+
+    model: str
+    dice: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """Stop activating; the turn passes (SB-TURN-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """A melee attack (1 action), or a power blow (2 actions) (SB-MELEE-1, SB-MOD-2)."""
+
+    target: str
+    power_blow: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One straight move (1 action) to a destination (SB-MOVE-1..3); ``toward`` names its purpose."""
+
+    x: float
+    y: float
+    purpose: str  # "charge", "advance" or "retreat"
+    toward: str  # the enemy it charges or advances on, or retreats from
+
+    @property
+    def destination(self) -> Point:
+        return Point(self.x, self.y)
+
+
+@dataclass(frozen=True, slots=True)
+class StandUp:
+    """Stand up (1 action) (SB-DOWN-2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BreakFree:
+    """A transfixed model breaks free (2 actions) (SB-DOWN-7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndActivation:
+    """Spend no more actions this activation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hacker:
+    """The enemy that hacks next (SB-DIS-5) or the one that hacks a recoiling model (SB-RECOIL-3)."""
+
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """Whether the winner follows a recoiled loser (SB-FOLLOW-1)."""
+
+    follow: bool
