@@ -201,7 +201,7 @@ def limit_battles(seeds: tuple[int, ...] = (1, 2, 3)) -> list[tuple[int, float, 
     """AI battles of the scenario at the limits, to the end: (seed, seconds, rounds, events) each."""
     import time
 
-    from kessen.sim.battles import play_battle
+    from kessen.sim.play import play_battle
 
     ruleset, text = get_ruleset(RULESET), limit_scenario()
     found = []
