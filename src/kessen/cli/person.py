@@ -60,6 +60,9 @@ class Person:
         except EOFError:
             self.out.print()
             raise QuitGame("end_of_input") from None
+        except KeyboardInterrupt:
+            self.out.print()  # the notice that the game was saved goes on a line of its own
+            raise
 
     def answer(self, text: str, decision: PendingDecision) -> bool:
         """Act on one answer; True once the decision is made or undone (the next one is to be shown)."""
