@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -123,3 +124,15 @@ def test_bh_duel_6_ai_keeps_might_when_the_duel_decides_nothing() -> None:
     ask = decision(state, "might")
     assert ask.options[0] == st.SpendMight(1)
     assert BattlehostAI("good").decide(state, ask) == st.SpendMight(0)
+
+
+def test_bh_fight_1_ai_weighs_a_charge_into_a_fight_of_more_than_eight_models() -> None:
+    """BH-FIGHT-1, BH-PROC-5: nine riders already touch a troll on a 60 mm base and a tenth can charge it; the AI
+    weighs that charge with the exact odds of a fight of ten against one (more than the odds input's 8 a side) and
+    makes it, instead of failing on the odds input's limit."""
+    reach = 1.1811024 + 0.4921260  # centres of a 60 mm and a 25 mm base in contact
+    riders = [model(f"R{k}", 20 + reach * math.cos(math.radians(36 * k)), 20 + reach * math.sin(math.radians(36 * k))) for k in range(9)]
+    riders.append(model("R9", 20 + (reach + 3) * math.cos(math.radians(324)), 20 + (reach + 3) * math.sin(math.radians(324))))
+    state = started(state_of(riders, [model("Troll", 20, 20, base_mm=60, attacks=3, wounds=3)]))
+    choice = BattlehostAI("good").decide(state, decision(state, "move"))
+    assert isinstance(choice, st.MoveTo) and choice.model == "R9" and choice.charge == "Troll"

@@ -30,7 +30,7 @@ from kessen.rulesets.battlehost.battlefield import (
 )
 from kessen.rulesets.battlehost.duels import win_chance
 from kessen.rulesets.battlehost.fighting import fight
-from kessen.rulesets.battlehost.inputs import FightInput
+from kessen.rulesets.battlehost.inputs import FightInput, FightModel
 from kessen.rulesets.battlehost.might import die_succeeds, second_die
 from kessen.rulesets.battlehost.profiles import Side, other_side
 from kessen.rulesets.battlehost.wounding import wound_chance, wound_chart
@@ -50,10 +50,19 @@ def _fight_model(m: Model, *, two_handed: bool = False) -> dict[str, Any]:
 
 
 def _fight_odds(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Any:
+    """The exact ``fight`` odds of the fight these models would make (BH-PROC-5).
+
+    The engine's fights have no limit on the models of a side (a monster on a large base may have a dozen foes),
+    so the models are checked one by one and the procedure is asked directly, without the odds input's 1–8 a side.
+    """
     if len(mine) > 1 and len(theirs) > 1:
         theirs = theirs[:1]
     good, evil = (mine, theirs) if side == "good" else (theirs, mine)
-    return st.cached_dist(fight, validate_data(FightInput, {"good": good, "evil": evil}))
+    question = FightInput.model_construct(
+        good=tuple(validate_data(FightModel, m) for m in good), evil=tuple(validate_data(FightModel, m) for m in evil),
+        good_might=0, evil_might=0,
+    )
+    return st.cached_dist(fight, question)
 
 
 def exchange(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:

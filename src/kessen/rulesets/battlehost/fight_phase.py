@@ -28,7 +28,7 @@ from kessen.rulesets.battlehost.duel_roll import (
     spend_might,
     useful_might_of,
 )
-from kessen.rulesets.battlehost.pairing import Fight, Split, groups, splits
+from kessen.rulesets.battlehost.pairing import Fight, OpenGroup, after_choice, groups, split_into_fights
 from kessen.rulesets.battlehost.profiles import other_side
 from kessen.rulesets.battlehost.state import (
     BhState,
@@ -57,13 +57,11 @@ def start_fight_phase(state: BhState, out: list[Event]) -> BhState:
     """Split the engaged models into fights (BH-FIGHT-1); the priority player picks first (BH-FIGHT-2)."""
     out.append(ev.PhaseStarted(turn=state.turn, phase="fight"))
     fixed: list[Fight] = []
-    open_groups: list[tuple[Split, ...]] = []
+    open_groups: list[OpenGroup] = []
     for group in groups(state.models):
-        allowed = splits(state.models, group)
-        if len(allowed) == 1:
-            fixed.extend(allowed[0])
-        else:
-            open_groups.append(allowed)
+        fights, still_open = split_into_fights(state.models, group)
+        fixed.extend(fights)
+        open_groups.extend(still_open)
     return replace(state, phase="fight", acting=None, fights=tuple(fixed), split_groups=tuple(open_groups), picker=state.priority)
 
 
@@ -74,8 +72,11 @@ def fightable(state: BhState) -> tuple[Fight, ...]:
 
 
 def choose_split(state: BhState, choice: ChooseSplit) -> BhState:
-    """The priority player's split of one group of engaged models into fights (BH-FIGHT-1)."""
-    return replace(state, fights=state.fights + choice.fights, split_groups=state.split_groups[1:])
+    """The priority player's split of one group of engaged models into fights, or of its first model's fight;
+    the rest of the group is split next (BH-FIGHT-1)."""
+    group = state.split_groups[0]
+    fixed, still_open = after_choice(state.models, group, choice.fights)
+    return replace(state, fights=state.fights + choice.fights + fixed, split_groups=still_open + state.split_groups[1:])
 
 
 def choose_fight(state: BhState, choice: ChooseFight, out: list[Event]) -> BhState:

@@ -48,7 +48,7 @@ def node(state: BhState) -> Node:
         return Decision(state.acting or "", "shoot", shoot_options(state))
     assert state.phase == "fight"
     if state.split_groups:
-        return Decision(state.priority or "", "split", tuple(ChooseSplit(s) for s in state.split_groups[0]))
+        return Decision(state.priority or "", "split", tuple(ChooseSplit(s) for s in state.split_groups[0].choices))
     if state.fighting is None:
         return Decision(state.picker or "", "fight", tuple(ChooseFight(f) for f in fightable(state)))
     return fight_node(state, state.fighting)

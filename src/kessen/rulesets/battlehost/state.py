@@ -16,7 +16,7 @@ from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.backing_away import Retreat
 from kessen.rulesets.battlehost.battlefield import Board, Model
 from kessen.rulesets.battlehost.might import HeroDie
-from kessen.rulesets.battlehost.pairing import Fight, Split
+from kessen.rulesets.battlehost.pairing import Fight, OpenGroup, Split
 from kessen.rulesets.battlehost.profiles import Side
 from kessen.rulesets.battlehost.scenario import Scenario, board_of, models_of
 
@@ -67,7 +67,8 @@ class EndShooting:
 
 @dataclass(frozen=True, slots=True)
 class ChooseSplit:
-    """The priority player's choice among the allowed splits of a group into fights (BH-FIGHT-1)."""
+    """The priority player's choice of a whole allowed split of a group into fights, or of the fight its first model is
+    in when the group has more than MAX_SPLITS splits (BH-FIGHT-1)."""
 
     fights: Split
 
@@ -204,7 +205,7 @@ class BhState:
     done: frozenset[str] = frozenset()
     shot: frozenset[str] = frozenset()
     shooting: ShootAt | None = None
-    split_groups: tuple[tuple[Split, ...], ...] = ()
+    split_groups: tuple[OpenGroup, ...] = ()
     fights: tuple[Fight, ...] = ()
     picker: Side | None = None
     fighting: Fighting | None = None
