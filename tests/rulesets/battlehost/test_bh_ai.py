@@ -87,8 +87,8 @@ def test_bh_dice_4_ai_spends_might_where_it_is_worth_a_wound() -> None:
     state, _ = step(state, GOOD_WINS)
     state, _ = step(state, 4)
     ask = decision(state, "might on roll")
-    assert ask.options == (st.SpendMight(1), st.SpendMight(0))
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(1)
+    assert ask.options == (st.MightOnRoll("H", 1), st.MightOnRoll("H", 0))
+    assert BattlehostAI("good").decide(state, ask) == st.MightOnRoll("H", 1)
 
 
 def test_bh_dice_4_ai_keeps_might_off_a_hit_that_would_hardly_wound() -> None:
@@ -100,8 +100,8 @@ def test_bh_dice_4_ai_keeps_might_off_a_hit_that_would_hardly_wound() -> None:
     state, _ = step(state, st.ShootAt("H", "T"))
     state, _ = step(state, 3)
     ask = decision(state, "might on roll")
-    assert ask.options[0] == st.SpendMight(1)
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(0)
+    assert ask.options[0] == st.MightOnRoll("H", 1)
+    assert BattlehostAI("good").decide(state, ask) == st.MightOnRoll("H", 0)
 
 
 def test_bh_duel_6_ai_spends_the_might_that_wins_the_duel() -> None:

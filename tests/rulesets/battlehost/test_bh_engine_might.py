@@ -68,13 +68,13 @@ def test_bh_dice_4_bh_shoot_7_hero_spends_might_on_its_hit_and_wound_rolls() -> 
     assert chance(state, "hit roll").dist.probabilities() == {f: Fraction(1, 6) for f in range(1, 7)}
     state, events = step(state, 3)
     ask = decision(state, "might on roll")
-    assert ask.player == "good" and ask.options == (st.SpendMight(1), st.SpendMight(0))
+    assert ask.player == "good" and ask.options == (st.MightOnRoll("H", 1), st.MightOnRoll("H", 0))
     assert of_type(events, "hero_rolled")[0].score == 3
-    state, events = step(state, st.SpendMight(1))
+    state, events = step(state, st.MightOnRoll("H", 1))
     assert state.get("H").might_left == 1 and of_type(events, "might_on_roll")[0].score == 4
     state, _ = step(state, 4)  # the wound roll: 4 fails against 5+
-    assert decision(state, "might on roll").options == (st.SpendMight(1), st.SpendMight(0))
-    state, events = step(state, st.SpendMight(1))
+    assert decision(state, "might on roll").options == (st.MightOnRoll("H", 1), st.MightOnRoll("H", 0))
+    state, events = step(state, st.MightOnRoll("H", 1))
     assert state.model("T") is None and state.get("H").might_left == 0
     assert [(e.hit, e.wounded) for e in of_type(events, "shot")] == [(True, True)]
 
@@ -84,7 +84,7 @@ def test_bh_dice_4_declining_might_keeps_the_point_and_the_roll_fails() -> None:
     state = shoot_phase([hero_archer(2)], [model("T", 10, 20)])
     state, _ = step(state, st.ShootAt("H", "T"))
     state, _ = step(state, 3)
-    state, events = step(state, st.SpendMight(0))
+    state, events = step(state, st.MightOnRoll("H", 0))
     assert state.get("H").might_left == 2 and [(e.hit, e.wounded) for e in of_type(events, "shot")] == [(False, False)]
 
 
@@ -108,7 +108,7 @@ def test_bh_dice_4_exact_odds_of_a_hero_shot_with_one_might() -> None:
     assert sum(p for (wounded, _), p in odds.items() if wounded) == Fraction(11, 36)
     # spent on the wound roll after a natural hit (1/2 · 1/6), or on the hit roll (1/6)
     assert sum(p for (_, spent), p in odds.items() if spent) == Fraction(1, 12) + Fraction(1, 6)
-    never = shot_odds(state, policy=lambda node: st.SpendMight(0))
+    never = shot_odds(state, policy=lambda node: st.MightOnRoll("H", 0))
     assert sum(p for (wounded, _), p in never.items() if wounded) == Fraction(1, 6)
 
 
@@ -135,11 +135,11 @@ def test_bh_strike_2_bh_wound_1_hero_strike_rolls_die_by_die_with_might() -> Non
     state, _ = step(state, GOOD_WINS)
     chance(state, "wound roll")
     state, _ = step(state, 4)
-    assert decision(state, "might on roll").options == (st.SpendMight(2), st.SpendMight(0))
-    state, _ = step(state, st.SpendMight(2))
+    assert decision(state, "might on roll").options == (st.MightOnRoll("H", 2), st.MightOnRoll("H", 0))
+    state, _ = step(state, st.MightOnRoll("H", 2))
     chance(state, "second die")
     state, _ = step(state, 3)
-    state, events = step(state, st.SpendMight(1))
+    state, events = step(state, st.MightOnRoll("H", 1))
     assert state.model("O") is None and state.get("H").might_left == 0
     assert [(e.strikes, e.wounds) for e in of_type(events, "struck")] == [(1, 1)]
     assert [(e.winner, e.wounds, e.slain) for e in of_type(events, "fight_resolved")] == [("good", 1, 1)]

@@ -15,7 +15,7 @@ from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.might import HeroDie, die_score, die_succeeds, might_choices, rolled, second_die, wound_die
 from kessen.rulesets.battlehost.shoot_phase import shot_result
 from kessen.rulesets.battlehost.shooting import MISSED, ShootOutcome
-from kessen.rulesets.battlehost.state import BhState, SpendMight, put_model
+from kessen.rulesets.battlehost.state import BhState, MightOnRoll, put_model
 from kessen.rulesets.battlehost.striking import strike_roll_result
 from kessen.rulesets.battlehost.wounding import wound_chart
 
@@ -27,10 +27,10 @@ def hero_die_node(state: BhState, die: HeroDie) -> Node:
     if die.face is None:
         return Chance(HERO_DIE, die.kind.replace("_", " "))
     hero = state.get(die.hero)
-    return Decision(hero.side, "might on roll", tuple(SpendMight(k) for k in might_choices(die, die.face, hero.might_left)))
+    return Decision(hero.side, "might on roll", tuple(MightOnRoll(hero.id, k) for k in might_choices(die, die.face, hero.might_left)))
 
 
-def apply_hero_die(state: BhState, die: HeroDie, choice: int | SpendMight, out: list[Event]) -> BhState:
+def apply_hero_die(state: BhState, die: HeroDie, choice: int | MightOnRoll, out: list[Event]) -> BhState:
     """The natural roll of a Hero's die, or the Might its player spends on it after it failed (BH-DICE-4)."""
     hero = state.get(die.hero)
     if die.face is None:
@@ -40,7 +40,7 @@ def apply_hero_die(state: BhState, die: HeroDie, choice: int | SpendMight, out: 
         if len(might_choices(die, face, hero.might_left)) > 1:
             return replace(state, hero_die=rolled(die, face))
         return _hero_die_done(state, die, die_succeeds(die, face), out)
-    assert isinstance(choice, SpendMight)
+    assert isinstance(choice, MightOnRoll)
     points = choice.points
     if points:
         state = put_model(state, replace(hero, might_left=hero.might_left - points))

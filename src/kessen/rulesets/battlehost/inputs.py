@@ -18,55 +18,54 @@ Strikes = Annotated[int, Field(ge=1, le=10)]
 class WoundRollInput(StrictModel):
     """One To Wound roll (BH-PROC-1)."""
 
-    strength: Strength
-    defence: Defence
-    two_handed: bool = False
+    strength: Annotated[Strength, Field(description="the striker's Strength, 1-10")]
+    defence: Annotated[Defence, Field(description="the target's Defence, 1-10")]
+    two_handed: Annotated[bool, Field(description="the striker uses a two-handed weapon: +1 to each die of the roll (BH-STRIKE-6)")] = False
 
 
 class ShootInput(StrictModel):
     """One shot at one target (BH-PROC-2)."""
 
-    shoot_value: ShootValue
-    moved: bool = False
-    strength: Strength
-    defence: Defence
-    wounds: Wounds = 1
+    shoot_value: Annotated[ShootValue, Field(description='the shooter\'s Shoot value, the N of "N+", 2-6')]
+    moved: Annotated[bool, Field(description="the shooter moved this turn: its Shoot value is one worse (BH-SHOOT-6)")] = False
+    strength: Annotated[Strength, Field(description="the missile weapon's Strength, 1-10")]
+    defence: Annotated[Defence, Field(description="the target's Defence, 1-10")]
+    wounds: Annotated[Wounds, Field(description="the target's remaining wounds, 1-20")] = 1
 
 
 class StrikesInput(StrictModel):
     """Strikes at one target (BH-PROC-3)."""
 
-    strikes: Strikes
-    strength: Strength
-    defence: Defence
-    wounds: Wounds = 1
-    trapped: bool = False
-    prone: bool = False
-    two_handed: bool = False
+    strikes: Annotated[Strikes, Field(description="the number of strikes, 1-10 (normally the striker's Attacks)")]
+    strength: Annotated[Strength, Field(description="the striker's Strength, 1-10")]
+    defence: Annotated[Defence, Field(description="the target's Defence, 1-10")]
+    wounds: Annotated[Wounds, Field(description="the target's remaining wounds, 1-20")] = 1
+    trapped: Annotated[bool, Field(description="the target is trapped: each strike is two To Wound rolls (BH-STRIKE-5)")] = False
+    prone: Annotated[bool, Field(description="the target is prone: the same as trapped, not doubled again (BH-BACK-5)")] = False
+    two_handed: Annotated[bool, Field(description="the striker uses a two-handed weapon: +1 To Wound (BH-STRIKE-6)")] = False
 
 
 class DuelModel(StrictModel):
     """One model's part in a duel roll (BH-PROC-4)."""
 
-    fight: FightValue
-    attacks: Attacks
-    two_handed: bool = False
-    duel_modifier: DuelModifier = 0
+    fight: Annotated[FightValue, Field(description="the model's Fight value, 1-10 (the first number of F; breaks ties)")]
+    attacks: Annotated[Attacks, Field(description="the model's Attacks, 1-10: how many duel dice it rolls")]
+    two_handed: Annotated[bool, Field(description="the model uses a two-handed weapon: -1 to each of its duel dice (BH-DUEL-3)")] = False
+    duel_modifier: Annotated[DuelModifier, Field(description="added to each of its duel dice, -3 to 3")] = 0
 
 
 class FightModel(StrictModel):
     """One model's part in a whole fight (BH-PROC-5)."""
 
-    fight: FightValue
-    attacks: Attacks
-    strength: Strength
-    defence: Defence
-    wounds: Wounds = 1
-    two_handed: bool = False
-    duel_modifier: DuelModifier = 0
-    prone: bool = False
-    trapped: bool = False
-
+    fight: Annotated[FightValue, Field(description="the model's Fight value, 1-10 (the first number of F; breaks ties)")]
+    attacks: Annotated[Attacks, Field(description="the model's Attacks, 1-10: its duel dice and its strikes")]
+    strength: Annotated[Strength, Field(description="the model's Strength, 1-10")]
+    defence: Annotated[Defence, Field(description="the model's Defence, 1-10")]
+    wounds: Annotated[Wounds, Field(description="the model's remaining wounds, 1-20")] = 1
+    two_handed: Annotated[bool, Field(description="the model uses a two-handed weapon: -1 to its duel dice, +1 To Wound on its strikes")] = False
+    duel_modifier: Annotated[DuelModifier, Field(description="added to each of its duel dice, -3 to 3")] = 0
+    prone: Annotated[bool, Field(description="the model is prone: trapped if its side loses, makes no strikes if its side wins (BH-BACK-5)")] = False
+    trapped: Annotated[bool, Field(description="the model cannot back away if its side loses: strikes at it are doubled (BH-BACK-4)")] = False
 
 
 def _check_fight_shape(good: int, evil: int, good_might: int, evil_might: int) -> None:
@@ -88,10 +87,10 @@ def _check_fight_shape(good: int, evil: int, good_might: int, evil_might: int) -
 class DuelInput(StrictModel):
     """The duel roll of one fight (BH-PROC-4)."""
 
-    good: Annotated[tuple[DuelModel, ...], Field(min_length=1, max_length=8)]
-    evil: Annotated[tuple[DuelModel, ...], Field(min_length=1, max_length=8)]
-    good_might: SideMight = 0
-    evil_might: SideMight = 0
+    good: Annotated[tuple[DuelModel, ...], Field(min_length=1, max_length=8, description="the Good side's models in the fight, 1-8")]
+    evil: Annotated[tuple[DuelModel, ...], Field(min_length=1, max_length=8, description="the Evil side's models in the fight, 1-8")]
+    good_might: Annotated[SideMight, Field(description="Might points the Good side may spend on its best die, 0-6")] = 0
+    evil_might: Annotated[SideMight, Field(description="Might points the Evil side may spend on its best die, 0-6 (not both sides)")] = 0
 
     def check(self) -> None:
         """One-vs-one or many-vs-one; Might on one side at most (BH-PROC-4)."""
@@ -101,10 +100,10 @@ class DuelInput(StrictModel):
 class FightInput(StrictModel):
     """A whole fight: duel, then strikes (BH-PROC-5)."""
 
-    good: Annotated[tuple[FightModel, ...], Field(min_length=1, max_length=8)]
-    evil: Annotated[tuple[FightModel, ...], Field(min_length=1, max_length=8)]
-    good_might: SideMight = 0
-    evil_might: SideMight = 0
+    good: Annotated[tuple[FightModel, ...], Field(min_length=1, max_length=8, description="the Good side's models in the fight, 1-8")]
+    evil: Annotated[tuple[FightModel, ...], Field(min_length=1, max_length=8, description="the Evil side's models in the fight, 1-8")]
+    good_might: Annotated[SideMight, Field(description="Might points the Good side may spend on its best duel die, 0-6")] = 0
+    evil_might: Annotated[SideMight, Field(description="Might points the Evil side may spend on its best duel die, 0-6 (not both sides)")] = 0
 
     def check(self) -> None:
         """One-vs-one or many-vs-one; Might on one side at most (BH-PROC-4, BH-PROC-5)."""

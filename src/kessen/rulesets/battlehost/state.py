@@ -96,6 +96,14 @@ class SpendMight:
 
 
 @dataclass(frozen=True, slots=True)
+class MightOnRoll:
+    """Might points a Hero spends on its own failed hit or To Wound die (BH-DICE-4)."""
+
+    model: str
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class NextLoser:
     """The loser that backs away next (BH-BACK-8)."""
 

@@ -42,9 +42,14 @@ def allowed_targets(state: BhState, f: Fighting) -> tuple[str, ...]:
     return tuple(allowed)
 
 
+def aimed(f: Fighting, target: str) -> Fighting:
+    """The fight with the current striker's next strike aimed at *target* (BH-STRIKE-7)."""
+    return replace(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
+
+
 def aim(state: BhState, f: Fighting, target: str) -> BhState:
     """The current striker aims its next strike; a Hero with Might rolls it die by die (BH-STRIKE-5, BH-DICE-4)."""
-    f = replace(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
+    f = aimed(f, target)
     assert f.striker is not None
     if not rolls_die_by_die(state.get(f.striker)):
         return with_fight(state, f)
@@ -61,7 +66,7 @@ def strike_input(striker: Model, target: Model, *, strikes_made: int, trapped: b
     )
 
 
-def _strikes_made(state: BhState, f: Fighting) -> int:
+def strikes_made(state: BhState, f: Fighting) -> int:
     """One strike at a time while the striker may still turn to another target, else all it has left (BH-STRIKE-7, BH-STRIKE-8)."""
     return 1 if len(allowed_targets(state, f)) > 1 else f.strikes_left
 
@@ -70,14 +75,14 @@ def strike_dist(state: BhState, f: Fighting) -> Dist[StrikesOutcome]:
     """The exact outcomes of the strikes now aimed, from the ``strikes`` procedure (BH-STRIKE-2..6)."""
     assert f.striker is not None and f.target is not None
     striker, target = state.get(f.striker), state.get(f.target)
-    made = _strikes_made(state, f)
+    made = strikes_made(state, f)
     return cached_dist(strikes, strike_input(striker, target, strikes_made=made, trapped=f.target in f.trapped, two_handed=f.uses_two_handed(striker.id)))
 
 
 def strike_result(state: BhState, f: Fighting, o: StrikesOutcome, out: list[Event]) -> BhState:
     """The wounds of the strikes just rolled (BH-STRIKE-3)."""
     assert f.striker is not None and f.target is not None
-    made = _strikes_made(state, f)
+    made = strikes_made(state, f)
     target = f.target
     out.append(ev.Struck(model=f.striker, target=target, strikes=made, wounds=o.wounds))
     f = replace(f, strikes_left=f.strikes_left - made, wounds=f.wounds + o.wounds, slain=f.slain + int(o.slain), target=None)

@@ -80,9 +80,13 @@ def winner(state: BhState) -> Side | None:
 
 
 def summary(state: BhState) -> dict[str, Any]:
-    """The Terminal node's summary: turns played, casualties and survivors of each side."""
+    """The Terminal node's summary: rounds (turns) played, casualties and survivors of each side, and the share of
+    its starting models each side lost, which decides the winner at the end of the last turn (BH-TURN-3)."""
+    lost = casualties(state)
+    start = dict(zip(SIDES, state.start))
     return {
-        "turns": state.turn,
-        "casualties": casualties(state),
+        "rounds": state.turn,
+        "casualties": lost,
         "survivors": {s: len(state.side_models(s)) for s in SIDES},
+        "percent_lost": {s: round(100 * lost[s] / start[s], 1) for s in SIDES},
     }
