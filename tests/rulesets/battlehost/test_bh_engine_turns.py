@@ -19,6 +19,7 @@ from kessen.rulesets.battlehost.battlefield import (
     EPS,
     distance,
     gap,
+    engaged_ids,
     has_control_zone,
     in_base_contact,
     in_control_zone,
@@ -55,9 +56,9 @@ def test_bh_geo_4_control_zone_is_one_inch_none_when_engaged_or_prone() -> None:
     state = state_of([model("A", 10, 10), model("P", 30, 30, prone=True)], [model("E", 10 + CONTACT + 0.9, 10), model("F", 30, 10 + CONTACT - 0.0)])
     a, e = state.get("A"), state.get("E")
     assert in_control_zone(e, a) and in_control_zone(a, e)
-    assert has_control_zone(state.models, a) and not has_control_zone(state.models, state.get("P"))
+    assert has_control_zone(a, engaged_ids(state.models)) and not has_control_zone(state.get("P"), engaged_ids(state.models))
     engaged = state_of([model("A", 10, 10)], [model("E", 10 + CONTACT, 10)])
-    assert not has_control_zone(engaged.models, engaged.get("A"))
+    assert not has_control_zone(engaged.get("A"), engaged_ids(engaged.models))
 
 
 # --- turns -----------------------------------------------------------------------------------------------

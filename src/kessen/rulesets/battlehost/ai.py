@@ -25,6 +25,7 @@ from kessen.rulesets.battlehost.battlefield import (
     blocking_models,
     distance,
     enemies_in_contact,
+    engaged_ids,
     ground_blocks,
     is_engaged,
 )
@@ -92,15 +93,19 @@ def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Po
     friends = [f for f in models if f.side == m.side and f.id != m.id]
     placed: list[Point] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
+        ring = m.r + e_r  # the slots' distance from *at*
+        # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
+        crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
+        coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
         for k in range(SLOT_ANGLES):
-            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(m.r + e_r)
+            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(ring)
             if not board.on_board(p, e_r) or board.overlaps_terrain(p, e_r):
                 continue
-            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in friends):
+            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in crowding):
                 continue
             if any(math.hypot(p.x - q.x, p.y - q.y) < 2 * e_r - 0.01 for q in placed):
                 continue
-            if any(_can_come(board, e, p, m, at, friends) for e in enemies):
+            if any(_can_come(board, e, p, m, at, friends) for e in coming):
                 placed.append(p)
     return len(placed)
 
@@ -115,9 +120,10 @@ def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: li
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
+    engaged = engaged_ids(state.models)
     return sum(
         1 for x in state.models
-        if (x.side != m.side) == enemies and not is_engaged(state.models, x) and distance(x, m) <= 2 * x.move
+        if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move
     )
 
 
@@ -196,18 +202,24 @@ class BattlehostAI:
         advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
         do, charge even at poor odds."""
         holding: dict[str, bool] = {}
+        aiming: dict[str, bool] = {}
 
         def holds(model_id: str) -> bool:
             if model_id not in holding:
                 holding[model_id] = holds_choke_point(state, state.get(model_id))
             return holding[model_id]
 
+        def has_target(m: Model) -> bool:
+            if m.id not in aiming:
+                aiming[m.id] = bool(shoot_phase.targets(state, m))
+            return aiming[m.id]
+
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         for i, o in enumerate(options):
             if isinstance(o, st.MoveTo) and o.charge is not None:
                 m = state.get(o.model)
-                if (self._is_shooter(m) and shoot_phase.targets(state, m)) or holds(m.id):
+                if (self._is_shooter(m) and has_target(m)) or holds(m.id):
                     continue
                 value = self._charge_value(state, o)
                 if best is None or (value, -i) > best:
@@ -222,7 +234,7 @@ class BattlehostAI:
                 if holds(m.id):
                     continue
                 if self._is_shooter(m):
-                    if shoot_phase.targets(state, m) or is_engaged(state.models, m):
+                    if has_target(m) or is_engaged(state.models, m):
                         continue
                     halves = [x for x in options if isinstance(x, st.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)

@@ -7,6 +7,7 @@ chosen move does to the state.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -20,10 +21,10 @@ from kessen.rulesets.battlehost.battlefield import (
     Board,
     Model,
     distance,
+    engaged_ids,
     ground_blocks,
     has_control_zone,
     in_base_contact,
-    is_engaged,
     path_is_clear,
 )
 from kessen.rulesets.battlehost.profiles import other_side
@@ -34,11 +35,14 @@ MIN_MOVE = 0.05  # inches: shorter advances are not offered
 # --- the geometry of a move (BH-MOVE-2..5) -----------------------------------------------------------------
 
 
-def control_zones_allow(mover: Model, p1: Point, models: Sequence[Model], *, charging: str | None = None) -> bool:
+def control_zones_allow(
+    mover: Model, p1: Point, models: Sequence[Model], *, engaged: frozenset[str], charging: str | None = None
+) -> bool:
     """The control-zone limits on a straight move (BH-MOVE-4).
 
     For each enemy X with a control zone, other than the charged model: starting 1" or more away, the
-    distance stays at least 1" all the way; starting nearer, it never falls below its start.
+    distance stays at least 1" all the way; starting nearer, it never falls below its start. *engaged*
+    holds every engaged model of the table (they have no control zone, BH-GEO-4).
     """
     p0 = mover.centre
     step = p1 - p0
@@ -46,7 +50,7 @@ def control_zones_allow(mover: Model, p1: Point, models: Sequence[Model], *, cha
         return True
     d = step.unit()
     for x in models:
-        if x.side == mover.side or x.id == charging or not has_control_zone(models, x):
+        if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
         start = (p0 - x.centre).length() - mover.r - x.r
         if start >= CONTROL_ZONE - 1e-9:
@@ -57,7 +61,9 @@ def control_zones_allow(mover: Model, p1: Point, models: Sequence[Model], *, cha
     return True
 
 
-def move_is_legal(mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, charging: str | None = None) -> bool:
+def move_is_legal(
+    mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
+) -> bool:
     """A straight move of at most *limit* inches: no base touched on the way except the charged one, on the
     board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
     if (p1 - mover.centre).length() > limit + 1e-9:
@@ -71,13 +77,13 @@ def move_is_legal(mover: Model, p1: Point, models: Sequence[Model], board: Board
             return False
         if not in_base_contact(mover.at(p1), target):
             return False
-    return control_zones_allow(mover, p1, models, charging=charging)
+    return control_zones_allow(mover, p1, models, engaged=engaged, charging=charging)
 
 
 CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
 
 
-def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float) -> Point | None:
+def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> Point | None:
     """The contact point nearest the direct line at which *mover* can legally charge *target*, or None (BH-MOVE-5).
 
     Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
@@ -87,12 +93,12 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
     towards_mover = (mover.centre - target.centre).unit()
     for angle in CHARGE_ANGLES:
         p = target.centre + towards_mover.rotated(angle).scaled(target.r + mover.r)
-        if move_is_legal(mover, p, models, board, limit=limit, charging=target.id):
+        if move_is_legal(mover, p, models, board, limit=limit, engaged=engaged, charging=target.id):
             return p
     return None
 
 
-def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float) -> float:
+def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
     """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
     p0 = mover.centre
     reach = limit
@@ -103,7 +109,7 @@ def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board
         t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
         if t is not None:
             reach = min(reach, t)
-        if x.side != mover.side and has_control_zone(models, x):
+        if x.side != mover.side and has_control_zone(x, engaged):
             start = (p0 - x.centre).length() - mover.r - x.r
             if start >= CONTROL_ZONE - 1e-9:
                 t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
@@ -132,36 +138,86 @@ def move_limit(m: Model, *, stand_up: bool) -> float:
     return m.move / 2 if stand_up else float(m.move)
 
 
+def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
+    """The models whose bases come within *reach* inches of *m*'s centre, all that a move of at most
+    reach − r − 1" can touch, pass or be held back by (BH-GEO-7, BH-MOVE-4), and the nearest enemy (edge to
+    edge, then by id), whichever way it lies."""
+    near: list[Model] = []
+    nearest: tuple[float, str] | None = None
+    found: Model | None = None
+    for x in models:
+        centres = math.hypot(x.x - m.x, x.y - m.y)
+        if centres - x.r <= reach:
+            near.append(x)
+        if x.side != m.side:
+            key = (max(0.0, centres - m.r - x.r), x.id)  # distance(m, x), BH-GEO-2
+            if nearest is None or key < nearest:
+                nearest, found = key, x
+    return tuple(near), found
+
+
+def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[float]) -> list[tuple[Model, ...]]:
+    """For each mover, the models that may lie within its reach or be its nearest enemy: a quick screen of every pair
+    at once (with a margin for rounding), so that :func:`surroundings` judges only those exactly."""
+    import numpy as np  # noqa: PLC0415 - numpy loads with the first battle, not with the odds
+
+    xs, ys = np.array([x.x for x in models]), np.array([x.y for x in models])
+    rs = np.array([x.r for x in models])
+    enemy = np.array([[x.side != m.side for x in models] for m in movers])
+    mx, my = np.array([m.x for m in movers])[:, None], np.array([m.y for m in movers])[:, None]
+    centres = np.hypot(xs - mx, ys - my)
+    reach = np.array(reaches)[:, None]
+    gaps = np.where(enemy, centres - rs, np.inf)
+    keep = (centres - rs <= reach + 1e-6) | (gaps <= gaps.min(axis=1, keepdims=True) + 1e-6)
+    return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
+
+
 @functools.lru_cache(maxsize=16)
 def move_options(state: BhState) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
     a prone model; then ending the player's moves (BH-MOVE-1..7)."""
     side = state.acting
+    engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
-    for m in state.models:
-        if m.side != side or m.id in state.done or is_engaged(state.models, m):
-            continue  # BH-MOVE-6
-        limit = move_limit(m, stand_up=m.prone)
-        enemies = sorted((e for e in state.models if e.side != side), key=lambda e: (distance(m, e), e.id))
-        for e in enemies:
-            if distance(m, e) > limit:
-                break
-            p = charge_point(m, e, state.models, state.board, limit=limit)
-            if p is not None:
-                charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
-        if enemies:
-            toward = enemies[0].centre - m.centre
-            run = furthest_move(m, toward.unit(), state.models, state.board, limit=limit)
-            runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
-            for length in runs:
-                if length >= MIN_MOVE:
-                    p = m.centre + toward.unit().scaled(length)
-                    advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
-        if m.prone:
-            advances.append(StandUp(m.id))
+    movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
+    reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
+    for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
+        near, nearest = surroundings(screened, m, reach)
+        mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
+        charges.extend(mine[0])
+        advances.extend(mine[1])
     return (*charges, *advances, EndMoves())
+
+
+@functools.lru_cache(maxsize=4096)
+def model_moves(
+    m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
+) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...]]:
+    """One model's charges and its other moves (BH-MOVE-2..7): they depend only on the models within its reach
+    (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a model whose
+    surroundings did not change since another model moved keeps the same options."""
+    limit = move_limit(m, stand_up=m.prone)
+    charges: list[MoveTo] = []
+    advances: list[MoveTo | StandUp] = []
+    for e in sorted((e for e in near if e.side != m.side), key=lambda e: (distance(m, e), e.id)):
+        if distance(m, e) > limit:
+            break
+        p = charge_point(m, e, near, board, limit=limit, engaged=engaged)
+        if p is not None:
+            charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
+    if nearest is not None:
+        toward = nearest.centre - m.centre
+        run = furthest_move(m, toward.unit(), near, board, limit=limit, engaged=engaged)
+        runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
+        for length in runs:
+            if length >= MIN_MOVE:
+                p = m.centre + toward.unit().scaled(length)
+                advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
+    if m.prone:
+        advances.append(StandUp(m.id))
+    return tuple(charges), tuple(advances)
 
 
 def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:

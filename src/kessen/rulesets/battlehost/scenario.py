@@ -32,7 +32,7 @@ Coordinates = Annotated[tuple[float, ...], Field(min_length=4, max_length=4)]
 BoardSide = Annotated[float, Field(ge=6, le=96)]
 # Limits of a scenario (issue 14): what a battlehost game on one table needs, and what plays in seconds.
 MAX_MODELS_A_SIDE = 60
-MAX_TERRAIN_BLOCKS = 100
+MAX_TERRAIN_BLOCKS = 50
 
 
 class BoardSize(StrictModel):

@@ -13,7 +13,7 @@ from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.io.validation import validate_data
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.battlefield import Model, distance, is_engaged, partially_hides, terrain_blocks_sight
+from kessen.rulesets.battlehost.battlefield import Model, distance, hidden_targets, is_engaged, terrain_blocks_sight
 from kessen.rulesets.battlehost.fight_phase import start_fight_phase
 from kessen.rulesets.battlehost.inputs import ShootInput
 from kessen.rulesets.battlehost.might import hit_die, rolls_die_by_die
@@ -37,22 +37,22 @@ def may_shoot(state: BhState, m: Model) -> bool:
     )
 
 
+def in_range(shooter: Model, target: Model) -> bool:
+    """An enemy within the weapon's range, edge to edge (BH-SHOOT-4, BH-SHOOT-10)."""
+    assert shooter.weapon is not None
+    return target.side != shooter.side and distance(shooter, target) <= shooter.weapon.range_inches + 1e-9
+
+
 def may_target(state: BhState, shooter: Model, target: Model) -> bool:
     """An enemy in range, in sight, and partly hidden by no other model (BH-SHOOT-4, BH-GEO-8)."""
-    assert shooter.weapon is not None
-    if target.side == shooter.side or distance(shooter, target) > shooter.weapon.range_inches + 1e-9:
-        return False
-    if terrain_blocks_sight(shooter, target, state.board):
-        return False
-    return not any(
-        partially_hides(x, shooter, target) for x in state.models if x.id not in (shooter.id, target.id)
-    )
+    return target in targets(state, shooter)
 
 
 def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     """The enemies *shooter* may choose, nearest first (BH-SHOOT-4)."""
-    found = [e for e in state.models if e.side != shooter.side and may_target(state, shooter, e)]
-    return tuple(sorted(found, key=lambda e: (distance(shooter, e), e.id)))
+    found = [e for e in state.models if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
+    hidden = hidden_targets(shooter, found, state.models)
+    return tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
 
 
 @functools.lru_cache(maxsize=16)
