@@ -22,10 +22,10 @@ from kessen.rulesets.battlehost.battlefield import (
     Model,
     distance,
     engaged_ids,
+    blocking_models,
     ground_blocks,
     has_control_zone,
     in_base_contact,
-    path_is_clear,
 )
 from kessen.rulesets.battlehost.profiles import other_side
 from kessen.rulesets.battlehost.state import BhState, EndMoves, MoveOption, MoveTo, StandUp, put_model
@@ -68,8 +68,7 @@ def move_is_legal(
     board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
     if (p1 - mover.centre).length() > limit + 1e-9:
         return False
-    ignore = frozenset({charging}) if charging else frozenset()
-    if not path_is_clear(mover, p1, models, board, ignore=ignore):
+    if blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset()):
         return False
     if charging is not None:
         target = next(m for m in models if m.id == charging)
@@ -77,7 +76,8 @@ def move_is_legal(
             return False
         if not in_base_contact(mover.at(p1), target):
             return False
-    return control_zones_allow(mover, p1, models, engaged=engaged, charging=charging)
+    # the board edge and terrain last: the dearest test (BH-GEO-7)
+    return control_zones_allow(mover, p1, models, engaged=engaged, charging=charging) and not ground_blocks(mover.r, mover.centre, p1, board)
 
 
 CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
@@ -91,11 +91,35 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
     if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
         return None
     towards_mover = (mover.centre - target.centre).unit()
+    ring = target.r + mover.r
+    local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
+    ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
     for angle in CHARGE_ANGLES:
-        p = target.centre + towards_mover.rotated(angle).scaled(target.r + mover.r)
-        if move_is_legal(mover, p, models, board, limit=limit, engaged=engaged, charging=target.id):
+        p = target.centre + towards_mover.rotated(angle).scaled(ring)
+        if move_is_legal(mover, p, local, ground, limit=limit, engaged=engaged, charging=target.id):
             return p
     return None
+
+
+def near_terrain(board: Board, a: Point, b: Point, reach: float) -> Board:
+    """The board with only the terrain blocks that come within *reach* of the box around a–b: the same board for
+    every path that stays within reach − r − EPS of that segment (BH-GEO-5, BH-GEO-7)."""
+    x0, x1, y0, y1 = min(a.x, b.x) - reach, max(a.x, b.x) + reach, min(a.y, b.y) - reach, max(a.y, b.y) + reach
+    blocks = tuple(k for k in board.terrain if not (k.x0 > x1 or k.x1 < x0 or k.y0 > y1 or k.y1 < y0))
+    return board if len(blocks) == len(board.terrain) else replace(board, terrain=blocks)
+
+
+def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -> tuple[Model, ...]:
+    """The target and the models whose bases come within *reach* of the line from *mover* to it: every path of a
+    charge ends within r_target + r_mover of the target, so no other model can block one or hold it back."""
+    ax, ay, dx, dy = mover.x, mover.y, target.x - mover.x, target.y - mover.y
+    length2 = dx * dx + dy * dy
+    out = []
+    for x in models:
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x.x - ax) * dx + (x.y - ay) * dy) / length2))
+        if x.id == target.id or math.hypot(ax + t * dx - x.x, ay + t * dy - x.y) - x.r <= reach:
+            out.append(x)
+    return tuple(out)
 
 
 def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
@@ -119,6 +143,7 @@ def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board
                 return 0.0
     reach = max(0.0, reach)
     lo, hi = 0.0, reach
+    board = near_terrain(board, p0, p0 + direction.scaled(hi), mover.r + EPS + 1e-6)
     if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
         return hi
     for _ in range(40):
