@@ -3,13 +3,16 @@ every object in them has a description (issue 8 §4, BH-PROC-0)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.battlehost.scenario import Scenario
+from kessen.rulesets.battlehost import state as st
+from kessen.rulesets.battlehost.scenario import BoardSize, InlineWeapon, ModelEntry, Scenario, load_scenario
 
 MODELS: dict[str, type[BaseModel]] = {
     **{f"odds {name}": p.input_model for name, p in get_ruleset("battlehost").procedures.items()},
@@ -33,3 +36,19 @@ def test_bh_proc_0_every_schema_property_has_a_description(name: str) -> None:
     schema = MODELS[name].model_json_schema()
     assert schema.get("properties")
     assert undescribed(schema) == []
+
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "scenarios" / "battlehost.md"
+
+
+def test_bh_the_scenario_doc_names_every_field_and_its_example_loads() -> None:
+    """docs/scenarios/battlehost.md: every field of the scenario format appears in its tables, and its example is a
+    valid scenario."""
+    doc = DOC.read_text(encoding="utf-8")
+    for model in (Scenario, BoardSize, ModelEntry, InlineWeapon):
+        for name in model.model_fields:
+            assert f"`{name}`" in doc, (model.__name__, name)
+    example = re.search(r"```toml\n(.*?)```", doc, re.S)
+    assert example is not None
+    state = st.initial_state(load_scenario(example.group(1), str(DOC)))
+    assert [m.id for m in state.models] == ["Captain", "Guard", "Orc", "Orc Archer"]
