@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from bh_engine_support import model
+from bh_referee_support import model
 
 from kessen.core.errors import InputError
 from kessen.rulesets import get_ruleset

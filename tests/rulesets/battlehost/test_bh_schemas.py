@@ -11,8 +11,8 @@ import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.scenario import BoardSize, InlineWeapon, ModelEntry, Scenario, load_scenario
+from kessen.rulesets.battlehost.referee.setup import initial_state
 
 MODELS: dict[str, type[BaseModel]] = {
     **{f"odds {name}": p.input_model for name, p in get_ruleset("battlehost").procedures.items()},
@@ -50,5 +50,5 @@ def test_bh_the_scenario_doc_names_every_field_and_its_example_loads() -> None:
             assert f"`{name}`" in doc, (model.__name__, name)
     example = re.search(r"```toml\n(.*?)```", doc, re.S)
     assert example is not None
-    state = st.initial_state(load_scenario(example.group(1), str(DOC)))
+    state = initial_state(load_scenario(example.group(1), str(DOC)))
     assert [m.id for m in state.models] == ["Captain", "Guard", "Orc", "Orc Archer"]

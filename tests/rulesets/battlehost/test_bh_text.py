@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bh_engine_support import CONTACT, decision, fight_phase, model, play, started, state_of, step, to_phase
+from bh_referee_support import CONTACT, decision, fight_phase, model, play, started, state_of, step, to_phase
 
 from kessen.core.decisions import RandomDecider
 from kessen.core.engine import Decision
@@ -17,21 +17,24 @@ from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost import state as st
+from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost import text
 from kessen.rulesets.battlehost.scenario import load_scenario
 from kessen.sim.battles import play_battle
+from kessen.rulesets.battlehost.referee.duel import DuelDice
+from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee import options as op
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "battlehost").glob("*.toml"))
 GAME = get_ruleset("battlehost").game
-GOOD_WINS = st.DuelDice(good_best=6, evil_best=1)
-EVIL_WINS = st.DuelDice(good_best=1, evil_best=6)
+GOOD_WINS = DuelDice(good_best=6, evil_best=1)
+EVIL_WINS = DuelDice(good_best=1, evil_best=6)
 
 
 def now(state: st.BhState, lang: str = "en") -> str:
     """The board's last line: what is asked next and of whom."""
-    return text.show(state, lang).splitlines()[-1]
+    return GAME.show(state, lang).splitlines()[-1]
 
 
 # --- options and prompts name who acts, with exact odds (issue 8 §2) ------------------------------------------
@@ -41,7 +44,7 @@ def test_bh_strike_7_bh_proc_3_strike_options_name_the_striker_and_show_the_exac
     """BH-STRIKE-7, BH-PROC-3: a lone winner (A3, S3) against X, Y, Z (D4: chart 5, one roll each, 1/3) aims one strike
     at a time; each option names the striker and shows its one strike's exact odds: expected wounds 1/3, slay 1/3."""
     state = fight_phase([model("H", 20, 20, attacks=3)], [model("X", 20 + CONTACT, 20), model("Y", 20, 20 + CONTACT), model("Z", 20 - CONTACT, 20)])
-    state, _ = play(state, GOOD_WINS, st.NextLoser("X"), st.NextLoser("Y"))  # Z, the last, backs away unasked
+    state, _ = play(state, GOOD_WINS, op.NextLoser("X"), op.NextLoser("Y"))  # Z, the last, backs away unasked
     ask = decision(state, "strike")
     assert [GAME.describe(state, o, "en") for o in ask.options] == [
         f"H strikes {t}  [1 strike: expected wounds 0.33, slay 33.3%]" for t in ("X", "Y", "Z")
@@ -67,7 +70,7 @@ def test_bh_dice_4_might_on_roll_options_name_the_hero_and_the_result() -> None:
     leaves it missed; the options and the board name the Hero."""
     hero = model("H", 10, 10, type="hero", fight="4/4+", missile_weapon="bow", might=2)
     state = to_phase(started(state_of([hero], [model("T", 10, 20)])), "shoot")[0]
-    state, _ = play(state, st.ShootAt("H", "T"), 3)
+    state, _ = play(state, op.ShootAt("H", "T"), 3)
     ask = decision(state, "might on roll")
     assert [GAME.describe(state, o, "en") for o in ask.options] == [
         "H spends 1 Might on its hit roll: the die scores 4 and succeeds", "H spends no Might: its hit roll fails",
@@ -80,7 +83,7 @@ def test_bh_duel_6_the_board_names_the_heroes_and_the_exact_chance_of_each_might
     a roll-off (1/2), 2 wins; the board says whose Might it is and those exact chances."""
     hero = model("H", 20, 20, type="hero", fight=5, might=2)
     state = fight_phase([hero], [model("O", 20 + CONTACT, 20, fight=5)])
-    state, _ = step(state, st.DuelDice(good_best=4, evil_best=5))
+    state, _ = step(state, DuelDice(good_best=4, evil_best=5))
     decision(state, "might")
     assert now(state) == (
         "Next: fight: H against O; Good's best 4, Evil's best 5: Good may spend the Might of H (2); "
@@ -120,7 +123,7 @@ def test_bh_every_decision_names_who_acts(path: Path) -> None:
 
 def doorway() -> st.BhState:
     path = ROOT / "examples" / "battlehost" / "doorway.toml"
-    return st.initial_state(load_scenario(path.read_text(encoding="utf-8"), str(path)))
+    return initial_state(load_scenario(path.read_text(encoding="utf-8"), str(path)))
 
 
 def test_bh_geo_5_the_board_draws_the_terrain_blocks_and_the_models_with_a_legend() -> None:
@@ -130,7 +133,7 @@ def test_bh_geo_5_the_board_draws_the_terrain_blocks_and_the_models_with_a_legen
     assert (across, down) == (1, 2)
     wall = next(r for r in rows if r.startswith(" 22 |"))
     assert wall == " 22 |" + "#" * 22 + ".A" + "#" * 24 + "|"
-    shown = text.show(doorway(), "en")
+    shown = GAME.show(doorway(), "en")
     assert "# impassable terrain" in shown and "A-Z Good models, a-z Evil models" in shown
     assert "  A Captain  F5/4+ S4 D6 A2 W3/3, Might 3  at (23.00, 23.00)" in shown
     assert "  g Orc Archer  F3/5+ S3 D4 A1 W1/1, orc bow 18\" S2  at (23.00, 36.00)" in shown
@@ -139,7 +142,7 @@ def test_bh_geo_5_the_board_draws_the_terrain_blocks_and_the_models_with_a_legen
 
 def test_bh_geo_5_the_board_and_its_legend_in_japanese() -> None:
     """The board's legend, sides and model lines in the ja catalogue's words (glossary terms)."""
-    shown = text.show(doorway(), "ja")
+    shown = GAME.show(doorway(), "ja")
     assert "# 通れない地形" in shown and "1列 = 1mv、1行 = 2mv" in shown
     assert "グッドサイド:" in shown and "イーヴィルサイド:" in shown
     assert "A Captain  F5/4+ S4 D6 A2 W3/3、Mightポイント 3  位置(23.00, 23.00)" in shown
@@ -150,7 +153,7 @@ def test_bh_geo_5_a_wide_board_is_drawn_at_two_inches_a_column() -> None:
     scenario = "name = 'wide'\nturns = 1\nboard = { width = 96.0, height = 40.0 }\nterrain = [[10.0, 0.0, 12.0, 40.0]]\n"
     scenario += "good = [{ name = 'G', move = 6, fight = 3, strength = 3, defence = 4, x = 1.0, y = 1.0 }]\n"
     scenario += "evil = [{ name = 'E', move = 6, fight = 3, strength = 3, defence = 4, x = 95.0, y = 39.0 }]\n"
-    rows, across, down = text.board_map(st.initial_state(load_scenario(scenario, "wide.toml")))
+    rows, across, down = text.board_map(initial_state(load_scenario(scenario, "wide.toml")))
     assert (across, down) == (2, 4)
     body = [r for r in rows if "|" in r]
     assert len(body) == 10 and all(len(r) == len(" 0 |") + 1 + 48 + 1 for r in body)
@@ -161,7 +164,7 @@ def test_bh_geo_5_a_wide_board_is_drawn_at_two_inches_a_column() -> None:
 def test_bh_a_name_with_brackets_stays_as_written_on_the_board() -> None:
     """The board is printed with rich markup: a model named with brackets is escaped, not taken for a style."""
     state = started(state_of([model("[bold]G", 10, 10)], [model("E", 20, 20)]))
-    assert "\\[bold]G" in text.show(state, "en")
+    assert "\\[bold]G" in GAME.show(state, "en")
 
 
 # --- narration (issue 8 §5) ------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from kessen.core.errors import InputError
 from kessen.core.geometry import Point, Rect
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.battlehost.battlefield import EPS, Board, Model, radius
+from kessen.rulesets.battlehost.board import EPS, Board, radius
 from kessen.rulesets.battlehost.profiles import (
     MISSILE_WEAPONS,
     Attacks,
@@ -22,11 +22,11 @@ from kessen.rulesets.battlehost.profiles import (
     ModelType,
     Move,
     ShootValue,
-    Side,
     Strength,
     Wounds,
     parse_fight,
 )
+from kessen.rulesets.battlehost.rules.sides import Side
 
 Coordinates = Annotated[tuple[float, ...], Field(min_length=4, max_length=4)]
 BoardSide = Annotated[float, Field(ge=6, le=96)]
@@ -171,52 +171,6 @@ class Scenario(StrictModel):
 
 def board_of(scenario: Scenario) -> Board:
     return Board(scenario.board.width, scenario.board.height, tuple(Rect(*t) for t in scenario.terrain))
-
-
-def model_ids(scenario: Scenario) -> list[str]:
-    """Every model's id: given, or its name, numbered ("Orc 1", "Orc 2") when names repeat."""
-    entries = [*scenario.good, *scenario.evil]
-    taken = {e.id for e in entries if e.id is not None}
-    counts: dict[str, int] = {}
-    for e in entries:
-        if e.id is None:
-            counts[e.name] = counts.get(e.name, 0) + 1
-    seen: dict[str, int] = {}
-    out: list[str] = []
-    for e in entries:
-        if e.id is not None:
-            out.append(e.id)
-            continue
-        if counts[e.name] == 1 and e.name not in taken:
-            out.append(e.name)
-            continue
-        n = seen.get(e.name, 0)
-        while True:
-            n += 1
-            candidate = f"{e.name} {n}"
-            if candidate not in taken:
-                break
-        seen[e.name] = n
-        taken.add(candidate)
-        out.append(candidate)
-    return out
-
-
-def models_of(scenario: Scenario) -> tuple[Model, ...]:
-    """The engine's models, Good first, in file order."""
-    entries: list[tuple[Side, ModelEntry]] = [("good", e) for e in scenario.good] + [("evil", e) for e in scenario.evil]
-    out = []
-    for model_id, (side, e) in zip(model_ids(scenario), entries):
-        fight, shoot = e.fight_and_shoot()
-        out.append(
-            Model(
-                id=model_id, side=side, name=e.name, type=e.type, move=e.move, fight=fight, shoot_value=shoot,
-                strength=e.strength, defence=e.defence, attacks=e.attacks, wounds=e.wounds,
-                wounds_left=e.wounds - e.wounds_suffered, might_left=e.might if e.might_left is None else e.might_left,
-                two_handed=e.two_handed, base_mm=e.base_mm, weapon=e.weapon(), x=e.x, y=e.y, prone=e.prone,
-            )
-        )
-    return tuple(out)
 
 
 def load_scenario(text: str, source: str) -> Scenario:

@@ -9,17 +9,18 @@ from typing import Any
 
 from rich.markup import escape
 
-from kessen.core.engine import Chance, Decision, Terminal
+from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.i18n import catalogue, option_text, option_word
-from kessen.rulesets.battlehost import duel_roll, shoot_phase, striking
-from kessen.rulesets.battlehost import game as g
-from kessen.rulesets.battlehost import state as st
-from kessen.rulesets.battlehost.battlefield import Model
-from kessen.rulesets.battlehost.duels import win_chance
-from kessen.rulesets.battlehost.might import die_score
-from kessen.rulesets.battlehost.profiles import format_fight, other_side
-from kessen.rulesets.battlehost.rolls import raise_with_might
+from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.profiles import format_fight
+from kessen.rulesets.battlehost.referee import duel as referee_duel
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee import shooting as referee_shooting
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import strikes as referee_strikes
+from kessen.rulesets.battlehost.rules.might import die_score
+from kessen.rulesets.battlehost.rules.sides import SIDES
 
 RULESET_ID = "battlehost"
 
@@ -76,45 +77,45 @@ def count(forms: dict[str, str], n: int) -> str:
 def describe(state: st.BhState, option: Any, lang: str) -> str:
     """An option in the words of the *lang* catalogue, naming the model that acts; shots and strikes show the
     exact odds of the roll that follows (BH-PROC-2, BH-PROC-3)."""
-    if isinstance(option, st.ShootAt):
-        dist = shoot_phase.shot_dist(state, option)
+    if isinstance(option, op.ShootAt):
+        dist = referee_shooting.shot_dist(state, option)
         hit, wound = dist.probability(lambda o: o.hit), dist.probability(lambda o: o.wounded)
         return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(hit), wound=_pct(wound))
-    if isinstance(option, st.MoveTo):
+    if isinstance(option, op.MoveTo):
         key = ("stand_" if option.stand_up else "") + ("charge" if option.charge else "move")
         return _say(lang, key, model=option.model, charge=option.charge, x=f"{option.x:.2f}", y=f"{option.y:.2f}")
-    if isinstance(option, st.StandUp):
+    if isinstance(option, op.StandUp):
         return _say(lang, "stand_up" if option.stand else "stay_prone", model=option.model)
-    if isinstance(option, st.ChooseFight):
+    if isinstance(option, op.ChooseFight):
         return _say(lang, "fight", good=_names(lang, option.fight.good), evil=_names(lang, option.fight.evil))
-    if isinstance(option, st.ChooseSplit):
+    if isinstance(option, op.ChooseSplit):
         return _say(lang, "split_separator").join(
             _say(lang, "split_fight", good=_names(lang, f.good), evil=_names(lang, f.evil)) for f in option.fights
         )
-    if isinstance(option, st.UseTwoHanded):
+    if isinstance(option, op.UseTwoHanded):
         return _say(lang, "two_handed" if option.use else "one_handed", model=option.model)
-    if isinstance(option, st.SpendMight):
+    if isinstance(option, op.SpendMight):
         return _say(lang, "spend_might", points=option.points)
-    if isinstance(option, st.MightOnRoll):
+    if isinstance(option, op.MightOnRoll):
         return _might_on_roll(state, option, lang)
-    if isinstance(option, st.NextLoser):
+    if isinstance(option, op.NextLoser):
         return _say(lang, "next_loser", model=option.model)
-    if isinstance(option, st.MakeWayChoice):
+    if isinstance(option, op.MakeWayChoice):
         f = state.fighting
         assert f is not None and f.offer is not None and f.offer[1].make_way is not None
         loser, friend = f.offer[0], f.offer[1].make_way.model
         return _say(lang, "make_way" if option.make_way else "no_make_way", model=friend, loser=loser)
-    if isinstance(option, st.NextStriker):
+    if isinstance(option, op.NextStriker):
         return _say(lang, "next_striker", model=option.model)
-    if isinstance(option, st.StrikeAt):
+    if isinstance(option, op.StrikeAt):
         return _strike_at(state, option, lang)
-    simple = {st.EndMoves: "end_moves", st.EndShooting: "end_shooting"}.get(type(option))
+    simple = {op.EndMoves: "end_moves", op.EndShooting: "end_shooting"}.get(type(option))
     if simple is None:
         raise TypeError(f"not a battlehost option: {option!r}")
     return _say(lang, simple)
 
 
-def _might_on_roll(state: st.BhState, option: st.MightOnRoll, lang: str) -> str:
+def _might_on_roll(state: st.BhState, option: op.MightOnRoll, lang: str) -> str:
     """Might on a Hero's failed die: the points that make it succeed, or none (BH-DICE-4)."""
     die = state.hero_die
     assert die is not None and die.face is not None
@@ -124,13 +125,13 @@ def _might_on_roll(state: st.BhState, option: st.MightOnRoll, lang: str) -> str:
     return _say(lang, "no_might_on_roll", model=option.model, roll=roll)
 
 
-def _strike_at(state: st.BhState, option: st.StrikeAt, lang: str) -> str:
-    """The striker's next strike(s) at a target, with the exact odds of the strikes procedure (BH-PROC-3)."""
+def _strike_at(state: st.BhState, option: op.StrikeAt, lang: str) -> str:
+    """The striker's next strike(s) at a target, with the exact odds of the strikes rule (BH-PROC-3)."""
     f = state.fighting
     assert f is not None and f.striker is not None
-    aimed = striking.aimed(f, option.target)
-    made = striking.strikes_made(state, aimed)
-    dist = striking.strike_dist(state, aimed)
+    aimed = referee_strikes.aimed(f, option.target)
+    made = referee_strikes.strikes_made(state, aimed)
+    dist = referee_strikes.strike_dist(state, aimed)
     mean = sum((p * o.wounds for o, p in dist.probabilities().items()), Fraction(0))
     return _say(
         lang, "strike_at", model=f.striker, target=option.target, strikes=_strikes(lang, made),
@@ -153,7 +154,7 @@ _MAP_COLUMNS = 64  # the widest map drawn: wider boards take more inches per col
 def glyphs(state: st.BhState) -> dict[str, str]:
     """Each model's letter on the map: A–Z for Good, a–z for Evil, in the scenario's order; '+' and '%' beyond."""
     out: dict[str, str] = {}
-    for side, letters in zip(st.SIDES, (_GOOD_GLYPHS, _EVIL_GLYPHS)):
+    for side, letters in zip(SIDES, (_GOOD_GLYPHS, _EVIL_GLYPHS)):
         for i, m in enumerate(state.side_models(side)):
             out[m.id] = letters[i] if i < len(letters) else _MORE[side]
     return out
@@ -198,9 +199,9 @@ def _overlaps(block: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
     return bool(block.x0 < x1 and block.x1 > x0 and block.y0 < y1 and block.y1 > y0)
 
 
-def show(state: st.BhState, lang: str) -> str:
+def show(state: st.BhState, node: Node, lang: str) -> str:
     """The board for a person at the terminal: the map with its legend, every model's profile, position and
-    state, and what is asked next and of whom."""
+    state, and what *node* (the state's next node) asks and of whom."""
     if state.turn == 0:
         header = _say(lang, "show_start", name=escape(state.name), turns=state.turns)
     else:
@@ -209,11 +210,11 @@ def show(state: st.BhState, lang: str) -> str:
     rows, across, down = board_map(state)
     lines = [header, *rows, _say(lang, "board_legend", across=across, down=down)]
     letter = glyphs(state)
-    for side in st.SIDES:
+    for side in SIDES:
         lines.append(_say(lang, "show_side", side=_word(lang, side)))
         for m in state.side_models(side):
             lines.append("  " + _model_line(m, letter[m.id], lang))
-    lines.append(_say(lang, "now", what=next_step(state, lang)))
+    lines.append(_say(lang, "now", what=next_step(state, node, lang)))
     return "\n".join(lines)
 
 
@@ -227,10 +228,9 @@ def _model_line(m: Model, glyph: str, lang: str) -> str:
     )
 
 
-def next_step(state: st.BhState, lang: str) -> str:
-    """What the battle asks next and of whom: the model or the side that acts, with the exact chances where Might
-    can still change a duel (BH-DUEL-6)."""
-    node = g.node(state)
+def next_step(state: st.BhState, node: Node, lang: str) -> str:
+    """What the battle asks next (*node*) and of whom: the model or the side that acts, with the exact chances
+    where Might can still change a duel (BH-DUEL-6)."""
     if isinstance(node, Terminal):
         return _say(lang, "now_over")
     if state.hero_die is not None:
@@ -283,13 +283,10 @@ def _fight_step(state: st.BhState, f: st.Fighting, node: Chance | Decision, side
 def _might_chances(state: st.BhState, f: st.Fighting, lang: str) -> str:
     """The side's exact chance to win the duel for each number of Might points it may spend (BH-DUEL-6..9)."""
     side = f.might_order[0]
-    own, other = (f.good_best, f.evil_best) if side == "good" else (f.evil_best, f.good_best)
-    own_fight = duel_roll.side_fight_value_of(state, f, side)
-    other_fight = duel_roll.side_fight_value_of(state, f, other_side(side))
     heroes = [m for m in st.living(state, st.side_of(f.fight, side)) if m.is_hero and m.might_left]
     chances = _say(lang, "name_separator").join(
-        _say(lang, "might_chance", points=o.points, chance=_pct(win_chance(raise_with_might(own, o.points), other, own_fight=own_fight, other_fight=other_fight)))
-        for o in sorted(duel_roll.might_options(state, f, side), key=lambda o: o.points)
+        _say(lang, "might_chance", points=o.points, chance=_pct(referee_duel.chance_after_might(state, f, side, o.points)))
+        for o in sorted(referee_duel.might_options(state, f, side), key=lambda o: o.points)
     )
     return _say(
         lang, "now_might", good_best=f.good_best, evil_best=f.evil_best, side=_word(lang, side),
