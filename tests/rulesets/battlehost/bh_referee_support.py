@@ -8,13 +8,13 @@ import tomli_w
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
+from kessen.rulesets.battlehost.board import Model
 from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.scenario import load_scenario
-from kessen.rulesets.battlehost.referee.turns import PriorityRoll
-from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee.turns import PriorityRoll
+from kessen.rulesets.battlehost.scenario import load_scenario
 
 TOL = 0.001  # inches: positions are compared to 0.001" (section 11)
 CONTACT = 0.9842520  # centres of two 25 mm bases in contact

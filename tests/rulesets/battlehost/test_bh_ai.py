@@ -17,13 +17,13 @@ from bh_referee_support import (
     to_phase,
 )
 
-from kessen.rulesets.battlehost.referee import shooting as shoot_phase
 from kessen.rulesets.battlehost.ai import BattlehostAI, holds_choke_point
-from kessen.rulesets.battlehost.scenario import load_scenario
-from kessen.rulesets.battlehost.referee.duel import DuelDice
-from kessen.rulesets.battlehost.referee.turns import GivenPriority
-from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee import shooting as shoot_phase
 from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.duel import DuelDice
+from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee.turns import GivenPriority
+from kessen.rulesets.battlehost.scenario import load_scenario
 
 DOORWAY = Path(__file__).resolve().parents[3] / "examples" / "battlehost" / "doorway.toml"
 GOOD_WINS = DuelDice(good_best=6, evil_best=1)

@@ -7,13 +7,13 @@ import math
 from bh_referee_support import at, chance, decision, fight_phase, model, of_type, play, step
 
 from kessen.core.geometry import Point
+from kessen.rulesets.battlehost.board import gap, in_control_zone
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import strikes as striking
-from kessen.rulesets.battlehost.referee.backing_away import direction_away
-from kessen.rulesets.battlehost.board import gap, in_control_zone
-from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, strikes
-from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.backing_away import direction_away
+from kessen.rulesets.battlehost.referee.duel import DuelDice
+from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, strikes
 
 W = model("W", 10, 10)  # the standard set-up of BH-SCN-11..17: Evil winner W, Good loser L in contact
 L = model("L", 10.9843, 10)

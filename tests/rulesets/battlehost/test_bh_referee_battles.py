@@ -21,10 +21,10 @@ from kessen.core.replay import play
 from kessen.dice import draw, stream
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
+from kessen.rulesets.battlehost.procedures import FightInput
 from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.rules.fight import fight
-from kessen.rulesets.battlehost.procedures import FightInput
 from kessen.sim.battles import play_battle
 
 ROOT = Path(__file__).resolve().parents[3]

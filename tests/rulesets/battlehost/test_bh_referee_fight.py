@@ -7,10 +7,10 @@ from bh_referee_support import CONTACT, chance, decision, fight_phase, model, of
 
 from kessen.dice import d, keep_highest
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.pairing import Fight, groups, splits
 from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, strikes
-from kessen.rulesets.battlehost.referee.duel import DuelDice
-from kessen.rulesets.battlehost.referee import options as op
 
 GOOD_WINS = DuelDice(good_best=6, evil_best=1)
 EVIL_WINS = DuelDice(good_best=1, evil_best=6)

@@ -25,11 +25,11 @@ from bh_referee_support import (
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.rules.might import HeroDie, die_succeeds, hit_die, might_choices, might_to_succeed, next_die, wound_die
 from kessen.rulesets.battlehost.rules.shooting import hit_roll_succeeds
 from kessen.rulesets.battlehost.rules.wounding import IMPOSSIBLE, to_wound_modifier, wound_chart, wound_dice, wound_roll_weights
-from kessen.rulesets.battlehost.referee.duel import DuelDice
-from kessen.rulesets.battlehost.referee import options as op
 
 GOOD_WINS = DuelDice(good_best=6, evil_best=1)
 

@@ -6,12 +6,12 @@ from dataclasses import replace
 
 from bh_referee_support import chance, decision, model, of_type, started, state_of, step, to_phase
 
-from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.board import distance, partially_hides, sight_area_distance
+from kessen.rulesets.battlehost.referee import state as st
 
+from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.shooting import may_shoot, may_target, shot_dist, shot_input
 from kessen.rulesets.battlehost.rules.shooting import ShootOutcome, Shot, shoot
-from kessen.rulesets.battlehost.referee import options as op
 
 MISS = ShootOutcome(hit=False, wounded=False, slain=False)
 

@@ -11,22 +11,22 @@ from bh_referee_support import CONTACT, decision, model, of_type, scenario_text,
 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost.referee import game as g
-from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee import turns
-from kessen.rulesets.battlehost.referee.game import BattlehostGame
-from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.turns import GivenPriority, PriorityRoll
 from kessen.rulesets.battlehost.board import (
     EPS,
     distance,
-    gap,
     engaged_ids,
+    gap,
     has_control_zone,
     in_base_contact,
     in_control_zone,
     radius,
 )
+from kessen.rulesets.battlehost.referee import game as g
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import turns
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.game import BattlehostGame
+from kessen.rulesets.battlehost.referee.turns import GivenPriority, PriorityRoll
 
 SOURCE = "scenarios/door.toml"
 

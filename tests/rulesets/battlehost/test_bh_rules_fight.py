@@ -21,8 +21,8 @@ import kessen
 from kessen.cli.main import app
 from kessen.core.errors import InputError
 from kessen.dice import stream
-from kessen.rulesets.battlehost.rules.duel import decide_duel, duel_scores, duel_winner, might_to_spend, side_best
 from kessen.rulesets.battlehost.rules.dice import raise_with_might
+from kessen.rulesets.battlehost.rules.duel import decide_duel, duel_scores, duel_winner, might_to_spend, side_best
 from kessen.rulesets.battlehost.rules.strikes import (
     Striker,
     StrikeTarget,

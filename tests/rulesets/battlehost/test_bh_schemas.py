@@ -11,8 +11,8 @@ import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.battlehost.scenario import BoardSize, InlineWeapon, ModelEntry, Scenario, load_scenario
 from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.scenario import BoardSize, InlineWeapon, ModelEntry, Scenario, load_scenario
 
 MODELS: dict[str, type[BaseModel]] = {
     **{f"odds {name}": p.input_model for name, p in get_ruleset("battlehost").procedures.items()},

@@ -17,13 +17,13 @@ from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost import text
-from kessen.rulesets.battlehost.scenario import load_scenario
-from kessen.sim.battles import play_battle
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.setup import initial_state
-from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.scenario import load_scenario
+from kessen.sim.battles import play_battle
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "battlehost").glob("*.toml"))

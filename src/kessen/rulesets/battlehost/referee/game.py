@@ -15,6 +15,8 @@ from typing import Any
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.dice import Dist
+from kessen.rulesets.battlehost import text
+from kessen.rulesets.battlehost.ai import BattlehostAI
 from kessen.rulesets.battlehost.referee.fight import (
     apply_fight,
     choose_fight,
@@ -25,11 +27,9 @@ from kessen.rulesets.battlehost.referee.fight import (
 )
 from kessen.rulesets.battlehost.referee.might import apply_hero_die, hero_die_node
 from kessen.rulesets.battlehost.referee.moves import apply_move, move_options, next_mover
-from kessen.rulesets.battlehost.referee.shooting import apply_shoot, shoot_options, shot_dist, shot_result
-from kessen.rulesets.battlehost import text
-from kessen.rulesets.battlehost.ai import BattlehostAI
 from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, EndShooting
 from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee.shooting import apply_shoot, shoot_options, shot_dist, shot_result
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.referee.turns import GivenPriority, apply_priority, end_battle, end_turn, priority_dist, summary, winner
 from kessen.rulesets.battlehost.rules.sides import SIDES

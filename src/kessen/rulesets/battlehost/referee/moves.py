@@ -20,16 +20,16 @@ from kessen.rulesets.battlehost.board import (
     EPS,
     Board,
     Model,
+    blocking_models,
     distance,
     engaged_ids,
-    blocking_models,
     ground_blocks,
     has_control_zone,
     in_base_contact,
 )
-from kessen.rulesets.battlehost.rules.sides import other_side
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
 from kessen.rulesets.battlehost.referee.state import BhState, put_model
+from kessen.rulesets.battlehost.rules.sides import other_side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
 
