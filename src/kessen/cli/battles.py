@@ -1,5 +1,5 @@
 """``kessen battle``, ``kessen play`` and ``kessen resume``: whole battles at the terminal, each a
-:class:`kessen.Match` played by :func:`kessen.cli.sitting.sit` (``battle --runs N``: many battles, simulated).
+:class:`kessen.Match` played to its end by :func:`sit` (``battle --runs N``: many battles, simulated).
 
 A person plays the sides given by ``--side``; ``kessen resume`` goes on with the sides and the language the save
 recorded unless told otherwise. Everything saved is ``kessen-save/2``; ``kessen-save/1`` files still resume.
@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from kessen import i18n
-from kessen.cli.sitting import Sitting, sit
+from kessen.cli.person import Person
+from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
 from kessen.cli.sweep import battle_table, progress_bar
-from kessen.core.engine import Terminal
 from kessen.core.errors import InputError
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.match import Match
@@ -113,40 +112,28 @@ def _sides_as_option() -> Iterator[None]:
         raise InputError("--side", error.value, error.reason) from None
 
 
+def sit(sitting: Sitting, out: Console) -> None:
+    """Play the sitting's match to its end, or keep it when the person stops (q, end of input) or presses Ctrl-C."""
+    match = sitting.match
+    narrate = narrator(match, out)
+    person = Person(sitting, out, narrate) if match.people else None
+    try:
+        match.run(on_events=narrate)
+        while match.result is None:
+            decision = match.decision
+            # Match.run stops only at the end or at a decision of a person
+            assert person is not None and decision is not None
+            person.decide(decision)
+    except QuitGame as stop:
+        keep(sitting, stop.why, out)
+        return
+    except KeyboardInterrupt:
+        keep(sitting, "interrupted", out)
+        raise
+    finish(sitting, out)
+
+
 def note_guess(opened: ScenarioFile, lang: str, err: Console) -> None:
     """Say on standard error when a scenario's ruleset was guessed from its folder."""
     if opened.guessed:
         err.print(i18n.text("cli", "guessed_ruleset", lang, path=opened.path, rules=opened.ruleset.id), markup=False)
-
-
-def print_result(ruleset: str, terminal: Terminal, lang: str, out: Console) -> None:
-    """The winner (or that no side won) and every key of the summary, labelled by the catalogues."""
-    if terminal.winner is None:
-        out.print(i18n.text("cli", "drawn", lang))
-    else:
-        out.print(i18n.text("cli", "winner", lang, winner=escape(terminal.winner)))
-    for key, value in terminal.summary.items():
-        line = i18n.text("cli", "summary", lang, name=i18n.summary_label(ruleset, lang, key), value=summary_value(ruleset, lang, value))
-        out.print(line, markup=False)
-
-
-def summary_value(ruleset: str, lang: str, value: Any) -> str:
-    """A summary's value as a player reads it: ``side n, side n`` for a dict, a list joined, a word translated;
-    never a Python repr.
-
-    >>> summary_value("legions", "en", {"Auxilia": 4, "Traitors": 13})
-    'Auxilia 4, Traitors 13'
-    >>> summary_value("legions", "en", ["legion-line", "auxilia-cohort"])
-    'legion-line, auxilia-cohort'
-    """
-    if isinstance(value, bool):
-        return i18n.summary_word(ruleset, lang, "yes" if value else "no")
-    if isinstance(value, dict):
-        return ", ".join(f"{side} {summary_value(ruleset, lang, n)}" for side, n in value.items()) or "-"
-    if isinstance(value, list | tuple):
-        return ", ".join(summary_value(ruleset, lang, v) for v in value) or "-"
-    if isinstance(value, str):
-        return i18n.summary_word(ruleset, lang, value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return "-" if value is None else str(value)

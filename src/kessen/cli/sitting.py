@@ -1,8 +1,8 @@
 """One game at the terminal, from its first step to its end or to the moment it is stopped: a thin loop over
 :class:`kessen.Match`.
 
-The match rolls the dice and plays the AI sides (:meth:`Match.run`), its narration streaming as it happens; when a
-person must decide, :class:`kessen.cli.person.Person` asks. Nothing a person played is lost: ``q``, the end of input
+:func:`kessen.cli.battles.sit` lets the match roll the dice and play the AI sides (:meth:`Match.run`), its
+narration streaming as it happens, and when a person must decide, :class:`kessen.cli.person.Person` asks. Nothing a person played is lost: ``q``, the end of input
 (Ctrl-D) and Ctrl-C each save the game first, to ``--save`` or to a new file in the saved-games folder
 (:mod:`kessen.cli.savefiles`), and say where; the events so far go to ``--events``. A battle that ends writes its
 events and, when asked, its save, then its result. Output paths are checked before the battle starts.
@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from kessen import i18n
+from kessen.cli.results import print_result
 from kessen.cli.savefiles import default_save
 from kessen.core.events import Event, to_json_line
 from kessen.io.files import check_output, write_text
@@ -60,29 +61,6 @@ class Sitting:
         return self.save_path or self.default_save
 
 
-def sit(sitting: Sitting, out: Console) -> None:
-    """Play the sitting's match to its end, or keep it when the person stops (q, end of input) or presses Ctrl-C."""
-    from kessen.cli.person import Person
-
-    match = sitting.match
-    narrate = narrator(match, out)
-    person = Person(sitting, out, narrate) if match.people else None
-    try:
-        match.run(on_events=narrate)
-        while match.result is None:
-            decision = match.decision
-            # Match.run stops only at the end or at a decision of a person
-            assert person is not None and decision is not None
-            person.decide(decision)
-    except QuitGame as stop:
-        keep(sitting, stop.why, out)
-        return
-    except KeyboardInterrupt:
-        keep(sitting, "interrupted", out)
-        raise
-    finish(sitting, out)
-
-
 def narrator(match: Match, out: Console) -> Callable[[tuple[Event, ...]], None]:
     """The battle report, one line per event, printed as the events happen (no markup: narration is plain text)."""
 
@@ -118,8 +96,6 @@ def keep(sitting: Sitting, why: str | None, out: Console) -> None:
 
 def finish(sitting: Sitting, out: Console) -> None:
     """A battle's end: its events and save written (when asked), its result printed."""
-    from kessen.cli.battles import print_result
-
     with _no_interrupt():
         _write_events(sitting)
         if sitting.save_path:
