@@ -96,7 +96,7 @@ def test_help_and_board(race: Path, tmp_path: Path) -> None:
     assert "  a number         the suggested option of that number (1 to 3)\n" in out
     for command in ("odds NOTATION", "undo", "board", "save [FILE]", "q      ", "help"):
         assert f"\n  {command}" in out
-    assert "this decision (a dash) is written:\n  dash N\nfor example: dash 3, dash 2, dash 1\n" in out
+    assert "this decision (a dash) is written:\n  dash N\nfor example: dash 3 | dash 2 | dash 1\n" in out
     assert "any legal choice is accepted, not only the suggested ones" in out
     assert "every decision's notation: docs/scenarios/toy.md" in out
     assert out.count("Red 0, Blue 0\n") == 2
@@ -145,7 +145,7 @@ def test_the_prompts_in_japanese(race: Path, tmp_path: Path) -> None:
     assert "Red: ダッシュ: Red racer\n   1. dash 3  成功 66.7% (2/3)\n" in out
     assert "選択(番号、記法、help、q): " in out and "できません: TOY-1: " in out
     assert "取り消せる決定はありません" in out and "dash 4: 成功 50.00% (1/2)" in out
-    assert "この決定(ダッシュ)の書き方:\n  dash N\n例: dash 3, dash 2, dash 1\n" in out
+    assert "この決定(ダッシュ)の書き方:\n  dash N\n例: dash 3 | dash 2 | dash 1\n" in out
     assert f"{tmp_path / 'game.json'} に保存しました" in " ".join(out.split())
     for english in ("your choice", "refused", "nothing to undo", "made it", "saved to", "what you can type"):
         assert english not in out

@@ -49,8 +49,10 @@ class Person:
             pass
 
     def show(self, decision: PendingDecision) -> None:
-        self.out.print(self.match.show())
-        self.out.print(f"[bold]{escape(decision.prompt)}[/bold]")
+        board = self.match.show()
+        self.out.print(board)
+        if board.rstrip().rsplit("\n", 1)[-1].strip() != decision.prompt:  # a board may end with the question already
+            self.out.print(f"[bold]{escape(decision.prompt)}[/bold]")
         for line in option_lines(self.match.ruleset.id, self.lang, decision):
             self.out.print(line, markup=False)
 
@@ -107,7 +109,7 @@ class Person:
         lines = [self.text("help", count=len(decision.options), example=notations[0])]
         lines.append(self.text("help_forms", kind=what))
         lines += [f"  {form}" for form in notation_forms(notations)]
-        lines.append(self.text("help_examples", examples=", ".join(notations[:3])))
+        lines.append(self.text("help_examples", examples=" | ".join(notations[:3])))
         if decision.free:
             lines.append(self.text("help_free"))
         lines.append(self.text("help_table", rules=ruleset))
@@ -181,24 +183,24 @@ def option_lines(ruleset: str, lang: str, decision: PendingDecision) -> list[str
 def odds_text(ruleset: str, lang: str, odds: Mapping[str, Fraction], *, exact: bool = False) -> str:
     """The odds of a choice as a player reads them, each labelled from the ruleset catalogue's ``[odds]`` table.
 
-    [DECISION] The odds a ruleset gives are probabilities, shown as a percentage beside the exact fraction (the
-    menu rounds to one decimal; ``odds NOTATION`` gives two); a number above 1 (an expected count) is shown as its
-    fraction and its decimal.
+    [DECISION] A number whose key starts with ``expected_`` or ``mean_`` is an expectation (a count, damage),
+    shown as its exact fraction and its decimal; every other is a probability, shown as a percentage beside its
+    exact fraction (the menu rounds to one decimal, ``odds NOTATION`` to two).
 
-    >>> odds_text("song-of-blades", "en", {"made_it": Fraction(5, 6)})
-    'made it 83.3% (5/6)'
-    >>> odds_text("song-of-blades", "en", {"wounds": Fraction(7, 3), "sure": Fraction(1)}, exact=True)
-    'wounds 7/3 = 2.33, sure 100.00% (1)'
+    >>> odds_text("song-of-blades", "en", {"made_it": Fraction(5, 6), "expected_hits": Fraction(2, 3)})
+    'made it 83.3% (5/6), expected hits 2/3 = 0.667'
+    >>> odds_text("song-of-blades", "en", {"mean_wounds": Fraction(7), "sure": Fraction(1)}, exact=True)
+    'mean wounds 7, sure 100.00% (1)'
     """
     labels = i18n.catalogue(ruleset, lang).get("odds", {})
-    return ", ".join(f"{labels.get(key, key.replace('_', ' '))} {_number(Fraction(value), exact)}" for key, value in odds.items())
+    return ", ".join(f"{labels.get(key, key.replace('_', ' '))} {_number(key, Fraction(value), exact)}" for key, value in odds.items())
 
 
-def _number(value: Fraction, exact: bool) -> str:
+def _number(key: str, value: Fraction, exact: bool) -> str:
     fraction = f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
-    if 0 <= value <= 1:
-        return f"{float(value) * 100:.{2 if exact else 1}f}% ({fraction})"
-    return f"{fraction} = {float(value):.3g}" if value.denominator != 1 else fraction
+    if key.startswith(("expected_", "mean_")):
+        return fraction if value.denominator == 1 else f"{fraction} = {float(value):.3g}"
+    return f"{float(value) * 100:.{2 if exact else 1}f}% ({fraction})"
 
 
 def notation_forms(notations: Iterable[str]) -> list[str]:
