@@ -23,9 +23,21 @@ def digest(events: list[Event]) -> str:
     return hashlib.sha256("".join(to_json_line(e) + "\n" for e in events).encode("utf-8")).hexdigest()
 
 
+def v1_text(ruleset: str, scenario_source: str, scenario: str, seed: int, decisions: list[int]) -> str:
+    """A save file as kessen wrote ``kessen-save/1`` (the decisions as option indices; no people, English), which
+    kessen itself writes no more."""
+    from kessen.core.saves import SAVE_V1, checksum
+
+    body = {
+        "format": SAVE_V1, "ruleset": ruleset, "scenario_source": scenario_source, "scenario": scenario, "seed": seed,
+        "decisions": decisions, "people": [], "lang": "en",
+    }
+    return json.dumps({**body, "checksum": checksum(body)}, ensure_ascii=False, indent=1) + "\n"
+
+
 def write(rulesets: list[str]) -> None:
     from kessen.core.decisions import RandomDecider
-    from kessen.core.replay import play, save_text
+    from kessen.core.replay import play
     from kessen.dice import stream
     from kessen.io.scenarios import read_scenario, ruleset_for
 
@@ -44,7 +56,7 @@ def write(rulesets: list[str]) -> None:
             assert played.terminal is not None
             folder = FIXTURES / ruleset.id
             folder.mkdir(parents=True, exist_ok=True)
-            (folder / f"{path.stem}-{how}.save.json").write_text(save_text(ruleset.id, source, text, seed, played.decisions), encoding="utf-8")
+            (folder / f"{path.stem}-{how}.save.json").write_text(v1_text(ruleset.id, source, text, seed, played.decisions), encoding="utf-8")
             expected = {"events": digest(played.events), "winner": played.terminal.winner}
             (folder / f"{path.stem}-{how}.expected.json").write_text(json.dumps(expected, indent=1) + "\n", encoding="utf-8")
 

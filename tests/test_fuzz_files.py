@@ -2,13 +2,14 @@
 loads or is refused with one line naming the file; nothing else (no other exception, no hang).
 
 Kinds: odds inputs (``examples/<ruleset>/<procedure>.json``), scenarios (``examples/<ruleset>/*.toml``) and saved
-games (one short game of every shipped scenario). Mutations: deep nesting, huge numbers, NaN and infinities, a
-BOM, bytes that are not UTF-8, truncation, a key given twice, and for saves, resealed with a valid checksum, an
-impossible seed, bad decisions and a damaged scenario inside. Each case goes through the functions the command
-line calls (``read_input`` and the loader of its kind); a few go through the real console script.
+games (a short kessen-save/2 of every shipped scenario, and the kessen-save/1 fixtures). Mutations: deep nesting,
+huge numbers, NaN and infinities, a BOM, bytes that are not UTF-8, truncation, a key given twice, and for saves,
+resealed with a valid checksum, an impossible seed, bad steps or decisions and a damaged scenario inside. Each case
+goes through the functions the command line calls (``read_input`` and the loader of its kind); a few go through
+the real console script.
 
 CI runs the same cases every time (derandomized): 40 per odds input (160), 25 per scenario (275) and 25 per save
-(275). Set KESSEN_FUZZ_RANDOM=1 to explore fresh ones.
+(275 v2 saves, and 25 per v1 fixture). Set KESSEN_FUZZ_RANDOM=1 to explore fresh ones.
 """
 
 from __future__ import annotations
@@ -25,13 +26,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kessen.cli.battles import open_save
-from kessen.core.engine import Chance, Terminal
 from kessen.core.errors import KessenError
-from kessen.core.replay import load_save, save_text, seal
-from kessen.dice import draw, stream
-from kessen.io.files import ODDS_INPUT, SAVE, load_json, read_input
+from kessen.core.events import to_json_line
+from kessen.core.saves import checksum
+from kessen.io.files import ODDS_INPUT, load_json, read_input
 from kessen.io.scenarios import open_scenario
+from kessen.match import Match
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset
 
@@ -171,42 +171,41 @@ def test_mutated_scenarios_load_or_name_the_file(tmp_path: Path, example: Path, 
 # --- saved games ---------------------------------------------------------------------------------------------
 
 
-def _short_game(example: Path, steps: int = 60) -> str:
-    """A save of the first decisions of an AI game of *example*."""
+def _short_game(example: Path, decisions: int = 12) -> str:
+    """A kessen-save/2 of the first decisions of a game of *example*, every side played by a person (in Japanese)
+    choosing the first suggested option."""
     opened = open_scenario(str(example))
+    source = str(example.relative_to(ROOT))
     game = opened.ruleset.game
-    state = game.load_scenario(opened.text, str(example))
-    ai = {side: game.ai(side) for side in game.sides(state)}
-    rng, decisions = stream(1), []
-    for _ in range(steps):
-        node = game.node(state)
-        if isinstance(node, Terminal):
+    sides = game.sides(game.load_scenario(opened.text, source))
+    match = Match(opened.ruleset, opened.text, source, seed=1, people=sides, lang="ja")
+    match.run()
+    for _ in range(decisions):
+        if match.decision is None:
             break
-        if isinstance(node, Chance):
-            choice = draw(node.dist, rng)
-        else:
-            choice = ai[node.player].decide(state, node)
-            decisions.append(node.options.index(choice))
-        state, _ = game.apply(state, choice)
-    return save_text(opened.ruleset.id, str(example.relative_to(ROOT)), opened.text, 1, decisions, people=(game.sides(state)[0],), lang="ja")
+        match.choose(match.decision.options[0])
+    return match.dumps()
 
 
-SAVES = {example: _short_game(example) for example in SCENARIOS}
+V1_FIXTURES = sorted(ROOT.glob("tests/data/saves-v1/*/*.save.json"))
+SAVES = {**{f"v2:{e.parent.name}:{e.stem}": _short_game(e) for e in SCENARIOS}, **{f"v1:{f.parent.name}:{f.name}": f.read_text() for f in V1_FIXTURES}}
 
 RESEALED = {
     "seed": st.sampled_from([-1, -(2**63), 2**64, 10**29, "1", 1.5, None, True]),
+    "steps": st.sampled_from([[["d", 3]], [["c"]], "d", None, [["d", "no such notation"]], [["c", {"no": "outcome"}]], [["x", 1]]]),
     "decisions": st.sampled_from([[-1], [10**6], ["0"], [True], "0", None, [1.5]]),
     "ruleset": st.sampled_from(["chess", "", 3, None]),
     "people": st.sampled_from([[3], "Hero", None, [["x"]], ["Nobody"]]),
     "lang": st.sampled_from([3, None, ["en"], "fr", ""]),
     "scenario_source": st.sampled_from([3, None]),
+    "format": st.sampled_from(["kessen-save/1", "kessen-save/2", "kessen-save/3", None]),
 }
 
 
 @st.composite
 def resealed(draw_: st.DrawFn, text: str) -> bytes:
     """A save changed in its contents and sealed again with a matching checksum (a hand that knows the format)."""
-    body = json.loads(text)
+    body = {k: v for k, v in json.loads(text).items() if k != "checksum"}
     what = draw_(st.sampled_from([*RESEALED, "scenario", "scenario", "scenario"]))
     if what == "scenario":
         scenario = body["scenario"]
@@ -225,22 +224,30 @@ def resealed(draw_: st.DrawFn, text: str) -> bytes:
         body["scenario"] = scenario
     else:
         body[what] = draw_(RESEALED[what])
-    return seal(body).encode("utf-8")
+    return json.dumps({**body, "checksum": checksum(body)}, ensure_ascii=False).encode("utf-8")
 
 
-@pytest.mark.parametrize("example", SCENARIOS, ids=lambda p: f"{p.parent.name}:{p.stem}")
+def _same_game(a: Match, b: Match) -> bool:
+    return a.state == b.state and [to_json_line(e) for e in a.events] == [to_json_line(e) for e in b.events]
+
+
+@pytest.mark.parametrize("name", SAVES)
 @fuzz(25)
 @given(data=st.data())
-def test_mutated_saves_load_or_name_the_file(tmp_path: Path, example: Path, data: st.DataObject) -> None:
-    original = SAVES[example]
+def test_mutated_saves_load_or_name_the_file(tmp_path: Path, name: str, data: st.DataObject) -> None:
+    """A save of either format (v2 written by kessen.Match, v1 the fixtures kessen once wrote), damaged or resealed
+    with bad contents: it loads, or it is refused in one line naming the save; a damaged save that still loads is
+    the same game."""
+    original = SAVES[name]
     if data.draw(st.booleans(), label="resealed"):
         how, content = "resealed", data.draw(resealed(original), label="mutation")
     else:
         how, content = data.draw(mutated(original.encode("utf-8"), "json"), label="mutation")
     path = tmp_path / "game.json"
-    loaded = loads_or_one_line_naming(path, how, content, lambda: open_save(str(path)))
-    if loaded and how != "bom":
-        assert how == "resealed" or load_save(content, str(path)) == load_save(original, str(path))
+    loaded = loads_or_one_line_naming(path, how, content, lambda: Match.load(str(path)))
+    if loaded and how != "resealed":
+        (path.parent / "original.json").write_text(original, encoding="utf-8")
+        assert _same_game(Match.load(str(path)), Match.load(str(path.parent / "original.json")))
 
 
 def test_the_unmutated_examples_load() -> None:
@@ -249,9 +256,10 @@ def test_the_unmutated_examples_load() -> None:
         _load_odds(path, path)
     for path in SCENARIOS:
         _load_scenario(path)
-    for example, text in SAVES.items():
-        saved = load_save(text, "game.json")
-        assert saved.scenario_source == str(example.relative_to(ROOT)) and saved.lang == "ja"
+    for name, text in SAVES.items():
+        match = Match.loads(json.loads(text), "game.json")
+        assert match.lang == ("ja" if name.startswith("v2:") else "en"), name
+        assert json.loads(text)["format"] == ("kessen-save/2" if name.startswith("v2:") else "kessen-save/1")
 
 
 # --- through the real console script -------------------------------------------------------------------------
@@ -273,7 +281,7 @@ def test_hostile_files_through_the_console_script(tmp_path: Path, name: str) -> 
     toml_value = {"deep nesting": "[" * 100_000 + "]" * 100_000, "huge integer": "9" * 5000, "NaN": "nan", "duplicate key": "3\nturns = 4"}[name]
     scenario.write_text(f'ruleset = "song-of-blades"\nname = "x"\nturns = {toml_value}\n')
     save = tmp_path / "game.json"
-    save.write_text(SAVES[SCENARIOS[-1]].replace('"seed": 1', '"seed": ' + HOSTILE[name].split(": ", 1)[1].rstrip("}"), 1))
+    save.write_text(SAVES[f"v2:{SCENARIOS[-1].parent.name}:{SCENARIOS[-1].stem}"].replace('"seed": 1', '"seed": ' + HOSTILE[name].split(": ", 1)[1].rstrip("}"), 1))
     for args, path in (
         (["odds", "song-of-blades", "activation", "--input", str(odds_input)], odds_input),
         (["check", str(scenario)], scenario),

@@ -92,21 +92,30 @@ class Match:
         return cls(get_ruleset(ruleset), text, source, seed=seed, people=people, lang=lang)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Match:
-        """The match a save file holds, replayed to where it was saved (never half-loaded)."""
+    def load(cls, path: str | os.PathLike[str], *, people: Iterable[str] | None = None, lang: str | None = None) -> Match:
+        """The match a save file holds, replayed to where it was saved (never half-loaded); it goes on with the
+        people and the language the save recorded, or *people* and *lang*."""
         from kessen.io.files import read_json
 
         where = os.fspath(path)
-        return cls.loads(read_json(where), where)
+        return cls.loads(read_json(where), where, people=people, lang=lang)
 
     @classmethod
-    def loads(cls, data: Any, source: str = "save") -> Match:
-        """The match of a save file's parsed JSON *data*; errors name *source*."""
+    def loads(cls, data: Any, source: str = "save", *, people: Iterable[str] | None = None, lang: str | None = None) -> Match:
+        """The match of a save file's parsed JSON *data*; errors in the save name *source*. *people* and *lang*
+        override the recorded ones (an InputError naming ``people`` or ``lang`` if they do not fit)."""
         save = loads(data, source)
         try:
-            match = cls(get_ruleset(save.ruleset), save.scenario, save.scenario_source, seed=save.seed, people=save.people, lang=save.lang)
+            ruleset = get_ruleset(save.ruleset)
+            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=save.people, lang=save.lang)
         except InputError as error:
-            raise SaveFileError(source, f"the scenario inside this save is bad: {error}") from None
+            if error.field in ("ruleset", "people", "lang"):
+                raise SaveFileError(source, str(error)) from None
+            inside = str(error).removeprefix(f"{save.scenario_source}: ")
+            raise SaveFileError(source, f"the scenario inside this save is bad: {inside}") from None
+        if people is not None or lang is not None:
+            chosen = save.people if people is None else people
+            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=chosen, lang=lang or save.lang)
         match._replay(save, source)
         return match
 
@@ -154,19 +163,22 @@ class Match:
         )
         return PendingDecision(node.player, node.kind, node.actor, node.free, game.prompt(state, node, self.lang), options)
 
-    def choose(self, choice: str | Option) -> None:
+    def choose(self, choice: str | Option, on_events: Callable[[tuple[Event, ...]], None] | None = None) -> None:
         """Make a person's choice (any legal notation, or one of the suggested options), then run on to the next
-        decision of a person or the end. An illegal choice raises :class:`IllegalChoice` and changes nothing."""
+        decision of a person or the end; *on_events* sees the events of the choice and of every step after it, as
+        :meth:`run`. An illegal choice raises :class:`IllegalChoice` and changes nothing."""
         self._pending_person_node()
         snap = self._session.snapshot()
         if isinstance(choice, Option):
-            self._session.choose(choice.choice)
+            events = self._session.choose(choice.choice)
         elif isinstance(choice, str):
-            self._session.choose_notation(choice)
+            events = self._session.choose_notation(choice)
         else:
             raise IllegalChoice(None, f"a choice is its notation, a string (got {choice!r})")
         self._undo.append(snap)
-        self.run()
+        if on_events is not None and events:
+            on_events(events)
+        self.run(on_events)
 
     def odds(self, notation: str) -> Mapping[str, Fraction] | None:
         """The exact odds of a choice before making it (IllegalChoice if it is not legal now)."""

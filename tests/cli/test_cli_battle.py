@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -28,6 +29,23 @@ def test_battle_same_seed_gives_byte_identical_events(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in first.read_text().splitlines()]
     assert lines[0]["type"] == "roll_off" and lines[-1]["type"] == "game_ended"
     assert all("type" in line for line in lines)
+
+
+GOLDEN = {k: v for f in sorted((ROOT / "tests" / "data" / "golden-events").glob("*.json")) for k, v in json.loads(f.read_text()).items()}
+
+
+@pytest.mark.parametrize("scenario", [min(f.glob("*.toml")) for f in sorted((ROOT / "examples").iterdir())], ids=lambda p: p.parent.name)
+def test_battle_events_are_the_golden_event_logs(tmp_path: Path, scenario: Path) -> None:
+    """Issue 10 §3: ``kessen battle`` plays through kessen.Match, and its --events file is byte for byte the one
+    the golden digests of tests/data/golden-events record (seed 2 of a shipped scenario of each ruleset; the digests
+    themselves cover every scenario); --save does not change the battle."""
+    events, saved = tmp_path / "e.jsonl", tmp_path / "s.jsonl"
+    name = scenario.relative_to(ROOT).as_posix()
+    assert kessen("battle", name, "--seed", "2", "--events", str(events)).returncode == 0
+    assert hashlib.sha256(events.read_bytes()).hexdigest() == GOLDEN[f"{name}@2"]
+    done = kessen("battle", name, "--seed", "2", "--events", str(saved), "--save", str(tmp_path / "game.json"))
+    assert done.returncode == 0, done.stderr
+    assert saved.read_bytes() == events.read_bytes()
 
 
 def test_battle_other_seed_gives_another_battle(tmp_path: Path) -> None:
@@ -112,7 +130,7 @@ def test_play_shows_numbered_decisions_with_odds_and_validates_input(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "choose a number from 1 to" in done.stdout
     assert " 1. " in done.stdout
-    assert json.loads(save.read_text())["format"] == "kessen-save/1"
+    assert json.loads(save.read_text())["format"] == "kessen-save/2"
     resumed = kessen("resume", str(save))
     assert resumed.returncode == 0, resumed.stderr
 
@@ -126,12 +144,12 @@ def test_quit_then_resume_as_the_same_side_replays_the_prefix(tmp_path: Path) ->
     """A game saved mid-play resumes at the same decision: the person is asked again where they stopped."""
     save = tmp_path / "game.json"
     kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\nq\n")
-    decisions = json.loads(save.read_text())["decisions"]
-    assert len(decisions) >= 1
+    steps = json.loads(save.read_text())["steps"]
+    assert any(kind == "d" for kind, _ in steps)
     again = tmp_path / "again.json"
     done = kessen("resume", str(save), "--side", "Hero", "--save", str(again), stdin="q\n")
     assert done.returncode == 0, done.stderr
-    assert json.loads(again.read_text())["decisions"] == decisions
+    assert json.loads(again.read_text())["steps"] == steps
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

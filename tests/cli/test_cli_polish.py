@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from kessen import __version__, i18n
-from kessen.cli.battles import print_result, summary_value
+from kessen.cli.results import print_result, summary_value
 from kessen.cli.main import app
 from kessen.core.engine import Terminal
 

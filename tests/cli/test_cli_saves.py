@@ -5,6 +5,7 @@ subprocesses of the console script, with stdin closed, typed answers, and SIGINT
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kessen.core.replay import SAVE_FORMAT, seal
+from kessen.core.saves import SAVE_V2, checksum
 
 ROOT = Path(__file__).resolve().parents[2]
 KESSEN = str(Path(sys.executable).with_name("kessen"))
@@ -30,6 +31,17 @@ def kessen(*args: str, stdin: bytes | str | None = b"", home: Path | None = None
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     done = subprocess.run([KESSEN, *args], capture_output=True, input=data, timeout=300, cwd=ROOT, env=env)
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
+
+
+def seal(body: dict[str, object]) -> str:
+    """A save's contents sealed again with a matching checksum (a hand that knows the format)."""
+    body = {k: v for k, v in body.items() if k != "checksum"}
+    return json.dumps({**body, "checksum": checksum(body)}, ensure_ascii=False, indent=1)
+
+
+def decisions(save: Path) -> list[str]:
+    """The decisions a kessen-save/2 recorded, in notation."""
+    return [value for kind, value in json.loads(save.read_text())["steps"] if kind == "d"]
 
 
 def saved_file(out: str) -> Path:
@@ -52,7 +64,7 @@ def test_end_of_input_saves_to_a_new_file_in_the_saves_folder_and_says_where(tmp
     assert saves_in(tmp_path) == [path] and path.name.startswith("hero-against-mob-")
     assert "end of input: saved to" in done.stdout and f"go on with: kessen resume {path}" in done.stdout
     save = json.loads(path.read_text())
-    assert (save["format"], save["people"], save["lang"], save["seed"]) == (SAVE_FORMAT, ["Hero"], "en", 2)
+    assert (save["format"], save["people"], save["lang"], save["seed"]) == (SAVE_V2, ["Hero"], "en", 2)
 
 
 def test_q_saves_to_the_given_file_and_a_second_game_never_overwrites_a_default_save(tmp_path: Path) -> None:
@@ -80,19 +92,18 @@ def test_ctrl_c_at_a_prompt_saves_the_game_then_exits_130(tmp_path: Path) -> Non
         child.stdin.flush()
         seen = b""
         deadline = time.monotonic() + 120
-        while seen.count(b"choice (number") < 2 and time.monotonic() < deadline:  # the second prompt: one decision made
+        while seen.count(b"your choice (") < 2 and time.monotonic() < deadline:  # the second prompt: one decision made
             ready, _, _ = select.select([child.stdout], [], [], 1)
             if ready:
                 seen += os.read(child.stdout.fileno(), 65536)
-        assert seen.count(b"choice (number") >= 2, seen[-500:]
+        assert seen.count(b"your choice (") >= 2, seen[-500:]
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     text = (seen + out).decode("utf-8")
     assert child.returncode == 130, err
     assert f"interrupted: saved to {save}" in text and "kessen: interrupted" in err.decode("utf-8")
     assert "Traceback" not in err.decode("utf-8")
-    saved = json.loads(save.read_text())
-    assert len(saved["decisions"]) >= 1 and saved["people"] == ["Hero"]
+    assert len(decisions(save)) >= 1 and json.loads(save.read_text())["people"] == ["Hero"]
 
 
 def test_resume_goes_on_as_the_save_was_played_sides_and_language(tmp_path: Path) -> None:
@@ -100,38 +111,42 @@ def test_resume_goes_on_as_the_save_was_played_sides_and_language(tmp_path: Path
     language without being told, and --ai lets the AI finish it."""
     save = tmp_path / "game.json"
     kessen("play", MOB, "--side", "Hero", "--seed", "4", "--lang", "ja", "--save", str(save), stdin="1\nq\n")
-    decisions = json.loads(save.read_text())["decisions"]
     again = tmp_path / "again.json"
     done = kessen("resume", str(save), "--save", str(again), stdin="q\n")
     assert done.returncode == 0, done.stderr
-    assert "Hero の決定: " in done.stdout and f"{again} に保存しました" in done.stdout
+    assert "選択(番号、記法、help、q): " in done.stdout and f"{again} に保存しました" in done.stdout
     resaved = json.loads(again.read_text())
-    assert (resaved["decisions"], resaved["people"], resaved["lang"]) == (decisions, ["Hero"], "ja")
+    assert (resaved["steps"], resaved["people"], resaved["lang"]) == (json.loads(save.read_text())["steps"], ["Hero"], "ja")
     finished = kessen("resume", str(save), "--ai", "--lang", "en")
     assert finished.returncode == 0, finished.stderr
-    assert "decides:" not in finished.stdout and ("winner:" in finished.stdout or "draw:" in finished.stdout)
+    assert "your choice" not in finished.stdout and ("winner:" in finished.stdout or "draw:" in finished.stdout)
 
 
-def test_ctrl_d_on_resume_keeps_the_decisions_not_replayed_yet(tmp_path: Path) -> None:
-    """A resumed game stopped again keeps every recorded decision plus the new ones, never fewer."""
+def test_ctrl_d_on_resume_keeps_every_step_before_and_the_new_ones(tmp_path: Path) -> None:
+    """A resumed game stopped again keeps every recorded step plus the new ones, never fewer."""
     save = tmp_path / "game.json"
     kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\n1\nq\n")
-    before = json.loads(save.read_text())["decisions"]
+    before = json.loads(save.read_text())["steps"]
     again = tmp_path / "again.json"
     kessen("resume", str(save), "--save", str(again), stdin="1\n")  # one more answer, then the end of input
-    after = json.loads(again.read_text())["decisions"]
-    assert after[: len(before)] == before and len(after) > len(before)
+    after = json.loads(again.read_text())["steps"]
+    assert after[: len(before)] == before and len(decisions(again)) > len(decisions(save))
 
 
-def test_a_save_of_format_1_without_people_or_language_still_resumes(tmp_path: Path) -> None:
-    """kessen-save/1 files written before sides and language were recorded resume (the AI for both, English)."""
-    save = tmp_path / "game.json"
-    kessen("battle", MOB, "--seed", "5", "--save", str(save))
-    body = {k: v for k, v in json.loads(save.read_text()).items() if k not in ("checksum", "people", "lang")}
-    save.write_text(seal(body))
-    done = kessen("resume", str(save))
+# one v1 fixture per ruleset through the console script (tests/core/test_saves_v1.py replays every one in process)
+V1_SAVES = [min(folder.glob("*.save.json")) for folder in sorted((ROOT / "tests" / "data" / "saves-v1").iterdir())]
+
+
+@pytest.mark.parametrize("save", V1_SAVES, ids=lambda p: f"{p.parent.name}:{p.name.removesuffix('.save.json')}")
+def test_a_save_of_format_1_still_resumes_to_its_events(save: Path, tmp_path: Path) -> None:
+    """Issue 9 §4: a kessen-save/1 file (decisions as option indices, written before saves v2, without people or
+    language) resumes through kessen resume: the AI for both sides, English, the very events it recorded."""
+    expected = json.loads(save.with_name(save.name.replace(".save.json", ".expected.json")).read_text())
+    events = tmp_path / "events.jsonl"
+    done = kessen("resume", str(save), "--events", str(events))
     assert done.returncode == 0, done.stderr
-    assert "winner: " in done.stdout or "draw: " in done.stdout
+    assert hashlib.sha256(events.read_bytes()).hexdigest() == expected["events"]
+    assert (f"winner: {expected['winner']}" if expected["winner"] else "draw: no side won") in done.stdout
 
 
 @pytest.mark.parametrize(
@@ -184,7 +199,7 @@ def test_a_bad_scenario_inside_a_save_names_the_save_file(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize(
     ("seed", "message"),
-    [(-1, "seed: must be from 0 to 18446744073709551615 (got -1)"), ("9" * 5000, "seed: integer too large (more than 64 bits) (got a 5000-digit integer)")],
+    [(-1, "field seed must be an integer from 0 to 2^64 - 1"), ("9" * 5000, "seed: integer too large (more than 64 bits) (got a 5000-digit integer)")],
     ids=["negative", "5000 digits"],
 )
 def test_a_resealed_save_with_an_impossible_seed_is_refused(tmp_path: Path, seed: int | str, message: str) -> None:

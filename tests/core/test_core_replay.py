@@ -1,20 +1,27 @@
-"""The game loop, replays and save files of kessen.core, played with the song-of-blades game."""
+"""The simulation's game loop and its replays (kessen.core.replay, played with the song-of-blades game and the toy
+race), and save files refusing damage (kessen.core.saves through kessen.Match, on the toy race)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import kessen.match
 from kessen.core.decisions import FirstOptionDecider, RandomDecider, ScriptedDecider
 from kessen.core.engine import Decision, Terminal
-from kessen.core.errors import IllegalDecisionError, SaveFileError
-from kessen.core.events import to_json_line
-from kessen.core.replay import Played, load_save, play, save_text
+from kessen.core.errors import IllegalDecisionError, InputError, KessenError, SaveFileError
+from kessen.core.events import Event, to_json_line
+from kessen.core.replay import Played, play
+from kessen.core.saves import checksum
 from kessen.dice import stream
+from kessen.io.files import parse_json
+from kessen.match import Match
 from kessen.rulesets.song_of_blades.referee.game import SobGame
+from tests.core.toy_game import SCENARIO, TOY, Dashed, FirstOption, ToyGame, ToyState
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades"
 GAME = SobGame()
@@ -71,84 +78,105 @@ def test_core_replay_prefix_then_continue() -> None:
     assert lines(resumed) == lines(original)
 
 
-def test_core_save_round_trip_and_replay() -> None:
-    """save_text / load_save round-trip every field, and the loaded save replays to the same game."""
-    text, state = scenario()
-    played = ai_game(state, 5)
-    saved = save_text(GAME.ruleset, "warband-skirmish.toml", text, 5, played.decisions)
-    loaded = load_save(saved, "game.json")
-    assert (loaded.ruleset, loaded.scenario_source, loaded.scenario, loaded.seed) == (GAME.ruleset, "warband-skirmish.toml", text, 5)
-    assert loaded.decisions == tuple(played.decisions)
-    start = GAME.load_scenario(loaded.scenario, loaded.scenario_source)
-    again = play(GAME, start, {side: Refuse() for side in GAME.sides(start)}, loaded.seed, replay=loaded.decisions)
-    assert lines(again) == lines(played)
+class Opening(ToyGame):
+    """The toy race with an opening event, as a ruleset whose start() says who deploys first."""
+
+    def start(self, state: ToyState) -> tuple[ToyState, tuple[Event, ...]]:
+        state, events = super().start(state)
+        return state, (Dashed(side="Red", squares=0, made_it=True), *events)
+
+
+def test_core_play_begins_with_the_games_start() -> None:
+    """Game protocol: a game begins with ``start`` (the state settled up to its first node, with its events), in
+    the simulation loop as in kessen.Match: the same events, the same end."""
+    game = Opening()
+    state = game.load_scenario(SCENARIO, "toy")
+    heard: list[Event] = []
+    played = play(game, state, {side: FirstOption() for side in game.sides(state)}, 5, on_events=lambda events: heard.extend(events))
+    match = Match(replace(TOY, game=game), SCENARIO, "toy", seed=5)
+    match.run()
+    assert played.events[0] == Dashed(side="Red", squares=0, made_it=True) and heard == played.events
+    assert lines(played) == [to_json_line(e) for e in match.events] and played.terminal == match.result
+
+
+# --- save files (kessen.core.saves, through kessen.Match) ---------------------------------------------------
+
+
+@pytest.fixture
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = kessen.match.get_ruleset
+    monkeypatch.setattr(kessen.match, "get_ruleset", lambda rid: TOY if rid == "toy" else real(rid))
 
 
 def small_save() -> str:
-    text, state = scenario("hero-against-mob.toml")
-    played = play(GAME, state, {side: FirstOptionDecider() for side in GAME.sides(state)}, 3)
-    return save_text(GAME.ruleset, "hero.toml", text, 3, played.decisions[:40])
+    match = Match(TOY, SCENARIO, "toy.json", seed=3, people=("Red",))
+    match.run()
+    for notation in ("dash 4", "dash 2", "dash 5"):
+        match.choose(notation)
+    return match.dumps()
 
 
+@pytest.mark.usefixtures("toy_registered")
 def test_core_damaged_save_refused_or_intact_for_every_byte() -> None:
-    """A save with any one character changed is refused with SaveFileError, or (a change of mere JSON whitespace)
-    loads exactly the saved game: never a different, half-loaded or corrupt game."""
+    """A save with any one character changed is refused with one error naming the file, or (a change of mere JSON
+    whitespace) loads exactly the saved game: never a different, half-loaded or corrupt game."""
     saved = small_save()
-    reference = load_save(saved, "game.json")
+    reference = Match.loads(json.loads(saved), "game.json")
     refused = 0
-    for i in range(0, len(saved), 3):
+    for i in range(len(saved)):
         replacement = "0" if saved[i] != "0" else "1"
         damaged = saved[:i] + replacement + saved[i + 1 :]
         try:
-            loaded = load_save(damaged, "game.json")
-        except SaveFileError as error:
+            loaded = Match.loads(parse_json(damaged, "game.json"), "game.json")
+        except KessenError as error:
             assert str(error).startswith("game.json: ")
             refused += 1
         else:
-            assert loaded == reference, i
-    assert refused > len(saved) // 3 * 0.9
+            assert loaded.state == reference.state and [to_json_line(e) for e in loaded.events] == [to_json_line(e) for e in reference.events], i
+    assert refused > len(saved) * 0.9
 
 
-def test_core_changed_decision_refused() -> None:
-    """Changing one recorded decision (a digit) breaks the checksum: SaveFileError."""
-    saved = json.loads(small_save())
-    saved["decisions"][3] += 1
-    with pytest.raises(SaveFileError, match="checksum"):
-        load_save(json.dumps(saved), "game.json")
-
-
+@pytest.mark.usefixtures("toy_registered")
 @pytest.mark.parametrize("cut", [1, 10, 100])
 def test_core_truncated_save_refused(cut: int) -> None:
-    """A truncated save file is refused with SaveFileError."""
+    """A truncated save file is refused with one error naming the file."""
     saved = small_save()
-    with pytest.raises(SaveFileError, match="damaged or truncated"):
-        load_save(saved[:-cut - 2], "game.json")
-    with pytest.raises(SaveFileError):
-        load_save("", "game.json")
+    with pytest.raises(InputError, match=r"^game.json: not valid JSON"):
+        Match.loads(parse_json(saved[: -cut - 2], "game.json"), "game.json")
+    with pytest.raises(InputError, match=r"^game.json: not valid JSON"):
+        parse_json("", "game.json")
 
 
 @pytest.mark.parametrize(
     "text",
-    ['{"format": "kessen-save/2"}', "[1, 2, 3]", '"kessen-save/1"', '{"ruleset": "song-of-blades"}', "null"],
+    ['{"format": "kessen-save/3"}', "[1, 2, 3]", '"kessen-save/2"', '{"ruleset": "song-of-blades"}', "null"],
 )
 def test_core_wrong_format_refused(text: str) -> None:
     """A file that is not a kessen save (another format, not an object) is refused with SaveFileError."""
     with pytest.raises(SaveFileError, match="not a kessen save file"):
-        load_save(text, "other.json")
+        Match.loads(json.loads(text), "other.json")
 
 
-def test_core_resealed_save_with_bad_field_types_refused() -> None:
-    """A correctly sealed save whose fields have the wrong types is refused too (never half-loaded)."""
-    saved = save_text(GAME.ruleset, "s.toml", "name = 'x'", 1, [0, 1])
-    data = json.loads(saved)
-    from kessen.core.replay import _checksum
-
-    body = {k: v for k, v in data.items() if k != "checksum"} | {"decisions": [0, True]}
-    with pytest.raises(SaveFileError, match="decisions"):
-        load_save(json.dumps(body | {"checksum": _checksum(body)}), "s.json")
-    body = {k: v for k, v in data.items() if k != "checksum"} | {"seed": "1"}
-    with pytest.raises(SaveFileError, match="seed"):
-        load_save(json.dumps(body | {"checksum": _checksum(body)}), "s.json")
+@pytest.mark.usefixtures("toy_registered")
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("steps", [["d", 3]], "steps\\[0\\]: a decision's notation must be a string"),
+        ("steps", [["x", "dash 1"]], "steps\\[0\\] must be"),
+        ("steps", "dash 1", "field steps must be a list"),
+        ("seed", "1", "field seed must be an integer"),
+        ("people", ["Green"], "people: not a side of this scenario"),
+        ("lang", "fr", "lang: must be one of en, ja"),
+        ("ruleset", "chess", "ruleset: unknown ruleset"),
+    ],
+)
+def test_core_resealed_save_with_bad_fields_refused(field: str, value: Any, message: str) -> None:
+    """A correctly sealed save whose fields are wrong is refused too, naming the file and the field (never
+    half-loaded)."""
+    data = json.loads(small_save())
+    body = {k: v for k, v in data.items() if k != "checksum"} | {field: value}
+    with pytest.raises(SaveFileError, match=f"^game.json: .*{message}"):
+        Match.loads(body | {"checksum": checksum(body)}, "game.json")
 
 
 def test_core_scripted_decider_out_of_range_is_illegal() -> None:

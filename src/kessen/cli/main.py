@@ -12,11 +12,11 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from kessen.core.errors import InputError, KessenError
-from kessen.core.replay import MAX_SEED
+from kessen.core.errors import InputError, KessenError, error_line
 from kessen.io.files import ODDS_INPUT, load_json, read_input
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
+from kessen.sim.battles import SEED_LIMIT
 
 
 class _PipeClosed(Exception):
@@ -95,6 +95,7 @@ class Language(str, Enum):
 
 
 SEED_HELP = "seed of the battle's random stream (0 to 2^64 - 1)"
+MAX_SEED = SEED_LIMIT - 1
 LANG_HELP = "language of the narration, prompts and results"
 RULESET_HELP = "ruleset id, when the scenario file does not name it (ruleset = \"<id>\")"
 
@@ -143,11 +144,11 @@ def battle(
     runs: Annotated[int, typer.Option("--runs", min=1, max=1_000_000, help="play this many battles and print win rates")] = 1,
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
     lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
-    save: Annotated[Optional[str], typer.Option("--save", help="save the game (scenario, seed, decisions) to this file")] = None,
+    save: Annotated[Optional[str], typer.Option("--save", help="save the game (kessen-save/2: scenario, seed, every step) to this file")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="processes for --runs (default: all cores)")] = None,
 ) -> None:
-    """Play a whole battle between two AI sides, narrated; or --runs N battles with win rates."""
+    """Play a whole battle between the AI sides, narrated as it is played; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
 
     run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=_out(), err=_err(), workers=workers)
@@ -179,7 +180,7 @@ def resume(
     ai: Annotated[bool, typer.Option("--ai", help="let the AI play every side to the end")] = False,
     save: Annotated[Optional[str], typer.Option("--save", help="save again to this file when you stop or the game ends")] = None,
 ) -> None:
-    """Resume a saved game: replay its decisions exactly, then play on the way it was played."""
+    """Resume a saved game: replay it exactly, then play on the way it was played (the same sides, the same language)."""
     from kessen.cli.battles import resume as resume_game
 
     resume_game(save_file, events_path=events, lang=lang.value if lang else None, sides=tuple(side or ()), ai=ai, save_path=save, out=_out())
@@ -195,7 +196,8 @@ def play(
     lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
 ) -> None:
-    """Play one side yourself against the AI: the board, numbered legal decisions, exact odds of each attack."""
+    """Play a side yourself against the AI: type a suggested option's number or any legal move in notation; help,
+    board, odds NOTATION, undo, save [FILE] and q at every decision."""
     from kessen.cli.battles import play_interactive
 
     play_interactive(
@@ -285,7 +287,7 @@ def main() -> None:
     except (_PipeClosed, BrokenPipeError):
         _quiet_exit()
     except KessenError as error:
-        _fail(str(error))
+        _fail(error)
     except typer.TyperException as error:  # typer's usage errors: a bad option value, a missing argument
         context = getattr(error, "ctx", None)
         _fail(f"{error.format_message()} (see {context.command_path if context else 'kessen'} -h)")
@@ -295,8 +297,8 @@ def main() -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _fail(message: str) -> NoReturn:
-    print(f"kessen: error: {message}".replace("\r", "\\r").replace("\n", "\\n"), file=sys.stderr)  # one line
+def _fail(message: BaseException | str) -> NoReturn:
+    print(error_line(message), file=sys.stderr)
     sys.exit(2)
 
 

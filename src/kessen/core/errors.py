@@ -1,4 +1,4 @@
-"""The errors kessen raises on purpose; the CLI turns each into one stderr line and exit 2."""
+"""The errors kessen raises on purpose, and the one line each is shown as (the CLI's stderr, the web's answer)."""
 
 from __future__ import annotations
 
@@ -82,3 +82,16 @@ class IllegalChoice(KessenError, ValueError):
     def __init__(self, rule: str | None, reason: str) -> None:
         super().__init__(f"{rule}: {reason}" if rule else reason)
         self.rule, self.reason = rule, reason
+
+
+def error_line(error: BaseException | str) -> str:
+    """The one line an error kessen refuses with is shown as: ``kessen: error: <message>``, any line break inside
+    the message written out as ``\\n`` so that it stays one line. The CLI prints it on stderr (exit 2); the web
+    answers it as ``{"error": ...}``.
+
+    >>> error_line(InputError("seed", -1, "must be from 0 to 2^64 - 1"))
+    'kessen: error: seed: must be from 0 to 2^64 - 1 (got -1)'
+    >>> error_line("two\\nlines")
+    'kessen: error: two\\\\nlines'
+    """
+    return f"kessen: error: {error}".replace("\r", "\\r").replace("\n", "\\n")

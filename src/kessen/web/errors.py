@@ -7,12 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from kessen.core.errors import InputError, KessenError, UnknownProcedureError, UnknownRulesetError
-
-
-def error_line(error: BaseException | str) -> str:
-    """The one line the CLI prints on stderr for *error* (``kessen: error: field: reason (got value)``)."""
-    return f"kessen: error: {error}".replace("\r", "\\r").replace("\n", "\\n")
+from kessen.core.errors import InputError, KessenError, UnknownProcedureError, UnknownRulesetError, error_line
 
 
 def error_response(status: int, error: BaseException | str, headers: dict[str, str] | None = None) -> JSONResponse:
