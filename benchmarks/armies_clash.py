@@ -151,3 +151,68 @@ def suite() -> Suite:
         odds=tuple(_odds_case(*question) for question in ODDS_QUESTIONS),
         limits=tuple(LimitCase(RULESET, procedure, name, data) for procedure, name, data in LIMITS),
     )
+
+
+def limit_scenario(*, seed: int = 0) -> str:
+    """A scenario at armies-clash's limits (``scenario.py``, issue 14), as TOML text: a 100 × 100 grid with 1,000
+    terrain entries, 40 creatures (three-attack routines, fireballs of 300 ft range), 50 stands in 26 units and
+    10 PC solos a side, every creature at the 60-ft speed limit, 100 rounds allowed."""
+    width = height = 100
+    out = ['name = "At the limits"', "max_rounds = 100", "", "[grid]", f"width = {width}", f"height = {height}", "terrain = ["]
+    kinds = ('kind = "forest"', "rough = true", "elevation = 2", 'kind = "shallow_water"', "obscured = true", 'kind = "road"')
+    for i in range(1000):
+        x, y = (i * 37 + seed) % width, (i * 53) % height
+        out.append(f"  {{ rect = [{x}, {y}, {min(width - 1, x + 3)}, {min(height - 1, y + 3)}], {kinds[i % 6]} }},")
+    out.append("]")
+    abilities = "abilities = { str = 2, dex = 1, con = 1, int = 0, wis = 0, cha = 1 }"
+    fireball = ('  { id = "fireball", range_ft = 300, form = "area", shape = "sphere", size_ft = 20, resolution = "save", '
+                'save_ability = "dex", dc = 14, damage = "8d6", uses = 2 },')
+    bolt = ('  { id = "bolt", range_ft = 120, form = "targeted", max_targets = 3, resolution = "attack", kind = "ranged", '
+            'attack_bonus = 6, damage = "2d10" },')
+    for c in range(39):
+        out += ["", "[[creatures]]", f'id = "c{c}"', f'size = "{("medium", "small", "large")[c % 3]}"', "ac = 14",
+                f"hp = {10 + c}", "speed_ft = 60", abilities, "attacks = [",
+                '  { id = "blade", kind = "melee", attack_bonus = 4, damage = "1d8+2", reach_ft = 10 },',
+                '  { id = "bow", kind = "ranged", attack_bonus = 4, damage = "1d6+2", range_ft = 150, long_range_ft = 600 },',
+                "]", 'multiattack = ["blade", "blade", "blade"]']
+        if c % 4 == 0:
+            out += ["spells = [", fireball, bolt, "]"]
+    out += ["", "[[creatures]]", 'id = "hero"', 'size = "medium"', "ac = 17", "hp = 60", "speed_ft = 60", abilities,
+            'attacks = [{ id = "sword", kind = "melee", attack_bonus = 7, damage = "1d8+4" }]', 'multiattack = ["sword", "sword"]']
+    for side, top in (("a", 2), ("b", height - 12)):
+        for u in range(26):
+            formation = ['formation = "march"'] if u % 2 else []
+            out += ["", "[[units]]", f'id = "{side}u{u}"', f'side = "{side}"', f'type = "{"regiment" if u % 2 else "skirmisher"}"', *formation]
+        for s in range(50):
+            c = (s * 7 + (0 if side == "a" else 3)) % 39
+            while c % 3 == 2:  # one-square creatures, so that the stands tile
+                c = (c + 1) % 39
+            out += ["", "[[stands]]", f'id = "{side}s{s}"', f'unit = "{side}u{s % 26}"', f'creature = "c{c}"',
+                    f"at = [{(s % 30) * 3 + 5}, {top + (s // 30) * 3 + (s % 26) % 2}]"]
+        for k in range(10):
+            out += ["", "[[solos]]", f'id = "{side}h{k}"', f'side = "{side}"', 'creature = "hero"',
+                    f"at = [{k * 9 + 10}, {top + 8 if side == 'a' else top - 4}]", "pc = true"]
+    for side in "ab":
+        out += ["", "[[objectives]]", f'id = "attrition-{side}"', 'kind = "attrition"', f'side = "{side}"', "vp_per_unit = 1"]
+    return "\n".join(out) + "\n"
+
+
+def limit_battles(seeds: tuple[int, ...] = (1, 2, 3)) -> list[tuple[int, float, int, int]]:
+    """AI battles of the scenario at the limits, to the end: (seed, seconds, rounds, events) each."""
+    import time
+
+    from kessen.sim.play import play_battle
+
+    ruleset, text = get_ruleset(RULESET), limit_scenario()
+    found = []
+    for seed in seeds:
+        started = time.perf_counter()
+        played = play_battle(ruleset, text, "at-the-limits.toml", seed)
+        assert played.terminal is not None
+        found.append((seed, time.perf_counter() - started, played.terminal.summary["rounds"], len(played.events)))
+    return found
+
+
+if __name__ == "__main__":  # python -m benchmarks.armies_clash: the battles at the limits
+    for seed, took, rounds, events in limit_battles():
+        print(f"seed {seed}: {took:.1f} s, {rounds} rounds, {events} events")

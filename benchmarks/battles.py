@@ -10,7 +10,7 @@ from rich.console import Console
 
 from benchmarks.harness import seconds, table
 from kessen.rulesets import get_ruleset
-from kessen.sim.battles import play_battle
+from kessen.sim.play import play_battle
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -22,7 +22,7 @@ from benchmarks.harness import LimitCase, OddsCase, SamplingCase, Suite, cold, c
 from kessen.dice import Dist
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
-from kessen.sim.battles import play_battle
+from kessen.sim.play import play_battle
 
 RULESET = "song-of-blades"
 _PACKAGES = ("kessen.rulesets.song_of_blades", "kessen.dice")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kessen.core.events import to_json_line
 from kessen.io.scenarios import read_scenario, ruleset_for
-from kessen.sim.battles import play_battle
+from kessen.sim.play import play_battle
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "data" / "golden-events"  # one <ruleset>.json per ruleset

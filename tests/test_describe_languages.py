@@ -146,7 +146,7 @@ def test_every_decision_met_has_a_japanese_name(ruleset_id: str) -> None:
 def _rare_options() -> list[Any]:
     """Options of kinds the shipped scenarios' random games seldom or never offer (recoils, splits, spells, ...),
     each with the English `kessen play` has always printed for it."""
-    from kessen.rulesets.armies_clash import options as ac
+    from kessen.rulesets.armies_clash.referee import options as ac
     from kessen.rulesets.battlehost import state as bh
     from kessen.rulesets.battlehost.pairing import Fight
     from kessen.rulesets.song_of_blades.referee import options as sob

@@ -29,7 +29,8 @@ from kessen.io.files import SAVE, check_output, read_input, write_text
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.rulesets import Ruleset, get_ruleset
 from kessen.cli.sweep import battle_table, progress_bar
-from kessen.sim.battles import BattleStats, Interrupted, play_battle, simulate
+from kessen.sim.battles import BattleStats, Interrupted, simulate
+from kessen.sim.play import play_battle
 from kessen.sim.chunks import chunk_plan
 from kessen.sim.executors import make_executor
 

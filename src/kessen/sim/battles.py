@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kessen.core.errors import InputError
-from kessen.core.replay import Played, play
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.rulesets import Ruleset
 from kessen.sim.tally import Tally
@@ -20,25 +19,6 @@ if TYPE_CHECKING:
 
 SEED_LIMIT = 2**64
 """Seeds are 64-bit: from 0 to 2**64 - 1 (every battle of a sweep gets one, replayable with ``--seed``)."""
-
-
-def play_battle(
-    ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (),
-    deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
-) -> Played:
-    """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
-    state = ruleset.game.load_scenario(text, source)
-    return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events, record=record)
-
-
-def play_from(
-    game: Any, state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
-    on_events: Callable[..., None] | None = None, record: Played | None = None,
-) -> Played:
-    """One battle from an initial *state*: the ruleset's AI for every side that *deciders* does not name."""
-    chosen = {side: game.ai(side) for side in game.sides(state)}
-    chosen.update(deciders or {})
-    return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
 
 
 def check_seed(seed: object, field: str = "seed") -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 from kessen.core.engine import Terminal
 from kessen.rulesets import get_ruleset
-from kessen.sim.battles import play_from
+from kessen.sim.play import play_from
 from kessen.sim.tally import Tally
 
 FIRST_CHUNKS = (1, 1, 2, 2, 4, 4, 8, 8)

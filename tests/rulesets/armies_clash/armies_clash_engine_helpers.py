@@ -7,7 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.io.validation import validate_data
-from kessen.rulesets.armies_clash import game as g
+from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
@@ -145,7 +145,7 @@ def at_piece(state: AcState, actor: str, stand: str, action: str = "attack") -> 
     s = state.stand(stand)
     assert s is not None
     unit_ = state.unit(s.unit)
-    from kessen.rulesets.armies_clash.forces import movement_budget, speed_squares
+    from kessen.rulesets.armies_clash.rules.movement import movement_budget, speed_squares
 
     speed = speed_squares(state.creature(s.creature).speed_ft)
     budget = movement_budget(speed, formation=unit_.formation if unit_.type == "regiment" else None, dash=action == "dash")  # type: ignore[arg-type]

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kessen
-from kessen.odds import OddsResult
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.attacks import action_rolls, effective_ac
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.profiles import Attack
+from kessen.odds import OddsResult
+from kessen.rulesets.armies_clash.rules.attack import Roll, action_rolls, effective_ac
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.profiles import Attack
 
 
 def odds(data: dict[str, Any]) -> OddsResult:
@@ -87,9 +87,9 @@ def test_ac_obj_4_solo_spell_attack_on_objective_does_nothing() -> None:
 
 def test_ac_attack_3_only_stands_only_attack_action_only_one() -> None:
     """AC-ATTACK-3: one bonus roll of the first long-reach attack, for a stand's Attack action only."""
-    glaive = Attack("melee", 5, parse_dice("1d10+3"), 10)
-    whip = Attack("melee", 5, parse_dice("1d4"), 15)
-    bow = Attack("ranged", 5, parse_dice("1d8"))
+    glaive = Roll(Attack("melee", 5, parse_dice("1d10+3"), 10))
+    whip = Roll(Attack("melee", 5, parse_dice("1d4"), 15))
+    bow = Roll(Attack("ranged", 5, parse_dice("1d8")))
     assert action_rolls([(bow, 1), (glaive, 2), (whip, 1)], reach_bonus=True) == (bow, glaive, glaive, whip, glaive)
     assert action_rolls([(bow, 1), (glaive, 2)], reach_bonus=False) == (bow, glaive, glaive)
     assert action_rolls([(bow, 2)], reach_bonus=True) == (bow, bow)

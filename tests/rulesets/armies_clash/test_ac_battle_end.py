@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.dying import Tally, death_save
+from kessen.rulesets.armies_clash.rules.dying import Tally, death_save
 
 
 def test_ac_win_2_e16_decisive_victory_and_rout() -> None:

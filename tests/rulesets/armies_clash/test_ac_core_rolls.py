@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kessen.rulesets.armies_clash import tables
-from kessen.rulesets.armies_clash.d20 import attack_result, d20, roll_mode, success_chance, succeeds
-from kessen.rulesets.armies_clash.damage import apply_resistance, damage_roll, hit_damage, scaled_damage
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules import tables
+from kessen.rulesets.armies_clash.rules.d20 import attack_result, d20, roll_mode, succeeds, success_chance
+from kessen.rulesets.armies_clash.rules.damage import apply_resistance, damage_roll, hit_damage, scaled_damage
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 
 
 def test_ac_d20_1_success_needs_total_at_least_target() -> None:

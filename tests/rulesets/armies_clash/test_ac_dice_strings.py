@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.dice_strings import (
+from kessen.rulesets.armies_clash.rules.dice_strings import (
     Constant,
     DiceExpression,
     DiceStringError,
@@ -44,7 +44,9 @@ def test_ac_proc_dice_valid_examples_round_trip(text: str) -> None:
         ("1d6+", "missing term"),
         ("0d6", "dice count 0 not allowed"),
         ("1d6d6", "unexpected character 'd'"),
-        ("9" * 5000, "too large"),
+        ("9" * 5000, "at most 120 characters"),
+        ("99999d6", "too large"),
+        ("+".join(["1"] * 41), "at most 40 terms"),
     ],
 )
 def test_ac_proc_dice_invalid_examples_name_field_and_string(text: str, reason: str) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 from armies_clash_engine_helpers import (
@@ -21,13 +22,15 @@ from armies_clash_engine_helpers import (
 )
 
 from kessen.core.engine import Chance, Decision
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import AttackOutcome
-from kessen.rulesets.armies_clash.commanders import CommanderCheckOutcome
-from kessen.rulesets.armies_clash.grid import Footprint, distance
-from kessen.rulesets.armies_clash.morale import MoraleOutcome
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.actions import act_options, activate_options, declare_options
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
+from kessen.rulesets.armies_clash.referee.damage import damage_stand, deal
+from kessen.rulesets.armies_clash.referee.end_of_round import eliminate_casualties
+from kessen.rulesets.armies_clash.referee.integrity import isolation
+from kessen.rulesets.armies_clash.referee.morale import morale_question, rally_question
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -43,17 +46,16 @@ from kessen.rulesets.armies_clash.options import (
     Stay,
     Support,
 )
-from kessen.rulesets.armies_clash.referee.actions import act_options, activate_options, declare_options
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_questions
-from kessen.rulesets.armies_clash.referee.damage import damage_solo, damage_stand
-from kessen.rulesets.armies_clash.referee.end_of_round import eliminate_casualties
-from kessen.rulesets.armies_clash.referee.morale import morale_question, rally_question
-from kessen.rulesets.armies_clash.referee.movement import move_options
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation, reveal_near, spell_of, unhide
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, reveal_near, spell_of, unhide
 from kessen.rulesets.armies_clash.referee.rounds import end_turn, start_turn
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets, cast_options, spell_effects
 from kessen.rulesets.armies_clash.referee.state import EndStep, StealthRoll, Turn
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals, roll_dist
+from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance
+from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
+from kessen.rulesets.armies_clash.rules.movement import Destination
 from kessen.rulesets.armies_clash.scenario import may_join
 
 
@@ -71,7 +73,7 @@ def test_ac_form_1_sb_12_configure_keeps_budget_changes_ac() -> None:
     assert state.unit("u").formation == "defensive"
     state = choose(state, activate_options(state, state.turn)[0])
     assert state.turn.budget == 6
-    q = attack_questions(state, "e1", "shortbow", "stand", "s1", supported=False)[0]
+    q = attack_plan(state, "e1", "shortbow", "stand", "s1", supported=False)
     assert q.target_defensive
 
 
@@ -118,7 +120,7 @@ def test_ac_integ_6_ac_integ_1_sb_17_isolation_kept_during_the_turn() -> None:
     state = at_piece(state, "u", "s1")
     state = choose(state, next(d for d in move_options(state, state.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 0)))
     assert state.stand("s1").isolated
-    q = attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
+    q = attack_plan(state, "s1", "longsword", "stand", "e1", supported=False)
     assert q.attacker_isolated
     after = end_turn(state, state.turn, [])
     assert not after.stand("s1").isolated
@@ -131,10 +133,10 @@ def test_ac_attack_3_sb_18_reach_bonus_roll() -> None:
         {"id": "bow", "kind": "ranged", "attack_bonus": 3, "damage": "1d8", "range_ft": 80},
     ])
     state = _two_sides([("s1", "pike", (3, 3))], [("e1", "hob", (4, 3))], creatures=[pike, HOB])
-    melee = attack_questions(state, "s1", "pike", "stand", "e1", supported=False)
-    ranged = attack_questions(state, "s1", "bow", "stand", "e1", supported=False)
-    assert sum(a.count for q in melee for a in q.attacks) == 2
-    assert sum(a.count for q in ranged for a in q.attacks) == 1
+    melee = attack_plan(state, "s1", "pike", "stand", "e1", supported=False)
+    ranged = attack_plan(state, "s1", "bow", "stand", "e1", supported=False)
+    assert isinstance(melee, AttackQuestion) and isinstance(ranged, AttackQuestion)
+    assert len(melee.rolls) == 2 and len(ranged.rolls) == 1
 
 
 def test_ac_dmg_2_sb_19_overflow_chain() -> None:
@@ -147,6 +149,24 @@ def test_ac_dmg_2_sb_19_overflow_chain() -> None:
     state = _two_sides([("A", "hob", (3, 3)), ("B", "other", (4, 3)), ("C", "hob", (5, 3))], [("e1", "hob", (10, 10))], creatures=[HOB, other])
     after = damage_stand(state, "A", 25, (), "b", [])
     assert [after.stand(i).hp for i in "ABC"] == [0, 11, 11]
+
+
+def test_ac_dmg_2_a_routine_beyond_the_odds_limits_is_one_damage_instance() -> None:
+    """AC-DMG-2, AC-PROC-6 (no silent caps): a tarrasque-like stand's five-attack routine (ceiling 5 × 58 = 290 is
+    fine, but five rolls exceed the ``attack`` procedure's four) is one question, one damage instance: all five rolls,
+    the bite resisted, the claws not, mean damage the sum of the five rolls' means."""
+    brute = creature("brute", size="large", resistances=[], attacks=[
+        {"id": "bite", "kind": "melee", "attack_bonus": 9, "damage": "4d12+10", "damage_type": "fire"},
+        {"id": "claw", "kind": "melee", "attack_bonus": 9, "damage": "4d8+10"},
+    ], multiattack=["bite", "claw", "claw", "claw", "claw"])
+    tough = creature("tough", hp=200, resistances=["fire"])
+    state = _two_sides([("s1", "brute", (3, 3))], [("e1", "tough", (5, 3))], creatures=[brute, tough])
+    q = attack_plan(state, "s1", "multiattack", "stand", "e1", supported=False)
+    assert isinstance(q, AttackQuestion) and len(q.rolls) == 5
+    assert [r.resistance for r in q.rolls] == ["resistance", "none", "none", "none", "none"]
+    total = attack_dist(q).map(lambda o: o.damage).mean()
+    parts = sum((roll_dist(q, r).map(lambda o: o.damage).mean() for r in q.rolls), Fraction(0))
+    assert isinstance(total, Fraction) and total == parts
 
 
 def test_ac_dmg_2_overflow_choice_default_lowest_hp() -> None:
@@ -195,7 +215,7 @@ def test_ac_attack_6_support_gives_advantage() -> None:
     assert Support("s2") in act_options(state, state.turn)
     state = choose(state, Support("s2"))
     assert "s2" in state.turn.supported
-    q = attack_questions(state, "s2", "longsword", "stand", "e1", supported=True)[0]
+    q = attack_plan(state, "s2", "longsword", "stand", "e1", supported=True)
     assert q.supported
 
 
@@ -216,16 +236,16 @@ def test_ac_terr_6_ac_terr_3_higher_ground_and_cover() -> None:
     """AC-TERR-6, AC-TERR-3, AC-ATTACK-8: higher ground gives advantage on melee (``higher_ground``); a target with a
     square in forest has half cover."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))], terrain=[{"at": [3, 3], "elevation": 1}, {"at": [4, 3], "kind": "forest"}])
-    q = attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]
+    q = attack_plan(state, "s1", "longsword", "stand", "e1", supported=False)
     assert q.higher_ground and q.target_cover == "half"
-    back = attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0]
+    back = attack_plan(state, "e1", "longsword", "stand", "s1", supported=False)
     assert not back.higher_ground and back.target_cover == "none"
 
 
 def test_ac_d20_8_adjacent_enemy_ranged() -> None:
     """AC-D20-8: a ranged roll next to an enemy stand has disadvantage (``adjacent_enemy``)."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))])
-    assert attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0].adjacent_enemy
+    assert attack_plan(state, "s1", "shortbow", "stand", "e1", supported=False).adjacent_enemy
 
 
 def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
@@ -235,12 +255,12 @@ def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
     s = at_piece(state, "u", "s1")
     s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (5, 3)))
     s = choose(s, AttackWith("longsword", "e1"))
-    s = roll(s, AttackOutcome(0, 0, 0, False, 0))
+    s = roll(s, AttackTotals(0, 0, 0, 0))
     assert g.node(s).what != "move" or move_options(s, s.turn) == (Stay(),)
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
-    s = roll(s, AttackOutcome(0, 0, 0, False, 0))
+    s = roll(s, AttackTotals(0, 0, 0, 0))
     assert s.turn.phase == "move2" and s.turn.budget == 6
 
 
@@ -254,7 +274,7 @@ def test_ac_reg_5_regiment_moves_before_or_after() -> None:
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
-    s = roll(s, AttackOutcome(0, 0, 0, False, 0))
+    s = roll(s, AttackTotals(0, 0, 0, 0))
     assert s.turn.phase == "move2"
 
 
@@ -307,10 +327,10 @@ def test_ac_cmd_3_sb_36_incite_next_turn() -> None:
     state = choose(state, Benefit("incite"))
     state = roll(state, CommanderCheckOutcome(True))
     assert state.unit("u").incite_next and not state.unit("u").incited
-    assert not attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].incited
+    assert not attack_plan(state, "s1", "longsword", "stand", "e1", supported=False).incited
     after = start_turn(replace(state, turn=Turn("u", False, "start", formation="march")), state.turn, [])
     assert after.unit("u").incited
-    assert attack_questions(after, "s1", "longsword", "stand", "e1", supported=False)[0].incited
+    assert attack_plan(after, "s1", "longsword", "stand", "e1", supported=False).incited
 
 
 def test_ac_cmd_3_ac_morale_2_sb_37_prepare_window() -> None:
@@ -408,22 +428,8 @@ def test_ac_cmd_2_fallen_commander_stops_commanding() -> None:
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
     assert commander_of(state, "u") is not None
-    after = damage_solo(state, "boss", 20, [], hits=1, crits=0)
+    after = deal(state, "boss", "solo", 20, "b", [])
     assert after.solo("boss").status == "dead" and after.unit("u").commander is None
-
-
-def test_ac_dmg_5_ac_solo_5_pc_dying_and_failures() -> None:
-    """AC-DMG-5, AC-SOLO-5: an NPC dies at 0 HP; a PC falls dying; a critical hit on a dying PC adds two failures;
-    damage left over of at least its maximum kills outright."""
-    s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (9, 3))], units=[unit("u"), unit("v", "b", "skirmisher")],
-                 solos=[{"id": "pc", "side": "a", "creature": "hob", "at": [5, 5], "pc": True},
-                        {"id": "npc", "side": "a", "creature": "hob", "at": [7, 7]}])
-    state = start(s)
-    assert damage_solo(state, "npc", 11, [], hits=1, crits=0).solo("npc").status == "dead"
-    dying = damage_solo(state, "pc", 12, [], hits=1, crits=0)
-    assert dying.solo("pc").status == "dying"
-    assert damage_solo(dying, "pc", 3, [], hits=1, crits=1).solo("pc").failures == 2
-    assert damage_solo(state, "pc", 22, [], hits=1, crits=0).solo("pc").status == "dead"
 
 
 def test_ac_spell_3_ac_spell_6_ac_aoe_8_stand_area_doubles_joined_solo_saves() -> None:
@@ -439,7 +445,7 @@ def test_ac_spell_3_ac_spell_6_ac_aoe_8_stand_area_doubles_joined_solo_saves() -
     assert ("stand", "e1", False) in targets and ("solo", "sage", False) in targets and ("stand", "o1", True) in targets
     steps = spell_effects(state, "m1", spell_of(state, "m1", "boom"), "o1", "stand", partial=True)
     q = steps[0].question
-    assert q.caster == "stand" and q.spell_form == "area" and q.partial_coverage and q.skirmisher
+    assert q.effect.caster == "stand" and q.effect.spell_form == "area" and q.effect.partial_coverage and q.skirmisher
 
 
 def test_ac_spell_4_solo_targeted_spell_and_stands() -> None:
@@ -477,8 +483,8 @@ def test_ac_hide_4_hidden_flags_and_reveal() -> None:
     does an enemy ending a move next to it."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))], kind="skirmisher")
     state = with_stand(state, "s1", hidden=True)
-    assert attack_questions(state, "e1", "longsword", "stand", "s1", supported=False)[0].extra_disadvantage
-    assert attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0].extra_advantage
+    assert attack_plan(state, "e1", "longsword", "stand", "s1", supported=False).extra_disadvantage
+    assert attack_plan(state, "s1", "longsword", "stand", "e1", supported=False).extra_advantage
     assert not unhide(state, "s1", []).stand("s1").hidden
     assert not reveal_near(state, "e1", []).stand("s1").hidden
 

@@ -9,8 +9,13 @@ from armies_clash_engine_helpers import at_piece, choose, scenario, start, unit
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kessen.rulesets.armies_clash.forces import movement_budget, speed_squares
-from kessen.rulesets.armies_clash.grid import (
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_plan
+from kessen.rulesets.armies_clash.referee.movement import move_options
+from kessen.rulesets.armies_clash.referee.options import Stay
+from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
+from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion
+from kessen.rulesets.armies_clash.rules.grid import (
     EAST,
     NORTH,
     Footprint,
@@ -26,12 +31,7 @@ from kessen.rulesets.armies_clash.grid import (
     reach_squares,
     step_cost,
 )
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import Stay
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_questions
-from kessen.rulesets.armies_clash.referee.movement import move_options
-from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
-from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
+from kessen.rulesets.armies_clash.rules.movement import Destination, movement_budget, speed_squares
 
 
 def _moves(state: AcState) -> dict[tuple[int, int], Destination]:
@@ -205,9 +205,10 @@ def test_ac_range_1_ac_range_2_sb_39_ranges() -> None:
     state = at_piece(start(s), "u", "s1")
     targets = {o.target for o in attack_options(state, "s1") if o.using == "shortbow"}
     assert targets == {"e1", "e2"}
-    near = attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)[0]
-    far = attack_questions(state, "s1", "shortbow", "stand", "e2", supported=False)[0]
-    assert not near.long_range and far.long_range
+    near = attack_plan(state, "s1", "shortbow", "stand", "e1", supported=False)
+    far = attack_plan(state, "s1", "shortbow", "stand", "e2", supported=False)
+    assert isinstance(near, AttackQuestion) and isinstance(far, AttackQuestion)
+    assert not near.rolls[0].long_range and far.rolls[0].long_range
 
 
 def test_ac_aoe_1_sizes() -> None:

@@ -18,7 +18,7 @@ from kessen.core.replay import play
 from kessen.dice import draw, stream
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.armies_clash.inputs import AttackInput
+from kessen.rulesets.armies_clash.procedures import AttackInput
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "armies-clash").glob("*.toml"))
@@ -142,3 +142,21 @@ def test_ac_scale_2_board_renders() -> None:
     state = GAME.load_scenario(EXAMPLES[0].read_text(), str(EXAMPLES[0]))
     en, ja = GAME.show(state, "en"), GAME.show(state, "ja")
     assert "pikes" in en and "連隊" in ja
+
+
+def test_ac_move_5_the_ai_never_flees_the_field_however_far_the_enemy() -> None:
+    """AC-MOVE-5: stepping off the grid flees the battlefield; the AI, however far it is from the enemy (here 90
+    squares on a 100-square grid, at the north edge), marches instead of fleeing."""
+    from armies_clash_engine_helpers import at_piece, scenario, start, unit
+
+    from kessen.core.engine import Decision
+    from kessen.rulesets.armies_clash.referee import machine as g
+    from kessen.rulesets.armies_clash.rules.movement import Destination
+
+    s = scenario(stands=[("s1", "u", "hob", (50, 0)), ("e1", "v", "hob", (50, 90))],
+                 units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], width=100, height=100)
+    state = at_piece(start(s), "u", "s1", "dash")
+    decision = g.node(state)
+    assert isinstance(decision, Decision) and any(isinstance(o, Destination) and o.kind == "flee" for o in decision.options)
+    chosen = GAME.ai("a").decide(state, decision)
+    assert isinstance(chosen, Destination) and chosen.kind == "move" and chosen.y > 0

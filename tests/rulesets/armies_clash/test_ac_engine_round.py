@@ -8,16 +8,14 @@ from dataclasses import replace
 from armies_clash_engine_helpers import choose, roll, scenario, start, unit, with_stand
 
 from kessen.core.engine import Chance, Decision, Terminal
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.attacks import AttackOutcome
-from kessen.rulesets.armies_clash.dying import DeathSavesOutcome
-from kessen.rulesets.armies_clash.morale import MoraleOutcome
-from kessen.rulesets.armies_clash.options import Award, NoShift, Shift
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_questions
-from kessen.rulesets.armies_clash.referee.damage import damage_solo
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
+from kessen.rulesets.armies_clash.referee.damage import deal
 from kessen.rulesets.armies_clash.referee.ending import verdict
+from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective, defend
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation
+from kessen.rulesets.armies_clash.referee.options import Award, NoShift, Shift
+from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import (
     END_STEPS,
     AcState,
@@ -27,7 +25,10 @@ from kessen.rulesets.armies_clash.referee.state import (
     ShiftGap,
     Turn,
 )
-from kessen.rulesets.armies_clash.victory import rout_chance
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals
+from kessen.rulesets.armies_clash.rules.dying import DeathSavesOutcome
+from kessen.rulesets.armies_clash.rules.ending import rout_chance
+from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
 
 
 def _end_round(state: AcState) -> AcState:
@@ -106,8 +107,8 @@ def test_ac_obj_3_ac_obj_4_sb_31_destroy_objective() -> None:
                  terrain=[{"at": [4, 3], "kind": "road"}],
                  objectives=[{"id": "gate", "kind": "destroy", "side": "a", "square": [4, 3], "hp": 20, "vp": 4}])
     state = start(s)
-    q = attack_questions(state, "s1", "longsword", "objective", "gate", supported=False)[0]
-    assert q.target == "objective"
+    q = attack_plan(state, "s1", "longsword", "objective", "gate", supported=False)
+    assert isinstance(q, AttackQuestion) and q.target == "objective"
     dist = attack_dist(q)
     assert dist.probability(lambda o: o.hits == 1) == 1
     state = damage_objective(state, "gate", 25, [])
@@ -155,8 +156,9 @@ def test_ac_end_4_death_saves_at_end_of_round() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "pc", "side": "a", "creature": "hob", "at": [5, 5], "pc": True}])
     state = start(s)
-    state = damage_solo(state, "pc", 11, [], hits=1, crits=0)
-    state = damage_solo(state, "pc", 1, [], hits=1, crits=0)
+    state = deal(state, "pc", "solo", 11, "b", [])
+    state = deal(state, "pc", "solo", 1, "b", [])
+    assert (state.solo("pc").status, state.solo("pc").failures) == ("dying", 1)
     state = _end_round(state)
     n = g.node(state)
     assert isinstance(n, Chance) and n.what == "death saves"
@@ -217,6 +219,6 @@ def test_ac_dmg_1_hp_never_below_zero() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (4, 3))], units=[unit("u"), unit("v", "b", "skirmisher")])
     state = start(s)
     state = replace(state, pending=(AttackRoll("s1", "a", "e1", "stand", "longsword",
-                                                 attack_questions(state, "s1", "longsword", "stand", "e1", supported=False)[0]),))
-    after = roll(state, AttackOutcome(1, 1, 17, True, 6))
+                                                 attack_plan(state, "s1", "longsword", "stand", "e1", supported=False)),))
+    after = roll(state, AttackTotals(1, 1, 17, 0))
     assert after.stand("e1").hp == 0

@@ -9,11 +9,11 @@ from typing import Any
 from armies_clash_engine_helpers import choose, creature, roll, scenario, start, unit, with_unit
 
 from kessen.core.engine import Chance, Decision
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.commanders import CommanderCheckOutcome
-from kessen.rulesets.armies_clash.grid import Footprint, distance
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_targets
+from kessen.rulesets.armies_clash.referee.end_of_round import end_step
+from kessen.rulesets.armies_clash.referee.integrity import isolation
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -24,11 +24,12 @@ from kessen.rulesets.armies_clash.options import (
     Rally,
     Stay,
 )
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_targets
-from kessen.rulesets.armies_clash.referee.end_of_round import end_step
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation, occupancy, piece_footprint
+from kessen.rulesets.armies_clash.referee.pieces import commander_of, occupancy, piece_footprint
 from kessen.rulesets.armies_clash.referee.special_actions import solo_join_destinations
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_stand
+from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance
+from kessen.rulesets.armies_clash.rules.movement import Destination
 
 
 def _dest(state: AcState, x: int, y: int, kind: str = "move") -> Destination:

@@ -16,22 +16,24 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.rulesets.armies_clash import RULESET
-from kessen.rulesets.armies_clash import game as g
-from kessen.rulesets.armies_clash.forces import forced_squares
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan, attack_questions
+from kessen.rulesets.armies_clash.referee import machine as g
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import damage_stand
+from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
 from kessen.rulesets.armies_clash.referee.pieces import occupancy, spell_of
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import (
     area_squares,
     area_targets,
     cast_options,
-    save_dist,
     spell_effects,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll
+from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, AutoDamage
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion
+from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.movement import Destination, forced_squares
+from kessen.rulesets.armies_clash.rules.spells import SpellEffect, automatic_damage, doublings, save
 
 
 def _options(state: AcState) -> tuple[Any, ...]:
@@ -77,11 +79,13 @@ def test_ac_stand_5_a_stand_is_one_creature() -> None:
     assert spell_effects(state, "m1", blast, "h1", "stand", partial=False)[0].question.save_bonus == 1
     hit = damage_stand(state, "h1", 5, (), "a", [])
     assert (hit.stand("h1").hp, hit.stand("n1").hp) == (6, 11)  # each stand its own HP
-    q = attack_questions(state, "o1", "greatclub", "stand", "h1", supported=False)
-    assert [(a.attack_bonus, a.damage) for a in q[0].attacks] == [(6, "2d8+4")]
+    q = attack_plan(state, "o1", "greatclub", "stand", "h1", supported=False)
+    assert isinstance(q, AttackQuestion)
+    assert [(r.attack.attack_bonus, str(r.attack.damage)) for r in q.rolls] == [(6, "2d8+4")]
     hidden = with_stand(state, "o1", hidden=True)
     for attacker, using in (("h1", "longsword"), ("h1", "shortbow")):
-        assert all(q.extra_disadvantage for q in attack_questions(hidden, attacker, using, "stand", "o1", supported=False))
+        hidden_q = attack_plan(hidden, attacker, using, "stand", "o1", supported=False)
+        assert isinstance(hidden_q, AttackQuestion) and hidden_q.extra_disadvantage
 
 
 # --- AC-REG-4, AC-SKIRM-3 ------------------------------------------------------------------------------------------
@@ -146,7 +150,9 @@ def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str 
     critical, for *damage* (default: the least possible)."""
     state = choose(state, AttackWith("gore", target))
     step = state.pending[0]
-    assert isinstance(step, AttackRoll) and step.push == 2
+    assert isinstance(step, AttackRoll)
+    question = step.question.attack if isinstance(step.question, SoloAttackQuestion) else step.question
+    assert [r.push_squares for r in question.rolls] == [2, 2]
     outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
     return g.apply(state, outcome)
@@ -157,9 +163,11 @@ def test_ac_stand_4_push_feet_become_squares_by_five() -> None:
     rolls carry the push, and the scenario rejects a push of 0 ft."""
     assert forced_squares(10) == 2 and forced_squares(25) == 5 and forced_squares(4) == 0
     state = _push_battle((4, 3))
-    plan = attack_plan(state, "m1", "gore", "stand", "t1", supported=False)
-    assert [push for _q, push in plan] == [2]
-    assert [push for _q, push in attack_plan(state, "m1", "axe", "stand", "t1", supported=False)] == [0]
+    gore = attack_plan(state, "m1", "gore", "stand", "t1", supported=False)
+    axe = attack_plan(state, "m1", "axe", "stand", "t1", supported=False)
+    assert isinstance(gore, AttackQuestion) and isinstance(axe, AttackQuestion)
+    assert [r.push_squares for r in gore.rolls] == [2, 2]  # the reach bonus roll pushes too
+    assert [r.push_squares for r in axe.rolls] == [0]
     after, events = _gore(state)
     assert (after.stand("t1").x, after.stand("t1").y) == (6, 3)
     assert [e.squares for e in events if e.type == "pushed"] == [2]
@@ -294,7 +302,7 @@ def test_ac_spell_7_breath_weapon_uses_area_rules() -> None:
     targets = area_targets(state, "d1", area)
     assert targets == [("stand", "e1", False)]
     step = spell_effects(state, "d1", spell_of(state, "d1", "breath"), "e1", "stand", partial=False)[0]
-    dist = save_dist(step.question)
+    dist = save(step.question)
     assert max(o.damage for o in dist.probabilities()) == 24
     assert dist.probability(lambda o: o.result == "failure" and o.damage == 24) == Fraction(11, 20) * Fraction(1, 36)
 
@@ -311,11 +319,12 @@ def test_ac_range_3_no_line_of_sight_blocking() -> None:
     crowded = scenario(stands=[("s1", "u", "hob", (0, 3)), ("a1", "u", "hob", (1, 3)), ("x1", "v", "hob", (2, 3)),
                                ("m1", "u", "mage", (0, 4)), ("e1", "v", "hob", (4, 3))],
                        units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
-    open_q = attack_questions(start(clear), "s1", "shortbow", "stand", "e1", supported=False)
+    open_q = attack_plan(start(clear), "s1", "shortbow", "stand", "e1", supported=False)
     state = start(crowded)
     assert AttackWith("shortbow", "e1") in attack_options(state, "s1")
-    q = attack_questions(state, "s1", "shortbow", "stand", "e1", supported=False)
-    assert q == open_q and q[0].target_cover == "none" and not q[0].long_range and not q[0].extra_disadvantage
+    q = attack_plan(state, "s1", "shortbow", "stand", "e1", supported=False)
+    assert isinstance(q, AttackQuestion)
+    assert q == open_q and q.target_cover == "none" and not q.rolls[0].long_range and not q.extra_disadvantage
     assert Cast("bolt", "e1") in cast_options(state, "m1")
 
 
@@ -334,3 +343,22 @@ def test_ac_obj_7_objective_guidance_is_not_enforced() -> None:
     assert [(o.id, o.side, o.vp) for o in state.static.objectives] == [("raze", "a", 5)]
     played = play(RULESET.game, state, {x: FirstOptionDecider() for x in "ab"}, 1)
     assert played.terminal is not None and 1 <= played.terminal.summary["rounds"] <= 3
+
+
+def test_ac_aoe_9_automatic_area_damage_is_the_rules_own() -> None:
+    """AC-AOE-9, AC-AOE-7, AC-AOE-8: a stand's automatic area effect (no save, 2d6) on a partly covered ogre stand is
+    doubled (a stand casting) and halved (partial cover): the engine draws it from ``automatic_damage``, exactly
+    the roll itself (2d6 = 7 on 6/36); on an isolated solo no AC-SPELL-5 doubling (no save to fail)."""
+    sear = creature("searer", spells=[{"id": "sear", "range_ft": 60, "form": "area", "shape": "sphere", "size_ft": 20,
+                                       "resolution": "automatic", "damage": "2d6"}])
+    s = scenario(stands=[("m1", "u", "searer", (0, 0)), ("o1", "v", "ogre", (6, 5))],
+                 units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[sear, OGRE])
+    state = start(s)
+    (step,) = spell_effects(state, "m1", spell_of(state, "m1", "sear"), "o1", "stand", partial=True)
+    assert isinstance(step, AutoDamage) and step.effect.partial_coverage and step.effect.caster == "stand"
+    assert automatic_damage(step.effect) == damage_roll(parse_dice("2d6"))
+    assert automatic_damage(step.effect).probability(7) == Fraction(6, 36)
+    lone = SpellEffect("solo", "targeted", "stand", parse_dice("2d6"), target_isolated=True)
+    assert doublings(lone, failed_save=False) == 0 and doublings(lone, failed_save=True) == 1
+    assert SpellEffect("objective", "targeted", "solo", parse_dice("2d6")).unaffected
+    assert SpellEffect(partial_coverage=True).unaffected and not SpellEffect(damage=parse_dice("1d4"), partial_coverage=True).unaffected

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import kessen
 from kessen.core.errors import InputError
-from kessen.rulesets.armies_clash.initiative import initiative_modifier, tie_groups
+from kessen.rulesets.armies_clash.rules.initiative import initiative_modifier, tie_groups
 
 
 def orders(units: list[dict[str, Any]]) -> dict[str, Fraction]:

@@ -25,7 +25,7 @@ from kessen.rulesets.battlehost import game as g
 from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.fighting import fight
 from kessen.rulesets.battlehost.inputs import FightInput
-from kessen.sim.battles import play_battle
+from kessen.sim.play import play_battle
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "battlehost").glob("*.toml"))

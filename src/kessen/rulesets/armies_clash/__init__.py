@@ -1,24 +1,35 @@
-"""armies-clash: D&D 5e "When Armies Clash" mass combat (rule IDs AC-*).
+"""armies-clash: D&D 5e "When Armies Clash" mass combat on a grid of 20-ft squares (rule IDs AC-*, spec
+``rules/armies-clash.md``).
 
-Modules: dice_strings (the ``NdS+K`` notation and damage ceiling), d20 (tests, advantage, natural
-1 and 20), damage (damage rolls, criticals, doubling, resistance), tables (exact convolution of damage
-tables), profiles (attack records, cover, formations), inputs (odds inputs), attacks (Attack action,
-unit attacks and overflow), spells (saves against spells and areas), morale (morale checks, rally),
-commanders (Prepare and Incite), initiative (turn order), victory (battle end, decisive rout),
-dying (death saves), procedures (the odds registry).
+The package map:
 
-For whole battles: grid (squares, terrain, ranges, areas), scenario (files), forces (stands, units,
-solos, budgets, integrity), movement (paths on the grid), options (decisions), game (the state machine's
-node and apply), referee (the rules of §5 as the state machine runs them, one module per section), events,
-ai, board (the terminal drawing), battle (the engine's Game).
+- ``rules/``: the pure procedures, each a function of a frozen question to an exact ``Dist`` (or a predicate of
+  plain values): ``dice_strings`` (AC-PROC-DICE), ``d20`` (AC-D20), ``tables`` (exact convolution), ``damage``
+  (damage rolls, criticals, doubling, resistance; solos hit by hit: AC-DMG-5), ``profiles`` (attack records, cover,
+  formations), ``grid`` (squares, footprints, distances, terrain costs, ranges, areas), ``movement`` (speeds,
+  budgets, where a piece may go: AC-MOVE), ``integrity`` (AC-INTEG), ``attack`` (``attack``, ``unit_attack``,
+  ``solo_attack``), ``spells`` (``save``, automatic damage, spell uses), ``morale``, ``commanders``
+  (``commander_check``), ``initiative``, ``ending`` (``decisive_rout``), ``dying`` (``death_saves``).
+- ``referee/``: the engine. ``state`` (pieces, the turn, the pending steps, the frozen state), ``machine`` (node,
+  apply and the automatic steps between), ``game`` (the ``Game`` object), ``options`` (the choices of its
+  decisions), ``setup`` (§5.9), ``rounds`` (§5.11), ``pieces`` (lookups: statistics, footprints, occupancy,
+  commanders, hiding), ``actions`` (battle actions, §5.13), ``special_actions`` (Configure, Dash, Hide, Join,
+  Retreat), ``objectives`` (§5.26), ``end_of_round`` (§5.24); then one module per rules module it drives:
+  ``movement``, ``integrity``, ``attack``, ``spells``, ``damage``, ``morale``, ``commanders``, ``initiative``,
+  ``ending``, ``dying``.
+- ``procedures.py`` (the odds registry: pydantic inputs validated at the edge, turned into ``rules`` questions),
+  ``scenario.py`` (the scenario file, its limits: docs/scenarios/armies-clash.md), ``events.py``, ``text.py``
+  (narration, option words with the exact odds, who decides), ``board.py`` (what ``kessen board`` draws), ``ai.py``
+  (the AI's policy).
 
-Not done yet: forced movement other than an attack record's push (pull, leap, teleport and spell pushes have
-no place in the spec's data model); a commander's Incite or Prepare between two stand activations.
+Not done: forced movement other than an attack record's push (pull, leap, teleport and spell pushes have no place in
+the spec's data model); a commander's Incite or Prepare between two stand activations; flying and climbing; line
+of sight (AC-RANGE-3).
 """
 
 from kessen.rulesets import Ruleset
-from kessen.rulesets.armies_clash.battle import AcGame
 from kessen.rulesets.armies_clash.procedures import PROCEDURES
+from kessen.rulesets.armies_clash.referee.game import AcGame
 
 RULESET = Ruleset(
     id="armies-clash",

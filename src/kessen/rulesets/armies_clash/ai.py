@@ -3,20 +3,29 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.armies_clash.damage import damage_roll
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.forces import speed_squares
-from kessen.rulesets.armies_clash.grid import Footprint, distance, reach_squares
-from kessen.rulesets.armies_clash.movement import Destination
-from kessen.rulesets.armies_clash.options import AttackWith, Benefit, Cast, CastArea, Declare, NoAction, Stay, Support
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_questions
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
+from kessen.rulesets.armies_clash.referee.options import (
+    AttackWith,
+    Benefit,
+    Cast,
+    CastArea,
+    Declare,
+    NoAction,
+    Stay,
+    Support,
+)
 from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_footprint, routed_piece, spell_of, stats
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, goal_distances, reach_squares
+from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 
 
 def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
@@ -26,9 +35,8 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     total = Fraction(0)
     turn = state.turn
     supported = turn is not None and piece in turn.supported
-    for q in attack_questions(state, piece, option.using, kind, option.target, supported=supported):
-        dist = attack_dist(q)
-        total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
+    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
     if kind == "objective":
         total *= 2
     elif kind == "stand":
@@ -38,6 +46,7 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     return total
 
 
+@functools.lru_cache(maxsize=256)
 def _mean_damage(text: str | None) -> Fraction:
     if text is None:
         return Fraction(0)
@@ -91,8 +100,8 @@ class AcAI:
         names = {o.action: o for o in options if isinstance(o, Declare)}
         pieces = [turn.actor] if turn.solo else [s.id for s in state.unit_stands(turn.actor)]
         side = state.side_of(pieces[0])
-        aims = goals(state, side)
-        gap = min((distance(piece_footprint(state, p), f) for p in pieces for f in aims), default=0)
+        aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
+        gap = min(aims.to(piece_footprint(state, p)) for p in pieces)
         reach = max((self._reach(state, p) for p in pieces), default=1)
         speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
         if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
@@ -119,7 +128,7 @@ class AcAI:
         assert turn is not None
         piece = turn.piece
         side = state.side_of(piece)
-        aims = goals(state, side)
+        aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
         creature = stats(state, piece)
         ranged = max((reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"), default=0)
         want_low, want_high = (2, ranged) if ranged >= 2 else (1, 1)
@@ -128,18 +137,18 @@ class AcAI:
         spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
         size = piece_footprint(state, piece).size
 
-        def score(option: Any) -> tuple[int, int, int, int]:
+        def score(option: Any) -> tuple[int, int, int, int, int]:
             if isinstance(option, Stay):
                 fp, cost = piece_footprint(state, piece), 0
             else:
                 assert isinstance(option, Destination)
-                if option.kind != "move":
-                    return (99, 99, 99, 99)
+                if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
+                    return (1, 0, 0, 0, 0)
                 fp, cost = Footprint(option.x, option.y, size), option.cost
-            gap = min((distance(fp, f) for f in aims), default=0)
+            gap = aims.to(fp)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
             loose = int(bool(mates) and all(distance(fp, m) > spacing for m in mates))
-            return (off, loose, gap, cost)
+            return (0, off, loose, gap, cost)
 
         return min(options, key=score)
 

@@ -8,19 +8,39 @@ from rich.markup import escape
 
 from kessen.i18n import text
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Terrain
+from kessen.rulesets.armies_clash.text import prompt
 
 RULESET_ID = "armies-clash"
 TERRAIN_GLYPH = {"plain": ".", "road": "=", "forest": "f", "shallow_water": "~", "deep_water": "w"}
+ROUGH_GLYPH = ","
+OBSCURED_GLYPH = {".": "o", ",": "%", "=": "#", "f": "F", "~": "≈", "w": "W"}
+"""The same terrain when it is also obscured (fog, darkness, AC-HIDE-2)."""
+TERRAIN_STYLE = {"forest": "green", "shallow_water": "cyan", "deep_water": "cyan"}
 SIDE_STYLE = {"a": "bold red", "b": "bold blue"}
 
 
-def render_board(state: AcState, lang: str) -> str:
-    """The grid with its terrain and every piece, then a legend of units, stands, solos and objectives.
+def terrain_glyph(terrain: Terrain) -> str:
+    """A square's terrain in one character: its kind (rough ground has its own), obscured in a second set; level
+    plain ground above level 0 shows its height (1–9, + for 10)."""
+    glyph = ROUGH_GLYPH if terrain.kind == "plain" and terrain.rough else TERRAIN_GLYPH[terrain.kind]
+    if terrain.obscured:
+        return OBSCURED_GLYPH[glyph]
+    return level_glyph(terrain.elevation) if glyph == TERRAIN_GLYPH["plain"] and terrain.elevation else glyph
 
-    Each unit gets a letter (upper case for side a, lower case for side b); a casualty is shown dim; an
-    unattached solo is ``@``; a destroy objective's square ``*``. Empty squares show their terrain
-    (``.`` plain, ``,`` rough, ``=`` road, ``f`` forest, ``~`` shallow water, ``w`` deep water, ``o`` obscured)
-    or, on raised ground, the level digit.
+
+def level_glyph(elevation: int) -> str:
+    """A square's elevation in one character: . at level 0, 1–9, + for 10."""
+    return "." if elevation == 0 else "+" if elevation >= 10 else str(elevation)
+
+
+def render_board(state: AcState, lang: str) -> str:
+    """The grid with its terrain and every piece, a legend, the heights of the ground when it is not all level,
+    then the units and their stands (with the terrain each stands on), the solos and objectives.
+
+    Each unit gets a letter (upper case for side a, lower case for side b); a casualty is shown dim; an unattached
+    solo is ``@``; a destroy objective's square ``*``. Empty squares show their terrain. The last line names who
+    decides now.
     """
     grid = state.grid
     letters: dict[str, str] = {}
@@ -31,8 +51,7 @@ def render_board(state: AcState, lang: str) -> str:
         counts[u.side] += 1
     cells: dict[tuple[int, int], str] = {}
     for s in state.stands:
-        side = state.unit(s.unit).side
-        style = "dim" if s.hp == 0 else SIDE_STYLE[side]
+        style = "dim" if s.hp == 0 else SIDE_STYLE[state.unit(s.unit).side]
         for sq in s.footprint.squares():
             cells[sq] = f"[{style}]{letters[s.unit]}[/]"
     for solo in state.solos:
@@ -41,7 +60,7 @@ def render_board(state: AcState, lang: str) -> str:
                 cells[sq] = f"[{SIDE_STYLE[solo.side]}]@[/]"
     for o in state.static.objectives:
         if o.kind == "destroy" and o.square is not None and tuple(o.square) not in cells:
-            cells[tuple(o.square)] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"  # type: ignore[index]
+            cells[(o.square[0], o.square[1])] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"
     lines = [f"[bold]{escape(state.static.name)}[/bold]  " + text(RULESET_ID, "status", lang, round=state.round, vp_a=state.vp[0], vp_b=state.vp[1])]
     header = "    " + "".join(str(x % 10) for x in range(grid.width))
     lines.append(header)
@@ -52,14 +71,16 @@ def render_board(state: AcState, lang: str) -> str:
                 row.append(cells[(x, y)])
                 continue
             t = grid.at((x, y))
-            glyph = "," if t.kind == "plain" and t.rough else TERRAIN_GLYPH[t.kind]
-            if t.kind == "plain" and t.obscured:
-                glyph = "o"
-            if t.elevation and t.kind == "plain" and not t.rough:
-                glyph = str(t.elevation)
-            row.append(f"[green]{glyph}[/]" if t.kind == "forest" else f"[cyan]{glyph}[/]" if "water" in t.kind else glyph)
+            glyph = escape(terrain_glyph(t))
+            shade = TERRAIN_STYLE.get(t.kind)
+            row.append(f"[{shade}]{glyph}[/]" if shade else glyph)
         lines.append(f"{y:3} " + "".join(row))
     lines.append(text(RULESET_ID, "board_legend", lang))
+    if any(t.elevation for _, t in grid.terrain):  # heights everywhere, also under pieces, woods and water
+        lines.append(text(RULESET_ID, "heights", lang))
+        lines.append(header)
+        for y in range(grid.height):
+            lines.append(f"{y:3} " + "".join(level_glyph(grid.at((x, y)).elevation) for x in range(grid.width)))
     lines.append("")
     for u in state.units:
         stands = state.unit_stands(u.id)
@@ -77,7 +98,8 @@ def render_board(state: AcState, lang: str) -> str:
         parts = []
         for s in stands:
             flag = "!" if s.isolated else ""
-            parts.append(f"{escape(s.id)}@{s.x},{s.y} {s.hp}hp{flag}")
+            ground = _ground(state, s.footprint, lang)
+            parts.append(f"{escape(s.id)}@{s.x},{s.y} {s.hp}hp{flag}{ground}")
         if parts:
             lines.append("    " + "; ".join(parts))
     for solo in state.solos:
@@ -86,4 +108,21 @@ def render_board(state: AcState, lang: str) -> str:
     for o in state.static.objectives:
         extra = f" {state.hp_of(o.id)}hp" if o.kind == "destroy" else ""
         lines.append(f"[yellow]*[/] {escape(o.id)}: {text(RULESET_ID, o.kind, lang)} ({o.side}){extra}")
+    who = prompt(state, lang)
+    if who:
+        lines.append(f"[bold]▶ {escape(who)}[/bold]")
     return "\n".join(lines)
+
+
+def _ground(state: AcState, footprint: Footprint, lang: str) -> str:
+    """The terrain under a stand, when it is not all plain level ground: " (forest, road)"."""
+    seen: list[str] = []
+    for square in footprint.squares():
+        t = state.grid.at(square)
+        kinds: list[str] = [t.kind] if t.kind != "plain" else []
+        kinds += ["rough"] * t.rough + ["obscured"] * t.obscured
+        for kind in kinds:
+            word = text(RULESET_ID, f"ground_{kind}", lang)
+            if word not in seen:
+                seen.append(word)
+    return f" ({', '.join(seen)})" if seen else ""

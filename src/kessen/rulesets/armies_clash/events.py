@@ -155,6 +155,15 @@ class SoloDown(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DeathSaveFailed(Event):
+    """Damage to an unconscious PC solo counts as failed death saves (AC-DMG-5); ``failures`` is the new tally."""
+
+    type: ClassVar[str] = "death_save_failed"
+    piece: str
+    failures: int
+
+
+@dataclass(frozen=True, slots=True)
 class Hid(Event):
     type: ClassVar[str] = "hid"
     piece: str

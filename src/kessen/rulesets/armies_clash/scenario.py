@@ -28,14 +28,45 @@ from pydantic import Field
 from kessen.core.errors import InputError
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.armies_clash.dice_strings import DiceStringError, parse_dice
-from kessen.rulesets.armies_clash.grid import FOOTPRINT, Footprint, Shape, Size, TerrainKind, overlaps, size_category
+from kessen.rulesets.armies_clash.rules.dice_strings import DiceStringError, parse_dice
+from kessen.rulesets.armies_clash.rules.grid import (
+    FOOTPRINT,
+    Footprint,
+    Shape,
+    Size,
+    TerrainKind,
+    overlaps,
+    size_category,
+)
+from kessen.rulesets.armies_clash.rules.profiles import Attack
 
-Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
-Coord = tuple[int, int]
-Mod = Annotated[int, Field(ge=-5, le=10)]
-Bonus = Annotated[int, Field(ge=-10, le=20)]
-Feet = Annotated[int, Field(ge=0, le=200, multiple_of=5)]
+MAX_GRID = 100
+MAX_STANDS_PER_SIDE = 50
+MAX_UNITS_PER_SIDE = 26
+MAX_SOLOS_PER_SIDE = 10
+MAX_CREATURES = 40
+MAX_SPELLS = 10
+MAX_OBJECTIVES = 20
+MAX_TERRAIN_ENTRIES = 1000
+MAX_TERRAIN_SQUARES = 4 * MAX_GRID * MAX_GRID
+MAX_SPEED_FT = 60
+MAX_SPELL_RANGE_FT = 300
+MAX_AREA_FT = 100
+"""[DECISION] Limits of a scenario a person would write (issue 14), each refused at load with the usual one-line
+error, so that any battle within them plays to its end in seconds: a grid of at most 100 × 100 squares (2,000 ft a
+side; the spec allows 200); at most 50 stands in 26 units (one board letter each) and 10 solos a side; speeds of at
+most 60 ft (a warhorse; the spec allows 200: a Dash of 200 ft is 80 squares, thousands of ends to every move);
+spells of at most 300 ft range and 100 ft areas (the spec sets no bound: every origin square is a choice);
+terrain entries covering at most four grids' worth of squares in all, checked before any is laid out."""
+
+Ident = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,40}$", description="a name: letters, digits, - and _, up to 40")]
+X = Annotated[int, Field(ge=0, lt=MAX_GRID, description="x: the column, 0 at the west edge")]
+Y = Annotated[int, Field(ge=0, lt=MAX_GRID, description="y: the row, 0 at the north edge")]
+Coord = tuple[X, Y]
+Mod = Annotated[int, Field(ge=-5, le=10, description="an ability modifier (not the score), -5 to 10")]
+Bonus = Annotated[int, Field(ge=-10, le=20, description="a bonus to the d20, -10 to 20")]
+Speed = Annotated[int, Field(ge=0, le=MAX_SPEED_FT, multiple_of=5)]
+Label = Annotated[str, Field(max_length=40, description="a word from the stat block, up to 40 characters")]
 SideId = Literal["a", "b"]
 AbilityName = Literal["str", "dex", "con", "int", "wis", "cha"]
 SkillName = Literal["stealth", "perception", "intimidation", "persuasion"]
@@ -44,26 +75,32 @@ SkillName = Literal["stealth", "perception", "intimidation", "persuasion"]
 class Abilities(StrictModel):
     """The six ability modifiers (not scores)."""
 
-    str: Mod
-    dex: Mod
-    con: Mod
-    int: Mod
-    wis: Mod
-    cha: Mod
+    str: Annotated[Mod, Field(description="Strength modifier, -5 to 10")]
+    dex: Annotated[Mod, Field(description="Dexterity modifier, -5 to 10 (initiative, AC-INIT-2)")]
+    con: Annotated[Mod, Field(description="Constitution modifier, -5 to 10")]
+    int: Annotated[Mod, Field(description="Intelligence modifier, -5 to 10")]
+    wis: Annotated[Mod, Field(description="Wisdom modifier, -5 to 10 (morale, AC-MORALE-2)")]
+    cha: Annotated[Mod, Field(description="Charisma modifier, -5 to 10 (rally, AC-MORALE-6)")]
 
 
 class AttackRecord(StrictModel):
     """An attack of a stat block (§4.1)."""
 
-    id: Ident
-    kind: Literal["melee", "ranged"]
-    attack_bonus: Bonus
-    damage: str
-    damage_type: str = ""
-    reach_ft: Annotated[int, Field(ge=5, le=30, multiple_of=5)] | None = None
-    range_ft: Annotated[int, Field(ge=5, le=1000)] | None = None
-    long_range_ft: Annotated[int, Field(ge=5, le=1000)] | None = None
-    push_ft: Annotated[int, Field(ge=1, le=200)] | None = None
+    id: Annotated[Ident, Field(description="the attack's name, unique in its creature; `multiattack` lists these")]
+    kind: Annotated[Literal["melee", "ranged"], Field(description="melee or ranged")]
+    attack_bonus: Annotated[Bonus, Field(description="the attack roll's bonus, -10 to 20")]
+    damage: Annotated[str, Field(description="damage dice, e.g. 1d8+1 (AC-PROC-DICE; a critical maximum of at most 300)")]
+    damage_type: Annotated[Label, Field(description="e.g. slashing or fire, for resistance (AC-D20-7); empty: none")] = ""
+    reach_ft: Annotated[
+        int | None, Field(ge=5, le=30, multiple_of=5, description="melee only: reach in feet, 5 to 30 (default 5); 10+ gives a stand one more roll (AC-ATTACK-3)")
+    ] = None
+    range_ft: Annotated[int | None, Field(ge=5, le=1000, description="ranged only (required): normal range in feet, 5 to 1000")] = None
+    long_range_ft: Annotated[
+        int | None, Field(ge=5, le=1000, description="ranged only: long range in feet (disadvantage beyond normal range), at least range_ft")
+    ] = None
+    push_ft: Annotated[
+        int | None, Field(ge=1, le=200, description="feet a hit pushes the target straight away, 1 to 200 (÷5 to squares, AC-STAND-4)")
+    ] = None
 
     def check(self) -> None:
         expression = parse_dice(self.damage, field="damage")
@@ -85,27 +122,37 @@ class AttackRecord(StrictModel):
     def reach(self) -> int:
         return self.reach_ft or 5
 
+    def profile(self) -> Attack:
+        """The attack as the rules read it: the dice string parsed, a melee reach filled in (5 ft)."""
+        return Attack(self.kind, self.attack_bonus, parse_dice(self.damage), self.reach if self.kind == "melee" else None)
+
 
 class SpellRecord(StrictModel):
     """A spell, enough for the battle rules (§4.1); ``uses`` and ``damage_type`` are this engine's additions."""
 
-    id: Ident
-    range_ft: Annotated[int, Field(ge=0, le=1000)] | Literal["self"]
-    form: Literal["targeted", "area"]
-    max_targets: Annotated[int, Field(ge=1, le=20)] | None = None
-    shape: Shape | None = None
-    size_ft: Annotated[int, Field(ge=5, le=1000)] | None = None
-    resolution: Literal["attack", "save", "automatic"]
-    attack_bonus: Bonus | None = None
-    kind: Literal["melee", "ranged"] | None = None
-    save_ability: AbilityName | None = None
-    dc: Annotated[int, Field(ge=1, le=40)] | None = None
-    on_success: Literal["half", "none"] = "half"
-    damage: str | None = None
-    damage_type: str = ""
-    uses: Annotated[int, Field(ge=1, le=20)] | None = None
+    id: Annotated[Ident, Field(description="the spell's name, unique in its creature")]
+    range_ft: Annotated[
+        int | Literal["self"], Field(description=f"range in feet, 0 to {MAX_SPELL_RANGE_FT}, or \"self\" (an area from the caster)")
+    ]
+    form: Annotated[Literal["targeted", "area"], Field(description="targeted (picks targets) or area (covers a template)")]
+    max_targets: Annotated[int | None, Field(ge=1, le=20, description="targeted only (required): creatures it can target, 1 to 20")] = None
+    shape: Annotated[Shape | None, Field(description="area only (required): cone, cube, cylinder, sphere or line")] = None
+    size_ft: Annotated[
+        int | None, Field(ge=5, le=MAX_AREA_FT, description=f"area only (required): the area's size in feet, 5 to {MAX_AREA_FT} (AC-AOE-1)")
+    ] = None
+    resolution: Annotated[Literal["attack", "save", "automatic"], Field(description="a spell attack, a saving throw, or automatic damage")]
+    attack_bonus: Annotated[Bonus | None, Field(description="attack only (required): the spell attack's bonus")] = None
+    kind: Annotated[Literal["melee", "ranged"] | None, Field(description="attack only (required): a melee or ranged spell attack")] = None
+    save_ability: Annotated[AbilityName | None, Field(description="save only (required): the saving throw's ability")] = None
+    dc: Annotated[int | None, Field(ge=1, le=40, description="save only (required): the DC, 1 to 40")] = None
+    on_success: Annotated[Literal["half", "none"], Field(description="save only: damage on a success, half or none")] = "half"
+    damage: Annotated[str | None, Field(description="damage dice, or absent for an effect without damage")] = None
+    damage_type: Annotated[Label, Field(description="e.g. fire, for resistance (AC-D20-7); empty: none")] = ""
+    uses: Annotated[int | None, Field(ge=1, le=20, description="casts per stand or solo for the battle, 1 to 20; absent: at will")] = None
 
     def check(self) -> None:
+        if self.range_ft != "self" and not 0 <= self.range_ft <= MAX_SPELL_RANGE_FT:
+            raise InputError("range_ft", self.range_ft, f"must be from 0 to {MAX_SPELL_RANGE_FT} (feet) or \"self\"")
         if self.damage is not None:
             parse_dice(self.damage, field="damage")
         if self.form == "targeted":
@@ -136,21 +183,36 @@ class SpellRecord(StrictModel):
 class Creature(StrictModel):
     """Creature statistics (§4.1)."""
 
-    id: Ident
-    size: Size
-    ac: Annotated[int, Field(ge=1, le=40)]
-    hp: Annotated[int, Field(ge=1, le=1000)]
-    speed_ft: Feet
-    swim_ft: Feet = 0
-    abilities: Abilities
-    saves: dict[AbilityName, Annotated[int, Field(ge=-10, le=20)]] = {}
-    skills: dict[SkillName, Annotated[int, Field(ge=-10, le=20)]] = {}
-    attacks: Annotated[tuple[AttackRecord, ...], Field(max_length=10)] = ()
-    multiattack: Annotated[tuple[Ident, ...], Field(min_length=1, max_length=8)] | None = None
-    resistances: tuple[str, ...] = ()
-    vulnerabilities: tuple[str, ...] = ()
-    immunities: tuple[str, ...] = ()
-    spells: tuple[SpellRecord, ...] = ()
+    id: Annotated[Ident, Field(description="the creature's name, used by stands and solos")]
+    size: Annotated[Size, Field(description="tiny, small, medium (1 × 1 squares), large (2 × 2), huge (3 × 3) or gargantuan (4 × 4, solos only)")]
+    ac: Annotated[int, Field(ge=1, le=40, description="Armour Class, 1 to 40")]
+    hp: Annotated[int, Field(ge=1, le=1000, description="maximum hit points of one creature (a stand has one creature's HP), 1 to 1000")]
+    speed_ft: Annotated[
+        Speed, Field(description=f"walking speed in feet, 0 to {MAX_SPEED_FT}, a multiple of 5 (÷5 = squares a turn, AC-STAND-3)")
+    ]
+    swim_ft: Annotated[
+        Speed, Field(description=f"swimming speed in feet, 0 (none) to {MAX_SPEED_FT}; any lets it enter deep water")
+    ] = 0
+    abilities: Annotated[Abilities, Field(description="the six ability modifiers")]
+    saves: Annotated[
+        dict[AbilityName, Annotated[int, Field(ge=-10, le=20)]],
+        Field(description="saving throw bonuses, -10 to 20, by ability; a missing one is the ability modifier"),
+    ] = {}
+    skills: Annotated[
+        dict[SkillName, Annotated[int, Field(ge=-10, le=20)]],
+        Field(description="stealth, perception, intimidation, persuasion bonuses; missing: the ability modifier"),
+    ] = {}
+    attacks: Annotated[tuple[AttackRecord, ...], Field(max_length=10, description="its attacks, at most 10")] = ()
+    multiattack: Annotated[
+        tuple[Ident, ...] | None,
+        Field(min_length=1, max_length=8, description="the attack ids of one Attack action, 1 to 8; absent: any one attack"),
+    ] = None
+    resistances: Annotated[tuple[Label, ...], Field(max_length=20, description="damage types it takes half from")] = ()
+    vulnerabilities: Annotated[tuple[Label, ...], Field(max_length=20, description="damage types it takes double from")] = ()
+    immunities: Annotated[tuple[Label, ...], Field(max_length=20, description="damage types it takes none from")] = ()
+    spells: Annotated[
+        tuple[SpellRecord, ...], Field(max_length=MAX_SPELLS, description=f"its spells and area abilities, at most {MAX_SPELLS}")
+    ] = ()
 
     def __hash__(self) -> int:
         return hash(self.id)
@@ -200,46 +262,67 @@ class Creature(StrictModel):
 class TerrainEntry(StrictModel):
     """Terrain for one square (``at``) or an inclusive rectangle (``rect``) (§4.6)."""
 
-    at: Coord | None = None
-    rect: tuple[int, int, int, int] | None = None
-    kind: TerrainKind = "plain"
-    rough: bool = False
-    elevation: Annotated[int, Field(ge=0, le=10)] = 0
-    obscured: bool = False
+    at: Annotated[Coord | None, Field(description="one square [x, y]")] = None
+    rect: Annotated[
+        tuple[X, Y, X, Y] | None, Field(description="an inclusive rectangle [x0, y0, x1, y1], x0 ≤ x1 and y0 ≤ y1, inside the grid")
+    ] = None
+    kind: Annotated[TerrainKind, Field(description="plain, road, forest, shallow_water or deep_water (§4.6)")] = "plain"
+    rough: Annotated[bool, Field(description="rubble or broken ground: difficult terrain (plain only, AC-TERR-1)")] = False
+    elevation: Annotated[int, Field(ge=0, le=10, description="height level in 20-ft steps, 0 to 10 (never on water, AC-TERR-5)")] = 0
+    obscured: Annotated[bool, Field(description="fog, darkness, tall cover: stands here may try to Hide (AC-HIDE-2)")] = False
+
+    @property
+    def corners(self) -> tuple[int, int, int, int]:
+        """The entry's squares as an inclusive rectangle x0, y0, x1, y1."""
+        if self.at is not None:
+            return (self.at[0], self.at[1], self.at[0], self.at[1])
+        assert self.rect is not None
+        return self.rect
+
+    @property
+    def area(self) -> int:
+        x0, y0, x1, y1 = self.corners
+        return (x1 - x0 + 1) * (y1 - y0 + 1)
 
     def check(self) -> None:
         if (self.at is None) == (self.rect is None):
             raise InputError("at", self.at, "give exactly one of at = [x, y] or rect = [x0, y0, x1, y1]")
-        if self.rect is not None and not (self.rect[0] <= self.rect[2] and self.rect[1] <= self.rect[3]):
-            raise InputError("rect", list(self.rect), "must be [x0, y0, x1, y1] with x0 ≤ x1 and y0 ≤ y1")
+        x0, y0, x1, y1 = self.corners
+        if not (x0 <= x1 and y0 <= y1):
+            raise InputError("rect", list(self.corners), "must be [x0, y0, x1, y1] with x0 ≤ x1 and y0 ≤ y1")
         if self.kind in ("shallow_water", "deep_water") and self.elevation > 0:
             raise InputError("elevation", self.elevation, "water cannot have elevation (§4.6)")
         if self.kind == "road" and self.rough:
             raise InputError("rough", True, "a road square is never rough (§4.6)")
 
-    def squares(self) -> list[Coord]:
-        if self.at is not None:
-            return [self.at]
-        assert self.rect is not None
-        x0, y0, x1, y1 = self.rect
+    def squares(self) -> list[tuple[int, int]]:
+        """The squares the entry covers (call only once the entry is known to lie on the grid)."""
+        x0, y0, x1, y1 = self.corners
         return [(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)]
 
 
 class GridEntry(StrictModel):
-    width: Annotated[int, Field(ge=1, le=200)]
-    height: Annotated[int, Field(ge=1, le=200)]
-    terrain: tuple[TerrainEntry, ...] = ()
+    """The battlefield: its size in 20-ft squares and the terrain of the squares that are not plain (§4.6)."""
+
+    width: Annotated[int, Field(ge=1, le=MAX_GRID, description=f"squares from west to east, 1 to {MAX_GRID}")]
+    height: Annotated[int, Field(ge=1, le=MAX_GRID, description=f"squares from north to south, 1 to {MAX_GRID}")]
+    terrain: Annotated[
+        tuple[TerrainEntry, ...],
+        Field(max_length=MAX_TERRAIN_ENTRIES, description=f"terrain entries, later ones override earlier ones; at most {MAX_TERRAIN_ENTRIES}, covering at most {MAX_TERRAIN_SQUARES} squares in all"),
+    ] = ()
 
 
 class UnitEntry(StrictModel):
     """A unit (§4.4)."""
 
-    id: Ident
-    side: SideId
-    type: Literal["skirmisher", "regiment"]
-    formation: Literal["support", "defensive", "march"] | None = None
-    commander: Ident | None = None
-    attrition_vp: Annotated[int, Field(ge=1, le=10)] | None = None
+    id: Annotated[Ident, Field(description="the unit's name (stands name it in `unit`)")]
+    side: Annotated[SideId, Field(description="a or b")]
+    type: Annotated[Literal["skirmisher", "regiment"], Field(description="skirmisher (loose, fast) or regiment (close order, formations)")]
+    formation: Annotated[
+        Literal["support", "defensive", "march"] | None, Field(description="regiments only (required): support, defensive or march")
+    ] = None
+    commander: Annotated[Ident | None, Field(description="a solo of the unit's side joined to one of its stands, that can command")] = None
+    attrition_vp: Annotated[int | None, Field(ge=1, le=10, description="VP the enemy scores when this unit is eliminated, 1 to 10 (AC-OBJ-2)")] = None
 
     def check(self) -> None:
         if self.type == "regiment" and self.formation is None:
@@ -251,24 +334,24 @@ class UnitEntry(StrictModel):
 class StandEntry(StrictModel):
     """A stand (§4.3)."""
 
-    id: Ident
-    unit: Ident
-    creature: Ident
-    at: Coord
-    hp: Annotated[int, Field(ge=1, le=1000)] | None = None
+    id: Annotated[Ident, Field(description="the stand's name (unique among stands and solos)")]
+    unit: Annotated[Ident, Field(description="the unit it belongs to")]
+    creature: Annotated[Ident, Field(description="the creature it is ten of (not gargantuan)")]
+    at: Annotated[Coord, Field(description="[x, y] of its footprint's north-west square; the whole footprint on the grid")]
+    hp: Annotated[int | None, Field(ge=1, le=1000, description="hit points at the start, at most the creature's; default its maximum")] = None
 
 
 class SoloEntry(StrictModel):
     """A solo (§4.5)."""
 
-    id: Ident
-    side: SideId
-    creature: Ident
-    joined_to: Ident | None = None
-    at: Coord | None = None
-    hp: Annotated[int, Field(ge=1, le=1000)] | None = None
-    pc: bool = False
-    can_command: bool | None = None
+    id: Annotated[Ident, Field(description="the solo's name (unique among stands and solos)")]
+    side: Annotated[SideId, Field(description="a or b")]
+    creature: Annotated[Ident, Field(description="its creature (any size, gargantuan included)")]
+    joined_to: Annotated[Ident | None, Field(description="a stand of its side it starts joined to; absent: it stands at `at`")] = None
+    at: Annotated[Coord | None, Field(description="[x, y] of an unattached solo's north-west square")] = None
+    hp: Annotated[int | None, Field(ge=1, le=1000, description="hit points at the start, at most the creature's; default its maximum")] = None
+    pc: Annotated[bool, Field(description="a player character: at 0 HP it is dying and rolls death saves (AC-END-4), an NPC dies")] = False
+    can_command: Annotated[bool | None, Field(description="whether it may command a unit; default: true for PCs, false otherwise")] = None
 
     def check(self) -> None:
         if self.joined_to is None and self.at is None:
@@ -285,16 +368,16 @@ class SoloEntry(StrictModel):
 class ObjectiveEntry(StrictModel):
     """An objective (§4.7)."""
 
-    id: Ident
-    kind: Literal["attrition", "destroy", "defend", "custom"]
-    side: SideId
-    vp_per_unit: Annotated[int, Field(ge=1, le=10)] | None = None
-    square: Coord | None = None
-    hp: Annotated[int, Field(ge=10, le=100)] | None = None
-    vp: Annotated[int, Field(ge=1, le=5)] | None = None
-    ac: Annotated[int, Field(ge=1, le=40)] = 15
-    protects: Ident | None = None
-    text: str = ""
+    id: Annotated[Ident, Field(description="the objective's name")]
+    kind: Annotated[Literal["attrition", "destroy", "defend", "custom"], Field(description="attrition, destroy, defend or custom (§4.7)")]
+    side: Annotated[SideId, Field(description="the side that scores it")]
+    vp_per_unit: Annotated[int | None, Field(ge=1, le=10, description="attrition (required): VP per enemy unit eliminated, 1 to 10")] = None
+    square: Annotated[Coord | None, Field(description="destroy (required): [x, y] of the square to destroy")] = None
+    hp: Annotated[int | None, Field(ge=10, le=100, description="destroy (required): the square's hit points, 10 to 100")] = None
+    vp: Annotated[int | None, Field(ge=1, le=5, description="destroy and custom (required): VP it scores, 1 to 5")] = None
+    ac: Annotated[int, Field(ge=1, le=40, description="destroy: the square's AC against attack rolls, 1 to 40")] = 15
+    protects: Annotated[Ident | None, Field(description="defend (required): the other side's destroy objective it guards")] = None
+    text: Annotated[str, Field(max_length=200, description="custom: what must be done, up to 200 characters")] = ""
 
     def check(self) -> None:
         need = {"attrition": ("vp_per_unit",), "destroy": ("square", "hp", "vp"), "defend": ("protects",), "custom": ("vp",)}
@@ -313,16 +396,30 @@ class Scenario(StrictModel):
 
     ruleset: Annotated[Literal["armies-clash"] | None, Field(description='the ruleset this file is for: "armies-clash" (kessen reads it first)')] = None
     description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    max_rounds: Annotated[int, Field(ge=1, le=100)] = 20
-    extra_round_on_tie: bool = False
-    surprised: tuple[Ident, ...] = ()
-    grid: GridEntry
-    creatures: Annotated[tuple[Creature, ...], Field(min_length=1)]
-    units: Annotated[tuple[UnitEntry, ...], Field(min_length=1)]
-    stands: Annotated[tuple[StandEntry, ...], Field(min_length=1)]
-    solos: tuple[SoloEntry, ...] = ()
-    objectives: tuple[ObjectiveEntry, ...] = ()
+    name: Annotated[str, Field(min_length=1, max_length=80, description="the battle's name, shown on the board, up to 80 characters")]
+    max_rounds: Annotated[int, Field(ge=1, le=100, description="rounds before the battle is judged on VP, 1 to 100")] = 20
+    extra_round_on_tie: Annotated[bool, Field(description="a tie plays one more round before it is a draw (AC-WIN-4)")] = False
+    surprised: Annotated[
+        tuple[Ident, ...], Field(max_length=2 * (MAX_UNITS_PER_SIDE + MAX_SOLOS_PER_SIDE), description="units and solos that lose their first turn (AC-INIT-5)")
+    ] = ()
+    grid: Annotated[GridEntry, Field(description="the battlefield")]
+    creatures: Annotated[
+        tuple[Creature, ...], Field(min_length=1, max_length=MAX_CREATURES, description=f"the stat blocks, 1 to {MAX_CREATURES}")
+    ]
+    units: Annotated[
+        tuple[UnitEntry, ...],
+        Field(min_length=1, max_length=2 * MAX_UNITS_PER_SIDE, description=f"the units, at most {MAX_UNITS_PER_SIDE} a side"),
+    ]
+    stands: Annotated[
+        tuple[StandEntry, ...],
+        Field(min_length=1, max_length=2 * MAX_STANDS_PER_SIDE, description=f"the stands, at most {MAX_STANDS_PER_SIDE} a side"),
+    ]
+    solos: Annotated[
+        tuple[SoloEntry, ...], Field(max_length=2 * MAX_SOLOS_PER_SIDE, description=f"the solos, at most {MAX_SOLOS_PER_SIDE} a side")
+    ] = ()
+    objectives: Annotated[
+        tuple[ObjectiveEntry, ...], Field(max_length=MAX_OBJECTIVES, description=f"the objectives, at most {MAX_OBJECTIVES}")
+    ] = ()
 
     def check(self) -> None:  # noqa: C901 — one list of the load-time rejections of §4.8
         for i, entry in enumerate(self.grid.terrain):
@@ -352,14 +449,22 @@ class Scenario(StrictModel):
                 raise InputError(f"solos[{i}].id", solo.id, "already the id of a stand or unit")
         creatures = {c.id: c for c in self.creatures}
         units = {u.id: u for u in self.units}
+        _per_side("units", [u.side for u in self.units], MAX_UNITS_PER_SIDE)
+        _per_side("stands", [units[s.unit].side for s in self.stands if s.unit in units], MAX_STANDS_PER_SIDE)
+        _per_side("solos", [s.side for s in self.solos], MAX_SOLOS_PER_SIDE)
+        covered = 0
+        for i, entry in enumerate(self.grid.terrain):  # bounds first: nothing is laid out square by square before
+            x0, y0, x1, y1 = entry.corners
+            if x1 >= self.grid.width or y1 >= self.grid.height:
+                where = "at" if entry.at is not None else "rect"
+                raise InputError(f"grid.terrain[{i}].{where}", list(entry.corners if entry.rect else (x0, y0)), "square off the grid")
+            covered += entry.area
+            if covered > MAX_TERRAIN_SQUARES:
+                raise InputError(f"grid.terrain[{i}]", covered, f"terrain entries may cover at most {MAX_TERRAIN_SQUARES} squares in all")
         terrain = {}
         for entry in self.grid.terrain:
             for square in entry.squares():
                 terrain[square] = entry
-        for i, entry in enumerate(self.grid.terrain):
-            for x, y in entry.squares():
-                if not (0 <= x < self.grid.width and 0 <= y < self.grid.height):
-                    raise InputError(f"grid.terrain[{i}]", [x, y], "square off the grid")
         placed: list[tuple[str, Footprint]] = []
 
         def place(where: str, ident: str, creature: Creature, at: Coord) -> None:
@@ -391,8 +496,6 @@ class Scenario(StrictModel):
         for i, unit in enumerate(self.units):
             if not stands_of[unit.id]:
                 raise InputError(f"units[{i}].id", unit.id, "a unit needs at least one stand")
-            if stands_of[unit.id] > 200:
-                raise InputError(f"units[{i}].id", unit.id, "at most 200 stands per unit")
         stands = {s.id: s for s in self.stands}
         solos = {s.id: s for s in self.solos}
         for i, solo in enumerate(self.solos):
@@ -445,6 +548,13 @@ class Scenario(StrictModel):
                     raise InputError(f"objectives[{i}].protects", o.protects, "no such destroy objective")
                 if target.side == o.side:
                     raise InputError(f"objectives[{i}].protects", o.protects, "protects a destroy objective of its own side")
+
+
+def _per_side(kind: str, sides: list[str], limit: int) -> None:
+    """At most *limit* of *kind* on either side (issue 14's limits of a battle a person plays)."""
+    for side in ("a", "b"):
+        if sides.count(side) > limit:
+            raise InputError(kind, sides.count(side), f"at most {limit} {kind} a side (side {side} has more)")
 
 
 def may_join(solo_size: Size, stand_size: Size) -> bool:

@@ -1,9 +1,9 @@
-"""The referee of whole battles: one module per section of the rules (§5), driven by ``armies_clash.game``.
+"""The referee of whole battles: the state machine (``machine``) and one module per part of the rules (§5).
 
-Modules, lower layers first (each imports only from those above it): state (the frozen state, the turn and the
-pending steps), pieces (lookups, commanders, isolation, hiding), objectives (§5.26), command (commanders, §5.6),
-rounds (the round, §5.11), setup (§5.9), initiative (§5.10), movement (§5.12), attack (§5.14, §5.15),
-spells (spells and areas, §5.16, §5.17), special_actions (Configure, Dash, Hide, Join, Retreat, §5.18–§5.22),
-damage (§5.23), actions (battle actions, §5.13), morale (§5.25), ending (ending the battle, §5.27),
-end_of_round (§5.24).
+Lower layers first (each imports only from those above it): ``state`` (the frozen state, the pieces, the turn and
+the pending steps), ``options``, ``pieces`` (lookups, commanders, hiding), ``integrity`` (isolation), ``objectives``
+(§5.26), ``commanders`` (§5.6), ``rounds`` (§5.11), ``setup`` (§5.9), ``initiative`` (§5.10), ``movement``
+(§5.12), ``damage`` (§5.23), ``attack`` (§5.14, §5.15), ``spells`` (§5.16, §5.17), ``special_actions``
+(§5.18–§5.22), ``actions`` (§5.13), ``morale`` (§5.25), ``ending`` (§5.27), ``dying`` and ``end_of_round``
+(§5.24), ``machine`` (node and apply), ``game`` (the ``Game`` the engine drives).
 """

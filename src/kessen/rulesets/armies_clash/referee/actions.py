@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.forces import FormationName, speed_squares
-from kessen.rulesets.armies_clash.grid import adjacent, distance
-from kessen.rulesets.armies_clash.options import (
+from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
+from kessen.rulesets.armies_clash.referee.movement import after_action, solo_budget, stand_budget
+from kessen.rulesets.armies_clash.referee.options import (
     Activate,
     ActivateSolo,
     AttackWith,
@@ -19,12 +19,12 @@ from kessen.rulesets.armies_clash.options import (
     NoAction,
     Support,
 )
-from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
-from kessen.rulesets.armies_clash.referee.movement import after_action, solo_budget, stand_budget
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, stats
 from kessen.rulesets.armies_clash.referee.special_actions import configure, hide, solo_join_destinations
 from kessen.rulesets.armies_clash.referee.spells import cast_area, cast_options, cast_targeted
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn
+from kessen.rulesets.armies_clash.rules.grid import adjacent, goal_distances
+from kessen.rulesets.armies_clash.rules.movement import FormationName, speed_squares
 
 ActOption = AttackWith | Support | Cast | CastArea | Declare | NoAction
 """What the active piece may do as its part of the action."""
@@ -64,10 +64,10 @@ def activate_options(state: AcState, turn: Turn) -> tuple[Activate | ActivateSol
     """Who moves and acts next (AC-MOVE-2): any stand of the unit not yet activated (nearest the enemy first, the
     default), or any solo joined to one of its stands that has not had its turn this round (AC-INIT-4)."""
     side = state.unit(turn.actor).side
-    enemies = enemy_footprints(state, side)
+    enemies = goal_distances(state.grid.width, state.grid.height, enemy_footprints(state, side))
     stands = state.unit_stands(turn.actor)
     ready = [s for s in stands if s.id not in turn.done]
-    ready.sort(key=lambda s: (min((distance(s.footprint, e) for e in enemies), default=0), s.id))
+    ready.sort(key=lambda s: (enemies.to(s.footprint), s.id))
     ids = {s.id for s in stands}
     solos = [
         s.id for s in sorted(state.solos, key=lambda s: s.id)

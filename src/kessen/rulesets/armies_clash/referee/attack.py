@@ -1,40 +1,51 @@
-"""The Attack action on the battlefield: targets, reach and range, and the ``attack`` questions of one action
+"""The Attack action on the battlefield: targets, reach and range, and the ``attack`` question of one action
 (§5.14, §5.15)."""
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
+from fractions import Fraction
 
 from kessen.core.events import Event
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.attacks import AttackOutcome, attack
-from kessen.rulesets.armies_clash.damage import Resistance
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.forces import forced_squares
-from kessen.rulesets.armies_clash.grid import Footprint, adjacent, distance, reach_squares
-from kessen.rulesets.armies_clash.inputs import AttackEntry, AttackInput
-from kessen.rulesets.armies_clash.options import AttackWith
-from kessen.rulesets.armies_clash.profiles import Cover, Formation
+from kessen.rulesets.armies_clash.referee.damage import overflow_eligible
+from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import (
     kind_of,
     objective_footprint,
     objectives_to_destroy,
     piece_footprint,
+    solo_condition,
     stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, PieceKind, TargetKind, other, push
+from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, PieceKind, other, push
+from kessen.rulesets.armies_clash.rules.attack import (
+    AttackQuestion,
+    AttackTotals,
+    Roll,
+    SoloAttackQuestion,
+    TargetKind,
+    action_rolls,
+    attack_totals,
+    solo_attack,
+)
+from kessen.rulesets.armies_clash.rules.damage import Resistance, SoloHits
+from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance, reach_squares
+from kessen.rulesets.armies_clash.rules.movement import forced_squares
+from kessen.rulesets.armies_clash.rules.profiles import Cover, Formation
 from kessen.rulesets.armies_clash.scenario import AttackRecord, Creature, SpellRecord
 
-ATTACK_ROLLS_PER_QUESTION = 4
-ATTACK_CEILING_PER_QUESTION = 300
+Question = AttackQuestion | SoloAttackQuestion
+"""The question of one action against one target: against a solo it is judged hit by hit (AC-DMG-5)."""
 
 
-@functools.lru_cache(maxsize=4096)
-def attack_dist(question: AttackInput) -> Dist[AttackOutcome]:
-    """The ``attack`` procedure, cached (the engine and the AI ask the same questions often)."""
-    return attack(question)
+def attack_dist(question: Question) -> Dist[AttackTotals] | Dist[SoloHits]:
+    """The distribution the engine draws one action's rolls from: ``solo_attack`` against a solo, else the
+    ``attack`` rolls' totals (both cached)."""
+    if isinstance(question, SoloAttackQuestion):
+        return solo_attack(question)
+    return attack_totals(question)
 
 
 def attack_targets(state: AcState, piece: str) -> list[tuple[TargetKind, str, Footprint]]:
@@ -127,6 +138,7 @@ class Target:
     defensive: bool
     creature: Creature | None
     hidden: bool
+    unconscious: bool = False
 
     def response(self, damage_type: str) -> Resistance:
         """Its resistance, vulnerability or immunity to the damage type; an objective has none."""
@@ -147,101 +159,102 @@ def target_info(state: AcState, kind: TargetKind, target: str) -> Target:
     assert solo is not None
     c = state.creature(solo.creature)
     fp = piece_footprint(state, target)
-    return Target(fp, c.ac, solo.hp, solo.isolated and solo.joined_to is None, False, c, solo.hidden)
-
-
-def attack_question(
-    state: AcState, piece: str, kind: TargetKind, target: str, attacks: tuple[AttackEntry, ...], *,
-    action: str, resistance: Resistance, supported: bool = False, long_range: bool = False,
-) -> AttackInput:
-    """One ``attack`` question of *piece* against *target*: advantage and disadvantage from the battlefield
-    (AC-ATTACK-7, AC-TERR-6, AC-D20-8, AC-HIDE-4, AC-INTEG-1, AC-CMD-3), the target's AC from its formation and
-    cover (AC-ATTACK-8)."""
-    flags = attacker(state, piece)
-    origin = piece_footprint(state, piece)
-    t = target_info(state, kind, target)
-    return AttackInput(
-        attacker=flags.kind, action="spell" if action == "spell" else "attack", attacks=attacks, target=kind,
-        target_ac=t.ac, target_hp=max(1, t.hp), target_isolated=t.isolated, target_defensive=t.defensive,
-        target_cover=_cover(state, t.footprint) if kind != "objective" else "none", resistance=resistance,
-        attacker_isolated=flags.isolated, attacker_formation=flags.formation,
-        supported=supported and flags.formation == "support", incited=flags.incited,
-        higher_ground=state.grid.level(origin) > state.grid.level(t.footprint), long_range=long_range,
-        adjacent_enemy=_adjacent_enemy(state, piece, origin), extra_advantage=flags.hidden,
-        extra_disadvantage=t.hidden,
+    return Target(
+        fp, c.ac, solo.hp, solo.isolated and solo.joined_to is None, False, c, solo.hidden, solo_condition(solo).unconscious
     )
 
 
-def attack_questions(
-    state: AcState, piece: str, using: str, kind: TargetKind, target: str, *, supported: bool
-) -> list[AttackInput]:
-    """The ``attack`` questions of one Attack action against one target (see ``attack_plan``)."""
-    return [q for q, _push in attack_plan(state, piece, using, kind, target, supported=supported)]
+def attack_question(
+    state: AcState, piece: str, kind: TargetKind, target: str, rolls: tuple[Roll, ...], *, action: str,
+    supported: bool = False,
+) -> Question:
+    """The question of *piece*'s *rolls* against *target*: advantage and disadvantage from the battlefield
+    (AC-ATTACK-7, AC-TERR-6, AC-D20-8, AC-HIDE-4, AC-INTEG-1, AC-CMD-3, AC-DMG-5), the target's AC from its
+    formation and cover (AC-ATTACK-8); against a solo, with the solo's condition (AC-DMG-5)."""
+    flags = attacker(state, piece)
+    origin = piece_footprint(state, piece)
+    t = target_info(state, kind, target)
+    question = AttackQuestion(
+        rolls, t.ac, max(1, t.hp), attacker=flags.kind, action="spell" if action == "spell" else "attack", target=kind,
+        target_isolated=t.isolated, target_defensive=t.defensive,
+        target_cover=_cover(state, t.footprint) if kind != "objective" else "none",
+        attacker_isolated=flags.isolated, supported=supported and flags.formation == "support", incited=flags.incited,
+        higher_ground=state.grid.level(origin) > state.grid.level(t.footprint),
+        adjacent_enemy=_adjacent_enemy(state, piece, origin), extra_advantage=flags.hidden,
+        extra_disadvantage=t.hidden, target_unconscious=t.unconscious, attacker_adjacent=adjacent(origin, t.footprint),
+    )
+    if kind != "solo":
+        return question
+    solo = state.solo(target)
+    assert solo is not None and t.creature is not None
+    return SoloAttackQuestion(question, solo_condition(solo), t.creature.hp, solo.pc)
 
 
-def attack_plan(
-    state: AcState, piece: str, using: str, kind: TargetKind, target: str, *, supported: bool
-) -> list[tuple[AttackInput, int]]:
-    """The ``attack`` questions of one stand's or solo's Attack action against one target (§6.3): a stand with a
-    reach-10 ft melee attack rolls it once more (AC-ATTACK-3); see ``attack_question`` for each roll's flags.
-    Rolls are grouped by the flags that differ between them (range, resistance) and split to fit the procedure's
-    limits. Each question comes with the squares one of its hits pushes the target (AC-STAND-4), so rolls of a
-    pushing attack are asked apart from the others."""
-    recs = dict(routines(stats(state, piece)))[using]
-    flat = list(recs)
-    if state.stand(piece) is not None:
-        flat += [r for r in recs if r.kind == "melee" and r.reach >= 10][:1]
+def attack_plan(state: AcState, piece: str, using: str, kind: TargetKind, target: str, *, supported: bool) -> Question:
+    """The question of one stand's or solo's Attack action against one target: every roll of the routine (a stand's
+    reach bonus roll included, AC-ATTACK-3), each at the target's response to its damage type (AC-D20-7), at long
+    range or not (AC-RANGE-2), with the squares one of its hits pushes the target (AC-STAND-4). All the rolls are
+    one damage instance (AC-DMG-2), however many there are: the odds contract's limits (AC-PROC-6) are for
+    readable tables and do not bind the engine."""
     t = target_info(state, kind, target)
     gap = distance(piece_footprint(state, piece), t.footprint)
-    groups: dict[tuple[Resistance, bool, int], list[AttackRecord]] = {}
-    for r in flat:
-        long_range = r.kind == "ranged" and gap > reach_squares(r.range_ft or 5)
-        push_squares = forced_squares(r.push_ft or 0) if kind != "objective" else 0
-        groups.setdefault((t.response(r.damage_type), long_range, push_squares), []).append(r)
-    questions = []
-    for (response, long_range, push_squares), rolls in groups.items():
-        for chunk in _chunks(rolls):
-            entries = tuple(
-                AttackEntry(kind=r.kind, attack_bonus=r.attack_bonus, damage=r.damage, count=n)
-                for r, n in _counted(chunk)
-            )
-            question = attack_question(
-                state, piece, kind, target, entries, action="attack", resistance=response, supported=supported,
-                long_range=long_range,
-            )
-            questions.append((question, push_squares))
-    return questions
-
-
-def _chunks(rolls: list[AttackRecord]) -> list[list[AttackRecord]]:
-    out: list[list[AttackRecord]] = [[]]
-    ceiling = 0
-    for r in rolls:
-        top = parse_dice(r.damage).highest(critical=True)
-        if len(out[-1]) == ATTACK_ROLLS_PER_QUESTION or ceiling + top > ATTACK_CEILING_PER_QUESTION:
-            out.append([])
-            ceiling = 0
-        out[-1].append(r)
-        ceiling += top
-    return out
-
-
-def _counted(rolls: list[AttackRecord]) -> list[tuple[AttackRecord, int]]:
-    out: list[tuple[AttackRecord, int]] = []
-    for r in rolls:
-        if out and out[-1][0] is r:
-            out[-1] = (r, out[-1][1] + 1)
-        else:
-            out.append((r, 1))
-    return out
+    routine = [
+        (
+            Roll(
+                record.profile(), t.response(record.damage_type),
+                long_range=record.kind == "ranged" and gap > reach_squares(record.range_ft or 5),
+                push_squares=forced_squares(record.push_ft or 0) if kind != "objective" else 0,
+            ),
+            1,
+        )
+        for record in dict(routines(stats(state, piece)))[using]
+    ]
+    rolls = action_rolls(routine, reach_bonus=state.stand(piece) is not None)
+    return attack_question(state, piece, kind, target, rolls, action="attack", supported=supported)
 
 
 def attack_with(state: AcState, piece: str, choice: AttackWith, *, supported: bool, out: list[Event]) -> AcState:
-    """The piece attacks: it comes out of hiding and its rolls are queued, one step per question (AC-ATTACK-4)."""
+    """The piece attacks: it comes out of hiding and its rolls are queued as one step (AC-ATTACK-4)."""
     kind = kind_of(state, choice.target)
-    side = state.side_of(piece)
-    steps = [
-        AttackRoll(piece, side, choice.target, kind, choice.using, q, push_squares)
-        for q, push_squares in attack_plan(state, piece, choice.using, kind, choice.target, supported=supported)
-    ]
-    return push(unhide(state, piece, out), *steps)
+    question = attack_plan(state, piece, choice.using, kind, choice.target, supported=supported)
+    step = AttackRoll(piece, state.side_of(piece), choice.target, kind, choice.using, question)
+    return push(unhide(state, piece, out), step)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """What ``kessen play`` shows beside an attack: the exact mean damage of the action's distribution and, where it
+    applies, the chance of its decisive effect: ``casualty`` (the target stand, or the stand a casualty's damage
+    passes on to, goes to 0 HP), ``falls`` (a conscious solo goes down), ``killed`` (an unconscious solo dies),
+    ``destroyed`` (an objective square goes to 0 HP)."""
+
+    mean_damage: Fraction
+    effect: str
+    chance: Fraction | None
+
+
+def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
+    """The exact odds of *piece* taking *option* now, from the very distribution the engine will draw from."""
+    kind = kind_of(state, option.target)
+    supported = state.turn is not None and piece in state.turn.supported
+    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    mean = dist.map(lambda o: o.damage).mean()
+    assert isinstance(mean, Fraction)
+    if kind == "solo":
+        solo = state.solo(option.target)
+        assert solo is not None
+        if solo.status == "up":
+            return AttackOdds(mean, "falls", dist.probability(lambda o: isinstance(o, SoloHits) and o.status != "up"))
+        return AttackOdds(mean, "killed", dist.probability(lambda o: isinstance(o, SoloHits) and o.status == "dead"))
+    if kind == "objective":
+        hp = state.hp_of(option.target)
+        return AttackOdds(mean, "destroyed", dist.probability(lambda o: o.damage >= hp))
+    stand = state.stand(option.target)
+    assert stand is not None
+    threshold = stand.hp
+    if threshold == 0:  # a casualty passes all it takes on (AC-DMG-4), first to the default stand (AC-DMG-2)
+        nexts = [s for s in overflow_eligible(state, stand.id, ()) if s.hp > 0]
+        if not nexts:
+            return AttackOdds(mean, "casualty", None)
+        threshold = nexts[0].hp
+    return AttackOdds(mean, "casualty", dist.probability(lambda o: o.damage >= threshold))

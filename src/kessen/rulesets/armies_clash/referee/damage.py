@@ -6,12 +6,9 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.attacks import AttackOutcome
-from kessen.rulesets.armies_clash.forces import Stand
-from kessen.rulesets.armies_clash.grid import adjacent
-from kessen.rulesets.armies_clash.options import PassOn
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective
-from kessen.rulesets.armies_clash.referee.pieces import check_commander
+from kessen.rulesets.armies_clash.referee.options import PassOn
+from kessen.rulesets.armies_clash.referee.pieces import check_commander, solo_condition
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
     AttackRoll,
@@ -19,42 +16,52 @@ from kessen.rulesets.armies_clash.referee.state import (
     ChooseOverflow,
     ForcedMove,
     SaveRoll,
-    TargetKind,
+    Stand,
     push,
     replace_solo,
     replace_stand,
 )
-from kessen.rulesets.armies_clash.spells import SaveOutcome
+from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
+from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
+from kessen.rulesets.armies_clash.rules.grid import adjacent
+from kessen.rulesets.armies_clash.rules.spells import SaveOutcome
 
 
-def attack_result(state: AcState, step: AttackRoll, outcome: AttackOutcome, out: list[Event]) -> AcState:
+def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | SoloHits, out: list[Event]) -> AcState:
     """An attack's hits deal their damage; a pushing attack's push follows the damage and any overflow choice
-    (AC-DMG-1, AC-MOVE-8)."""
+    (AC-DMG-1, AC-MOVE-8). Against a solo the outcome already holds its condition, judged hit by hit (AC-DMG-5)."""
     o = outcome
     out.append(ev.Attacked(attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage))
-    if step.push and o.hits:
-        state = push(state, ForcedMove(step.target, step.attacker, step.push * o.hits))
-    return deal(state, step.target, step.kind, o.damage, step.side, out, hits=o.hits, crits=o.crits)
+    if o.pushed:
+        state = push(state, ForcedMove(step.target, step.attacker, o.pushed))
+    if isinstance(o, SoloHits):
+        return solo_damaged(state, step.target, Condition(o.hp, o.status, o.failures), out)
+    return deal(state, step.target, step.kind, o.damage, step.side, out)
 
 
 def save_result(state: AcState, step: SaveRoll, outcome: SaveOutcome, out: list[Event]) -> AcState:
     """A saving throw's damage, one instance (AC-SPELL-5)."""
     out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage))
-    return deal(state, step.target, step.kind, outcome.damage, step.side, out, hits=1, crits=0)
+    return deal(state, step.target, step.kind, outcome.damage, step.side, out)
 
 
 def auto_result(state: AcState, step: AutoDamage, damage: int, out: list[Event]) -> AcState:
     """An automatic spell's damage, one instance (AC-AOE-9)."""
     out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result="hit", damage=damage))
-    return deal(state, step.target, step.kind, damage, step.side, out, hits=1, crits=0)
+    return deal(state, step.target, step.kind, damage, step.side, out)
 
 
-def deal(state: AcState, target: str, kind: TargetKind, damage: int, side: str, out: list[Event], *, hits: int, crits: int) -> AcState:
+def deal(state: AcState, target: str, kind: TargetKind, damage: int, side: str, out: list[Event]) -> AcState:
     """One instance of damage to a stand, a solo or an objective square."""
     if kind == "stand":
         return damage_stand(state, target, damage, (), side, out) if damage > 0 else state
     if kind == "solo":
-        return damage_solo(state, target, damage, out, hits=hits, crits=crits)
+        solo = state.solo(target)
+        if solo is None or solo.status in ("dead", "gone"):
+            return state
+        maximum = state.creature(solo.creature).hp
+        after = take_damage(solo_condition(solo), damage, critical=False, maximum=maximum, pc=solo.pc)
+        return solo_damaged(state, target, after, out)
     return damage_objective(state, target, damage, out)
 
 
@@ -105,34 +112,25 @@ def overflow(state: AcState, step: ChooseOverflow, choice: PassOn, out: list[Eve
     return damage_stand(state, choice.stand, step.damage, step.chain, step.side, out)
 
 
-def damage_solo(state: AcState, target: str, damage: int, out: list[Event], *, hits: int, crits: int) -> AcState:
-    """Damage to a solo under the standard rules at once: an NPC dies at 0 HP, a PC falls dying unless the damage
-    left over is at least its HP maximum; a dying PC takes a failed death save per hit, two for a critical hit
-    (AC-SOLO-5, AC-DMG-5)."""
+def solo_damaged(state: AcState, target: str, after: Condition, out: list[Event]) -> AcState:
+    """A solo's condition after damage, as the standard rules judged it (AC-SOLO-5, AC-DMG-5): the HP it lost, its
+    fall (dying or killed), the failed death saves of a PC hurt while unconscious; a commander that falls stops
+    commanding (AC-CMD-2)."""
     solo = state.solo(target)
-    if solo is None or damage <= 0 or solo.status in ("dead", "gone"):
+    assert solo is not None
+    before = solo_condition(solo)
+    if after == before:
         return state
-    maximum = state.creature(solo.creature).hp
-    if solo.status == "up":
-        if damage < solo.hp:
-            out.append(ev.Damaged(piece=target, damage=damage, hp=solo.hp - damage))
-            return replace_solo(state, replace(solo, hp=solo.hp - damage))
-        left = damage - solo.hp
-        out.append(ev.Damaged(piece=target, damage=solo.hp, hp=0))
-        if not solo.pc or left >= maximum:
-            solo = replace(solo, hp=0, status="dead")
-            out.append(ev.SoloDown(piece=target, how="killed"))
-        else:
-            solo = replace(solo, hp=0, status="dying", successes=0, failures=0)
-            out.append(ev.SoloDown(piece=target, how="dying"))
-    else:
-        failures = solo.failures + max(1, hits + crits)
-        if damage >= maximum or failures >= 3:
-            solo = replace(solo, status="dead", failures=min(3, failures))
-            out.append(ev.SoloDown(piece=target, how="killed"))
-        else:
-            solo = replace(solo, status="dying", failures=failures)
-    state = replace_solo(state, solo)
+    if after.hp < before.hp:
+        out.append(ev.Damaged(piece=target, damage=before.hp - after.hp, hp=after.hp))
+    if after.status == "dead":
+        out.append(ev.SoloDown(piece=target, how="killed"))
+    elif before.status == "up" and after.status == "dying":
+        out.append(ev.SoloDown(piece=target, how="dying"))
+    if after.status == "dying" and after.failures > before.failures:
+        out.append(ev.DeathSaveFailed(piece=target, failures=after.failures))
+    successes = 0 if before.status == "up" else solo.successes  # the tallies start afresh with each fall
+    state = replace_solo(state, replace(solo, hp=after.hp, status=after.status, successes=successes, failures=after.failures))
     for unit in state.units:
         if unit.commander == target:
             state = check_commander(state, unit.id, out)

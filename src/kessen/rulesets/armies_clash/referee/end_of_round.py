@@ -1,5 +1,5 @@
-"""End of round: casualties leave and gaps close, empty units are eliminated, dying solos roll, then isolation,
-morale, defend VP, custom objectives and the end check, in order (§5.24)."""
+"""End of round: casualties leave and gaps close, empty units are eliminated, dying solos roll (``referee.dying``),
+then isolation, morale, defend VP, custom objectives and the end check, in order (§5.24)."""
 
 from __future__ import annotations
 
@@ -7,26 +7,24 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.dying import DeathSavesOutcome
-from kessen.rulesets.armies_clash.grid import DIRECTIONS, Square
-from kessen.rulesets.armies_clash.inputs import DeathSavesInput
-from kessen.rulesets.armies_clash.movement import Occupant
-from kessen.rulesets.armies_clash.options import NoShift, Shift
+from kessen.rulesets.armies_clash.referee.dying import death_steps
 from kessen.rulesets.armies_clash.referee.ending import finish, judge
+from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.morale import morale_steps
 from kessen.rulesets.armies_clash.referee.objectives import custom_steps, defend, eliminate_unit
-from kessen.rulesets.armies_clash.referee.pieces import isolation, occupancy
+from kessen.rulesets.armies_clash.referee.options import NoShift, Shift
+from kessen.rulesets.armies_clash.referee.pieces import occupancy
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    DeathRoll,
     Pending,
     PlaceSolo,
     ShiftGap,
     lost_plus,
     push,
-    replace_solo,
     replace_stand,
 )
+from kessen.rulesets.armies_clash.rules.grid import DIRECTIONS, Square
+from kessen.rulesets.armies_clash.rules.movement import Occupant
 
 
 def end_step(state: AcState, name: str, out: list[Event]) -> AcState:
@@ -39,7 +37,7 @@ def end_step(state: AcState, name: str, out: list[Event]) -> AcState:
                 state = eliminate_unit(state, unit.id, out)
         return state
     if name == "deaths":
-        return push(state, *(DeathRoll(s.id) for s in sorted(state.solos, key=lambda s: s.id) if s.status == "dying"))
+        return death_steps(state)
     if name == "isolation":
         return isolation(state, out)
     if name == "morale":
@@ -111,22 +109,3 @@ def shift(state: AcState, step: ShiftGap, choice: Shift | NoShift, out: list[Eve
     state = replace_stand(state, replace(stand, x=stand.x + choice.dx, y=stand.y + choice.dy))
     out.append(ev.Shifted(piece=stand.id, x=stand.x + choice.dx, y=stand.y + choice.dy))
     return replace(state, shifted=state.shifted | {stand.id})
-
-
-def death_question(state: AcState, step: DeathRoll) -> DeathSavesInput:
-    """The dying solo's death saves so far (AC-END-4)."""
-    solo = state.solo(step.solo)
-    assert solo is not None
-    return DeathSavesInput(successes=min(2, solo.successes), failures=min(2, solo.failures))
-
-
-def death_result(state: AcState, ident: str, outcome: DeathSavesOutcome, out: list[Event]) -> AcState:
-    """End-of-round death saves: dead, stable (unconscious at 0 HP) or revived with 1 HP (AC-END-4)."""
-    solo = state.solo(ident)
-    assert solo is not None
-    out.append(ev.DeathSaves(piece=ident, result=outcome.result, rolls=outcome.rolls))
-    if outcome.result == "dead":
-        return replace_solo(state, replace(solo, status="dead"))
-    if outcome.result == "revived":
-        return replace_solo(state, replace(solo, status="up", hp=1, successes=0, failures=0))
-    return replace_solo(state, replace(solo, status="stable", successes=0, failures=0))

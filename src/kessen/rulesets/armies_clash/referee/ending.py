@@ -10,7 +10,7 @@ from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
 from kessen.rulesets.armies_clash.referee.rounds import new_round
 from kessen.rulesets.armies_clash.referee.state import AcState, EndStep, RoutRoll, lost_plus, other
-from kessen.rulesets.armies_clash.victory import DECISIVE_LEAD, VICTORY_VP
+from kessen.rulesets.armies_clash.rules.ending import DECISIVE_LEAD, VICTORY_VP
 
 
 def verdict(vp_a: int, vp_b: int) -> tuple[str, str]:
@@ -60,10 +60,12 @@ def finish(state: AcState, out: list[Event]) -> AcState:
 
 
 def summary(state: AcState) -> dict[str, Any]:
-    """The result: casualties (stands lost) per side, VP, the kind of result and the rounds fought."""
+    """The result: the rounds fought, the stands each side lost (removed as casualties, fled or routed off the field)
+    and has left on the grid, each side's VP and the kind of result (``decisive``, ``tactical`` or ``draw``)."""
     return {
+        "rounds": state.round,
         "casualties": {"a": state.lost[0], "b": state.lost[1]},
+        "survivors": {side: len(state.side_stands(side)) for side in ("a", "b")},
         "vp": {"a": state.vp[0], "b": state.vp[1]},
         "result": state.result,
-        "rounds": state.round,
     }

@@ -6,10 +6,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.inputs import MoraleInput
-from kessen.rulesets.armies_clash.morale import MoraleOutcome, must_check_morale
-from kessen.rulesets.armies_clash.options import Rally
-from kessen.rulesets.armies_clash.referee.command import spend_bonus
+from kessen.rulesets.armies_clash.referee.commanders import spend_bonus
+from kessen.rulesets.armies_clash.referee.options import Rally
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
@@ -20,6 +18,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_unit,
     set_turn,
 )
+from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome, MoraleQuestion, must_check_morale
 
 
 def _wisdom(state: AcState, unit: str) -> tuple[int, ...]:
@@ -31,21 +30,21 @@ def _wisdom(state: AcState, unit: str) -> tuple[int, ...]:
     return tuple(sorted(mods))
 
 
-def morale_question(state: AcState, unit: str) -> MoraleInput:
+def morale_question(state: AcState, unit: str) -> MoraleQuestion:
     """The unit's morale check after its losses, with advantage if Prepared (AC-MORALE-1, AC-MORALE-2, AC-CMD-4)."""
     u = state.unit(unit)
     on_grid = len(state.unit_stands(unit))
-    return MoraleInput(
+    return MoraleQuestion(
         mode="check", wisdom_modifiers=_wisdom(state, unit), starting_stands=u.starting_stands,
         stands_lost=u.starting_stands - on_grid, advantage=u.prepared,
     )
 
 
-def rally_question(state: AcState, unit: str) -> MoraleInput:
+def rally_question(state: AcState, unit: str) -> MoraleQuestion:
     """The commander's Rally of a routed unit (AC-MORALE-6)."""
     commander = commander_of(state, unit)
     assert commander is not None
-    return MoraleInput(
+    return MoraleQuestion(
         mode="rally", wisdom_modifiers=_wisdom(state, unit),
         commander_cha_modifier=state.creature(commander.creature).abilities.cha, advantage=state.unit(unit).prepared,
     )

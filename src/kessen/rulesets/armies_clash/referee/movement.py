@@ -6,11 +6,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.forces import Solo, Stand, movement_budget, speed_squares
-from kessen.rulesets.armies_clash.grid import Footprint, away_from, distance
-from kessen.rulesets.armies_clash.movement import Destination, Mover, classify, destinations
-from kessen.rulesets.armies_clash.options import Stay
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
+from kessen.rulesets.armies_clash.referee.options import Stay
 from kessen.rulesets.armies_clash.referee.pieces import (
     check_commander,
     enemy_footprints,
@@ -25,11 +22,22 @@ from kessen.rulesets.armies_clash.referee.rounds import piece_done
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
     ForcedMove,
+    Solo,
+    Stand,
     Turn,
     lost_plus,
     replace_solo,
     replace_stand,
     set_turn,
+)
+from kessen.rulesets.armies_clash.rules.grid import Footprint, away_from, goal_distances
+from kessen.rulesets.armies_clash.rules.movement import (
+    Destination,
+    Mover,
+    classify,
+    destinations,
+    movement_budget,
+    speed_squares,
 )
 from kessen.rulesets.armies_clash.scenario import may_join
 
@@ -78,12 +86,11 @@ def move_options(state: AcState, turn: Turn) -> tuple[Destination | Stay, ...]:
     else:
         dests = [x for x in dests if x.kind != "join"]
     side = state.side_of(turn.piece)
-    aims = goals(state, side)
+    aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
     size = piece_footprint(state, turn.piece).size
 
     def near(x: Destination) -> int:
-        fp = Footprint(x.x, x.y, size)
-        return min((distance(fp, g) for g in aims), default=0)
+        return aims.to(Footprint(x.x, x.y, size))
 
     if routed_piece(state, turn.piece):
         dests.sort(key=lambda x: (x.kind != "flee", -near(x), x.cost, x.y, x.x))

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.grid import distance
-from kessen.rulesets.armies_clash.options import Award
+from kessen.rulesets.armies_clash.referee.options import Award
 from kessen.rulesets.armies_clash.referee.pieces import enemy_footprints, objective_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState, AwardCustom, add_vp, other, replace_unit
+from kessen.rulesets.armies_clash.rules.grid import distance
 
 
 def eliminate_unit(state: AcState, unit_id: str, out: list[Event], *, score: bool = True) -> AcState:

@@ -7,17 +7,19 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.forces import Solo, Stand, solo_isolated, spell_uses_left, stand_isolated
-from kessen.rulesets.armies_clash.grid import Footprint, Square, distance
-from kessen.rulesets.armies_clash.movement import Occupant
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    TargetKind,
+    Solo,
     other,
     replace_solo,
     replace_stand,
     replace_unit,
 )
+from kessen.rulesets.armies_clash.rules.attack import TargetKind
+from kessen.rulesets.armies_clash.rules.damage import Condition
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Square, distance
+from kessen.rulesets.armies_clash.rules.movement import Occupant
+from kessen.rulesets.armies_clash.rules.spells import spell_uses_left
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry, SpellRecord
 
 
@@ -29,6 +31,11 @@ def stats(state: AcState, piece: str) -> Creature:
     solo = state.solo(piece)
     assert solo is not None
     return state.creature(solo.creature)
+
+
+def solo_condition(solo: Solo) -> Condition:
+    """A solo's hit points, status and failed death saves as the rules of damage and dying read them (AC-DMG-5)."""
+    return Condition(solo.hp, "dead" if solo.status == "gone" else solo.status, solo.failures)
 
 
 def castable(state: AcState, piece: str) -> list[SpellRecord]:
@@ -134,21 +141,6 @@ def check_commander(state: AcState, unit_id: str, out: list[Event]) -> AcState:
         out.append(ev.CommandLost(commander=unit.commander, unit=unit_id))
         state = replace_unit(state, replace(unit, commander=None))
     return state
-
-
-def isolation(state: AcState, out: list[Event]) -> AcState:
-    """Recompute who is isolated (AC-INTEG-2..6); no event (*out* keeps the shape of the other steps)."""
-    types = {u.id: u.type for u in state.units}
-    by_unit: dict[str, list[Stand]] = {}
-    for s in state.stands:
-        by_unit.setdefault(s.unit, []).append(s)
-    stands = tuple(replace(s, isolated=stand_isolated(s, types[s.unit], by_unit[s.unit])) for s in state.stands)
-    state = replace(state, stands=stands)
-    solos = tuple(
-        replace(s, isolated=solo_isolated(s, state.side_stands(s.side))) if s.on_grid else replace(s, isolated=False)
-        for s in state.solos
-    )
-    return replace(state, solos=solos)
 
 
 def reveal_near(state: AcState, piece: str, out: list[Event]) -> AcState:

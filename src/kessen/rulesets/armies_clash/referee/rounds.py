@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.referee.pieces import commander_of, isolation
+from kessen.rulesets.armies_clash.referee.integrity import isolation
+from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import END_STEPS, AcState, EndStep, Turn, replace_unit, set_turn
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from kessen.rulesets.armies_clash.forces import Solo, Stand, Unit
-from kessen.rulesets.armies_clash.grid import FOOTPRINT, Grid, Square, Terrain
-from kessen.rulesets.armies_clash.referee.pieces import isolation
-from kessen.rulesets.armies_clash.referee.state import AcState, InitRoll, Static
+from kessen.rulesets.armies_clash.referee.integrity import isolation
+from kessen.rulesets.armies_clash.referee.state import AcState, InitRoll, Solo, Stand, Static, Unit
+from kessen.rulesets.armies_clash.rules.grid import FOOTPRINT, Grid, Square, Terrain
 from kessen.rulesets.armies_clash.scenario import Scenario
 
 

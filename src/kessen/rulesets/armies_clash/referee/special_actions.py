@@ -7,11 +7,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.forces import FormationName, speed_squares
-from kessen.rulesets.armies_clash.grid import Footprint, adjacent, distance
-from kessen.rulesets.armies_clash.movement import Destination, Mover, classify
-from kessen.rulesets.armies_clash.options import JoinStand, Leave, PlaceAt, Stay, Switch
 from kessen.rulesets.armies_clash.referee.movement import after_action, turn_destinations
+from kessen.rulesets.armies_clash.referee.options import JoinStand, Leave, PlaceAt, Stay, Switch
 from kessen.rulesets.armies_clash.referee.pieces import check_commander, occupancy, piece_footprint, stats
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
@@ -25,6 +22,8 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_unit,
     set_turn,
 )
+from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance
+from kessen.rulesets.armies_clash.rules.movement import Destination, FormationName, Mover, classify, speed_squares
 from kessen.rulesets.armies_clash.scenario import may_join
 
 

@@ -2,16 +2,43 @@
 
 from __future__ import annotations
 
-import functools
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from kessen.core.events import Event
-from kessen.dice import Dist
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.damage import Resistance, damage_roll, scaled_damage
-from kessen.rulesets.armies_clash.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.forces import spend_spell
-from kessen.rulesets.armies_clash.grid import (
+from kessen.rulesets.armies_clash.referee.attack import (
+    attack_dist,
+    attack_question,
+    attack_targets,
+    in_reach,
+    target_info,
+)
+from kessen.rulesets.armies_clash.referee.options import Cast, CastArea, Done
+from kessen.rulesets.armies_clash.referee.pieces import (
+    castable,
+    kind_of,
+    objectives_to_destroy,
+    piece_footprint,
+    solo_condition,
+    spell_of,
+    unhide,
+)
+from kessen.rulesets.armies_clash.referee.state import (
+    AcState,
+    AttackRoll,
+    AutoDamage,
+    MoreTargets,
+    Pending,
+    PieceKind,
+    SaveRoll,
+    push,
+    replace_solo,
+    replace_stand,
+)
+from kessen.rulesets.armies_clash.rules.attack import Roll, TargetKind
+from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
+from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
     Square,
@@ -25,46 +52,9 @@ from kessen.rulesets.armies_clash.grid import (
     reach_squares,
     self_origins,
 )
-from kessen.rulesets.armies_clash.inputs import AttackEntry, SaveInput
-from kessen.rulesets.armies_clash.options import Cast, CastArea, Done
-from kessen.rulesets.armies_clash.referee.attack import attack_question, attack_targets, in_reach, target_info
-from kessen.rulesets.armies_clash.referee.pieces import (
-    castable,
-    kind_of,
-    objectives_to_destroy,
-    piece_footprint,
-    spell_of,
-    unhide,
-)
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    AttackRoll,
-    AutoDamage,
-    MoreTargets,
-    Pending,
-    PieceKind,
-    SaveRoll,
-    TargetKind,
-    push,
-    replace_solo,
-    replace_stand,
-)
+from kessen.rulesets.armies_clash.rules.profiles import Attack
+from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, automatic_damage, save, spend_spell
 from kessen.rulesets.armies_clash.scenario import SpellRecord
-from kessen.rulesets.armies_clash.spells import SaveOutcome, save
-
-
-@functools.lru_cache(maxsize=4096)
-def save_dist(question: SaveInput) -> Dist[SaveOutcome]:
-    """The ``save`` procedure, cached."""
-    return save(question)
-
-
-@functools.lru_cache(maxsize=1024)
-def auto_dist(damage: str, up: int, down: int, resistance: Resistance) -> Dist[int]:
-    """An automatic spell's damage: the roll, doubled or halved per AC-AOE-9, then resistance."""
-    return damage_roll(parse_dice(damage)).map(
-        lambda raw: scaled_damage(raw, doublings=up, halvings=down, resistance=resistance)
-    )
 
 
 def cast_options(state: AcState, piece: str) -> list[Cast | CastArea]:
@@ -177,7 +167,13 @@ def area_targets(state: AcState, piece: str, area: frozenset[Square]) -> list[tu
     """(kind, id, partly covered) of everything an area affects: stands with any square in it, unattached solos
     with any square in it, the solos joined to covered stands, and objective squares (AC-AOE-7, AC-SPELL-6)."""
     out: list[tuple[TargetKind, str, bool]] = []
+    if not area:
+        return out
+    west, east = min(x for x, _ in area), max(x for x, _ in area)
+    north, south = min(y for _, y in area), max(y for _, y in area)
     for s in state.stands:
+        if s.x > east or s.y > south or s.x + s.size <= west or s.y + s.size <= north:
+            continue  # no square of it can be in the area
         cover = coverage(area, s.footprint)
         if cover != "none":
             out.append(("stand", s.id, cover == "partial"))
@@ -202,33 +198,78 @@ def cast_area(state: AcState, piece: str, choice: CastArea, out: list[Event]) ->
 
 def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind: TargetKind, *, partial: bool) -> list[Pending]:
     """The roll one spell makes against one target: a spell attack (``attack`` with action spell), a saving throw
-    (``save``), or automatic damage (AC-SPELL-*, AC-AOE-7..9, AC-OBJ-4)."""
+    (``save``), or automatic damage (``automatic_damage``); none when the rules say the target is unaffected or an
+    automatic effect deals no damage (AC-SPELL-*, AC-AOE-7..9, AC-OBJ-4)."""
     side = state.side_of(piece)
     caster: PieceKind = "stand" if state.stand(piece) is not None else "solo"
-    if kind == "objective" and sp.form == "targeted" and caster == "solo":
-        return []
-    if partial and sp.damage is None:
-        return []
     t = target_info(state, kind, target)
     response = t.response(sp.damage_type)
+    effect = SpellEffect(
+        kind, sp.form, caster, None if sp.damage is None else parse_dice(sp.damage), response,
+        target_isolated=t.isolated if kind == "solo" else False, partial_coverage=partial and kind == "stand",
+    )
+    if effect.unaffected:
+        return []
     if sp.resolution == "attack":
         assert sp.kind is not None and sp.attack_bonus is not None
-        entry = AttackEntry(kind=sp.kind, attack_bonus=sp.attack_bonus, damage=sp.damage or "0", count=1)
-        question = attack_question(state, piece, kind, target, (entry,), action="spell", resistance=response)
+        attack = Attack(sp.kind, sp.attack_bonus, parse_dice(sp.damage or "0"), 5 if sp.kind == "melee" else None)
+        question = attack_question(state, piece, kind, target, (Roll(attack, response),), action="spell")
         return [AttackRoll(piece, side, target, kind, sp.id, question)]
     if sp.resolution == "save":
         assert sp.save_ability is not None and sp.dc is not None
         target_stand = state.stand(target) if kind == "stand" else None
-        save_question = SaveInput(
-            ability=sp.save_ability, save_bonus=t.creature.save(sp.save_ability) if t.creature is not None else 0,
-            dc=sp.dc, target=kind, spell_form=sp.form, caster=caster, damage=sp.damage, on_success=sp.on_success,
-            resistance=response, target_isolated=t.isolated if kind == "solo" else False,
-            partial_coverage=partial and kind == "stand",
+        target_solo = state.solo(target) if kind == "solo" else None
+        save_question = SaveQuestion(
+            sp.save_ability, t.creature.save(sp.save_ability) if t.creature is not None else 0, sp.dc, effect,
+            on_success=sp.on_success,
             skirmisher=target_stand is not None and state.unit(target_stand.unit).type == "skirmisher",
             prepared=target_stand is not None and state.unit(target_stand.unit).prepared,
+            target_unconscious=target_solo is not None and solo_condition(target_solo).unconscious,
         )
         return [SaveRoll(piece, side, sp.id, target, kind, save_question)]
-    if sp.damage is None:
+    if effect.damage is None:
         return []
-    up = int(sp.form == "area" and caster == "stand")
-    return [AutoDamage(piece, side, sp.id, target, kind, sp.damage, up, int(partial), response)]
+    return [AutoDamage(piece, side, sp.id, target, kind, effect)]
+
+
+@dataclass(frozen=True, slots=True)
+class CastOdds:
+    """What ``kessen play`` shows beside a spell: the exact mean damage it deals to enemies (and objective squares)
+    and to friends, summed over every target it affects, each from the procedure the engine will draw from."""
+
+    enemies: Fraction
+    friends: Fraction
+
+
+def cast_odds(state: AcState, piece: str, option: Cast | CastArea) -> CastOdds:
+    """The exact mean damage of casting *option* now, on each side (AC-SPELL-*, AC-AOE-*)."""
+    sp = spell_of(state, piece, option.spell)
+    if isinstance(option, Cast):
+        kind = kind_of(state, option.target)
+        hit = [(kind, option.target, False)]
+        if kind == "stand":
+            hit += [("solo", s.id, False) for s in state.solos if s.joined_to == option.target and s.status != "dead"]
+    else:
+        hit = area_targets(state, piece, area_squares(state, piece, option))
+    side = state.side_of(piece)
+    enemies = friends = Fraction(0)
+    for kind, target, partial in hit:
+        mean = sum((_mean_damage(step) for step in spell_effects(state, piece, sp, target, kind, partial=partial)), Fraction(0))
+        if kind != "objective" and state.side_of(target) == side:
+            friends += mean
+        else:
+            enemies += mean
+    return CastOdds(enemies, friends)
+
+
+def _mean_damage(step: Pending) -> Fraction:
+    """The exact mean damage of one spell effect's roll."""
+    if isinstance(step, AttackRoll):
+        mean = attack_dist(step.question).map(lambda o: o.damage).mean()
+    elif isinstance(step, SaveRoll):
+        mean = save(step.question).map(lambda o: o.damage).mean()
+    else:
+        assert isinstance(step, AutoDamage)
+        mean = automatic_damage(step.effect).mean()
+    assert isinstance(mean, Fraction)
+    return mean

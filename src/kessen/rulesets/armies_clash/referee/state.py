@@ -6,14 +6,96 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from kessen.rulesets.armies_clash.damage import Resistance
-from kessen.rulesets.armies_clash.forces import FormationName, Solo, Stand, Unit
-from kessen.rulesets.armies_clash.grid import Grid, Square
-from kessen.rulesets.armies_clash.inputs import AttackInput, SaveInput
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
+from kessen.rulesets.armies_clash.rules.movement import FormationName
+from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry
 
-TargetKind = Literal["stand", "solo", "objective"]
-"""What an attack or a spell is aimed at: a stand, an unattached solo or an objective square."""
+UnitType = Literal["skirmisher", "regiment"]
+SoloStatus = Literal["up", "dying", "stable", "dead", "gone"]
+
+
+class _OnTheGrid:
+    """A piece with a square footprint anchored at ``x``, ``y`` (§4.2)."""
+
+    __slots__ = ()
+    x: int
+    y: int
+    size: int
+
+    @property
+    def footprint(self) -> Footprint:
+        return Footprint(self.x, self.y, self.size)
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(_OnTheGrid):
+    """A stand on the grid (§4.3); ``hp`` 0 is a casualty (AC-DMG-3)."""
+
+    id: str
+    unit: str
+    creature: str
+    x: int
+    y: int
+    size: int
+    hp: int
+    isolated: bool = False
+    hidden: bool = False
+    spells_used: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def casualty(self) -> bool:
+        return self.hp == 0
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit (§4.4, §5.4) and its battle status."""
+
+    id: str
+    side: str
+    type: UnitType
+    formation: FormationName | None
+    commander: str | None
+    attrition_vp: int | None
+    starting_stands: int
+    routed: bool = False
+    eliminated: bool = False
+    incite_next: bool = False
+    incited: bool = False
+    prepared: bool = False
+    prepared_round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Solo(_OnTheGrid):
+    """A solo (§4.5, §5.5): unattached on the grid at ``(x, y)`` or joined to a stand."""
+
+    id: str
+    side: str
+    creature: str
+    size: int
+    x: int
+    y: int
+    joined_to: str | None
+    hp: int
+    pc: bool
+    can_command: bool
+    status: SoloStatus = "up"
+    successes: int = 0
+    failures: int = 0
+    isolated: bool = False
+    hidden: bool = False
+    own_turn: bool = False
+    spells_used: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def on_grid(self) -> bool:
+        """An unattached solo that is still in the battle (alive or down, not fled)."""
+        return self.joined_to is None and self.status in ("up", "dying", "stable")
+
+
 PieceKind = Literal["stand", "solo"]
 """What attacks or casts: a stand or a solo."""
 
@@ -98,8 +180,7 @@ class AttackRoll:
     target: str
     kind: TargetKind
     using: str
-    question: AttackInput
-    push: int = 0  # squares each hit pushes the target (AC-STAND-4)
+    question: AttackQuestion | SoloAttackQuestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +190,7 @@ class SaveRoll:
     spell: str
     target: str
     kind: TargetKind
-    question: SaveInput
+    question: SaveQuestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +200,7 @@ class AutoDamage:
     spell: str
     target: str
     kind: TargetKind
-    damage: str
-    up: int
-    down: int
-    resistance: Resistance
+    effect: SpellEffect
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.d20 import roll_mode, success_chance
-
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import CommanderCheckInput
+from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
 
 COMMAND_DC = 15
 """The DC of Prepare and Incite (AC-CMD-3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommanderCheckQuestion:
+    """The commander's check (§6.7): the better of its Intimidation and Persuasion bonuses, and any advantage."""
+
+    check_bonus: int
+    advantage: bool = False
+    disadvantage: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +27,7 @@ class CommanderCheckOutcome:
     success: bool
 
 
-def commander_check(situation: CommanderCheckInput) -> Dist[CommanderCheckOutcome]:
+def commander_check(situation: CommanderCheckQuestion) -> Dist[CommanderCheckOutcome]:
     """d20 + the better of Intimidation and Persuasion ≥ 15, no automatic 1 or 20 (AC-CMD-3, AC-D20-1..3).
 
     One source each of advantage and disadvantage cancel (AC-D20-2).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kessen.rulesets.armies_clash.dice_strings import DiceExpression
+from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 
 AttackKind = Literal["melee", "ranged"]
 Ability = Literal["str", "dex", "con", "int", "wis", "cha"]

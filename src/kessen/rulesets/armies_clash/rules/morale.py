@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Literal
 
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.d20 import roll_mode, success_chance
-
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import MoraleInput
+from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
 
 MORALE_DC = 10
 """The DC of the morale check and of the rally save (AC-MORALE-2, AC-MORALE-6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleQuestion:
+    """A unit's morale check (§6.6): in ``check`` mode its starting stands and losses, in ``rally`` mode its
+    commander's Charisma modifier; the Wisdom modifiers of its stands and joined solos; any advantage."""
+
+    wisdom_modifiers: tuple[int, ...]
+    mode: Literal["check", "rally"] = "check"
+    starting_stands: int | None = None
+    stands_lost: int | None = None
+    commander_cha_modifier: int | None = None
+    advantage: bool = False
+    disadvantage: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +56,7 @@ def morale_bonus(wisdom_modifiers: tuple[int, ...], *, commander_cha_modifier: i
     return max(wisdom_modifiers) + commander_cha_modifier
 
 
-def morale(situation: MoraleInput) -> Dist[MoraleOutcome]:
+def morale(situation: MoraleQuestion) -> Dist[MoraleOutcome]:
     """A morale check (failure routs, AC-MORALE-3) or a rally (success un-routs, AC-MORALE-6) (§6.6).
 
     A rally is always a roll, so it reports ``checked`` true. [DECISION: the spec defines ``checked``

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kessen.rulesets.armies_clash.movement import Destination
+from kessen.rulesets.armies_clash.rules.movement import Destination
 
 __all__ = [
     "Activate", "ActivateSolo", "AttackWith", "Award", "Benefit", "Cast", "CastArea", "Declare", "Destination", "Done",

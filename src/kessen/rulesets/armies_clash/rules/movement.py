@@ -16,7 +16,55 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from kessen.rulesets.armies_clash.grid import DIRECTIONS, Footprint, Grid, Square, distance, step_cost
+FormationName = Literal["support", "defensive", "march"]
+
+from kessen.rulesets.armies_clash.rules.grid import (
+    DIRECTIONS,
+    Footprint,
+    Grid,
+    Square,
+    enter_cost,
+    goal_distances,
+    lock_squares,
+    step_cost,
+)
+
+
+def speed_squares(speed_ft: int) -> int:
+    """Speed in squares = feet ÷ 5, rounded down (AC-STAND-3; a 30-ft hobgoblin stand moves 6).
+
+    >>> speed_squares(30), speed_squares(25)
+    (6, 5)
+    """
+    return speed_ft // 5
+
+
+def forced_squares(distance_ft: int) -> int:
+    """A monster ability's movement distance (push, pull, leap, teleport) in squares: feet ÷ 5, rounded down, like
+    speed (AC-STAND-4; a minotaur's 10-ft push moves a stand 2 squares).
+
+    >>> forced_squares(10), forced_squares(5), forced_squares(12), forced_squares(4)
+    (2, 1, 2, 0)
+    """
+    return distance_ft // 5
+
+
+def movement_budget(speed: int, *, formation: FormationName | None, dash: bool) -> int:
+    """A stand's or solo's movement budget for one turn (AC-MOVE-1, AC-FORM-2..4, AC-DASH-1).
+
+    Support and defensive regiments move half (round down), or full speed when they Dash; everyone
+    else moves full speed, or double when they Dash. ``formation`` is None for skirmishers and solos.
+
+    >>> movement_budget(6, formation="defensive", dash=False), movement_budget(5, formation="defensive", dash=True)
+    (3, 5)
+    >>> movement_budget(5, formation=None, dash=True), movement_budget(5, formation="march", dash=True)
+    (10, 10)
+    """
+    slow = formation in ("support", "defensive")
+    if dash:
+        return speed if slow else 2 * speed
+    return speed // 2 if slow else speed
+
 
 Occupant = tuple[str, str, str]  # (kind: "regiment" | "skirmisher" | "solo", side, id)
 
@@ -115,11 +163,20 @@ def destinations(
 ) -> list[Destination]:
     """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7)."""
 
-    def locked(fp: Footprint) -> bool:
-        return not mover.is_solo and not mover.retreat and any(distance(fp, e) == 1 for e in enemy_stands)
+    lock = lock_squares(enemy_stands)
+    away = goal_distances(grid.width, grid.height, enemies)
+    size = mover.footprint.size
+    may_lock = not mover.is_solo and not mover.retreat
+    places: dict[tuple[int, int], Place] = {}  # each footprint position classified once
 
-    def nearest(fp: Footprint) -> int:
-        return min((distance(fp, e) for e in enemies), default=0)
+    def locked(fp: Footprint) -> bool:
+        return may_lock and any(square in lock for square in fp.squares())
+
+    def place_at(x: int, y: int) -> Place:
+        found = places.get((x, y))
+        if found is None:
+            found = places[(x, y)] = classify(grid, occupancy, mover, Footprint(x, y, size), may_join=may_join)
+        return found
 
     start = (mover.footprint.x, mover.footprint.y)
     best: dict[tuple[int, int], int] = {start: 0}
@@ -127,7 +184,6 @@ def destinations(
     road_ok: set[tuple[int, int]] = set()
     ends: dict[tuple[str, int, int, str], Destination] = {}
     heap = [(0, start)]
-    size = mover.footprint.size
 
     def record(dest: Destination) -> None:
         key = (dest.kind, dest.x, dest.y, dest.stand)
@@ -135,29 +191,39 @@ def destinations(
         if old is None or (dest.cost, dest.road) < (old.cost, old.road):
             ends[key] = dest
 
-    def steps(pos: tuple[int, int]) -> list[tuple[tuple[int, int], Footprint, Place, int, bool]]:
-        fp = Footprint(pos[0], pos[1], size)
-        if locked(fp):
+    def steps(pos: tuple[int, int]) -> list[tuple[tuple[int, int], Place, int, bool]]:
+        """The legal steps from *pos*: where to, what is there, the cost, whether only road was entered."""
+        x, y = pos
+        if size == 1:
+            if may_lock and pos in lock:
+                return []
+        elif locked(Footprint(x, y, size)):
             return []
         out = []
-        here = nearest(fp) if mover.routed else 0
+        here = away.to(Footprint(x, y, size)) if mover.routed else 0
         for d in DIRECTIONS:
-            nfp = fp.moved(d)
-            place = classify(grid, occupancy, mover, nfp, may_join=may_join)
+            into = (x + d[0], y + d[1])
+            place = place_at(*into)
             if not place.legal:
                 continue
-            if mover.routed and nearest(nfp) < here:
+            if mover.routed and away.to(Footprint(into[0], into[1], size)) < here:
                 continue
-            entered = [s for s in fp.entered(d) if grid.on_grid(s)]
-            road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
-            out.append(((nfp.x, nfp.y), nfp, place, step_cost(grid, fp, d, swimmer=mover.swimmer, wrecked=wrecked), road))
+            if size == 1:  # the one square entered, straight from the one left
+                road = grid.on_grid(into) and grid.at(into).kind == "road"
+                cost = enter_cost(grid, into, pos, swimmer=mover.swimmer, wrecked=wrecked)
+            else:
+                fp = Footprint(x, y, size)
+                entered = [s for s in fp.entered(d) if grid.on_grid(s)]
+                road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
+                cost = step_cost(grid, fp, d, swimmer=mover.swimmer, wrecked=wrecked)
+            out.append((into, place, cost, road))
         return out
 
     while heap:
         cost, pos = heapq.heappop(heap)
         if cost > best[pos]:
             continue
-        for npos, nfp, place, step, road in steps(pos):
+        for npos, place, step, road in steps(pos):
             total = cost + step
             if total > mover.budget:
                 continue
@@ -166,7 +232,7 @@ def destinations(
                 continue
             for stand in place.joins:
                 record(Destination(npos[0], npos[1], total, False, "join", stand))
-            if place.joins and not place.stop and _regiment_join(place, occupancy, nfp, grid):
+            if place.joins and not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
                 continue  # entering a regiment stand ends the move (AC-JOIN-1)
             if road and mover.road_available:
                 road_ok.add(npos)
@@ -180,7 +246,7 @@ def destinations(
             record(Destination(pos[0], pos[1], best[pos], False))
     reached = {(d.x, d.y) for d in ends.values() if d.kind == "move"}
     for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
-        for npos, _nfp, place, _step, _road in steps(pos):
+        for npos, place, _step, _road in steps(pos):
             if place.flee:
                 record(Destination(npos[0], npos[1], mover.budget, True, "flee"))
             for stand in place.joins:
@@ -190,7 +256,7 @@ def destinations(
     return list(ends.values())
 
 
-def _regiment_join(place: Place, occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:
+def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:
     """Whether the join at *fp* enters a regiment stand (which may not be crossed)."""
     return any(
         grid.on_grid(s) and (o := occupancy.get(s)) is not None and o[0] == "regiment" for s in fp.squares()

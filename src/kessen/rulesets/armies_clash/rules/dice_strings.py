@@ -17,6 +17,10 @@ ALLOWED_SIDES = (2, 3, 4, 6, 8, 10, 12, 20)
 MAX_DICE_PER_TERM = 20
 MAX_DICE = 20
 MAX_CONSTANT = 100
+MAX_LENGTH = 120
+MAX_TERMS = 40
+"""[DECISION] A dice string has at most 120 characters and 40 terms, checked before it is read (the grammar of
+AC-PROC-DICE bounds the dice, not the constants): 20 dice terms and as many constants fit."""
 
 _NUMBER = re.compile(r"[0-9]+")
 
@@ -107,22 +111,26 @@ def parse_dice(text: str, *, field: str = "damage") -> DiceExpression:
 
     Grammar: ``term (("+" | "-") term)*``, a term being ``NdS`` (N 1..20, S one of 2 3 4 6 8 10 12 20,
     only ever added) or a constant 0..100; no spaces, lowercase ``d``, no leading zeros, no sign before
-    the first term, at most 20 dice in all.
+    the first term, at most 20 dice in all; at most 120 characters and 40 terms.
 
     >>> parse_dice("2d6-1")
     DiceExpression(terms=(DiceTerm(count=2, sides=6), Constant(value=1, negative=True)))
     >>> parse_dice("2d7+1", field="attacks[0].damage")
     Traceback (most recent call last):
     ...
-    kessen.rulesets.armies_clash.dice_strings.DiceStringError: attacks[0].damage: die size d7 not allowed ("2d7+1")
+    kessen.rulesets.armies_clash.rules.dice_strings.DiceStringError: attacks[0].damage: die size d7 not allowed ("2d7+1")
     """
     reader = _Reader(text, field)
     if not text:
         raise reader.error("empty dice string")
+    if len(text) > MAX_LENGTH:
+        raise reader.error(f"at most {MAX_LENGTH} characters, not {len(text)}")
     if text[0] in "+-":
         raise reader.error("no sign allowed before the first term")
     terms = [reader.term(negative=False)]
     while reader.pos < len(text):
+        if len(terms) == MAX_TERMS:
+            raise reader.error(f"at most {MAX_TERMS} terms")
         sign = text[reader.pos]
         if sign not in "+-":
             raise reader.error(f"unexpected character {sign!r} at position {reader.pos + 1}")

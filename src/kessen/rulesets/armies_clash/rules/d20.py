@@ -50,18 +50,23 @@ def succeeds(natural: int, *, bonus: int, target: int) -> bool:
     return natural + bonus >= target
 
 
-def attack_result(natural: int, *, attack_bonus: int, armour_class: int) -> AttackResult:
+def attack_result(natural: int, *, attack_bonus: int, armour_class: int, hits_critical: bool = False) -> AttackResult:
     """An attack roll: a natural 20 always hits and is critical, a natural 1 always misses, otherwise
-    d20 + attack bonus ≥ AC hits (AC-D20-1, AC-D20-3).
+    d20 + attack bonus ≥ AC hits (AC-D20-1, AC-D20-3). With *hits_critical* every hit is a critical hit
+    (an attacker next to an unconscious target, AC-DMG-5).
 
     >>> attack_result(20, attack_bonus=-10, armour_class=40), attack_result(1, attack_bonus=20, armour_class=1)
     ('critical', 'miss')
+    >>> attack_result(12, attack_bonus=3, armour_class=13, hits_critical=True)
+    'critical'
     """
     if natural == 20:
         return "critical"
     if natural == 1:
         return "miss"
-    return "hit" if natural + attack_bonus >= armour_class else "miss"
+    if natural + attack_bonus < armour_class:
+        return "miss"
+    return "critical" if hits_critical else "hit"
 
 
 def success_chance(*, bonus: int, target: int, mode: RollMode = "normal") -> Dist[bool]:

@@ -6,19 +6,18 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.commanders import CommanderCheckOutcome
-from kessen.rulesets.armies_clash.inputs import CommanderCheckInput
-from kessen.rulesets.armies_clash.options import Benefit
+from kessen.rulesets.armies_clash.referee.options import Benefit
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import AcState, CommanderRoll, Turn, push, replace_unit, set_turn
+from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome, CommanderCheckQuestion
 
 
-def commander_question(state: AcState, unit: str) -> CommanderCheckInput:
+def commander_question(state: AcState, unit: str) -> CommanderCheckQuestion:
     """The commander's DC 15 Charisma check with its better of Intimidation and Persuasion (AC-CMD-3)."""
     commander = commander_of(state, unit)
     assert commander is not None
     c = state.creature(commander.creature)
-    return CommanderCheckInput(check_bonus=max(c.skill("intimidation"), c.skill("persuasion")))
+    return CommanderCheckQuestion(check_bonus=max(c.skill("intimidation"), c.skill("persuasion")))
 
 
 def spend_bonus(state: AcState, unit: str) -> AcState:

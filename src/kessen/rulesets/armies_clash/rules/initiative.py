@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations, groupby, permutations
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from kessen.dice import Dist
 
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import InitiativeInput
-
 Roller = Literal["skirmisher", "regiment", "solo"]
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeEntry:
+    """A unit or unattached solo rolling initiative: its name, its kind and its Dexterity modifiers (§6.8)."""
+
+    id: str
+    type: Roller
+    dex_modifiers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeQuestion:
+    """Two or more units and solos rolling initiative (§6.8)."""
+
+    units: tuple[InitiativeEntry, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +84,7 @@ def _orders_at_one_total(units: Sequence[tuple[str, int]]) -> Iterator[tuple[tup
         yield order, share
 
 
-def initiative(situation: InitiativeInput) -> Dist[InitiativeOutcome]:
+def initiative(situation: InitiativeQuestion) -> Dist[InitiativeOutcome]:
     """The distribution of the turn order when each entry rolls d20 + its modifier (AC-INIT-2, AC-INIT-3).
 
     Walks the possible totals from the highest down, deciding at each total which of the entries not yet

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from kessen.dice import Dist, d
-
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import DeathSavesInput
 
 Fate = Literal["dead", "stable", "revived", "dying"]
 
 MAX_DEATH_SAVES = 10
 """At most this many death saves at the end of a round (AC-END-4); five always settle the matter."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeathSavesQuestion:
+    """A dying solo's death-save tallies before its end-of-round saves (§6.10)."""
+
+    successes: int = 0
+    failures: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +56,7 @@ def death_save(tally: Tally, natural: int) -> Tally:
     return Tally(tally.successes, failures, "dead" if failures >= 3 else "dying")
 
 
-def death_saves(situation: DeathSavesInput) -> Dist[DeathSavesOutcome]:
+def death_saves(situation: DeathSavesQuestion) -> Dist[DeathSavesOutcome]:
     """Death saves rolled one after another until the solo's fate is settled, at most 10 (AC-END-4)."""
     state: Dist[tuple[Tally, int]] = Dist.always((Tally(situation.successes, situation.failures), 0))
     for _ in range(MAX_DEATH_SAVES):

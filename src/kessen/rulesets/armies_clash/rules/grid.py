@@ -7,9 +7,12 @@ distances never count diagonally (AC-GRID-1, AC-GRID-2).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
+
+import numpy as np
 
 Square = tuple[int, int]
 Direction = tuple[int, int]
@@ -173,10 +176,7 @@ def enter_cost(grid: Grid, into: Square, came_from: Square, *, swimmer: bool, wr
     >>> enter_cost(g, (4, 3), (3, 3), swimmer=False), enter_cost(g, (3, 3), (4, 3), swimmer=False)
     (6, 1)
     """
-    if not grid.on_grid(into):
-        return 1
-    here = grid.at(into)
-    before = grid.at(came_from) if grid.on_grid(came_from) else PLAIN
+    here, before = grid.at(into), grid.at(came_from)  # off the grid: plain, level 0
     climb = max(0, here.elevation - before.elevation)
     return (1 + climb) * (2 if is_difficult(here, swimmer=swimmer, wrecked_road=into in wrecked) else 1)
 
@@ -278,3 +278,51 @@ def coverage(area: frozenset[Square], footprint: Footprint) -> Literal["none", "
     if inside == 0:
         return "none"
     return "full" if inside == footprint.size * footprint.size else "partial"
+
+
+class GoalDistances:
+    """The distance from any footprint to the nearest of some footprints (§3), for a grid of ``width`` × ``height``:
+    the same number as ``min(distance(fp, goal) for goal in goals)`` (0 when there are none), from a table of every
+    square's distance built once, so that a move's many candidate ends each cost a few lookups."""
+
+    __slots__ = ("goals", "_table")
+
+    def __init__(self, width: int, height: int, goals: tuple[Footprint, ...]) -> None:
+        self.goals = goals
+        table = np.full((width, height), np.iinfo(np.int32).max, dtype=np.int32)
+        xs, ys = np.arange(width, dtype=np.int32), np.arange(height, dtype=np.int32)
+        for goal in goals:
+            dx = np.maximum(0, np.maximum(goal.x - xs, xs - (goal.x + goal.size - 1)))
+            dy = np.maximum(0, np.maximum(goal.y - ys, ys - (goal.y + goal.size - 1)))
+            np.minimum(table, dx[:, None] + dy[None, :], out=table)
+        self._table = table
+
+    def to(self, footprint: Footprint) -> int:
+        """The distance from *footprint* to the nearest goal (squares off the grid measured directly)."""
+        if not self.goals:
+            return 0
+        width, height = self._table.shape
+        best = None
+        for x, y in footprint.squares():
+            if 0 <= x < width and 0 <= y < height:
+                here = int(self._table[x, y])
+            else:
+                here = min(distance(Footprint(x, y), goal) for goal in self.goals)
+            best = here if best is None else min(best, here)
+        assert best is not None
+        return best
+
+
+@functools.lru_cache(maxsize=64)
+def goal_distances(width: int, height: int, goals: tuple[Footprint, ...]) -> GoalDistances:
+    """The distances to *goals* on a grid, cached: during a unit's turn the enemy stands still."""
+    return GoalDistances(width, height, goals)
+
+
+@functools.lru_cache(maxsize=64)
+def lock_squares(stands: tuple[Footprint, ...]) -> frozenset[Square]:
+    """The squares next to (sharing an edge with) any of *stands*' squares: a footprint that does not overlap those
+    stands is at distance 1 from one of them exactly when one of its squares is here (AC-MOVE-3)."""
+    return frozenset(
+        (x + dx, y + dy) for stand in stands for x, y in stand.squares() for dx, dy in DIRECTIONS
+    )

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from kessen.dice import Dist, binomial, d
-
-if TYPE_CHECKING:
-    from kessen.rulesets.armies_clash.inputs import DecisiveRoutInput
 
 BattleResult = Literal["continue", "decisive", "tactical", "draw"]
 Winner = Literal["a", "b", "none"]
@@ -20,6 +17,16 @@ DECISIVE_LEAD = 3
 """A lead of this many VP is a decisive victory (AC-WIN-2)."""
 ROUT_ROLL = 10
 """A losing unit is eliminated on a d20 of this or more after a decisive defeat (AC-WIN-2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisiveRoutQuestion:
+    """Both sides' VP and surviving units at the battle-end judgement (§6.9)."""
+
+    vp_a: int
+    vp_b: int
+    units_a: int
+    units_b: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +62,7 @@ def rout_chance() -> Fraction:
     return d(20).at_least(ROUT_ROLL)
 
 
-def decisive_rout(situation: DecisiveRoutInput) -> Dist[DecisiveRoutOutcome]:
+def decisive_rout(situation: DecisiveRoutQuestion) -> Dist[DecisiveRoutOutcome]:
     """The battle-end judgement; after a decisive victory each surviving losing unit rolls independently
     to flee (AC-WIN-2). Units eliminated this way score no VP (AC-WIN-3)."""
     result, winner = judgement(vp_a=situation.vp_a, vp_b=situation.vp_b)

@@ -1,16 +1,17 @@
 """Whole battles as a state machine: the node of a state, applying a choice, and the automatic steps between
-(§5.9–§5.27); the rules themselves live in the modules of ``referee``, one per section of the rulebook.
+(§5.9–§5.27); the referee's other modules, one per section of the rulebook, do each part.
 
 The state is frozen; ``node`` says what comes next and ``apply`` is pure. Every die is drawn from the
-distribution of the ruleset's own odds procedures (``attack``, ``save``, ``morale``, ``commander_check``,
-``death_saves``) or its d20 functions; consequences the rules fix without dice or choices are resolved
-inside ``apply``. A decision with one legal option is taken at once.
+distribution of a ``rules`` procedure (``attack``, ``solo_attack``, ``save``, ``automatic_damage``, ``morale``,
+``commander_check``, ``death_saves``) or a d20 function; consequences the rules fix without dice or choices are
+resolved inside ``apply``. A decision with one legal option is taken at once.
 
 Decisions of this engine where the spec leaves room (each also in the docstring where it is made):
 
 - A stand aims all the rolls of one Attack action at one target; the sum of those rolls is one damage
-  instance for overflow (AC-DMG-2). A routine too big for one ``attack`` question (more than four rolls,
-  or a damage ceiling above 300) is asked in parts, each its own instance.
+  instance for overflow (AC-DMG-2), however many rolls the routine has (the limits of the odds contract,
+  AC-PROC-6, are for readable tables and do not bind the engine). Against a solo the rolls are judged
+  hit by hit, in the routine's order (AC-DMG-5).
 - Each target of an area or a multi-target spell rolls its own damage with its own save (the ``save``
   procedure per target); a line is always straight.
 - In a unit taking Cast a Spell, a stand "cannot cast" when it has no spell with uses left; such a stand
@@ -41,26 +42,23 @@ from typing import Any
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.dice import Dist, d
-from kessen.rulesets.armies_clash.commanders import commander_check
-from kessen.rulesets.armies_clash.d20 import success_chance
-from kessen.rulesets.armies_clash.dying import death_saves
-from kessen.rulesets.armies_clash.morale import morale
-from kessen.rulesets.armies_clash.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee import (
     actions,
-    command,
+    commanders,
     damage,
+    dying,
     end_of_round,
     ending,
     initiative,
+    morale,
     movement,
     objectives,
     rounds,
     special_actions,
     spells,
 )
-from kessen.rulesets.armies_clash.referee import morale as morale_rules
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
+from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
@@ -86,11 +84,28 @@ from kessen.rulesets.armies_clash.referee.state import (
     other,
     set_turn,
 )
-from kessen.rulesets.armies_clash.victory import rout_chance
+from kessen.rulesets.armies_clash.rules.commanders import commander_check
+from kessen.rulesets.armies_clash.rules.d20 import success_chance
+from kessen.rulesets.armies_clash.rules.dying import death_saves
+from kessen.rulesets.armies_clash.rules.ending import rout_chance
+from kessen.rulesets.armies_clash.rules.morale import morale as morale_check
+from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save
+
+_last: list[tuple[AcState, Node]] = []
+"""The node of the state last asked about: ``apply`` settles a state by asking its node, and the driver then asks
+for the same state's node again; a state is frozen, so the same object has the same node."""
 
 
 def node(state: AcState) -> Node:
     """The next node: the first pending step, else the turn's next choice, else the end."""
+    if _last and _last[0][0] is state:
+        return _last[0][1]
+    found = _node(state)
+    _last[:] = [(state, found)]
+    return found
+
+
+def _node(state: AcState) -> Node:
     if state.ended:
         return Terminal(state.winner or None, ending.summary(state))
     if state.pending:
@@ -111,7 +126,7 @@ def node(state: AcState) -> Node:
         mover_side = other(side) if routed_piece(state, turn.piece) else side  # AC-MORALE-4
         return Decision(mover_side, "move", movement.move_options(state, turn))
     if turn.phase == "jbonus":
-        return Decision(side, "bonus action", command.bonus_options(state, turn))
+        return Decision(side, "bonus action", commanders.bonus_options(state, turn))
     if turn.phase == "jmove":
         return Decision(side, "joined solo", special_actions.joined_options(state, turn.piece))
     if turn.phase in ("jdeclare", "sdeclare"):
@@ -125,21 +140,21 @@ def _pending_node(state: AcState, step: Pending) -> Node:
     if isinstance(step, TieBreak):
         return Chance(Dist.uniform(itertools.permutations(step.group)), "initiative tie")
     if isinstance(step, CommanderRoll):
-        return Chance(commander_check(command.commander_question(state, step.unit)), "commander check")
+        return Chance(commander_check(commanders.commander_question(state, step.unit)), "commander check")
     if isinstance(step, RallyRoll):
-        return Chance(morale(morale_rules.rally_question(state, step.unit)), "rally")
+        return Chance(morale_check(morale.rally_question(state, step.unit)), "rally")
     if isinstance(step, AttackRoll):
         return Chance(attack_dist(step.question), "attack")
     if isinstance(step, SaveRoll):
-        return Chance(spells.save_dist(step.question), "save")
+        return Chance(save(step.question), "save")
     if isinstance(step, AutoDamage):
-        return Chance(spells.auto_dist(step.damage, step.up, step.down, step.resistance), "damage")
+        return Chance(automatic_damage(step.effect), "damage")
     if isinstance(step, StealthRoll):
         return Chance(success_chance(bonus=step.bonus, target=step.dc), "stealth")
     if isinstance(step, DeathRoll):
-        return Chance(death_saves(end_of_round.death_question(state, step)), "death saves")
+        return Chance(death_saves(dying.death_question(state, step)), "death saves")
     if isinstance(step, MoraleRoll):
-        return Chance(morale(morale_rules.morale_question(state, step.unit)), "morale")
+        return Chance(morale_check(morale.morale_question(state, step.unit)), "morale")
     if isinstance(step, RoutRoll):
         return Chance(Dist.bernoulli(rout_chance()), "rout")
     if isinstance(step, MoreTargets):
@@ -186,9 +201,9 @@ def _apply_choice(state: AcState, choice: Any, out: list[Event]) -> AcState:
     turn = state.turn
     assert turn is not None
     if turn.stage == "rally":
-        return morale_rules.rally(state, turn, choice, out)
+        return morale.rally(state, turn, choice, out)
     if turn.stage == "bonus":
-        return command.bonus(state, turn, choice, out)
+        return commanders.bonus(state, turn, choice, out)
     if turn.stage == "declare":
         return actions.declare(state, turn, choice, out)
     if turn.stage == "activate":
@@ -196,7 +211,7 @@ def _apply_choice(state: AcState, choice: Any, out: list[Event]) -> AcState:
     if turn.phase in ("move1", "move2"):
         return movement.move(state, turn, choice, out)
     if turn.phase == "jbonus":
-        return command.solo_bonus(state, turn, choice, out)
+        return commanders.solo_bonus(state, turn, choice, out)
     if turn.phase == "jmove":
         return special_actions.joined_move(state, turn, choice, out)
     if turn.phase in ("jdeclare", "sdeclare"):
@@ -211,9 +226,9 @@ def _resolve(state: AcState, step: Pending, choice: Any, out: list[Event]) -> Ac
     if isinstance(step, TieBreak):
         return initiative.tie_break(state, step.group, choice, out)
     if isinstance(step, CommanderRoll):
-        return command.commander_result(state, step, choice, out)
+        return commanders.commander_result(state, step, choice, out)
     if isinstance(step, RallyRoll):
-        return morale_rules.rally_result(state, step, choice, out)
+        return morale.rally_result(state, step, choice, out)
     if isinstance(step, AttackRoll):
         return damage.attack_result(state, step, choice, out)
     if isinstance(step, SaveRoll):
@@ -233,9 +248,9 @@ def _resolve(state: AcState, step: Pending, choice: Any, out: list[Event]) -> Ac
     if isinstance(step, ShiftGap):
         return end_of_round.shift(state, step, choice, out)
     if isinstance(step, DeathRoll):
-        return end_of_round.death_result(state, step.solo, choice, out)
+        return dying.death_result(state, step.solo, choice, out)
     if isinstance(step, MoraleRoll):
-        return morale_rules.morale_result(state, step, choice, out)
+        return morale.morale_result(state, step, choice, out)
     if isinstance(step, AwardCustom):
         return objectives.award_custom(state, step, choice, out)
     if isinstance(step, RoutRoll):

@@ -1,0 +1,28 @@
+"""Playing one battle: the ruleset's AI for every side no other decider plays, from a seed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kessen.core.replay import Played, play
+from kessen.rulesets import Ruleset
+
+
+def play_battle(
+    ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (),
+    deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
+) -> Played:
+    """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
+    state = ruleset.game.load_scenario(text, source)
+    return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events, record=record)
+
+
+def play_from(
+    game: Any, state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
+    on_events: Callable[..., None] | None = None, record: Played | None = None,
+) -> Played:
+    """One battle from an initial *state*: the ruleset's AI for every side that *deciders* does not name."""
+    chosen = {side: game.ai(side) for side in game.sides(state)}
+    chosen.update(deciders or {})
+    return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
