@@ -19,9 +19,9 @@ from kessen.io.files import load_json
 from kessen.io.validation import StrictModel
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.web.scenarios import PASTED, scenario_ruleset, shipped, shipped_text
 from kessen.web.errors import NotFound
 from kessen.web.limits import MAX_BODY_BYTES
+from kessen.web.scenarios import PASTED, scenario_ruleset, shipped, shipped_text
 from kessen.web.texts import check_language, page_words, ruleset_texts
 
 router = APIRouter(prefix="/api")

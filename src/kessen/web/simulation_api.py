@@ -15,9 +15,9 @@ from kessen.sim.battles import check_seed
 from kessen.web.errors import NotFound
 from kessen.web.limits import MAX_BODY_BYTES
 from kessen.web.scenarios import choose_scenario
+from kessen.web.match_api import ScenarioRequest
 from kessen.web.simulations import MAX_RUNS, SIMULATION_ROOM, WAITING, SimulationRunner, simulation_view
 from kessen.web.store import Store
-from kessen.web.match_api import ScenarioRequest
 from kessen.web.texts import check_language
 
 router = APIRouter(prefix="/api")

@@ -22,6 +22,7 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
     lang, rid = match.lang, match.ruleset.id
     pending = match.decision
     result = match.result
+    board = match.board()
     return {
         "id": match_id,
         "ruleset": rid,
@@ -32,8 +33,8 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
         "lang": lang,
         "decision": None if pending is None else decision_view(rid, lang, pending),
         "can_undo": match.can_undo,
-        "board": match.board(),
-        "legend": legend(rid, lang, [match.board()]),
+        "board": board,
+        "legend": legend(rid, lang, [board]),
         "events": events_view(match, match.events),
         "result": None if result is None else result_view(rid, lang, result),
     }
