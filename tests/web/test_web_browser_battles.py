@@ -191,7 +191,8 @@ def click_board_point(page: Page, x: float, y: float) -> None:
     """A click on the board at (x, y) in the board's own units."""
     at = page.evaluate(
         """([x, y]) => { const svg = document.querySelector('#play-board svg.board');
-             const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM()); return [p.x, p.y]; }""",
+             const down = svg.dataset.flip === 'y' ? Number(svg.dataset.height) - y : y;  // a table is drawn north up
+             const p = new DOMPoint(x, down).matrixTransform(svg.getScreenCTM()); return [p.x, p.y]; }""",
         [x, y],
     )
     page.mouse.click(at[0], at[1])

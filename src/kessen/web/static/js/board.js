@@ -2,6 +2,10 @@
 // to scale in its own units (millimetres or inches) or the armies-clash grid of squares, the terrain, every model
 // on its base (round bases to scale) or its footprint of squares, in its side's colour, with wounds and statuses.
 // The board is only drawn here: where a model may go is the ruleset's to say (the play page sends notation).
+//
+// [DECISION] A table is drawn north up: y grows up the page, as the rulesets' tables measure it (song-of-blades
+// "y up (north)", legions' south edge at y = 0), the way the terminal's map shows it; a grid of squares is drawn as
+// the armies-clash coordinates say, row 0 at the top ("as on a printed map").
 
 import { element } from "./dom.js";
 import { t } from "./words.js";
@@ -38,7 +42,13 @@ function modelTitle(model, legend) {
   return parts.join(" · ");
 }
 
+// The page's y of a board y: flipped for a table (north up), as it is for a grid.
+function pageY(board) {
+  return board.units === "square" ? (y) => y : (y) => board.height - y;
+}
+
 function drawModel(board, model, legend, { selected, unit }) {
+  const Y = pageY(board);
   const side = sideIndex(board, model.side);
   const statuses = model.status.map((word) => `status-${word.replace(/[^\w-]/g, "_")}`).join(" ");
   const group = svg("g", {
@@ -56,12 +66,12 @@ function drawModel(board, model, legend, { selected, unit }) {
   let size;
   if (model.footprint) {
     const [w, d] = model.footprint;
-    group.append(svg("rect", { class: "body", x: model.x + 0.06, y: model.y + 0.06, width: w - 0.12, height: d - 0.12, rx: 0.12 }));
-    [cx, cy, size] = [model.x + w / 2, model.y + d / 2, Math.min(w, d)];
+    group.append(svg("rect", { class: "body", x: model.x + 0.06, y: Y(model.y) + 0.06, width: w - 0.12, height: d - 0.12, rx: 0.12 }));
+    [cx, cy, size] = [model.x + w / 2, Y(model.y) + d / 2, Math.min(w, d)];
   } else {
     const r = (model.base || unit) / 2;
-    group.append(svg("circle", { class: "body", cx: model.x, cy: model.y, r }));
-    [cx, cy, size] = [model.x, model.y, r * 2];
+    group.append(svg("circle", { class: "body", cx: model.x, cy: Y(model.y), r }));
+    [cx, cy, size] = [model.x, Y(model.y), r * 2];
   }
   const label = model.id.length > 6 ? model.id.slice(0, 5) + "…" : model.id;
   group.append(svg("text", { class: "label", x: cx, y: cy, "font-size": size * 0.34, "dominant-baseline": "central" }, label));
@@ -80,18 +90,20 @@ function drawModel(board, model, legend, { selected, unit }) {
 }
 
 function drawTerrain(board, piece, legend, stroke) {
+  const Y = pageY(board);
   const kind = piece.kind.replace(/[^\w-]/g, "_");
   const title = svg("title", {}, legend.terrain[piece.kind] || piece.kind);
   let node;
   if (piece.shape === "segment") {
     const [[x1, y1], [x2, y2]] = piece.points;
-    node = svg("line", { class: `terrain segment terrain-${kind}`, x1, y1, x2, y2, "stroke-width": stroke * 3 });
+    node = svg("line", { class: `terrain segment terrain-${kind}`, x1, y1: Y(y1), x2, y2: Y(y2), "stroke-width": stroke * 3 });
   } else if (piece.shape === "square") {
     const [[x, y]] = piece.points;
-    node = svg("rect", { class: `terrain square terrain-${kind}`, x, y, width: 1, height: 1 });
+    node = svg("rect", { class: `terrain square terrain-${kind}`, x, y: Y(y), width: 1, height: 1 });
   } else {
     const [[x0, y0], [x1, y1]] = piece.points;
-    node = svg("rect", { class: `terrain rect terrain-${kind}`, x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0), height: Math.abs(y1 - y0) });
+    const [top, bottom] = [Y(y0), Y(y1)];
+    node = svg("rect", { class: `terrain rect terrain-${kind}`, x: Math.min(x0, x1), y: Math.min(top, bottom), width: Math.abs(x1 - x0), height: Math.abs(bottom - top) });
   }
   node.setAttribute("data-terrain", piece.kind);
   node.append(title);
@@ -109,6 +121,8 @@ export function drawBoard(board, legend, { selected = null, marker = null, onMod
     role: "img",
     "aria-label": t("board_label", { width, height, units: t(`units_${board.units}`) }),
     "data-units": board.units,
+    "data-flip": board.units === "square" ? null : "y",
+    "data-height": height,
   });
   const stroke = Math.max(width, height) / 400;
   root.style.setProperty("--stroke", String(stroke));
@@ -129,7 +143,7 @@ export function drawBoard(board, legend, { selected = null, marker = null, onMod
   root.append(models);
   if (marker) {
     const r = board.units === "square" ? 0.3 : Math.max(width, height) / 120;
-    root.append(svg("circle", { class: "marker", cx: marker.x, cy: marker.y, r }));
+    root.append(svg("circle", { class: "marker", cx: marker.x, cy: pageY(board)(marker.y), r }));
   }
   if (onModel || onPoint) {
     root.addEventListener("click", (event) => {
@@ -142,7 +156,7 @@ export function drawBoard(board, legend, { selected = null, marker = null, onMod
       if (!matrix || !onPoint) return;
       const at = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
       if (at.x < 0 || at.y < 0 || at.x > width || at.y > height) return;
-      onPoint(at.x, at.y);
+      onPoint(at.x, pageY(board)(at.y)); // the flip is its own inverse
     });
   }
   return root;
