@@ -63,7 +63,7 @@ def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_e
     assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: dash")
     assert [o["notation"] for o in decision["options"]] == ["dash 3", "dash 2", "dash 1"]
     assert [o["odds"] for o in decision["options"]] == [
-        [{"key": "made_it", "label": "makes the dash", "fraction": f, "p": p}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
+        [{"key": "made_it", "label": "makes the dash", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
     ]
     assert state["board"] == same_match().board()
     assert state["result"] is None and state["can_undo"] is False and state["events"] == []

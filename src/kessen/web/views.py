@@ -56,14 +56,30 @@ def decision_view(ruleset: str, lang: str, pending: PendingDecision) -> dict[str
 
 
 def odds_view(ruleset: str, lang: str, odds: Mapping[str, Fraction] | None) -> list[dict[str, Any]]:
-    """A choice's exact odds, each as ``"n/d"``, a float and the label of the ruleset catalogue's ``[odds]`` table."""
+    """A choice's exact odds, each as ``"n/d"``, a float, the label of the ruleset catalogue's ``[odds]`` table, and
+    its *kind*: a ``probability``, or a ``number`` (an expected count, shown as it is, never as a percentage)."""
     if not odds:
         return []
     labels = i18n.catalogue(ruleset, lang).get("odds", {})
     return [
-        {"key": key, "label": str(labels.get(key, key.replace("_", " "))), "fraction": f"{p.numerator}/{p.denominator}", "p": float(p)}
+        {
+            "key": key, "label": str(labels.get(key, key.replace("_", " "))), "fraction": f"{p.numerator}/{p.denominator}",
+            "p": float(p), "kind": odds_kind(key, p),
+        }
         for key, p in odds.items()
     ]
+
+
+def odds_kind(key: str, value: Fraction) -> str:
+    """[DECISION] The Game protocol's odds are probabilities unless their key says otherwise: an expectation
+    (``expected_actions``, ``mean_damage``) or any value outside 0 to 1 is a number.
+
+    >>> odds_kind("win", Fraction(1, 3)), odds_kind("expected_actions", Fraction(2, 3)), odds_kind("hits", Fraction(5, 2))
+    ('probability', 'number', 'number')
+    """
+    if key.startswith(("expected_", "mean_")) or not 0 <= value <= 1:
+        return "number"
+    return "probability"
 
 
 def events_view(match: Match, events: Iterable[Event]) -> list[dict[str, str]]:

@@ -73,18 +73,23 @@ function drawModel(board, model, legend, { selected, unit }) {
     group.append(svg("circle", { class: "body", cx: model.x, cy: Y(model.y), r }));
     [cx, cy, size] = [model.x, Y(model.y), r * 2];
   }
-  const label = model.id.length > 6 ? model.id.slice(0, 5) + "…" : model.id;
-  group.append(svg("text", { class: "label", x: cx, y: cy, "font-size": size * 0.34, "dominant-baseline": "central" }, label));
+  // On a grid the id fits in the square; on a table it is written under the base, at a size read on the whole table.
+  const text = board.units === "square" ? size * 0.3 : Math.max(board.width, board.height) / 85;
+  const label = board.units === "square" && model.id.length > 7 ? model.id.slice(0, 6) + "…" : model.id;
+  const labelY = board.units === "square" ? cy : cy + size / 2 + text * 0.9;
+  group.append(svg("text", { class: board.units === "square" ? "label" : "label under", x: cx, y: labelY, "font-size": text, "dominant-baseline": "central" }, label));
   if (model.wounds_max !== null && model.wounds_max !== undefined && model.wounds_max > 1) {
     // one pip per wound, filled while the wound is left
-    const pip = size * 0.14;
+    const pip = Math.min(size * 0.16, (size * 0.9) / (model.wounds_max * 1.3));
     const left = cx - ((model.wounds_max - 1) * pip * 1.3) / 2;
+    const pipY = board.units === "square" ? cy + size * 0.32 : cy;
     for (let i = 0; i < model.wounds_max; i += 1) {
-      group.append(svg("circle", { class: i < model.wounds ? "pip" : "pip lost", cx: left + i * pip * 1.3, cy: cy + size * 0.36, r: pip / 2 }));
+      group.append(svg("circle", { class: i < model.wounds ? "pip" : "pip lost", cx: left + i * pip * 1.3, cy: pipY, r: pip / 2 }));
     }
   }
   if (model.status.length) {
-    group.append(svg("text", { class: "status", x: cx, y: cy - size * 0.62, "font-size": size * 0.28 }, model.status.map((w) => legend.status[w] || w).join(", ")));
+    const words = model.status.map((w) => legend.status[w] || w).join(", ");
+    group.append(svg("text", { class: "status", x: cx, y: cy - size / 2 - text * 0.35, "font-size": text * 0.8 }, words));
   }
   return group;
 }

@@ -152,13 +152,14 @@ function fail(error) {
   }
 }
 
+// Each number beside an option: a probability as a percentage, an expected count as a decimal; both exact beside.
 function oddsChips(odds) {
   return odds.map((o) =>
     element(
       "span",
-      { class: "odds", "data-key": o.key, title: `${o.label}: ${o.fraction}` },
+      { class: "odds", "data-key": o.key, "data-kind": o.kind, title: `${o.label}: ${o.fraction}` },
       `${o.label} `,
-      element("b", { text: percent(Fraction.parse(o.fraction)) }),
+      element("b", { text: o.kind === "probability" ? percent(Fraction.parse(o.fraction)) : String(Math.round(o.p * 100) / 100) }),
       element("span", { class: "fraction", text: ` ${o.fraction}` }),
     ),
   );

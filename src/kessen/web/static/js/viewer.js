@@ -69,11 +69,11 @@ function build(app, lang) {
   const controls = element(
     "div",
     { class: "controls", id: "replay-controls", hidden: true },
-    button("⏮", { class: "quiet", "data-action": "first", title: t("first_event"), "aria-label": t("first_event") }, () => go(0)),
+    button("|◀", { class: "quiet", "data-action": "first", title: t("first_event"), "aria-label": t("first_event") }, () => go(0)),
     button("◀", { class: "quiet", "data-action": "back", title: t("step_back"), "aria-label": t("step_back") }, () => go(position - 1)),
     play,
     button("▶", { class: "quiet", "data-action": "step", title: t("step_on"), "aria-label": t("step_on") }, () => go(position + 1)),
-    button("⏭", { class: "quiet", "data-action": "last", title: t("last_event"), "aria-label": t("last_event") }, () => go(replay ? replay.events.length : 0)),
+    button("▶|", { class: "quiet", "data-action": "last", title: t("last_event"), "aria-label": t("last_event") }, () => go(replay ? replay.events.length : 0)),
     range,
     where,
     speed,
