@@ -82,7 +82,7 @@ function build(app, lang) {
   const log = new EventLog({ label: t("battle_report"), onPick: (index) => go(index + 1) });
   const outcome = element("div", { class: "outcome-holder", id: "viewer-result" });
   const picker = new ScenarioPicker({ lang, chosen: query().get("scenario"), onChange: (preview) => previewed(preview) });
-  const watch = button(t("watch_ai_battle"), { class: "primary", "data-action": "watch" }, () => watchBattle());
+  const watch = button(t("watch_ai_battle"), { class: "primary", "data-action": "watch", disabled: true }, () => watchBattle());
   file.addEventListener("change", () => openFile());
   const setup = element(
     "section",
@@ -97,7 +97,7 @@ function build(app, lang) {
   const report = element("aside", { class: "card report" }, element("h2", { text: t("battle_report") }), log.list, outcome);
   const board = element("section", { class: "card stage" }, element("h2", { id: "viewer-heading", text: t("board") }), stage, legend, controls);
   app.replaceChildren(element("div", { class: "viewer-layout" }, setup, board, report));
-  return { seed, file, problem, stage, legend, range, where, speed, play, controls, log, outcome, picker };
+  return { seed, file, problem, stage, legend, range, where, speed, play, controls, log, outcome, picker, watch };
 }
 
 export async function mount(app) {
@@ -114,6 +114,7 @@ function fail(error) {
 }
 
 function previewed(preview) {
+  view.watch.disabled = !preview;
   if (replay || !preview) return;
   view.stage.replaceChildren(drawBoard(preview.board, preview.legend));
   view.legend.replaceChildren(drawLegend(preview.board, preview.legend));
