@@ -47,19 +47,33 @@ def default_workers() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+class Stopped(Exception):
+    """The server is stopping: the simulation in play is left unfinished (it runs again at the next start)."""
+
+
 class _SharedPool:
     """The runner's process pool as a ``kessen.sim`` executor: started on first use and kept for every simulation
     after (``close`` at the end of a simulation keeps it; :meth:`stop` ends it). Workers are spawned, never forked
-    from the server's threads."""
+    from the server's threads. While it waits for a chunk it looks at *stopping* every fifth of a second, so that a
+    stopping server is not held up by a chunk in play."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, stopping: threading.Event) -> None:
         self.workers = workers
+        self._stopping = stopping
         self._pool: Any = None
 
     def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(self.workers)
-        return self._pool.imap_unordered(fn, jobs, chunksize=1)  # type: ignore[no-any-return]
+        results = self._pool.imap_unordered(fn, jobs, chunksize=1)
+        while True:
+            try:
+                yield results.next(timeout=0.2)
+            except multiprocessing.TimeoutError:
+                if self._stopping.is_set():
+                    raise Stopped from None
+            except StopIteration:
+                return
 
     def close(self) -> None:
         """A simulation is over; the pool waits for the next."""
@@ -71,10 +85,6 @@ class _SharedPool:
             self._pool = None
 
 
-class Stopped(Exception):
-    """The server is stopping: the simulation in play is left unfinished (it runs again at the next start)."""
-
-
 class SimulationRunner:
     """Plays the store's simulations in the order they were asked for, on one background thread.
 
@@ -83,9 +93,9 @@ class SimulationRunner:
 
     def __init__(self, store: Store, *, workers: int) -> None:
         self.store = store
-        self._pool = _SharedPool(workers) if workers > 0 else None
-        self._queue: queue.Queue[str | None] = queue.Queue()
         self._stopping = threading.Event()
+        self._pool = _SharedPool(workers, self._stopping) if workers > 0 else None
+        self._queue: queue.Queue[str | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -107,10 +117,10 @@ class SimulationRunner:
         """Stop playing (the simulation in play stays unfinished in the store) and end the worker processes."""
         self._stopping.set()
         self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=5)  # at most one battle on this thread, or a fifth of a second on the pool
         if self._pool is not None:
             self._pool.stop()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def _work(self) -> None:
         while not self._stopping.is_set():
