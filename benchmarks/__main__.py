@@ -10,11 +10,11 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import battles, limits, odds, sampling, sweeps
+from benchmarks import battles, engine_speed, limits, odds, sampling, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "sampling", "limits", "battles", "sweeps")
+SECTIONS = ("odds", "sampling", "limits", "battles", "speed", "sweeps")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -63,6 +63,8 @@ def main(argv: Sequence[str]) -> int:
 
     if "battles" in sections:
         battles.run([r for r in ruleset_ids() if not args.ruleset or r in args.ruleset], out)
+    if "speed" in sections:
+        engine_speed.run(out)
     if "sweeps" in sections:
         sweeps.run(out)
 

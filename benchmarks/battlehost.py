@@ -200,3 +200,71 @@ def suite() -> Suite:
         references=REFERENCES,
         check=same_probabilities,
     )
+
+
+# --- a whole battle at the scenario limits (issue 14) ----------------------------------------------------------
+
+
+def limits_scenario() -> str:
+    """The biggest scenario the limits allow: 60 against 60 (archers, heroes with Might, two-handed weapons) on a 48"
+    board with 50 pillars between the lines, 30 turns."""
+    import tomli_w
+
+    from kessen.rulesets.battlehost.scenario import MAX_MODELS_A_SIDE, MAX_TERRAIN_BLOCKS
+
+    pillars = [[3.0 + 6.0 * (k % 7), 15.0 + 2.5 * (k // 7), 4.0 + 6.0 * (k % 7), 16.0 + 2.5 * (k // 7)] for k in range(MAX_TERRAIN_BLOCKS)]
+
+    def force(side: str, y0: float, dy: float) -> list[dict[str, Any]]:
+        out = []
+        for i in range(MAX_MODELS_A_SIDE):
+            row, column = divmod(i, 30)
+            entry: dict[str, Any] = {"name": side, "move": 6, "fight": "3/4+", "strength": 3, "defence": 5, "x": 1.0 + 1.5 * column, "y": y0 + dy * 1.5 * row}
+            if i % 4 == 0:
+                entry["missile_weapon"] = "bow" if side == "Man" else "orc bow"
+            if i % 20 == 1:
+                entry.update(type="hero", might=3, attacks=2, wounds=2)
+            if side == "Orc" and i % 3 == 0:
+                entry["two_handed"] = True
+            out.append(entry)
+        return out
+
+    return tomli_w.dumps({"name": "at the limits", "turns": 30, "terrain": pillars, "good": force("Man", 2.0, 1), "evil": force("Orc", 46.0, -1)})
+
+
+def _reference_loop() -> float:
+    """Seconds of a fixed plain-Python loop: the yardstick that makes battle times comparable across machines."""
+    import time
+
+    started = time.process_time()
+    total = 0
+    for i in range(5_000_000):
+        total += i * i
+    return time.process_time() - started
+
+
+def limits_battles(seeds: tuple[int, ...] = (1, 2, 3)) -> list[tuple[int, int, float, float]]:
+    """(seed, events, CPU seconds, seconds as a multiple of the reference loop) of AI battles at the limits."""
+    import time
+
+    from kessen.sim.play import play_battle
+
+    text, ruleset = limits_scenario(), get_ruleset(RULESET)
+    rows = []
+    for seed in seeds:
+        yardstick = _reference_loop()
+        started = time.process_time()
+        played = play_battle(ruleset, text, "limits.toml", seed)
+        spent = time.process_time() - started
+        rows.append((seed, len(played.events), spent, spent / yardstick))
+    return rows
+
+
+if __name__ == "__main__":  # python -m benchmarks.battlehost: a battle at the scenario limits
+    from benchmarks.harness import console, table
+
+    console().print(table(
+        "battlehost at the scenario limits: 60 a side, 50 terrain blocks, 30 turns (AI against AI, one core)",
+        [("seed", "right"), ("events", "right"), ("CPU seconds", "right"), ("× reference loop", "right")],
+        [[str(s), str(e), f"{t:.2f}", f"{r:.1f}"] for s, e, t, r in limits_battles()],
+        caption="reference loop: 5,000,000 plain-Python multiply-adds, timed before each battle",
+    ))

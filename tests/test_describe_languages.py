@@ -147,8 +147,8 @@ def _rare_options() -> list[Any]:
     """Options of kinds the shipped scenarios' random games seldom or never offer (recoils, splits, spells, ...),
     each with the English `kessen play` has always printed for it."""
     from kessen.rulesets.armies_clash.referee import options as ac
-    from kessen.rulesets.battlehost import state as bh
-    from kessen.rulesets.battlehost.pairing import Fight
+    from kessen.rulesets.battlehost.referee import options as bh
+    from kessen.rulesets.battlehost.referee.pairing import Fight
     from kessen.rulesets.song_of_blades.referee import options as sob
     from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 
 import kessen
-from kessen.rulesets.battlehost.strikes import Striker, StrikeTarget
+from kessen.rulesets.battlehost.rules.strikes import Striker, StrikeTarget
 
 O = TypeVar("O", bound=Hashable)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from pathlib import Path
 
-from bh_engine_support import (
+from bh_referee_support import (
     CONTACT,
     decision,
     fight_phase,
@@ -16,13 +17,16 @@ from bh_engine_support import (
     to_phase,
 )
 
-from kessen.rulesets.battlehost import shoot_phase
-from kessen.rulesets.battlehost import state as st
 from kessen.rulesets.battlehost.ai import BattlehostAI, holds_choke_point
+from kessen.rulesets.battlehost.referee import shooting as shoot_phase
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.duel import DuelDice
+from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee.turns import GivenPriority
 from kessen.rulesets.battlehost.scenario import load_scenario
 
 DOORWAY = Path(__file__).resolve().parents[3] / "examples" / "battlehost" / "doorway.toml"
-GOOD_WINS = st.DuelDice(good_best=6, evil_best=1)
+GOOD_WINS = DuelDice(good_best=6, evil_best=1)
 
 
 def archer(id: str, x: float, y: float, **profile: object) -> dict[str, object]:
@@ -33,9 +37,9 @@ def test_bh_move_1_ai_hero_holds_the_doorway() -> None:
     """BH-MOVE-1, BH-GEO-5: in the doorway scenario the outnumbered Captain stands in a 2" gap where one orc at a time
     can reach it, so the AI never moves it out (though it could advance), while the orcs, who outnumber the Good side,
     do not hold back."""
-    state, _ = step(st.initial_state(load_scenario(DOORWAY.read_text(), str(DOORWAY))), st.GivenPriority("good"))
+    state, _ = step(initial_state(load_scenario(DOORWAY.read_text(), str(DOORWAY))), GivenPriority("good"))
     ask = decision(state, "move")
-    assert any(isinstance(o, st.MoveTo) and o.model == "Captain" for o in ask.options)
+    assert any(isinstance(o, op.MoveTo) and o.model == "Captain" for o in ask.options)
     assert holds_choke_point(state, state.get("Captain"))
     ai = BattlehostAI("good")
     while state.phase == "move" and state.acting == "good":
@@ -52,7 +56,7 @@ def test_bh_move_1_ai_hero_in_the_open_does_not_hold() -> None:
     state = started(state_of([hero], orcs))
     assert not holds_choke_point(state, state.get("Captain"))
     choice = BattlehostAI("good").decide(state, decision(state, "move"))
-    assert isinstance(choice, st.MoveTo) and choice.model == "Captain"
+    assert isinstance(choice, op.MoveTo) and choice.model == "Captain"
 
 
 def test_bh_shoot_2_ai_archer_with_a_target_stays_still_and_shoots() -> None:
@@ -60,12 +64,12 @@ def test_bh_shoot_2_ai_archer_with_a_target_stays_still_and_shoots() -> None:
     (a move of more than half its Mv would forbid the shot); in the Shoot phase it shoots."""
     state = started(state_of([archer("A", 10, 10)], [model("E", 10, 14)]))
     ask = decision(state, "move")
-    assert any(isinstance(o, st.MoveTo) and o.charge == "E" for o in ask.options)
+    assert any(isinstance(o, op.MoveTo) and o.charge == "E" for o in ask.options)
     choice = BattlehostAI("good").decide(state, ask)
-    assert choice == st.EndMoves()
+    assert choice == op.EndMoves()
     state, _ = step(state, choice)
     state, _ = to_phase(state, "shoot")
-    assert BattlehostAI("good").decide(state, decision(state, "shoot")) == st.ShootAt("A", "E")
+    assert BattlehostAI("good").decide(state, decision(state, "shoot")) == op.ShootAt("A", "E")
 
 
 def test_bh_proc_2_ai_shoots_the_target_likeliest_to_be_slain() -> None:
@@ -74,9 +78,9 @@ def test_bh_proc_2_ai_shoots_the_target_likeliest_to_be_slain() -> None:
     state = started(state_of([archer("A", 10, 10)], [model("Troll", 10, 16, defence=6, wounds=3), model("Orc", 14, 18, defence=3)]))
     state, _ = to_phase(state, "shoot")
     ask = decision(state, "shoot")
-    assert ask.options[0] == st.ShootAt("A", "Troll")  # the default: the nearest
-    assert shoot_phase.shot_dist(state, st.ShootAt("A", "Orc")).probability(lambda o: o.slain) == Fraction(1, 6)
-    assert BattlehostAI("good").decide(state, ask) == st.ShootAt("A", "Orc")
+    assert ask.options[0] == op.ShootAt("A", "Troll")  # the default: the nearest
+    assert shoot_phase.shot_dist(state, op.ShootAt("A", "Orc")).probability(lambda o: o.slain) == Fraction(1, 6)
+    assert BattlehostAI("good").decide(state, ask) == op.ShootAt("A", "Orc")
 
 
 def test_bh_dice_4_ai_spends_might_where_it_is_worth_a_wound() -> None:
@@ -86,8 +90,8 @@ def test_bh_dice_4_ai_spends_might_where_it_is_worth_a_wound() -> None:
     state, _ = step(state, GOOD_WINS)
     state, _ = step(state, 4)
     ask = decision(state, "might on roll")
-    assert ask.options == (st.SpendMight(1), st.SpendMight(0))
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(1)
+    assert ask.options == (op.MightOnRoll("H", 1), op.MightOnRoll("H", 0))
+    assert BattlehostAI("good").decide(state, ask) == op.MightOnRoll("H", 1)
 
 
 def test_bh_dice_4_ai_keeps_might_off_a_hit_that_would_hardly_wound() -> None:
@@ -96,11 +100,11 @@ def test_bh_dice_4_ai_keeps_might_off_a_hit_that_would_hardly_wound() -> None:
     hero = archer("H", 10, 10, type="hero", fight="4/4+", might=1)
     state = started(state_of([hero], [model("T", 10, 20, defence=8)]))
     state, _ = to_phase(state, "shoot")
-    state, _ = step(state, st.ShootAt("H", "T"))
+    state, _ = step(state, op.ShootAt("H", "T"))
     state, _ = step(state, 3)
     ask = decision(state, "might on roll")
-    assert ask.options[0] == st.SpendMight(1)
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(0)
+    assert ask.options[0] == op.MightOnRoll("H", 1)
+    assert BattlehostAI("good").decide(state, ask) == op.MightOnRoll("H", 0)
 
 
 def test_bh_duel_6_ai_spends_the_might_that_wins_the_duel() -> None:
@@ -109,9 +113,9 @@ def test_bh_duel_6_ai_spends_the_might_that_wins_the_duel() -> None:
     so the AI spends 2."""
     hero = model("H", 20, 20, type="hero", fight=5, attacks=2, strength=4, defence=6, might=3)
     state = fight_phase([hero], [model("O", 20 + CONTACT, 20, fight=5, defence=4)])
-    state, _ = step(state, st.DuelDice(good_best=4, evil_best=5))
+    state, _ = step(state, DuelDice(good_best=4, evil_best=5))
     ask = decision(state, "might")
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(2)
+    assert BattlehostAI("good").decide(state, ask) == op.SpendMight(2)
 
 
 def test_bh_duel_6_ai_keeps_might_when_the_duel_decides_nothing() -> None:
@@ -119,7 +123,19 @@ def test_bh_duel_6_ai_keeps_might_when_the_duel_decides_nothing() -> None:
     to force a roll-off, but neither side can wound the other ("-"), so the exact stakes are 0 and the AI keeps it."""
     hero = model("H", 20, 20, type="hero", fight=5, attacks=2, strength=1, defence=10, might=1)
     state = fight_phase([hero], [model("O", 20 + CONTACT, 20, fight=5, strength=1, defence=10)])
-    state, _ = step(state, st.DuelDice(good_best=4, evil_best=5))
+    state, _ = step(state, DuelDice(good_best=4, evil_best=5))
     ask = decision(state, "might")
-    assert ask.options[0] == st.SpendMight(1)
-    assert BattlehostAI("good").decide(state, ask) == st.SpendMight(0)
+    assert ask.options[0] == op.SpendMight(1)
+    assert BattlehostAI("good").decide(state, ask) == op.SpendMight(0)
+
+
+def test_bh_fight_1_ai_weighs_a_charge_into_a_fight_of_more_than_eight_models() -> None:
+    """BH-FIGHT-1, BH-PROC-5: nine riders already touch a troll on a 60 mm base and a tenth can charge it; the AI
+    weighs that charge with the exact odds of a fight of ten against one (more than the odds input's 8 a side) and
+    makes it, instead of failing on the odds input's limit."""
+    reach = 1.1811024 + 0.4921260  # centres of a 60 mm and a 25 mm base in contact
+    riders = [model(f"R{k}", 20 + reach * math.cos(math.radians(36 * k)), 20 + reach * math.sin(math.radians(36 * k))) for k in range(9)]
+    riders.append(model("R9", 20 + (reach + 3) * math.cos(math.radians(324)), 20 + (reach + 3) * math.sin(math.radians(324))))
+    state = started(state_of(riders, [model("Troll", 20, 20, base_mm=60, attacks=3, wounds=3)]))
+    choice = BattlehostAI("good").decide(state, decision(state, "move"))
+    assert isinstance(choice, op.MoveTo) and choice.model == "R9" and choice.charge == "Troll"

@@ -1,24 +1,24 @@
-"""battlehost: Middle-earth SBG Battlehost quickstart, Shoot and Fight phases (rule IDs BH-*).
+"""battlehost: Middle-earth SBG Battlehost quickstart, the Shoot and Fight phases and whole battles (rule IDs BH-*).
 
-Modules: rolls (dice conventions: scores, clamping, Might), profiles (characteristics, F notation,
-missile weapon chart), inputs (odds inputs), wounding (wound chart, To Wound roll), shooting (hit
-roll, moved shooters, natural 6), duels (duel roll, two-handed, Might policy, tie-breaks), strikes
-(doubled strikes on the trapped, allocation), fighting (a whole fight), procedures (the odds registry);
-for whole battles: scenario (files), battlefield (geometry: bases, contact, control zones, the board,
-paths, sight), backing_away (direction away, trapped, making way), pairing (splitting contacts into
-fights), might (Might on a Hero's own hit and To Wound rolls), state (the frozen state, options,
-outcomes), turns (priority, end phase, victory), moves (the Move phase), shoot_phase, fight_phase
-(fights and their order, losers backing away), duel_roll, striking, hero_rolls (a Hero's dice rolled
-one by one), game (node, apply and the steps that settle themselves), events, ai, battle (the
-engine's Game).
+rules/ (pure, no engine state): dice (scores, clamping, Might), sides, wounding (the wound chart and the To
+Wound roll), shooting (the hit roll, a shot), duel (the duel roll, two-handed, the Might policy, tie-breaks),
+strikes (doubled strikes on the trapped, allocation), fight (a whole fight), might (a Hero's own dice one by
+one). referee/ (the engine): state (the frozen state), options (what players choose), setup (a scenario's
+models on the board), turns (priority, end phase, victory), moves (the Move phase), shooting (the Shoot
+phase), pairing (splitting contacts into fights), fight (fights, their order and stages, losers backing
+away), backing_away (where a loser goes: direction away, trapped, making way), duel, strikes, might (a
+Hero's dice in play), game (node, apply, settling, the Game). At the top: procedures (the odds registry:
+input models → rules), scenario (the file format), board (geometry: bases, contact, control zones, the
+board, paths, sight), profiles (characteristics, F notation, missile weapon chart), events, text (narration,
+option words, the board drawn), ai.
 
 Not done yet: the odds procedures take "trapped" as given (the engine decides it from the geometry),
 and take Might only in the duel (section 9 defines no Might input for shots and strikes).
 """
 
 from kessen.rulesets import Ruleset
-from kessen.rulesets.battlehost.battle import BattlehostGame
 from kessen.rulesets.battlehost.procedures import PROCEDURES
+from kessen.rulesets.battlehost.referee.game import BattlehostGame
 
 RULESET = Ruleset(
     id="battlehost",

@@ -2,7 +2,7 @@
 
 What it does, as a player would: a model at a choke point (a doorway, a gap in a wall) holds it; a
 shooter with a target stays still and shoots the target it is likeliest to slay; a charge is made when
-the exact ``fight`` odds of the fight it would start, counting the enemies that could still pile in,
+the exact odds of the fight it would start, counting the enemies that could still pile in,
 are good enough; a two-handed weapon is used when it pays; Might is spent where its exact worth in
 wounds beats what a point is worth kept. Every other choice is the default policy (the first option).
 """
@@ -10,30 +10,32 @@ wounds beats what a point is worth kept. Every other choice is the default polic
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point, segment_point_distance
-from kessen.io.validation import validate_data
-from kessen.rulesets.battlehost import duel_roll
-from kessen.rulesets.battlehost import shoot_phase
-from kessen.rulesets.battlehost import state as st
-from kessen.rulesets.battlehost.battlefield import (
+from kessen.dice import Dist
+from kessen.rulesets.battlehost.board import (
     Board,
     Model,
     blocking_models,
     distance,
     enemies_in_contact,
+    engaged_ids,
     ground_blocks,
     is_engaged,
 )
-from kessen.rulesets.battlehost.duels import win_chance
-from kessen.rulesets.battlehost.fighting import fight
-from kessen.rulesets.battlehost.inputs import FightInput
-from kessen.rulesets.battlehost.might import die_succeeds, second_die
-from kessen.rulesets.battlehost.profiles import Side, other_side
-from kessen.rulesets.battlehost.wounding import wound_chance, wound_chart
+from kessen.rulesets.battlehost.referee import duel as referee_duel
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee import shooting as referee_shooting
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
+from kessen.rulesets.battlehost.rules.might import later_dice_chance
+from kessen.rulesets.battlehost.rules.sides import Side, other_side
+from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
 CHARGE_THRESHOLD = Fraction(-1, 2)
@@ -44,29 +46,34 @@ CHOKE_SLOTS = 2
 SLOT_ANGLES = 24  # contact positions tried around a model, 15° apart
 
 
-def _fight_model(m: Model, *, two_handed: bool = False) -> dict[str, Any]:
-    return {"fight": m.fight, "attacks": m.attacks, "strength": m.strength, "defence": m.defence,
-            "wounds": m.wounds_left, "two_handed": two_handed, "prone": m.prone}
+def fighter(m: Model, *, two_handed: bool = False) -> Fighter:
+    """A model as the fight rule sees it (BH-PROC-5)."""
+    return Fighter(m.fight, m.attacks, m.strength, m.defence, m.wounds_left, two_handed, prone=m.prone)
 
 
-def _fight_odds(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Any:
+def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Dist[FightOutcome]:
+    """The exact odds of the fight these models would make, from the fight rule (BH-PROC-5).
+
+    The engine's fights have no limit on the models of a side (a monster on a large base may have a dozen foes),
+    so the rule is asked directly, without the odds input's 1–8 a side.
+    """
     if len(mine) > 1 and len(theirs) > 1:
         theirs = theirs[:1]
     good, evil = (mine, theirs) if side == "good" else (theirs, mine)
-    return st.cached_dist(fight, validate_data(FightInput, {"good": good, "evil": evil}))
+    return st.cached_dist(fight, WholeFight(tuple(good), tuple(evil)))
 
 
-def exchange(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
-    """Expected wounds inflicted less wounds suffered in one fight, from the exact ``fight`` odds (BH-PROC-5)."""
+def exchange(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
+    """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5)."""
     value = Fraction(0)
     for o, p in _fight_odds(mine, theirs, side).probabilities().items():
         value += p * o.wounds * (1 if o.winner == side else -1)
     return value
 
 
-def duel_stakes(mine: list[dict[str, Any]], theirs: list[dict[str, Any]], side: str) -> Fraction:
+def duel_stakes(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
     """What winning the duel is worth against losing it: expected wounds dealt if the side wins plus expected
-    wounds suffered if it loses, from the exact ``fight`` odds (BH-PROC-5)."""
+    wounds suffered if it loses, from the exact fight odds (BH-PROC-5)."""
     won: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
     wounds: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
     for o, p in _fight_odds(mine, theirs, side).probabilities().items():
@@ -83,15 +90,19 @@ def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Po
     friends = [f for f in models if f.side == m.side and f.id != m.id]
     placed: list[Point] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
+        ring = m.r + e_r  # the slots' distance from *at*
+        # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
+        crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
+        coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
         for k in range(SLOT_ANGLES):
-            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(m.r + e_r)
+            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(ring)
             if not board.on_board(p, e_r) or board.overlaps_terrain(p, e_r):
                 continue
-            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in friends):
+            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in crowding):
                 continue
             if any(math.hypot(p.x - q.x, p.y - q.y) < 2 * e_r - 0.01 for q in placed):
                 continue
-            if any(_can_come(board, e, p, m, at, friends) for e in enemies):
+            if any(_can_come(board, e, p, m, at, friends) for e in coming):
                 placed.append(p)
     return len(placed)
 
@@ -106,9 +117,10 @@ def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: li
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
+    engaged = engaged_ids(state.models)
     return sum(
         1 for x in state.models
-        if (x.side != m.side) == enemies and not is_engaged(state.models, x) and distance(x, m) <= 2 * x.move
+        if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move
     )
 
 
@@ -150,19 +162,19 @@ class BattlehostAI:
 
     def _shoot(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """The shot likeliest to slay, then to wound, from the exact ``shoot`` odds (BH-PROC-2)."""
-        shots = [o for o in options if isinstance(o, st.ShootAt)]
+        shots = [o for o in options if isinstance(o, op.ShootAt)]
         if not shots:
             return options[-1]
 
-        def worth(o: st.ShootAt) -> tuple[Fraction, Fraction]:
-            dist = shoot_phase.shot_dist(state, o)
+        def worth(o: op.ShootAt) -> tuple[Fraction, Fraction]:
+            dist = referee_shooting.shot_dist(state, o)
             return (dist.probability(lambda r: r.slain), dist.probability(lambda r: r.wounded))
 
         return max(shots, key=worth)
 
     # --- moving -------------------------------------------------------------------------------------------------
 
-    def _charge_value(self, state: st.BhState, o: st.MoveTo) -> Fraction:
+    def _charge_value(self, state: st.BhState, o: op.MoveTo) -> Fraction:
         """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger;
         if the enemy moves after us, its free models near the charge point may pile in, as many as can reach it."""
         m, target = state.get(o.model), state.get(o.charge or "")
@@ -180,25 +192,31 @@ class BattlehostAI:
                 moved = tuple(m.at(at) if x.id == m.id else x for x in state.models)
                 room = open_contact_slots(moved, state.board, m.at(at), at) - 1
                 theirs += joiners[: max(0, min(room, 5))]
-        return exchange([_fight_model(x) for x in (*friends, m)], [_fight_model(x) for x in theirs], self.side)
+        return exchange([fighter(x) for x in (*friends, m)], [fighter(x) for x in theirs], self.side)
 
     def _move(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
         advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
         do, charge even at poor odds."""
         holding: dict[str, bool] = {}
+        aiming: dict[str, bool] = {}
 
         def holds(model_id: str) -> bool:
             if model_id not in holding:
                 holding[model_id] = holds_choke_point(state, state.get(model_id))
             return holding[model_id]
 
+        def has_target(m: Model) -> bool:
+            if m.id not in aiming:
+                aiming[m.id] = bool(referee_shooting.targets(state, m))
+            return aiming[m.id]
+
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         for i, o in enumerate(options):
-            if isinstance(o, st.MoveTo) and o.charge is not None:
+            if isinstance(o, op.MoveTo) and o.charge is not None:
                 m = state.get(o.model)
-                if (self._is_shooter(m) and shoot_phase.targets(state, m)) or holds(m.id):
+                if (self._is_shooter(m) and has_target(m)) or holds(m.id):
                     continue
                 value = self._charge_value(state, o)
                 if best is None or (value, -i) > best:
@@ -206,27 +224,27 @@ class BattlehostAI:
         if best is not None and best[0] >= CHARGE_THRESHOLD:
             return chosen
         for o in options:
-            if isinstance(o, st.StandUp):
+            if isinstance(o, op.StandUp):
                 return o
-            if isinstance(o, st.MoveTo) and o.charge is None:
+            if isinstance(o, op.MoveTo) and o.charge is None:
                 m = state.get(o.model)
                 if holds(m.id):
                     continue
                 if self._is_shooter(m):
-                    if shoot_phase.targets(state, m) or is_engaged(state.models, m):
+                    if has_target(m) or is_engaged(state.models, m):
                         continue
-                    halves = [x for x in options if isinstance(x, st.MoveTo) and x.model == m.id and x.charge is None]
+                    halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
                 return o
         return chosen if chosen is not None else options[-1]  # charge even at poor odds rather than stand idle
 
     # --- fighting -----------------------------------------------------------------------------------------------
 
-    def _sides(self, state: st.BhState, side: Side, *, declared: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def _sides(self, state: st.BhState, side: Side, *, declared: bool = True) -> tuple[list[Fighter], list[Fighter]]:
         f = state.fighting
         assert f is not None
-        mine = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, side))]
-        theirs = [_fight_model(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, other_side(side)))]
+        mine = [fighter(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, side))]
+        theirs = [fighter(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, other_side(side)))]
         return mine, theirs
 
     def _two_handed(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
@@ -237,8 +255,8 @@ class BattlehostAI:
         index = [m.id for m in st.living(state, st.side_of(f.fight, model.side))].index(model.id)
         values = []
         for o in options:
-            mine[index]["two_handed"] = o.use
-            values.append(exchange([dict(x) for x in mine], theirs, model.side))
+            trial = [replace(x, two_handed=o.use) if i == index else x for i, x in enumerate(mine)]
+            values.append(exchange(trial, theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
 
     def _duel_might(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
@@ -246,12 +264,10 @@ class BattlehostAI:
         f = state.fighting
         assert f is not None
         side = f.might_order[0]
-        own, other = (f.good_best, f.evil_best) if side == "good" else (f.evil_best, f.good_best)
         stakes = duel_stakes(*self._sides(state, side), side)
-        fights = {s: duel_roll.side_fight_value_of(state, f, s) for s in ("good", "evil")}
 
-        def value(o: st.SpendMight) -> tuple[Fraction, int]:
-            chance = win_chance(min(6, own + o.points), other, own_fight=fights[side], other_fight=fights[other_side(side)])
+        def value(o: op.SpendMight) -> tuple[Fraction, int]:
+            chance = referee_duel.chance_after_might(state, f, side, o.points)
             return (chance * stakes - o.points * MIGHT_POINT, -o.points)
 
         return max(options, key=value)
@@ -269,8 +285,8 @@ class BattlehostAI:
             shooter, target = state.get(state.shooting.model), state.get(state.shooting.target)
             assert shooter.weapon is not None
             worth = wound_chance(wound_chart(shooter.weapon.strength, target.defence))
-        elif die.kind == "wound_roll" and die.then is not None:
-            worth = Fraction(sum(die_succeeds(second_die(die), face) for face in range(1, 7)), 6)
+        elif die.kind == "wound_roll" and len(die.needs) > 1:
+            worth = later_dice_chance(die)
         else:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)

@@ -11,10 +11,7 @@ from pydantic import Field
 from kessen.core.errors import InputError
 from kessen.io.validation import StrictModel
 
-Side = Literal["good", "evil"]
 ModelType = Literal["hero", "warrior"]
-
-SIDES: tuple[Side, Side] = ("good", "evil")
 
 Move = Annotated[int, Field(ge=1, le=12)]
 FightValue = Annotated[int, Field(ge=1, le=10)]
@@ -25,15 +22,6 @@ Attacks = Annotated[int, Field(ge=1, le=10)]
 Wounds = Annotated[int, Field(ge=1, le=20)]
 Courage = Annotated[int, Field(ge=1, le=10)]
 HeroPoints = Annotated[int, Field(ge=0, le=10)]
-
-
-def other_side(side: Side) -> Side:
-    """The opposing side.
-
-    >>> other_side("good")
-    'evil'
-    """
-    return "evil" if side == "good" else "good"
 
 
 @dataclass(frozen=True, slots=True)

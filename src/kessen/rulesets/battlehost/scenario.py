@@ -10,7 +10,7 @@ from kessen.core.errors import InputError
 from kessen.core.geometry import Point, Rect
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.battlehost.battlefield import EPS, Board, Model, radius
+from kessen.rulesets.battlehost.board import EPS, Board, radius
 from kessen.rulesets.battlehost.profiles import (
     MISSILE_WEAPONS,
     Attacks,
@@ -22,29 +22,32 @@ from kessen.rulesets.battlehost.profiles import (
     ModelType,
     Move,
     ShootValue,
-    Side,
     Strength,
     Wounds,
     parse_fight,
 )
+from kessen.rulesets.battlehost.rules.sides import Side
 
 Coordinates = Annotated[tuple[float, ...], Field(min_length=4, max_length=4)]
 BoardSide = Annotated[float, Field(ge=6, le=96)]
+# Limits of a scenario (issue 14): what a battlehost game on one table needs, and what plays in seconds.
+MAX_MODELS_A_SIDE = 60
+MAX_TERRAIN_BLOCKS = 50
 
 
 class BoardSize(StrictModel):
     """The board in inches (BH-GEO-5)."""
 
-    width: BoardSide = 48.0
-    height: BoardSide = 48.0
+    width: Annotated[BoardSide, Field(description="the board's width in inches, 6-96 (x runs from 0 to width)")] = 48.0
+    height: Annotated[BoardSide, Field(description="the board's height in inches, 6-96 (y runs from 0 to height)")] = 48.0
 
 
 class InlineWeapon(StrictModel):
     """A missile weapon given by its range and Strength (BH-SHOOT-10)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=40)] = "missile weapon"
-    range_inches: Annotated[int, Field(ge=1, le=48)]
-    strength: Strength
+    name: Annotated[str, Field(min_length=1, max_length=40, description="the weapon's name, as narration shows it")] = "missile weapon"
+    range_inches: Annotated[int, Field(ge=1, le=48, description="the weapon's range in inches, 1-48, measured edge to edge")]
+    strength: Annotated[Strength, Field(description="the weapon's Strength for its wound rolls, 1-10")]
 
 
 class ModelEntry(StrictModel):
@@ -55,28 +58,34 @@ class ModelEntry(StrictModel):
     several share it.
     """
 
-    id: Annotated[str, Field(min_length=1, max_length=40)] | None = None
-    name: Annotated[str, Field(min_length=1, max_length=40)]
-    type: ModelType = "warrior"
-    move: Move
-    fight: FightValue | str
-    shoot_value: ShootValue | None = None
-    strength: Strength
-    defence: Defence
-    attacks: Attacks = 1
-    wounds: Wounds = 1
-    courage: Courage = 3
-    might: HeroPoints = 0
-    will: HeroPoints = 0
-    fate: HeroPoints = 0
-    two_handed: bool = False
-    base_mm: Annotated[int, Field(ge=20, le=170)] = 25
-    missile_weapon: str | InlineWeapon | None = None
-    x: float
-    y: float
-    prone: bool = False
-    wounds_suffered: Annotated[int, Field(ge=0, le=19)] = 0
-    might_left: HeroPoints | None = None
+    id: Annotated[
+        Annotated[str, Field(min_length=1, max_length=40)] | None,
+        Field(description="the model's id in narration and choices, 1-40 characters; default: its name, numbered when names repeat"),
+    ] = None
+    name: Annotated[str, Field(min_length=1, max_length=40, description="the model's name, e.g. \"Orc Warrior\"")]
+    type: Annotated[ModelType, Field(description='"hero" (has Might, Will and Fate) or "warrior"')] = "warrior"
+    move: Annotated[Move, Field(description="Move value (Mv) in inches, 1-12")]
+    fight: Annotated[FightValue | str, Field(description='Fight value 1-10, or the whole F as printed: "4/4+" (Fight value / Shoot value) or "4/-"')]
+    shoot_value: Annotated[ShootValue | None, Field(description='Shoot value 2-6 (the N of "N+") when fight is a number; none: the model cannot shoot')] = None
+    strength: Annotated[Strength, Field(description="Strength (S), 1-10")]
+    defence: Annotated[Defence, Field(description="Defence (D), 1-10")]
+    attacks: Annotated[Attacks, Field(description="Attacks (A), 1-10: duel dice and strikes")] = 1
+    wounds: Annotated[Wounds, Field(description="Wounds (W), 1-20")] = 1
+    courage: Annotated[Courage, Field(description="Courage (C), 1-10 (kept for the profile; these rules do not test it)")] = 3
+    might: Annotated[HeroPoints, Field(description="Might points, 0-10 (Heroes only): each raises one die of the Hero's side by 1")] = 0
+    will: Annotated[HeroPoints, Field(description="Will points, 0-10 (Heroes only; not used by these rules)")] = 0
+    fate: Annotated[HeroPoints, Field(description="Fate points, 0-10 (Heroes only; not used by these rules)")] = 0
+    two_handed: Annotated[bool, Field(description="carries a two-handed weapon it may declare in each fight: -1 duel, +1 To Wound")] = False
+    base_mm: Annotated[int, Field(ge=20, le=170, description="round base diameter in millimetres, 20-170 (25 for infantry)")] = 25
+    missile_weapon: Annotated[str | InlineWeapon | None, Field(
+        description="a weapon of the missile weapon chart by name (bow, elf bow, orc bow, short bow, uruk-hai bow, dwarf bow, "
+        "crossbow, throwing spears, throwing daggers, throwing axe), or {range_inches, strength}; none: no missile weapon",
+    )] = None
+    x: Annotated[float, Field(description="the base centre's x in inches, from the left edge; the whole base must be on the board")]
+    y: Annotated[float, Field(description="the base centre's y in inches, from the top edge; the whole base must be on the board")]
+    prone: Annotated[bool, Field(description="the model starts the battle prone (lying down)")] = False
+    wounds_suffered: Annotated[int, Field(ge=0, le=19, description="wounds already suffered, below Wounds")] = 0
+    might_left: Annotated[HeroPoints | None, Field(description="Might points left, at most might; default: all of them")] = None
 
     def check(self) -> None:
         """Heroes only have Might, Will and Fate; wounds suffered below W; Might left at most Might (section 4)."""
@@ -115,13 +124,17 @@ class Scenario(StrictModel):
 
     ruleset: Annotated[Literal["battlehost"] | None, Field(description='the ruleset this file is for: "battlehost" (kessen reads it first)')] = None
     description: Annotated[str, Field(max_length=200, description="one line about the scenario, shown by kessen scenarios")] = ""
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    turns: Annotated[int, Field(ge=1, le=30)]
-    board: BoardSize = BoardSize()
-    terrain: tuple[Coordinates, ...] = ()
-    first_priority: Side | None = None
-    good: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=60)]
-    evil: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=60)]
+    name: Annotated[str, Field(min_length=1, max_length=80, description="the scenario's name, 1-80 characters")]
+    turns: Annotated[int, Field(ge=1, le=30, description="turns to play, 1-30; after the last, fewer models lost (as a share) wins")]
+    board: Annotated[BoardSize, Field(description="the board's size in inches; default 48 x 48")] = BoardSize()
+    terrain: Annotated[tuple[Coordinates, ...], Field(
+        max_length=MAX_TERRAIN_BLOCKS,
+        description="impassable blocks that also block sight, each [x_min, y_min, x_max, y_max] in inches, on the board; "
+        f"at most {MAX_TERRAIN_BLOCKS}",
+    )] = ()
+    first_priority: Annotated[Side | None, Field(description='"good" or "evil" has priority in the first turn; default: rolled for')] = None
+    good: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=MAX_MODELS_A_SIDE, description=f"the Good side's models, 1-{MAX_MODELS_A_SIDE}")]
+    evil: Annotated[tuple[ModelEntry, ...], Field(min_length=1, max_length=MAX_MODELS_A_SIDE, description=f"the Evil side's models, 1-{MAX_MODELS_A_SIDE}")]
 
     def check(self) -> None:
         """The load-time rejections of section 4: terrain on the board, bases on the board, clear of terrain and of each other."""
@@ -160,52 +173,6 @@ class Scenario(StrictModel):
 
 def board_of(scenario: Scenario) -> Board:
     return Board(scenario.board.width, scenario.board.height, tuple(Rect(*t) for t in scenario.terrain))
-
-
-def model_ids(scenario: Scenario) -> list[str]:
-    """Every model's id: given, or its name, numbered ("Orc 1", "Orc 2") when names repeat."""
-    entries = [*scenario.good, *scenario.evil]
-    taken = {e.id for e in entries if e.id is not None}
-    counts: dict[str, int] = {}
-    for e in entries:
-        if e.id is None:
-            counts[e.name] = counts.get(e.name, 0) + 1
-    seen: dict[str, int] = {}
-    out: list[str] = []
-    for e in entries:
-        if e.id is not None:
-            out.append(e.id)
-            continue
-        if counts[e.name] == 1 and e.name not in taken:
-            out.append(e.name)
-            continue
-        n = seen.get(e.name, 0)
-        while True:
-            n += 1
-            candidate = f"{e.name} {n}"
-            if candidate not in taken:
-                break
-        seen[e.name] = n
-        taken.add(candidate)
-        out.append(candidate)
-    return out
-
-
-def models_of(scenario: Scenario) -> tuple[Model, ...]:
-    """The engine's models, Good first, in file order."""
-    entries: list[tuple[Side, ModelEntry]] = [("good", e) for e in scenario.good] + [("evil", e) for e in scenario.evil]
-    out = []
-    for model_id, (side, e) in zip(model_ids(scenario), entries):
-        fight, shoot = e.fight_and_shoot()
-        out.append(
-            Model(
-                id=model_id, side=side, name=e.name, type=e.type, move=e.move, fight=fight, shoot_value=shoot,
-                strength=e.strength, defence=e.defence, attacks=e.attacks, wounds=e.wounds,
-                wounds_left=e.wounds - e.wounds_suffered, might_left=e.might if e.might_left is None else e.might_left,
-                two_handed=e.two_handed, base_mm=e.base_mm, weapon=e.weapon(), x=e.x, y=e.y, prone=e.prone,
-            )
-        )
-    return tuple(out)
 
 
 def load_scenario(text: str, source: str) -> Scenario:

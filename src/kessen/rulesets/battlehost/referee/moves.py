@@ -1,0 +1,278 @@
+"""Move phase: straight moves, control zones, charges and standing up (BH-MOVE-1..8).
+
+The geometry of a legal move comes first; then the options the moving player is offered and what a
+chosen move does to the state.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from kessen.core.events import Event
+from kessen.core.geometry import Point, first_touch, segment_point_distance
+from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.board import (
+    AHEAD,
+    CONTROL_ZONE,
+    EPS,
+    Board,
+    Model,
+    blocking_models,
+    distance,
+    engaged_ids,
+    ground_blocks,
+    has_control_zone,
+    in_base_contact,
+)
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
+from kessen.rulesets.battlehost.referee.state import BhState, put_model
+from kessen.rulesets.battlehost.rules.sides import other_side
+
+MIN_MOVE = 0.05  # inches: shorter advances are not offered
+
+# --- the geometry of a move (BH-MOVE-2..5) -----------------------------------------------------------------
+
+
+def control_zones_allow(
+    mover: Model, p1: Point, models: Sequence[Model], *, engaged: frozenset[str], charging: str | None = None
+) -> bool:
+    """The control-zone limits on a straight move (BH-MOVE-4).
+
+    For each enemy X with a control zone, other than the charged model: starting 1" or more away, the
+    distance stays at least 1" all the way; starting nearer, it never falls below its start. *engaged*
+    holds every engaged model of the table (they have no control zone, BH-GEO-4).
+    """
+    p0 = mover.centre
+    step = p1 - p0
+    if step.length() == 0:
+        return True
+    d = step.unit()
+    for x in models:
+        if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
+            continue
+        start = (p0 - x.centre).length() - mover.r - x.r
+        if start >= CONTROL_ZONE - 1e-9:
+            if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+                return False
+        elif (p0 - x.centre).dot(d) < -1e-9:
+            return False  # the distance would fall below its start (it is convex along a line)
+    return True
+
+
+def move_is_legal(
+    mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
+) -> bool:
+    """A straight move of at most *limit* inches: no base touched on the way except the charged one, on the
+    board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
+    if (p1 - mover.centre).length() > limit + 1e-9:
+        return False
+    if blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset()):
+        return False
+    if charging is not None:
+        target = next(m for m in models if m.id == charging)
+        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
+            return False
+        if not in_base_contact(mover.at(p1), target):
+            return False
+    # the board edge and terrain last: the dearest test (BH-GEO-7)
+    return control_zones_allow(mover, p1, models, engaged=engaged, charging=charging) and not ground_blocks(mover.r, mover.centre, p1, board)
+
+
+CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
+
+
+def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> Point | None:
+    """The contact point nearest the direct line at which *mover* can legally charge *target*, or None (BH-MOVE-5).
+
+    Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
+    """
+    if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
+        return None
+    towards_mover = (mover.centre - target.centre).unit()
+    ring = target.r + mover.r
+    local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
+    ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
+    for angle in CHARGE_ANGLES:
+        p = target.centre + towards_mover.rotated(angle).scaled(ring)
+        if move_is_legal(mover, p, local, ground, limit=limit, engaged=engaged, charging=target.id):
+            return p
+    return None
+
+
+def near_terrain(board: Board, a: Point, b: Point, reach: float) -> Board:
+    """The board with only the terrain blocks that come within *reach* of the box around a–b: the same board for
+    every path that stays within reach − r − EPS of that segment (BH-GEO-5, BH-GEO-7)."""
+    x0, x1, y0, y1 = min(a.x, b.x) - reach, max(a.x, b.x) + reach, min(a.y, b.y) - reach, max(a.y, b.y) + reach
+    blocks = tuple(k for k in board.terrain if not (k.x0 > x1 or k.x1 < x0 or k.y0 > y1 or k.y1 < y0))
+    return board if len(blocks) == len(board.terrain) else replace(board, terrain=blocks)
+
+
+def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -> tuple[Model, ...]:
+    """The target and the models whose bases come within *reach* of the line from *mover* to it: every path of a
+    charge ends within r_target + r_mover of the target, so no other model can block one or hold it back."""
+    ax, ay, dx, dy = mover.x, mover.y, target.x - mover.x, target.y - mover.y
+    length2 = dx * dx + dy * dy
+    out = []
+    for x in models:
+        t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x.x - ax) * dx + (x.y - ay) * dy) / length2))
+        if x.id == target.id or math.hypot(ax + t * dx - x.x, ay + t * dy - x.y) - x.r <= reach:
+            out.append(x)
+    return tuple(out)
+
+
+def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
+    """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
+    p0 = mover.centre
+    reach = limit
+    for x in models:
+        if x.id == mover.id:
+            continue
+        ahead = (x.centre - p0).dot(direction) > AHEAD
+        t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
+        if t is not None:
+            reach = min(reach, t)
+        if x.side != mover.side and has_control_zone(x, engaged):
+            start = (p0 - x.centre).length() - mover.r - x.r
+            if start >= CONTROL_ZONE - 1e-9:
+                t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
+                if t is not None:
+                    reach = min(reach, t)
+            elif (p0 - x.centre).dot(direction) < 0:
+                return 0.0
+    reach = max(0.0, reach)
+    lo, hi = 0.0, reach
+    board = near_terrain(board, p0, p0 + direction.scaled(hi), mover.r + EPS + 1e-6)
+    if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
+        return hi
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if ground_blocks(mover.r, p0, p0 + direction.scaled(mid), board):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+# --- the moving player's options and their effect (BH-MOVE-1..8) ------------------------------------------
+
+
+def move_limit(m: Model, *, stand_up: bool) -> float:
+    """Mv inches, or half of it after standing up (BH-MOVE-2, BH-MOVE-7)."""
+    return m.move / 2 if stand_up else float(m.move)
+
+
+def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
+    """The models whose bases come within *reach* inches of *m*'s centre, all that a move of at most
+    reach − r − 1" can touch, pass or be held back by (BH-GEO-7, BH-MOVE-4), and the nearest enemy (edge to
+    edge, then by id), whichever way it lies."""
+    near: list[Model] = []
+    nearest: tuple[float, str] | None = None
+    found: Model | None = None
+    for x in models:
+        centres = math.hypot(x.x - m.x, x.y - m.y)
+        if centres - x.r <= reach:
+            near.append(x)
+        if x.side != m.side:
+            key = (max(0.0, centres - m.r - x.r), x.id)  # distance(m, x), BH-GEO-2
+            if nearest is None or key < nearest:
+                nearest, found = key, x
+    return tuple(near), found
+
+
+def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[float]) -> list[tuple[Model, ...]]:
+    """For each mover, the models that may lie within its reach or be its nearest enemy: a quick screen of every pair
+    at once (with a margin for rounding), so that :func:`surroundings` judges only those exactly."""
+    import numpy as np  # noqa: PLC0415 - numpy loads with the first battle, not with the odds
+
+    xs, ys = np.array([x.x for x in models]), np.array([x.y for x in models])
+    rs = np.array([x.r for x in models])
+    enemy = np.array([[x.side != m.side for x in models] for m in movers])
+    mx, my = np.array([m.x for m in movers])[:, None], np.array([m.y for m in movers])[:, None]
+    centres = np.hypot(xs - mx, ys - my)
+    reach = np.array(reaches)[:, None]
+    gaps = np.where(enemy, centres - rs, np.inf)
+    keep = (centres - rs <= reach + 1e-6) | (gaps <= gaps.min(axis=1, keepdims=True) + 1e-6)
+    return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
+
+
+@functools.lru_cache(maxsize=16)
+def move_options(state: BhState) -> tuple[MoveOption, ...]:
+    """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
+    it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
+    a prone model; then ending the player's moves (BH-MOVE-1..7)."""
+    side = state.acting
+    engaged = engaged_ids(state.models)
+    charges: list[MoveTo] = []
+    advances: list[MoveTo | StandUp] = []
+    movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
+    reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
+    for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
+        near, nearest = surroundings(screened, m, reach)
+        mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
+        charges.extend(mine[0])
+        advances.extend(mine[1])
+    return (*charges, *advances, EndMoves())
+
+
+@functools.lru_cache(maxsize=4096)
+def model_moves(
+    m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
+) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...]]:
+    """One model's charges and its other moves (BH-MOVE-2..7): they depend only on the models within its reach
+    (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a model whose
+    surroundings did not change since another model moved keeps the same options."""
+    limit = move_limit(m, stand_up=m.prone)
+    charges: list[MoveTo] = []
+    advances: list[MoveTo | StandUp] = []
+    for e in sorted((e for e in near if e.side != m.side), key=lambda e: (distance(m, e), e.id)):
+        if distance(m, e) > limit:
+            break
+        p = charge_point(m, e, near, board, limit=limit, engaged=engaged)
+        if p is not None:
+            charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
+    if nearest is not None:
+        toward = nearest.centre - m.centre
+        run = furthest_move(m, toward.unit(), near, board, limit=limit, engaged=engaged)
+        runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
+        for length in runs:
+            if length >= MIN_MOVE:
+                p = m.centre + toward.unit().scaled(length)
+                advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
+    if m.prone:
+        advances.append(StandUp(m.id))
+    return tuple(charges), tuple(advances)
+
+
+def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
+    """A model stands up, moves or charges; or the player ends its moves (BH-MOVE-1..8)."""
+    if isinstance(choice, EndMoves):
+        return next_mover(state, out)
+    if isinstance(choice, StandUp):
+        out.append(ev.StoodUp(model=choice.model))
+        m = state.get(choice.model)
+        return replace(put_model(state, replace(m, prone=False)), done=state.done | {m.id})
+    assert isinstance(choice, MoveTo)
+    m = state.get(choice.model)
+    if choice.stand_up:
+        out.append(ev.StoodUp(model=m.id))
+        m = replace(m, prone=False)
+    dest = Point(choice.x, choice.y)
+    inches = (dest - m.centre).length()
+    if choice.charge is not None:
+        out.append(ev.Charged(model=m.id, target=choice.charge, x=dest.x, y=dest.y, inches=inches))
+    else:
+        out.append(ev.Moved(model=m.id, x=dest.x, y=dest.y, inches=inches))
+    state = put_model(state, m.at(dest))
+    return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
+
+
+def next_mover(state: BhState, out: list[Event]) -> BhState:
+    """The other player moves after the priority player; then the Shoot phase begins (BH-MOVE-1, BH-TURN-1)."""
+    if state.acting == state.priority:
+        return replace(state, acting=other_side(state.priority or "good"))
+    out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
+    return replace(state, phase="shoot", acting=state.priority)
+

@@ -1,0 +1,161 @@
+"""The state of a battle: the frozen game state and the fight being resolved, and how the phases read and
+change it (sections 6–8).
+
+Shared by the phase modules (turns, moves, shooting, fight, duel, strikes, might) so that none of them imports
+another only for its types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypeVar
+
+from kessen.core.events import Event
+from kessen.dice import Dist
+from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.board import Board, Model
+from kessen.rulesets.battlehost.referee.backing_away import Retreat
+from kessen.rulesets.battlehost.referee.options import ShootAt
+from kessen.rulesets.battlehost.referee.pairing import Fight, OpenGroup
+from kessen.rulesets.battlehost.rules.might import HeroDie
+from kessen.rulesets.battlehost.rules.sides import Side
+
+Phase = Literal["priority", "move", "shoot", "fight", "over"]
+FightStage = Literal["declare", "dice", "might", "roll_off", "stand_up", "back_away", "strike"]
+
+# --- the state -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Fighting:
+    """The fight being resolved and how far it has got (BH-FIGHT-3)."""
+
+    fight: Fight
+    stage: FightStage = "declare"
+    declared: tuple[tuple[str, bool], ...] = ()
+    good_best: int = 0
+    evil_best: int = 0
+    might_order: tuple[Side, ...] = ()
+    might_spent: int = 0
+    winner: Side | None = None
+    decided_by: str = ""
+    stand_offers: tuple[str, ...] = ()
+    losers: tuple[str, ...] = ()
+    offer: tuple[str, Retreat] | None = None
+    trapped: frozenset[str] = frozenset()
+    strikers: tuple[str, ...] = ()
+    striker: str | None = None
+    strikes_left: int = 0
+    struck: tuple[str, ...] = ()
+    target: str | None = None
+    wounds: int = 0
+    slain: int = 0
+    rolls_left: int = 0  # To Wound rolls left in a Hero's strike rolled die by die (BH-STRIKE-5)
+    strike_wounds: int = 0  # wounds of that strike so far
+
+    def uses_two_handed(self, model: str) -> bool:
+        return dict(self.declared).get(model, False)
+
+
+@dataclass(frozen=True, slots=True)
+class BhState:
+    """A frozen game state of a battlehost battle."""
+
+    name: str
+    board: Board
+    turns: int
+    models: tuple[Model, ...]
+    start: tuple[int, int]
+    first_priority: Side | None = None
+    turn: int = 0
+    priority: Side | None = None
+    phase: Phase = "priority"
+    acting: Side | None = None
+    moved: tuple[tuple[str, float], ...] = ()
+    done: frozenset[str] = frozenset()
+    shot: frozenset[str] = frozenset()
+    shooting: ShootAt | None = None
+    split_groups: tuple[OpenGroup, ...] = ()
+    fights: tuple[Fight, ...] = ()
+    picker: Side | None = None
+    fighting: Fighting | None = None
+    casualties: tuple[tuple[str, Side], ...] = ()
+    ended: bool = False
+    hero_die: HeroDie | None = None  # a Hero's own hit or To Wound die, rolled alone for Might (BH-DICE-4)
+
+    def model(self, model_id: str) -> Model | None:
+        return next((m for m in self.models if m.id == model_id), None)
+
+    def get(self, model_id: str) -> Model:
+        found = self.model(model_id)
+        assert found is not None, model_id
+        return found
+
+    def side_models(self, side: Side) -> tuple[Model, ...]:
+        return tuple(m for m in self.models if m.side == side)
+
+    def moved_inches(self, model_id: str) -> float:
+        """The distance a model moved this turn (BH-MOVE-8)."""
+        return dict(self.moved).get(model_id, 0.0)
+
+
+# --- reading and changing the state --------------------------------------------------------------------------
+
+
+def put_model(state: BhState, m: Model) -> BhState:
+    """The state with *m* in place of the model of the same id."""
+    return replace(state, models=tuple(m if o.id == m.id else o for o in state.models))
+
+
+def with_fight(state: BhState, f: Fighting) -> BhState:
+    """The state with *f* as the fight being resolved."""
+    return replace(state, fighting=f)
+
+
+def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
+    """The ids of a side's models in a fight."""
+    return fight.good if side == "good" else fight.evil
+
+
+def living(state: BhState, ids: Sequence[str]) -> tuple[Model, ...]:
+    """The models of *ids* still on the table, in the order given."""
+    return tuple(m for m in (state.model(i) for i in ids) if m is not None)
+
+
+def alive_ids(state: BhState, ids: Sequence[str]) -> tuple[str, ...]:
+    """The ids of *ids* still on the table, in the order given."""
+    return tuple(m.id for m in living(state, ids))
+
+
+def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhState:
+    """Wounds suffered; a model whose wounds reach its W is slain and removed at once (BH-STRIKE-3, BH-SHOOT-9)."""
+    m = state.get(model_id)
+    left = m.wounds_left - wounds
+    if left > 0:
+        out.append(ev.Wounded(model=m.id, wounds_left=left))
+        return put_model(state, replace(m, wounds_left=left))
+    out.append(ev.Slain(model=m.id))
+    return replace(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
+
+
+def fight_resolved(f: Fighting) -> ev.FightResolved:
+    """The event that reports a fight's result: winner, how the duel was decided, Might, wounds, slain (BH-FIGHT-3)."""
+    return ev.FightResolved(winner=f.winner or "", decided_by=f.decided_by, might_spent=f.might_spent, wounds=f.wounds, slain=f.slain)
+
+
+# --- the rules' distributions, kept for the battle ---------------------------------------------------------
+
+A = TypeVar("A")
+O = TypeVar("O")
+
+_DIST_CACHE: dict[tuple[Callable[[Any], Dist[Any]], Any], Dist[Any]] = {}
+
+
+def cached_dist(procedure: Callable[[A], Dist[O]], arg: A) -> Dist[O]:
+    """``procedure(arg)``, computed once per battle process: battles ask the same odds questions again and again."""
+    key = (procedure, arg)
+    found = _DIST_CACHE.get(key)
+    if found is None:
+        found = _DIST_CACHE[key] = procedure(arg)
+    return found

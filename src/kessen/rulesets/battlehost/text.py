@@ -1,0 +1,319 @@
+"""battlehost in words: narration of events, the options a player chooses from, and the board drawn as text,
+all from the en/ja catalogues (``kessen/i18n/battlehost.<lang>.toml``)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from rich.markup import escape
+
+from kessen.core.engine import Chance, Decision, Node, Terminal
+from kessen.core.events import Event
+from kessen.i18n import catalogue, option_text, option_word
+from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.profiles import format_fight
+from kessen.rulesets.battlehost.referee import duel as referee_duel
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee import shooting as referee_shooting
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import strikes as referee_strikes
+from kessen.rulesets.battlehost.rules.might import die_score
+from kessen.rulesets.battlehost.rules.sides import SIDES
+
+RULESET_ID = "battlehost"
+
+# Event fields that hold model ids (one, or several joined by ", "): names, never translated.
+_NAME_FIELDS = frozenset({"model", "target", "loser", "good", "evil"})
+_JOINED = ", "  # how the fight_chosen event joins the ids of a side
+
+# --- narration -----------------------------------------------------------------------------------------------
+
+
+def narrate(event: Event, lang: str) -> str:
+    """One event as a line of the battle report: counts in words ("once", "2 wounds"), sides and rules words
+    from the catalogue's values, model names as they are; a tie and a draw have their own sentences."""
+    cat = catalogue(RULESET_ID, lang)
+    counts, values = cat.get("counts", {}), cat.get("values", {})
+    words: dict[str, Any] = {}
+    for name, value in event.fields().items():
+        if name in _NAME_FIELDS and isinstance(value, str):
+            words[name] = _say(lang, "name_separator").join(value.split(_JOINED))
+        elif name in counts and isinstance(value, int) and not isinstance(value, bool):
+            words[name] = count(counts[name], value)
+        elif isinstance(value, bool):
+            words[name] = values.get(f"{name}_{'yes' if value else 'no'}", "")
+        elif isinstance(value, str):
+            words[name] = values.get(value, value)
+        else:
+            words[name] = value
+    return str(cat["events"][_template(event)]).format(**words)
+
+
+def _template(event: Event) -> str:
+    fields = event.fields()
+    if event.type == "priority_rolled" and fields["good_roll"] == fields["evil_roll"]:
+        return "priority_rolled_tie"
+    if event.type == "battle_ended" and fields["winner"] == "draw":
+        return "battle_ended_draw"
+    return event.type
+
+
+def count(forms: dict[str, str], n: int) -> str:
+    """*n* things in the words of a catalogue's ``counts`` entry: its ``zero``, ``one`` or ``two`` form where it has
+    one, else ``other``.
+
+    >>> count({"one": "once", "two": "twice", "other": "{n} times"}, 3), count({"other": "{n}回"}, 1)
+    ('3 times', '1回')
+    """
+    form = {0: "zero", 1: "one", 2: "two"}.get(n)
+    return (forms.get(form, forms["other"]) if form else forms["other"]).format(n=n)
+
+
+# --- the options of a decision -------------------------------------------------------------------------------
+
+
+def describe(state: st.BhState, option: Any, lang: str) -> str:
+    """An option in the words of the *lang* catalogue, naming the model that acts; shots and strikes show the
+    exact odds of the roll that follows (BH-PROC-2, BH-PROC-3)."""
+    if isinstance(option, op.ShootAt):
+        dist = referee_shooting.shot_dist(state, option)
+        hit, wound = dist.probability(lambda o: o.hit), dist.probability(lambda o: o.wounded)
+        return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(hit), wound=_pct(wound))
+    if isinstance(option, op.MoveTo):
+        key = ("stand_" if option.stand_up else "") + ("charge" if option.charge else "move")
+        return _say(lang, key, model=option.model, charge=option.charge, x=f"{option.x:.2f}", y=f"{option.y:.2f}")
+    if isinstance(option, op.StandUp):
+        return _say(lang, "stand_up" if option.stand else "stay_prone", model=option.model)
+    if isinstance(option, op.ChooseFight):
+        return _say(lang, "fight", good=_names(lang, option.fight.good), evil=_names(lang, option.fight.evil))
+    if isinstance(option, op.ChooseSplit):
+        return _say(lang, "split_separator").join(
+            _say(lang, "split_fight", good=_names(lang, f.good), evil=_names(lang, f.evil)) for f in option.fights
+        )
+    if isinstance(option, op.UseTwoHanded):
+        return _say(lang, "two_handed" if option.use else "one_handed", model=option.model)
+    if isinstance(option, op.SpendMight):
+        return _say(lang, "spend_might", points=option.points)
+    if isinstance(option, op.MightOnRoll):
+        return _might_on_roll(state, option, lang)
+    if isinstance(option, op.NextLoser):
+        return _say(lang, "next_loser", model=option.model)
+    if isinstance(option, op.MakeWayChoice):
+        f = state.fighting
+        assert f is not None and f.offer is not None and f.offer[1].make_way is not None
+        loser, friend = f.offer[0], f.offer[1].make_way.model
+        return _say(lang, "make_way" if option.make_way else "no_make_way", model=friend, loser=loser)
+    if isinstance(option, op.NextStriker):
+        return _say(lang, "next_striker", model=option.model)
+    if isinstance(option, op.StrikeAt):
+        return _strike_at(state, option, lang)
+    simple = {op.EndMoves: "end_moves", op.EndShooting: "end_shooting"}.get(type(option))
+    if simple is None:
+        raise TypeError(f"not a battlehost option: {option!r}")
+    return _say(lang, simple)
+
+
+def _might_on_roll(state: st.BhState, option: op.MightOnRoll, lang: str) -> str:
+    """Might on a Hero's failed die: the points that make it succeed, or none (BH-DICE-4)."""
+    die = state.hero_die
+    assert die is not None and die.face is not None
+    roll = _word(lang, die.kind)
+    if option.points:
+        return _say(lang, "might_on_roll", model=option.model, points=option.points, roll=roll, score=die_score(die, die.face, option.points))
+    return _say(lang, "no_might_on_roll", model=option.model, roll=roll)
+
+
+def _strike_at(state: st.BhState, option: op.StrikeAt, lang: str) -> str:
+    """The striker's next strike(s) at a target, with the exact odds of the strikes rule (BH-PROC-3)."""
+    f = state.fighting
+    assert f is not None and f.striker is not None
+    aimed = referee_strikes.aimed(f, option.target)
+    made = referee_strikes.strikes_made(state, aimed)
+    dist = referee_strikes.strike_dist(state, aimed)
+    mean = sum((p * o.wounds for o, p in dist.probabilities().items()), Fraction(0))
+    return _say(
+        lang, "strike_at", model=f.striker, target=option.target, strikes=_strikes(lang, made),
+        mean=f"{float(mean):.2f}", slay=_pct(dist.probability(lambda o: o.slain)),
+    )
+
+
+def _strikes(lang: str, n: int) -> str:
+    return _say(lang, "strikes_one") if n == 1 else _say(lang, "strikes_other", n=n)
+
+
+# --- the board -------------------------------------------------------------------------------------------------
+
+_GOOD_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_EVIL_GLYPHS = "abcdefghijklmnopqrstuvwxyz"
+_MORE = {"good": "+", "evil": "%"}  # models beyond the 26 letters of a side
+_MAP_COLUMNS = 64  # the widest map drawn: wider boards take more inches per column
+
+
+def glyphs(state: st.BhState) -> dict[str, str]:
+    """Each model's letter on the map: A–Z for Good, a–z for Evil, in the scenario's order; '+' and '%' beyond."""
+    out: dict[str, str] = {}
+    for side, letters in zip(SIDES, (_GOOD_GLYPHS, _EVIL_GLYPHS)):
+        for i, m in enumerate(state.side_models(side)):
+            out[m.id] = letters[i] if i < len(letters) else _MORE[side]
+    return out
+
+
+def board_map(state: st.BhState) -> tuple[list[str], int, int]:
+    """The board as rows of text: terrain blocks '#', open ground '.', each model's letter at its centre (a digit
+    for several of one side in one cell, '*' for both sides), framed by the board edge (BH-GEO-5); with the
+    inches a column and a row stand for."""
+    board = state.board
+    across = max(1, math.ceil(board.width / _MAP_COLUMNS))
+    down = 2 * across  # a character is about twice as tall as it is wide
+    columns, rows = math.ceil(board.width / across), math.ceil(board.height / down)
+    cells: dict[tuple[int, int], list[Model]] = {}
+    for m in state.models:
+        cell = (min(columns - 1, int(m.x // across)), min(rows - 1, int(m.y // down)))
+        cells.setdefault(cell, []).append(m)
+    letter = glyphs(state)
+    ruler = [" "] * columns
+    for c in range(0, columns, max(1, 12 // across)):
+        label = str(c * across)
+        if c + len(label) <= columns:
+            ruler[c : c + len(label)] = label
+    lines = ["     " + "".join(ruler), "    +" + "-" * columns + "+"]
+    for r in range(rows):
+        row = []
+        for c in range(columns):
+            here = cells.get((c, r))
+            if here:
+                sides = {m.side for m in here}
+                row.append(letter[here[0].id] if len(here) == 1 else "*" if len(sides) > 1 else str(min(9, len(here))))
+            elif any(_overlaps(block, c * across, r * down, (c + 1) * across, (r + 1) * down) for block in board.terrain):
+                row.append("#")
+            else:
+                row.append(".")
+        lines.append(f"{r * down:3} |" + "".join(row) + "|")
+    lines.append("    +" + "-" * columns + "+")
+    return lines, across, down
+
+
+def _overlaps(block: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
+    return bool(block.x0 < x1 and block.x1 > x0 and block.y0 < y1 and block.y1 > y0)
+
+
+def show(state: st.BhState, node: Node, lang: str) -> str:
+    """The board for a person at the terminal: the map with its legend, every model's profile, position and
+    state, and what *node* (the state's next node) asks and of whom."""
+    if state.turn == 0:
+        header = _say(lang, "show_start", name=escape(state.name), turns=state.turns)
+    else:
+        priority = _say(lang, "show_priority", side=_word(lang, state.priority))
+        header = _say(lang, "show_header", name=escape(state.name), turn=state.turn, turns=state.turns, phase=_word(lang, state.phase), priority=priority)
+    rows, across, down = board_map(state)
+    lines = [header, *rows, _say(lang, "board_legend", across=across, down=down)]
+    letter = glyphs(state)
+    for side in SIDES:
+        lines.append(_say(lang, "show_side", side=_word(lang, side)))
+        for m in state.side_models(side):
+            lines.append("  " + _model_line(m, letter[m.id], lang))
+    lines.append(_say(lang, "now", what=next_step(state, node, lang)))
+    return "\n".join(lines)
+
+
+def _model_line(m: Model, glyph: str, lang: str) -> str:
+    might = _say(lang, "show_might", might=m.might_left) if m.is_hero else ""
+    weapon = "" if m.weapon is None else _say(lang, "show_weapon", weapon=escape(m.weapon.name), range=m.weapon.range_inches, strength=m.weapon.strength)
+    return _say(
+        lang, "show_model", glyph=glyph, name=escape(m.id), f=format_fight(m.fight, m.shoot_value), s=m.strength, d=m.defence,
+        a=m.attacks, w=m.wounds_left, wounds=m.wounds, might=might, weapon=weapon, x=f"{m.x:.2f}", y=f"{m.y:.2f}",
+        prone=_say(lang, "show_prone") if m.prone else "",
+    )
+
+
+def next_step(state: st.BhState, node: Node, lang: str) -> str:
+    """What the battle asks next (*node*) and of whom: the model or the side that acts, with the exact chances
+    where Might can still change a duel (BH-DUEL-6)."""
+    if isinstance(node, Terminal):
+        return _say(lang, "now_over")
+    if state.hero_die is not None:
+        die = state.hero_die
+        hero, roll = state.get(die.hero), _word(lang, die.kind)
+        if die.face is None:
+            return _say(lang, "now_hero_die", model=escape(hero.id), roll=roll)
+        return _say(lang, "now_hero_might", model=escape(hero.id), roll=roll, face=die.face, score=die_score(die, die.face), might=hero.might_left)
+    if state.phase == "priority":
+        return _say(lang, "now_priority", turn=state.turn + 1)
+    side = _word(lang, node.player) if isinstance(node, Decision) else ""
+    if state.phase == "move":
+        return _say(lang, "now_move", side=side)
+    if state.phase == "shoot":
+        if state.shooting is not None:
+            return _say(lang, "now_shot", model=escape(state.shooting.model), target=escape(state.shooting.target))
+        return _say(lang, "now_shoot", side=side)
+    if state.split_groups:
+        return _say(lang, "now_split", side=side, models=_shown(lang, state.split_groups[0].models))
+    f = state.fighting
+    if f is None:
+        return _say(lang, "now_fight", side=side)
+    what = _fight_step(state, f, node, side, lang)
+    return _say(lang, "fighting", good=_shown(lang, st.alive_ids(state, f.fight.good)), evil=_shown(lang, st.alive_ids(state, f.fight.evil)), what=what)
+
+
+def _fight_step(state: st.BhState, f: st.Fighting, node: Chance | Decision, side: str, lang: str) -> str:
+    if f.stage == "declare":
+        assert isinstance(node, Decision)
+        return _say(lang, "now_declare", model=escape(node.options[0].model))  # type: ignore[attr-defined]
+    if f.stage == "dice":
+        return _say(lang, "now_duel")
+    if f.stage == "might":
+        return _might_chances(state, f, lang)
+    if f.stage == "roll_off":
+        return _say(lang, "now_roll_off")
+    if f.stage == "stand_up":
+        return _say(lang, "now_stand_up", model=escape(f.stand_offers[0]))
+    if f.stage == "back_away":
+        if f.offer is not None and f.offer[1].make_way is not None:
+            return _say(lang, "now_make_way", model=escape(f.offer[1].make_way.model), loser=escape(f.offer[0]))
+        return _say(lang, "now_back_away", side=side)
+    if f.striker is None:
+        return _say(lang, "now_striker", side=side)
+    if f.target is None:
+        return _say(lang, "now_aim", model=escape(f.striker), strikes=f.strikes_left)
+    return _say(lang, "now_strike", model=escape(f.striker), target=escape(f.target))
+
+
+def _might_chances(state: st.BhState, f: st.Fighting, lang: str) -> str:
+    """The side's exact chance to win the duel for each number of Might points it may spend (BH-DUEL-6..9)."""
+    side = f.might_order[0]
+    heroes = [m for m in st.living(state, st.side_of(f.fight, side)) if m.is_hero and m.might_left]
+    chances = _say(lang, "name_separator").join(
+        _say(lang, "might_chance", points=o.points, chance=_pct(referee_duel.chance_after_might(state, f, side, o.points)))
+        for o in sorted(referee_duel.might_options(state, f, side), key=lambda o: o.points)
+    )
+    return _say(
+        lang, "now_might", good_best=f.good_best, evil_best=f.evil_best, side=_word(lang, side),
+        heroes=_shown(lang, tuple(f"{m.id} ({m.might_left})" for m in heroes)), chances=chances,
+    )
+
+
+# --- catalogue helpers -------------------------------------------------------------------------------------------
+
+
+def _say(lang: str, key: str, **fields: object) -> str:
+    return option_text(RULESET_ID, lang, key, **fields)
+
+
+def _word(lang: str, word: str | None) -> str:
+    return option_word(RULESET_ID, lang, word or "")
+
+
+def _names(lang: str, names: tuple[str, ...]) -> str:
+    return _say(lang, "name_separator").join(names)
+
+
+def _shown(lang: str, names: tuple[str, ...]) -> str:
+    """Names for the board, which is printed with rich markup: a bracket in a name stays a bracket."""
+    return _names(lang, tuple(escape(n) for n in names))
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+

@@ -1,0 +1,114 @@
+"""Helpers for the battlehost engine tests: scenario text, and driving the state machine by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tomli_w
+
+from kessen.core.engine import Chance, Decision, Terminal
+from kessen.core.events import Event
+from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee import game as g
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee.turns import PriorityRoll
+from kessen.rulesets.battlehost.scenario import load_scenario
+
+TOL = 0.001  # inches: positions are compared to 0.001" (section 11)
+CONTACT = 0.9842520  # centres of two 25 mm bases in contact
+
+
+def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
+    """A model entry: an F3/4+ S3 D4 A1 W1 Mv6 warrior on a 25 mm base, unless given."""
+    entry: dict[str, Any] = {"id": id, "name": id, "move": 6, "fight": 3, "strength": 3, "defence": 4, "x": float(x), "y": float(y)}
+    entry.update(profile)
+    return entry
+
+
+def scenario_text(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extra: Any) -> str:
+    data: dict[str, Any] = {"name": "test", "turns": 3, **extra, "good": good, "evil": evil}
+    return tomli_w.dumps(data)
+
+
+def state_of(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extra: Any) -> st.BhState:
+    """The initial state of a scenario built from model entries (through the scenario loader)."""
+    return initial_state(load_scenario(scenario_text(good, evil, **extra), "test.toml"))
+
+
+def step(state: st.BhState, choice: Any) -> tuple[st.BhState, tuple[Event, ...]]:
+    """Apply *choice*, first checking that it is legal here (an option, or an outcome of the distribution)."""
+    node = g.node(state)
+    if isinstance(node, Decision):
+        assert choice in node.options, (choice, node.what, node.options)
+    elif isinstance(node, Chance):
+        assert node.dist.probability(choice) > 0, (choice, node.what, node.dist.outcomes())
+    else:
+        raise AssertionError(f"the battle is over: {node}")
+    return g.apply(state, choice)
+
+
+def play(state: st.BhState, *choices: Any) -> tuple[st.BhState, list[Event]]:
+    events: list[Event] = []
+    for choice in choices:
+        state, new = step(state, choice)
+        events.extend(new)
+    return state, events
+
+
+def started(state: st.BhState, priority: str = "good") -> st.BhState:
+    """Turn 1 begins with *priority* (a forced priority roll)."""
+    return step(state, PriorityRoll(6, 1) if priority == "good" else PriorityRoll(1, 6))[0]
+
+
+def to_phase(state: st.BhState, phase: str) -> tuple[st.BhState, list[Event]]:
+    """End every move and shooting until *phase* starts (the default at other decisions is not taken)."""
+    events: list[Event] = []
+    order = ("priority", "move", "shoot", "fight", "over")
+    turn = state.turn
+    while order.index(state.phase) < order.index(phase):
+        if state.turn != turn or (state.phase == "priority" and turn > 0):
+            break  # the turn ended first (nothing to fight)
+        node = g.node(state)
+        assert isinstance(node, Decision), node
+        choice = op.EndMoves() if node.what == "move" else op.EndShooting()
+        state, new = step(state, choice)
+        events.extend(new)
+    return state, events
+
+
+def fight_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]], priority: str = "good", **extra: Any) -> st.BhState:
+    """A scenario's first Fight phase, reached without moving or shooting."""
+    return to_phase(started(state_of(good, evil, **extra), priority), "fight")[0]
+
+
+def node(state: st.BhState) -> Any:
+    return g.node(state)
+
+
+def decision(state: st.BhState, what: str) -> Decision:
+    n = g.node(state)
+    assert isinstance(n, Decision), n
+    assert n.what == what, (n.what, what, n)
+    return n
+
+
+def chance(state: st.BhState, what: str) -> Chance:
+    n = g.node(state)
+    assert isinstance(n, Chance), n
+    assert n.what == what, (n.what, what)
+    return n
+
+
+def is_over(state: st.BhState) -> bool:
+    return isinstance(g.node(state), Terminal)
+
+
+def at(m: Model | None, x: float, y: float) -> bool:
+    assert m is not None
+    return abs(m.x - x) <= TOL and abs(m.y - y) <= TOL
+
+
+def of_type(events: list[Event] | tuple[Event, ...], kind: str) -> list[Any]:
+    return [e for e in events if e.type == kind]
