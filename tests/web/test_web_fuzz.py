@@ -62,7 +62,7 @@ def client(tmp: Path) -> TestClient:
         app = create_app(store)
         app.state.simulations = Accepting(store, workers=0)
         _client = TestClient(app, raise_server_exceptions=False)
-        made = _client.post("/api/matches", json={"scenario": SCENARIOS[0][2], "seed": 1, "people": [SCENARIOS[0][3][0]]})
+        made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
         assert made.status_code == 201, made.text
         _match = made.json()["id"]
     return _client
