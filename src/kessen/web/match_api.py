@@ -92,7 +92,10 @@ def _scenario_board(body: BoardRequest) -> dict[str, Any]:
     chosen = choose_scenario(body.scenario, body.ruleset)
     match = Match(chosen.ruleset, chosen.text, chosen.source, seed=0, lang=lang)
     board = match.board()
-    return {"ruleset": chosen.ruleset.id, "scenario": chosen.source, "sides": list(match.sides), "board": board, "legend": legend(chosen.ruleset.id, lang, [board])}
+    return {
+        "ruleset": chosen.ruleset.id, "scenario": chosen.source, "sides": list(match.sides), "board": board,
+        "legend": legend(chosen.ruleset.id, lang, board["terrain"], board["models"]),
+    }
 
 
 @router.post("/matches", status_code=201, summary="Start a match: the AI plays the sides no person plays", responses=_REFUSALS, openapi_extra=_body(MatchRequest))

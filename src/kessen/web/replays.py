@@ -8,7 +8,6 @@ the start in full and then, per step, only the models that changed, so a battle 
 from __future__ import annotations
 
 import functools
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,6 @@ class _Frames:
     start: Board | None = None
     frames: list[dict[str, Any]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    boards: list[Board] = field(default_factory=list)
     shown: dict[str, BoardModel] = field(default_factory=dict)
 
     def step(self, match: Match, events: tuple[Event, ...]) -> None:
@@ -49,18 +47,13 @@ class _Frames:
         gone = [model_id for model_id in self.shown if model_id not in models]
         if changed or gone:
             self.frames.append({"at": at, "models": changed, "gone": gone})
-            self.boards.append(board)
         self.shown = models
 
 
+@functools.lru_cache(maxsize=16)
 def replay_view(save_text: str) -> dict[str, Any]:
     """A match's save replayed: the board at the start, a frame per step with events, the narrated events and the
     result. Replays are kept for the last few saves asked for (a save replays to the same frames every time)."""
-    return _replay(hashlib.sha256(save_text.encode("utf-8")).hexdigest(), save_text)
-
-
-@functools.lru_cache(maxsize=16)
-def _replay(digest: str, save_text: str) -> dict[str, Any]:
     kept = _Frames()
     match = Match.loads(parse_json(save_text, "save"), "save", on_step=kept.step)
     kept.finish(match)
@@ -75,7 +68,7 @@ def _replay(digest: str, save_text: str) -> dict[str, Any]:
         "lang": lang,
         "start": kept.start,
         "frames": kept.frames,
-        "legend": legend(rid, lang, [kept.start, *kept.boards]),
+        "legend": legend(rid, lang, kept.start["terrain"], [*kept.start["models"], *(m for f in kept.frames for m in f["models"])]),
         "events": events_view(match, kept.events),
         "result": None if result is None else result_view(rid, lang, result),
     }

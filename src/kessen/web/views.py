@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from kessen import i18n
-from kessen.core.board import Board
+from kessen.core.board import BoardModel, TerrainPiece
 from kessen.core.engine import Terminal
 from kessen.core.events import Event
 from kessen.match import Match, PendingDecision
@@ -34,7 +34,7 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
         "decision": None if pending is None else decision_view(rid, lang, pending),
         "can_undo": match.can_undo,
         "board": board,
-        "legend": legend(rid, lang, [board]),
+        "legend": legend(rid, lang, board["terrain"], board["models"]),
         "events": events_view(match, match.events),
         "result": None if result is None else result_view(rid, lang, result),
     }
@@ -99,19 +99,13 @@ def result_view(ruleset: str, lang: str, result: Terminal) -> dict[str, Any]:
     }
 
 
-def legend(ruleset: str, lang: str, boards: Iterable[Board]) -> dict[str, dict[str, str]]:
-    """The words for the terrain kinds and the model statuses on *boards*: the ruleset catalogue's ``terrain``
+def legend(ruleset: str, lang: str, terrain: Iterable[TerrainPiece], models: Iterable[BoardModel]) -> dict[str, dict[str, str]]:
+    """The words for the kinds of *terrain* and the statuses of *models*: the ruleset catalogue's ``terrain``
     table, and its option words for statuses."""
-    cat = i18n.catalogue(ruleset, lang)
-    terrain: dict[str, str] = {}
-    status: dict[str, str] = {}
-    for board in boards:
-        for piece in board["terrain"]:
-            terrain.setdefault(piece["kind"], str(cat.get("terrain", {}).get(piece["kind"], piece["kind"].replace("_", " "))))
-        for model in board["models"]:
-            for word in model["status"]:
-                status.setdefault(word, i18n.option_word(ruleset, lang, word))
-    return {"terrain": terrain, "status": status}
+    words = i18n.catalogue(ruleset, lang).get("terrain", {})
+    kinds = {piece["kind"]: str(words.get(piece["kind"], piece["kind"].replace("_", " "))) for piece in terrain}
+    statuses = {word: i18n.option_word(ruleset, lang, word) for model in models for word in model["status"]}
+    return {"terrain": kinds, "status": statuses}
 
 
 def _words(values: Iterable[Any]) -> set[str]:
