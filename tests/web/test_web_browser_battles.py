@@ -319,3 +319,27 @@ def test_browser_simulate_refuses_too_many_battles(server: str, page: Page) -> N
     page.locator("#sim-runs").fill("10001")
     page.locator('[data-action="simulate"]').click()
     expect(page.locator("#sim-error")).to_have_text("kessen: error: runs: must be a whole number of battles from 1 to 10,000 (got 10001)")
+
+
+def test_browser_a_click_on_the_board_is_written_in_the_rulesets_notation(server: str, page: Page) -> None:
+    """The play page writes a clicked point into the form of a suggested option that ends in a point (its model
+    replaced by the clicked one), or ``move <model> to x,y`` for a free move with no such option; a point goes in
+    the board's units (whole mm, tenths of an inch, the square)."""
+    page.goto(f"{server}/play?lang=en")
+    board = {"units": "mm", "width": 900, "height": 900, "models": [{"id": "k1"}, {"id": "k2"}, {"id": "orc-1"}]}
+    cases = [
+        ({"free": True, "kind": "move", "options": [{"notation": "move k1 to 312,440"}, {"notation": "end activation"}]}, "k2", "100,200", "move k2 to 100,200"),
+        ({"free": True, "kind": "move", "options": [{"notation": "move k1 to 312,440"}]}, None, "100,200", None),
+        ({"free": True, "kind": "recoil", "options": [{"notation": "recoil to 290,455"}]}, None, "100,200", "recoil to 100,200"),
+        ({"free": True, "kind": "move", "options": [{"notation": "end activation"}]}, "k1", "7,3", "move k1 to 7,3"),
+        ({"free": True, "kind": "target", "options": [{"notation": "attack orc-1"}]}, "k1", "7,3", None),
+        ({"free": False, "kind": "move", "options": [{"notation": "move k1 to 312,440"}]}, "k1", "7,3", None),
+    ]
+    for decision, model, point, expected in cases:
+        got = page.evaluate("([d, m, p, b]) => import('/static/js/play.js').then((play) => play.pointNotation(d, m, p, b))", [decision, model, point, board])
+        assert got == expected, (decision, model, point)
+    points = page.evaluate(
+        """() => import('/static/js/board.js').then((b) => [
+             b.notationPoint({units: 'mm'}, 312.4, 440.6), b.notationPoint({units: 'inch'}, 12.34, 7.05), b.notationPoint({units: 'square'}, 7.9, 3.2)])"""
+    )
+    assert points == ["312,441", "12.3,7.1", "7,3"]
