@@ -101,9 +101,19 @@ class Match:
         return cls.loads(read_json(where), where, people=people, lang=lang)
 
     @classmethod
-    def loads(cls, data: Any, source: str = "save", *, people: Iterable[str] | None = None, lang: str | None = None) -> Match:
+    def loads(
+        cls,
+        data: Any,
+        source: str = "save",
+        *,
+        people: Iterable[str] | None = None,
+        lang: str | None = None,
+        on_step: Callable[[Match, tuple[Event, ...]], None] | None = None,
+    ) -> Match:
         """The match of a save file's parsed JSON *data*; errors in the save name *source*. *people* and *lang*
-        override the recorded ones (an InputError naming ``people`` or ``lang`` if they do not fit)."""
+        override the recorded ones (an InputError naming ``people`` or ``lang`` if they do not fit). *on_step* sees
+        the match after its start and after each replayed step, with the events of each (a replay draws
+        ``board()`` there)."""
         save = loads(data, source)
         try:
             ruleset = get_ruleset(save.ruleset)
@@ -116,7 +126,7 @@ class Match:
         if people is not None or lang is not None:
             chosen = save.people if people is None else people
             match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=chosen, lang=lang or save.lang)
-        match._replay(save, source)
+        match._replay(save, source, on_step or (lambda _match, _events: None))
         return match
 
     def dumps(self) -> str:
@@ -236,11 +246,12 @@ class Match:
             raise IllegalChoice(None, "the battle is over")
         raise IllegalChoice(None, "no decision of yours is pending (call run() first)")
 
-    def _replay(self, save: SaveFile, source: str) -> None:
+    def _replay(self, save: SaveFile, source: str, on_step: Callable[[Match, tuple[Event, ...]], None]) -> None:
         """Replay a loaded save's steps; an undo point is kept before each decision of a person."""
         session = self._session
+        on_step(self, tuple(session.events))
         if save.format == SAVE_V1:
-            self._replay_v1(save.decisions, source)
+            self._replay_v1(save.decisions, source, on_step)
             return
         for k, rec in enumerate(save.steps, 1):
             node = session.node
@@ -253,29 +264,30 @@ class Match:
                 outcome = find_outcome(node.dist, rec.value)
                 if outcome is None:
                     raise SaveFileError(source, f"{where} ({node.kind}): the recorded outcome cannot happen here (got {rec.value!r})")
-                session.roll(outcome)
+                on_step(self, session.roll(outcome))
                 continue
             if not isinstance(node, Decision):
                 raise SaveFileError(source, f"{where}: the save has the decision {rec.value!r}, but the game rolls ({node.kind}) here")
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             try:
-                session.choose_notation(rec.value)
+                events = session.choose_notation(rec.value)
             except KessenError as error:
                 raise SaveFileError(source, f"{where} ({node.kind} by {node.player}): {rec.value!r} does not replay: {error}") from None
+            on_step(self, events)
 
-    def _replay_v1(self, decisions: tuple[int, ...], source: str) -> None:
+    def _replay_v1(self, decisions: tuple[int, ...], source: str, on_step: Callable[[Match, tuple[Event, ...]], None]) -> None:
         session = self._session
         for k, index in enumerate(decisions, 1):
             node = session.node
             while isinstance(node, Chance):
-                session.roll()
+                on_step(self, session.roll())
                 node = session.node
             if not isinstance(node, Decision) or index >= len(node.options):
                 raise SaveFileError(source, f"decision {k}: does not replay (option {index + 1} is not an option here)")
             if node.player in self.people:
                 self._undo.append(session.snapshot())
-            session.choose(node.options[index])
+            on_step(self, session.choose(node.options[index]))
 
 
 _LOADED: dict[tuple[str, str, str], Any] = {}

@@ -1,76 +1,20 @@
-"""The odds calculator in Debian's headless Chromium, driven by Playwright against a real ``kessen serve``.
-
-Chromium is ``/usr/bin/chromium`` (``make test`` installs it with apt-get when missing); without it these tests fail,
-never skip. Each test writes a screenshot under ``out/screenshots/`` (git-ignored) for a person to look at. Every
-fraction read off the page is compared with ``kessen.odds`` for the same input.
+"""The odds calculator in Debian's headless Chromium, driven by Playwright against a real ``kessen serve``
+(the fixtures are in conftest.py). Every fraction read off the page is compared with ``kessen.odds`` for the same
+input.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import BrowserContext, Page, expect
 
 from kessen import get_ruleset, odds, ruleset_ids
 from kessen.web.texts import starting_inputs
-
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
-KESSEN = Path(sys.executable).parent / "kessen"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``kessen serve --port 0`` in a subprocess; yields the address it printed."""
-    db = tmp_path_factory.mktemp("store") / "k.sqlite3"
-    process = subprocess.Popen([str(KESSEN), "serve", "--port", "0", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert " open http://127.0.0.1:" in line, line + (process.stderr.read() if process.stderr else "")
-    yield line.split("open ", 1)[1].split(" ", 1)[0].rstrip("/")
-    process.terminate()
-    process.wait(timeout=30)
-
-
-@pytest.fixture(scope="module")
-def context() -> Iterator[BrowserContext]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package (apt-get install chromium)")
-    profile = tempfile.mkdtemp(prefix="kessen-chromium-")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch_persistent_context(
-            profile, executable_path=str(CHROMIUM), headless=True, args=FLAGS, viewport={"width": 1440, "height": 1000}, locale="en-GB"
-        )
-        yield browser
-        browser.close()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-@pytest.fixture
-def page(context: BrowserContext, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh tab; after the test a full-page screenshot, and no error in the browser's console."""
-    tab = context.new_page()
-    problems: list[str] = []
-    refusal = "the server responded with a status of 422"  # the browser's own note on a refused input, shown by the page
-    tab.on("console", lambda message: problems.append(message.text) if message.type == "error" and refusal not in message.text else None)
-    tab.on("pageerror", lambda error: problems.append(str(error)))
-    yield tab
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
-    tab.close()
-    assert not problems, problems
-
 
 def address(server: str, *, lang: str, ruleset: str, procedure: str, a: Any = None, b: Any = None) -> str:
     query = f"lang={lang}&ruleset={ruleset}&procedure={procedure}"

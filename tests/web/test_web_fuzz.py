@@ -1,6 +1,7 @@
 """Hostile requests never get a 5xx: thousands of malformed requests across every route (random methods, paths,
-queries, headers and bodies; mutated odds inputs; mutated scenario texts), each answered with a 2xx, a 304 or
-a 4xx whose body is one error line.
+queries, headers and bodies; mutated odds inputs; mutated scenario texts; mutated match, choice, save, events and
+simulation requests), each answered with a 2xx, a 304 or a 4xx whose body is one error line (a refused choice also
+names its rule and reason).
 
 Derandomized like tests/test_fuzz_inputs.py (the same requests every run); KESSEN_FUZZ_RANDOM=1 explores fresh ones.
 """
@@ -19,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kessen import get_ruleset, ruleset_ids
+from kessen.core.saves import checksum
 from kessen.io.scenarios import shipped_scenarios
 from kessen.web.app import create_app
+from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
 from kessen.web.texts import starting_inputs
 
@@ -38,14 +41,30 @@ def fuzz(examples: int) -> settings:
     )
 
 
+class Accepting(SimulationRunner):
+    """Takes simulations as the server does, without playing them: the fuzz tests the requests, and thousands of
+    battles in the background would only slow it."""
+
+    def submit(self, simulation_id: str) -> None:
+        self.store.record_failure(simulation_id, error="kessen: error: not played in the fuzz test")
+
+
 _client: TestClient | None = None
+_match: str = ""
 
 
 def client(tmp: Path) -> TestClient:
-    """One app for all examples of a test run (a new client per example would dominate the time)."""
-    global _client
+    """One app for all examples of a test run (a new client per example would dominate the time), with one match
+    in play whose id the paths use."""
+    global _client, _match
     if _client is None:
-        _client = TestClient(create_app(Store.open(tmp / "fuzz.sqlite3")), raise_server_exceptions=False)
+        store = Store.open(tmp / "fuzz.sqlite3")
+        app = create_app(store)
+        app.state.simulations = Accepting(store, workers=0)
+        _client = TestClient(app, raise_server_exceptions=False)
+        made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
+        assert made.status_code == 201, made.text
+        _match = made.json()["id"]
     return _client
 
 
@@ -53,13 +72,15 @@ def assert_answered(response: Any, method: str) -> None:
     assert response.status_code < 500, (response.status_code, response.text[:300])
     if response.status_code >= 400 and method != "HEAD":
         body = response.json()
-        assert set(body) == {"error"} and body["error"].startswith("kessen: error: ") and "\n" not in body["error"]
+        assert set(body) in ({"error"}, {"error", "rule", "reason"}) and body["error"].startswith("kessen: error: ") and "\n" not in body["error"]
 
 
 RULESETS = list(ruleset_ids())
 PROCEDURES = sorted({name for rid in RULESETS for name in get_ruleset(rid).procedures})
+SCENARIOS = [(s.ruleset, s.path.read_text(encoding="utf-8"), s.name, s.sides) for s in shipped_scenarios()]
+MATCH_ROUTES = ["", "/choose", "/undo", "/save", "/replay"]
 segments = st.one_of(
-    st.sampled_from([*RULESETS, *PROCEDURES, "en", "ja", "..", ".", "%2e%2e", "%00", "", "js", "main.js", "vendor"]),
+    st.sampled_from([*RULESETS, *PROCEDURES, "en", "ja", "..", ".", "%2e%2e", "%00", "", "js", "main.js", "vendor", "matches", "load", "MATCH"]),
     st.text(alphabet=st.characters(codec="utf-8", exclude_characters="/?#"), max_size=12).map(lambda s: quote(s, safe="%")),
 )
 paths = st.one_of(
@@ -67,7 +88,11 @@ paths = st.one_of(
     st.builds(lambda r: f"/api/rulesets/{r}", segments),
     st.builds(lambda r: f"/api/texts/{r}", segments),
     st.builds(lambda *parts: "/static/" + "/".join(parts), segments, segments),
-    st.sampled_from(["/", "/odds", "/docs", "/api/openapi.json", "/api/rulesets", "/api/scenarios", "/api/scenarios/check"]),
+    st.sampled_from(["/", "/odds", "/viewer", "/play", "/simulate", "/docs", "/api/openapi.json", "/api/rulesets", "/api/scenarios", "/api/scenarios/check",
+                     "/api/scenarios/board", "/api/matches", "/api/matches/load", "/api/matches/from-events", "/api/simulations"]),
+    st.builds(lambda m, r: f"/api/matches/{m}{r}", segments, st.sampled_from(MATCH_ROUTES)),
+    st.builds(lambda r: f"/api/simulations/{r}", segments),
+    st.builds(lambda r, n: f"/api/scenarios/{r}/{n}", segments, segments),
     st.lists(segments, max_size=4).map(lambda parts: "/" + "/".join(parts)),
 )
 queries = st.one_of(st.just(""), st.builds(lambda v: f"?lang={v}", segments), st.text(max_size=20).map(lambda q: "?" + quote(q, safe="=&%")))
@@ -86,7 +111,9 @@ headers = st.dictionaries(
 @fuzz(1200)
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]), path=paths, query=queries, body=bodies, extra=headers)
 def test_web_fuzz_any_request_to_any_route_is_never_a_5xx(tmp_path_factory: Any, method: str, path: str, query: str, body: bytes, extra: dict[str, str]) -> None:
-    response = client(tmp_path_factory.getbasetemp()).request(method, "http://testserver" + path + query, content=body if method not in ("GET", "HEAD") else None, headers=extra)
+    served = client(tmp_path_factory.getbasetemp())
+    path = path.replace("/MATCH", f"/{_match}")  # the one match in play, so its routes are reached too
+    response = served.request(method, "http://testserver" + path + query, content=body if method not in ("GET", "HEAD") else None, headers=extra)
     assert_answered(response, method)
 
 
@@ -144,13 +171,10 @@ def test_web_fuzz_mutated_odds_inputs_are_answered_or_refused(tmp_path_factory: 
         assert response.json()["outcomes"]
 
 
-SCENARIOS = [(s.ruleset, s.path.read_text(encoding="utf-8")) for s in shipped_scenarios()]
-
-
 @st.composite
 def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
     """A shipped scenario with lines dropped, repeated, or a value after ``=`` replaced by garbage TOML."""
-    rid, text = draw(st.sampled_from(SCENARIOS))
+    rid, text, _, _ = draw(st.sampled_from(SCENARIOS))
     lines = text.splitlines()
     for _ in range(draw(st.integers(1, 3))):
         index = draw(st.integers(0, len(lines) - 1))
@@ -175,3 +199,68 @@ def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
 def test_web_fuzz_mutated_scenarios_are_checked_or_refused(tmp_path_factory: Any, body: dict[str, Any]) -> None:
     response = client(tmp_path_factory.getbasetemp()).post("/api/scenarios/check", json=body)
     assert_answered(response, "POST")
+
+
+@st.composite
+def match_requests(draw: st.DrawFn) -> tuple[str, Any]:
+    """A new match, board, simulation or events request: a shipped scenario's name, its text or a mutated text, with
+    each other field valid, missing or garbage."""
+    rid, text, name, sides = draw(st.sampled_from(SCENARIOS))
+    scenario = draw(st.one_of(st.just(name), st.just(text), mutated_scenarios().map(lambda b: b["text"]), garbage_values))
+    route = draw(st.sampled_from(["/api/matches", "/api/scenarios/board", "/api/simulations", "/api/matches/from-events"]))
+    body: dict[str, Any] = {"scenario": scenario}
+    fields = {
+        "ruleset": st.one_of(st.just(rid), st.sampled_from(RULESETS), garbage_values),
+        "seed": st.one_of(st.integers(0, 5), garbage_values),
+        "people": st.one_of(st.just([]), st.just([sides[0]]), st.just(list(sides)), st.lists(st.text(max_size=6), max_size=20), garbage_values),
+        "lang": st.one_of(st.sampled_from(["en", "ja"]), garbage_values),
+        "runs": st.one_of(st.integers(-2, 3), st.just(10**9), garbage_values),
+        "events": st.one_of(st.text(max_size=200), st.just('{"type":"x"}\n'), garbage_values),
+    }
+    for key, values in fields.items():
+        if draw(st.booleans()):
+            body[key] = draw(values)
+    return route, body
+
+
+@fuzz(300)
+@given(request=match_requests())
+def test_web_fuzz_match_board_and_simulation_requests_are_answered_or_refused(tmp_path_factory: Any, request: tuple[str, Any]) -> None:
+    route, body = request
+    response = client(tmp_path_factory.getbasetemp()).post(route, content=json.dumps(body).encode())
+    assert_answered(response, "POST")
+
+
+@fuzz(300)
+@given(notation=st.one_of(st.text(max_size=40), st.sampled_from(["move", "move x to 1,2", "move  to ,", "attack", "undo", "1e999,1", "nan,nan", "-0,-0"]),
+                          st.builds(lambda a, b: f"move {a} to {b}", st.text(max_size=8), st.text(max_size=12))))
+def test_web_fuzz_any_notation_is_taken_or_refused_with_its_rule(tmp_path_factory: Any, notation: str) -> None:
+    served = client(tmp_path_factory.getbasetemp())
+    response = served.post(f"/api/matches/{_match}/choose", json={"notation": notation})
+    assert_answered(response, "POST")
+    if response.status_code == 200:  # a legal choice was made: take it back, so the match stays at its first decision
+        assert served.post(f"/api/matches/{_match}/undo").status_code == 200
+
+
+@fuzz(200)
+@given(data=st.data())
+def test_web_fuzz_damaged_saves_are_loaded_or_refused(tmp_path_factory: Any, data: st.DataObject) -> None:
+    """The match's own save with a field replaced, a step dropped or garbled, or its text cut: loaded, or refused
+    naming the save."""
+    served = client(tmp_path_factory.getbasetemp())
+    save = served.get(f"/api/matches/{_match}/save").text
+    how = data.draw(st.sampled_from(["field", "cut", "bytes", "resealed"]))
+    if how == "cut":
+        body = save[: data.draw(st.integers(0, len(save)))].encode()
+    elif how == "bytes":
+        raw = bytearray(save.encode())
+        for _ in range(data.draw(st.integers(1, 4))):
+            raw[data.draw(st.integers(0, len(raw) - 1))] = data.draw(st.integers(0, 255))
+        body = bytes(raw)
+    else:
+        parsed = json.loads(save)
+        parsed[data.draw(st.sampled_from(sorted(k for k in parsed if k != "checksum")))] = data.draw(garbage_values)
+        if how == "resealed":  # a checksum that matches: the save's contents themselves are checked
+            parsed["checksum"] = checksum({k: v for k, v in parsed.items() if k != "checksum"})
+        body = json.dumps(parsed).encode()
+    assert_answered(served.post("/api/matches/load", content=body), "POST")

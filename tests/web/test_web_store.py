@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kessen.core.errors import InputError
-from kessen.web.store import SCHEMA_VERSION, Store, default_path
+from kessen.web.store import SCHEMA_VERSION, Room, Store, StoreFull, default_path
 
 
 def test_matches_survive_a_reopen(tmp_path: Path) -> None:
@@ -108,3 +108,57 @@ def test_a_damaged_sqlite_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "damaged.sqlite3"
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200)
     assert _refusal(path).startswith("cannot use the file as a SQLite store")
+
+
+def test_a_phase_a_store_is_migrated_keeping_its_rows(tmp_path: Path) -> None:
+    """A store of schema version 1 gains the columns of version 2; its matches and simulations stay."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE matches (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL, seed INTEGER NOT NULL,"
+            " people TEXT NOT NULL, save TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL);"
+            "CREATE TABLE simulations (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL, runs INTEGER NOT NULL,"
+            " seed INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0, result TEXT, created REAL NOT NULL, updated REAL NOT NULL);"
+            "INSERT INTO matches VALUES ('m1', 'legions', 'x', 4, '[\"a\"]', '{}', 1.0, 1.0);"
+            "INSERT INTO simulations VALUES ('s1', 'legions', 'x', 10, 2, 10, '{\"sides\": []}', 1.0, 1.0);"
+            "INSERT INTO simulations VALUES ('s2', 'legions', 'x', 10, 2, 3, NULL, 1.0, 1.0);"
+            "PRAGMA user_version = 1;"
+        )
+    store = Store.open(path)
+    match = store.match("m1")
+    assert match is not None and (match.seed, match.people, match.finished) == (4, ("a",), False)
+    done, waiting = store.simulation("s1"), store.simulation("s2")
+    assert done is not None and (done.status, done.result, done.source) == ("done", {"sides": []}, "scenario")
+    assert waiting is not None and waiting.status == "queued"
+    assert store.unfinished_simulations() == ["s2"]
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+
+
+def test_a_simulation_goes_from_queued_to_done_or_failed(store: Store) -> None:
+    record = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, source="legions/hold-the-line")
+    assert (record.status, store.unfinished_simulations()) == ("queued", [record.id])
+    store.record_progress(record.id, done=2)
+    running = store.simulation(record.id)
+    assert running is not None and (running.status, running.done, running.source) == ("running", 2, "legions/hold-the-line")
+    assert store.restart_simulation(record.id)
+    again = store.simulation(record.id)
+    assert again is not None and (again.status, again.done) == ("queued", 0)
+    store.record_failure(record.id, error="kessen: error: boom")
+    failed = store.simulation(record.id)
+    assert failed is not None and (failed.status, failed.error) == ("failed", "kessen: error: boom")
+    assert store.unfinished_simulations() == [] and not store.restart_simulation(record.id)
+    assert not store.record_failure("nope", error="x")
+
+
+def test_the_simulations_kept_are_bounded_finished_ones_dropped_first(store: Store) -> None:
+    room = Room(limit=2, idle=3600.0)
+    first = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
+    store.record_progress(first.id, done=4, result={"sides": []})
+    second = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
+    third = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
+    assert store.simulation(first.id) is None and store.simulation(second.id) is not None and store.simulation(third.id) is not None
+    with pytest.raises(StoreFull):
+        store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
+    with pytest.raises(StoreFull, match="simulations waiting or running: the server keeps at most 2"):
+        store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, waiting=2)

@@ -115,6 +115,9 @@ def test_every_word_the_page_asks_for_is_in_both_page_catalogues() -> None:
     for script in STATIC.glob("js/*.js"):
         asked |= set(re.findall(r"\bt\(\s*\"(\w+)\"", script.read_text(encoding="utf-8")))
         asked |= {f"input_{name}" for name in ("a", "b")} if "t(`input_${" in script.read_text(encoding="utf-8") else set()
+    # the keys the page makes from a name: each page's title and footer, a simulation's status, a board's units
+    asked |= {f"{page}_{part}" for page in ("odds", "viewer", "play", "simulate") for part in ("title", "footer")}
+    asked |= {f"sim_{status}" for status in ("queued", "running", "done", "failed")} | {f"units_{units}" for units in ("mm", "inch", "square")}
     assert asked and asked <= set(en), asked - set(en)
     for key in en:
         assert en[key] != ja[key] or key in {"api_docs", "p_exactly", "p_at_least", "legend_bars", "legend_curve", "none_value"}, key

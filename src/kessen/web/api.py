@@ -8,7 +8,6 @@ request is ever opened: scenarios are shipped ones, listed by name, or sent as t
 from __future__ import annotations
 
 import functools
-import tomllib
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -16,12 +15,13 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from kessen.core.errors import InputError
-from kessen.io.scenarios import shipped_scenarios
 from kessen.io.files import load_json
 from kessen.io.validation import StrictModel
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
+from kessen.web.errors import NotFound
 from kessen.web.limits import MAX_BODY_BYTES
+from kessen.web.scenarios import PASTED, scenario_ruleset, shipped, shipped_text
 from kessen.web.texts import check_language, page_words, ruleset_texts
 
 router = APIRouter(prefix="/api")
@@ -116,11 +116,21 @@ async def odds(ruleset: str, procedure: str, request: Request) -> Response:
 
 @router.get("/scenarios", summary="The scenarios kessen ships")
 def scenarios() -> dict[str, Any]:
+    """Each by the name the match, board and simulation routes take (``battlehost/doorway``), with its sides."""
     return {
         "scenarios": [
-            {"name": s.name, "ruleset": s.ruleset, "title": s.title, "description": s.description} for s in shipped_scenarios()
+            {"name": s.name, "ruleset": s.ruleset, "title": s.title, "description": s.description, "sides": list(s.sides)}
+            for s in shipped().values()
         ]
     }
+
+
+@router.get("/scenarios/{ruleset}/{name}", summary="A shipped scenario's text", responses=_REFUSALS)
+def scenario(ruleset: str, name: str) -> dict[str, Any]:
+    found = shipped().get(f"{ruleset}/{name}")
+    if found is None:
+        raise NotFound("scenario", f"{ruleset}/{name}", "no shipped scenario has this name (GET /api/scenarios lists them)")
+    return {"name": found.name, "ruleset": found.ruleset, "title": found.title, "sides": list(found.sides), "text": shipped_text(found.name)}
 
 
 @router.post(
@@ -135,32 +145,14 @@ async def check_scenario(request: Request) -> dict[str, Any]:
 
 
 def _check(body: ScenarioCheck) -> dict[str, Any]:
-    chosen = get_ruleset(_scenario_ruleset(body))
+    chosen = get_ruleset(scenario_ruleset(body.text, body.ruleset))
     if chosen.game is None:
         raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")
     try:
-        state = chosen.game.load_scenario(body.text, "scenario")
+        state = chosen.game.load_scenario(body.text, PASTED)
     except RecursionError:  # tomllib parses nested arrays recursively
         raise InputError("scenario", InputError.NOTHING, "nested too deeply") from None
     return {"ok": True, "ruleset": chosen.id, "sides": list(chosen.game.sides(state))}
-
-
-def _scenario_ruleset(body: ScenarioCheck) -> str:
-    """The ruleset given in the request, else the one the scenario's text names; both given must agree."""
-    try:
-        named = tomllib.loads(body.text).get("ruleset")
-    except tomllib.TOMLDecodeError as error:
-        raise InputError("scenario", InputError.NOTHING, f"not valid TOML ({error})") from None
-    except RecursionError:
-        raise InputError("scenario", InputError.NOTHING, "nested too deeply") from None
-    if named is not None and not isinstance(named, str):
-        raise InputError("scenario: ruleset", named, "must be a string")
-    if body.ruleset is not None and named is not None and named != body.ruleset:
-        raise InputError("ruleset", body.ruleset, f"the scenario says ruleset = {named!r}")
-    found = body.ruleset or named
-    if found is None:
-        raise InputError("ruleset", InputError.NOTHING, f"give the scenario's ruleset (one of {', '.join(ruleset_ids())})")
-    return found
 
 
 def _titled(words: dict[str, Any]) -> dict[str, str]:

@@ -2,23 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI, Request, Response
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 
 from kessen import __version__
 from kessen.core.errors import InputError
-from kessen.web.api import router
+from kessen.web import api, match_api, simulation_api
 from kessen.web.assets import Asset, load_assets
 from kessen.web.errors import error_response, install_error_handlers
 from kessen.web.limits import BodyLimit
+from kessen.web.playing import Matches
+from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
 
-PAGES = ("/", "/odds")  # the page's own addresses; its state is in the query string
+PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
 
 
-def create_app(store: Store) -> FastAPI:
-    """The app serving one store (kept in ``app.state.store`` for the match and simulation routes)."""
+def create_app(store: Store, *, workers: int = 0) -> FastAPI:
+    """The app serving one store; simulations are played by *workers* processes (0: on the runner's own thread).
+
+    The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
+    lifespan), simulations a stopped server left unfinished are played again, and stopping ends the workers.
+    """
+    runner = SimulationRunner(store, workers=workers)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        runner.resume()
+        yield
+        runner.stop()
+
     app = FastAPI(
         title="kessen",
         version=__version__,
@@ -26,11 +43,15 @@ def create_app(store: Store) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
+        lifespan=lifespan,
     )
     app.state.store = store
+    app.state.matches = Matches(store)
+    app.state.simulations = runner
     install_error_handlers(app)
     app.add_middleware(BodyLimit)
-    app.include_router(router)
+    for module in (api, match_api, simulation_api):
+        app.include_router(module.router)
     assets = load_assets()
 
     @app.get("/docs", include_in_schema=False)

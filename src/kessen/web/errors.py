@@ -1,4 +1,8 @@
-"""Errors as the web app answers them: a 4xx status with ``{"error": "<one line>"}``, never a traceback."""
+"""Errors as the web app answers them: a 4xx status with ``{"error": "<one line>"}``, never a traceback.
+
+A refused choice (:class:`IllegalChoice`) also gives its ``rule`` (None where no single rule says it) and its
+``reason``; an error of the web layer may carry its own ``status`` (404 for an unknown match, 429 for a full store).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from kessen.core.errors import InputError, KessenError, UnknownProcedureError, UnknownRulesetError, error_line
+from kessen.core.errors import IllegalChoice, InputError, KessenError, UnknownProcedureError, UnknownRulesetError, error_line
+
+
+class NotFound(InputError):
+    """A thing a path names that the server does not have (a match, a simulation, a shipped scenario): 404."""
+
+    status = 404
 
 
 def error_response(status: int, error: BaseException | str, headers: dict[str, str] | None = None) -> JSONResponse:
     """The JSON answer to a refused request."""
-    return JSONResponse({"error": error_line(error)}, status_code=status, headers=headers)
+    body: dict[str, str | None] = {"error": error_line(error)}
+    if isinstance(error, IllegalChoice):
+        body |= {"rule": error.rule, "reason": error.reason}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def status_of(error: KessenError) -> int:
-    """404 for a ruleset or procedure that does not exist, 422 for every other refused input."""
+    """The error's own ``status`` if it has one; 404 for a ruleset or procedure that does not exist; 422 for every
+    other refused input."""
+    own = getattr(error, "status", None)
+    if isinstance(own, int):
+        return own
     return 404 if isinstance(error, UnknownRulesetError | UnknownProcedureError) else 422
 
 

@@ -5,8 +5,11 @@ connection. The schema carries its version in ``PRAGMA user_version``; a file wr
 not a kessen store at all, is refused with an :class:`InputError` naming the path, never altered.
 
 A match row holds what replays it exactly (DESIGN.md, "Decisions, notation and saves"): the scenario text, the seed,
-the sides played by people and the save file; a simulation row holds its request, its progress and, when done, its
-result as JSON. Both are written by the Match and simulation parts of the page.
+the sides played by people and the save file (``kessen-save/2``), and whether the battle is over; a simulation row
+holds its request, its state (queued, running, done, failed), its progress and, when done, its result as JSON.
+
+The store keeps at most a given number of each: making room drops the finished ones least recently touched first,
+then unfinished ones left untouched for longer than a given idle time; with no room, :class:`StoreFull`.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from kessen.core.errors import InputError
+from kessen.core.errors import InputError, KessenError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -35,7 +38,8 @@ CREATE TABLE IF NOT EXISTS matches (
     people TEXT NOT NULL,
     save TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS simulations (
     id TEXT PRIMARY KEY,
@@ -46,9 +50,25 @@ CREATE TABLE IF NOT EXISTS simulations (
     done INTEGER NOT NULL DEFAULT 0,
     result TEXT,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued',
+    error TEXT,
+    source TEXT NOT NULL DEFAULT 'scenario'
 );
 """
+
+_MIGRATIONS = {
+    # version 1 (phase A) → 2: whether a match is over; a simulation's state, error and scenario name
+    1: """
+ALTER TABLE matches ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE simulations ADD COLUMN status TEXT NOT NULL DEFAULT 'queued';
+ALTER TABLE simulations ADD COLUMN error TEXT;
+ALTER TABLE simulations ADD COLUMN source TEXT NOT NULL DEFAULT 'scenario';
+UPDATE simulations SET status = 'done' WHERE result IS NOT NULL;
+""",
+}
+
+SimulationStatus = Literal["queued", "running", "done", "failed"]
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -61,6 +81,25 @@ def default_path() -> Path:
     return root / "kessen" / "kessen.sqlite3"
 
 
+class StoreFull(KessenError):
+    """No room for one more match or simulation: every kept one is still in use (429 on the web)."""
+
+    status = 429
+
+    def __init__(self, what: str, limit: int) -> None:
+        super().__init__(f"{what}: the server keeps at most {limit:,}, and none of them can be dropped yet; finish one or try later")
+        self.what, self.limit = what, limit
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """How many rows a table may keep (*limit*), and how long an unfinished one may lie untouched (*idle*
+    seconds) before it may be dropped to make room."""
+
+    limit: int
+    idle: float
+
+
 @dataclass(frozen=True, slots=True)
 class MatchRecord:
     """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text)."""
@@ -71,11 +110,13 @@ class MatchRecord:
     seed: int
     people: tuple[str, ...]
     save: str
+    finished: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class SimulationRecord:
-    """One simulation as stored: its request, how many battles are done, and its result once finished."""
+    """One simulation as stored: its request (*source* names the scenario), its state, how many battles are done,
+    and its result once finished (or the error that stopped it)."""
 
     id: str
     ruleset: str
@@ -84,6 +125,9 @@ class SimulationRecord:
     seed: int
     done: int
     result: dict[str, Any] | None
+    status: SimulationStatus = "queued"
+    error: str | None = None
+    source: str = "scenario"
 
 
 class Store:
@@ -113,29 +157,38 @@ class Store:
 
     # --- matches ---------------------------------------------------------------------------------------
 
-    def add_match(self, *, ruleset: str, scenario: str, seed: int, people: tuple[str, ...], save: str) -> MatchRecord:
-        """Keep a new match; its id is a random URL-safe token."""
-        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save)
+    def add_match(
+        self, *, ruleset: str, scenario: str, seed: int, people: tuple[str, ...], save: str, finished: bool = False,
+        room: Room | None = None,
+    ) -> MatchRecord:
+        """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull)."""
+        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished)
         now = time.time()
         with self._connect() as db:
+            if room is not None:
+                _make_room(db, "matches", "finished = 1", room, "open matches")
             db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now),
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now, int(finished)),
             )
         return record
 
     def match(self, match_id: str) -> MatchRecord | None:
         """The match with this id, or None."""
         with self._connect() as db:
-            row = db.execute("SELECT id, ruleset, scenario, seed, people, save FROM matches WHERE id = ?", (match_id,)).fetchone()
+            row = db.execute(
+                "SELECT id, ruleset, scenario, seed, people, save, finished FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
         if row is None:
             return None
-        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5])
+        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5], bool(row[6]))
 
-    def update_match(self, match_id: str, *, save: str) -> bool:
+    def update_match(self, match_id: str, *, save: str, finished: bool = False) -> bool:
         """Replace a match's save file (after a decision or an undo); False when there is no such match."""
         with self._connect() as db:
-            changed = db.execute("UPDATE matches SET save = ?, updated = ? WHERE id = ?", (save, time.time(), match_id)).rowcount
+            changed = db.execute(
+                "UPDATE matches SET save = ?, finished = ?, updated = ? WHERE id = ?", (save, int(finished), time.time(), match_id)
+            ).rowcount
         return changed == 1
 
     def count_matches(self) -> int:
@@ -145,14 +198,25 @@ class Store:
 
     # --- simulations -----------------------------------------------------------------------------------
 
-    def add_simulation(self, *, ruleset: str, scenario: str, runs: int, seed: int) -> SimulationRecord:
-        """Keep a new simulation request, nothing done yet."""
-        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None)
+    def add_simulation(
+        self, *, ruleset: str, scenario: str, runs: int, seed: int, source: str = "scenario", room: Room | None = None,
+        waiting: int | None = None,
+    ) -> SimulationRecord:
+        """Keep a new simulation request, nothing done yet, first making *room* if given; with *waiting*, refuse
+        (StoreFull) when that many are already queued or running."""
+        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source)
         now = time.time()
         with self._connect() as db:
+            if waiting is not None:
+                busy = int(db.execute("SELECT COUNT(*) FROM simulations WHERE status IN ('queued', 'running')").fetchone()[0])
+                if busy >= waiting:
+                    raise StoreFull("simulations waiting or running", waiting)
+            if room is not None:
+                _make_room(db, "simulations", "status IN ('done', 'failed')", room, "simulations")
             db.execute(
-                "INSERT INTO simulations VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?)",
-                (record.id, ruleset, scenario, runs, seed, now, now),
+                "INSERT INTO simulations (id, ruleset, scenario, runs, seed, done, result, created, updated, status, error, source) "
+                "VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?, 'queued', NULL, ?)",
+                (record.id, ruleset, scenario, runs, seed, now, now, source),
             )
         return record
 
@@ -160,18 +224,46 @@ class Store:
         """The simulation with this id, or None."""
         with self._connect() as db:
             row = db.execute(
-                "SELECT id, ruleset, scenario, runs, seed, done, result FROM simulations WHERE id = ?", (simulation_id,)
+                "SELECT id, ruleset, scenario, runs, seed, done, result, status, error, source FROM simulations WHERE id = ?",
+                (simulation_id,),
             ).fetchone()
         if row is None:
             return None
-        return SimulationRecord(row[0], row[1], row[2], row[3], row[4], row[5], None if row[6] is None else json.loads(row[6]))
+        result = None if row[6] is None else json.loads(row[6])
+        return SimulationRecord(row[0], row[1], row[2], row[3], row[4], row[5], result, row[7], row[8], row[9])
 
     def record_progress(self, simulation_id: str, *, done: int, result: dict[str, Any] | None = None) -> bool:
-        """How many battles are done, and the result once all are; False when there is no such simulation."""
+        """How many battles are done (the simulation is running), and the result once all are (it is done);
+        False when there is no such simulation."""
+        status = "running" if result is None else "done"
         with self._connect() as db:
             changed = db.execute(
-                "UPDATE simulations SET done = ?, result = ?, updated = ? WHERE id = ?",
-                (done, None if result is None else json.dumps(result), time.time(), simulation_id),
+                "UPDATE simulations SET done = ?, result = ?, status = ?, updated = ? WHERE id = ?",
+                (done, None if result is None else json.dumps(result), status, time.time(), simulation_id),
+            ).rowcount
+        return changed == 1
+
+    def record_failure(self, simulation_id: str, *, error: str) -> bool:
+        """A simulation stopped by an error (its line kept for the page); False when there is no such simulation."""
+        with self._connect() as db:
+            changed = db.execute(
+                "UPDATE simulations SET status = 'failed', error = ?, updated = ? WHERE id = ?", (error, time.time(), simulation_id)
+            ).rowcount
+        return changed == 1
+
+    def unfinished_simulations(self) -> list[str]:
+        """The ids of the simulations queued or running (a restarted server runs them again), oldest first."""
+        with self._connect() as db:
+            rows = db.execute("SELECT id FROM simulations WHERE status IN ('queued', 'running') ORDER BY created, rowid").fetchall()
+        return [row[0] for row in rows]
+
+    def restart_simulation(self, simulation_id: str) -> bool:
+        """Put an unfinished simulation back in the queue with nothing done (its battles are played again, to the
+        same result: they are seeded)."""
+        with self._connect() as db:
+            changed = db.execute(
+                "UPDATE simulations SET status = 'queued', done = 0, updated = ? WHERE id = ? AND status IN ('queued', 'running')",
+                (time.time(), simulation_id),
             ).rowcount
         return changed == 1
 
@@ -193,7 +285,10 @@ class Store:
                 if version == 0 and tables:
                     raise InputError(field, str(self.path), "a SQLite file of another program (it has tables but no kessen store)")
                 db.execute("PRAGMA journal_mode = WAL")
-                db.executescript(_SCHEMA)
+                if version == 0:
+                    _run_script(db, _SCHEMA)
+                for older in range(version or SCHEMA_VERSION, SCHEMA_VERSION):
+                    _run_script(db, _MIGRATIONS[older])
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as error:
             raise InputError(field, str(self.path), f"cannot use the file as a SQLite store ({error})") from None
@@ -216,6 +311,29 @@ def _check_path(path: Path, field: str) -> None:
             raise InputError(field, str(path), "the file is not writable")
     elif not os.access(path.parent, os.W_OK):
         raise InputError(field, str(path), "its folder is not writable")
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """The statements of *script* inside the open transaction (``executescript`` would commit it first)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _make_room(db: sqlite3.Connection, table: str, finished: str, room: Room, what: str) -> None:
+    """Drop one row of *table* when it holds *room.limit* or more: the finished one least recently touched, else
+    the unfinished one untouched for longest if it has lain idle past *room.idle*; else StoreFull."""
+    count = int(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+    if count < room.limit:
+        return
+    for where, args in ((finished, ()), (f"NOT ({finished}) AND updated < ?", (time.time() - room.idle,))):
+        extra = count - room.limit + 1
+        doomed = db.execute(f"SELECT id FROM {table} WHERE {where} ORDER BY updated, rowid LIMIT ?", (*args, extra)).fetchall()
+        db.executemany(f"DELETE FROM {table} WHERE id = ?", doomed)
+        count -= len(doomed)
+        if count < room.limit:
+            return
+    raise StoreFull(what, room.limit)
 
 
 def _new_id() -> str:

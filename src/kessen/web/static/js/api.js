@@ -1,9 +1,11 @@
 // The page talks to the server only through the JSON API; a refusal carries the CLI's one error line.
 
 export class ApiError extends Error {
-  constructor(status, line) {
+  // body: the refusal as the server sent it ({error}, and for a refused choice also {rule, reason}).
+  constructor(status, line, body = null) {
     super(line);
     this.status = status;
+    this.body = body || {};
   }
 }
 
@@ -14,7 +16,7 @@ async function answer(response) {
   } catch {
     body = null;
   }
-  if (!response.ok) throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`);
+  if (!response.ok) throw new ApiError(response.status, (body && body.error) || `HTTP ${response.status}`, body);
   return body;
 }
 
@@ -23,11 +25,16 @@ export async function getJSON(path) {
 }
 
 export async function postJSON(path, value, { signal } = {}) {
+  return postText(path, JSON.stringify(value), { signal });
+}
+
+// A body that is JSON text already (a save file as it was downloaded).
+export async function postText(path, text, { signal } = {}) {
   return answer(
     await fetch(path, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(value),
+      body: text,
       signal,
     }),
   );

@@ -1,250 +1,55 @@
-// The odds calculator: pick a ruleset and a procedure, fill its form, read the exact odds; compare two inputs.
-// The whole state lives in the URL (?lang, ruleset, procedure, a, b, chart), so a link reproduces the result.
+// The page's one entry point: the header (pages, language) and the page its address names, each page a module
+// with mount(app): odds calculator, battle viewer, play against the AI, simulate.
 
-import { ApiError, getJSON, postJSON } from "./api.js";
-import { element } from "./dom.js";
-import { SchemaForm } from "./form.js";
+import { getJSON } from "./api.js";
+import { currentLang, query, setQuery } from "./address.js";
 import { loadPageWords, t } from "./words.js";
-import { renderResults } from "./results.js";
+import * as odds from "./odds.js";
+import * as viewer from "./viewer.js";
+import * as play from "./play.js";
+import * as simulate from "./simulate.js";
 
-const state = {
-  lang: "en",
-  ruleset: null,
-  procedure: null,
-  a: null,
-  b: null,
-  chart: null,
-};
-let rulesets = [];
-const details = new Map(); // "lang/ruleset" → GET /api/rulesets/{ruleset}
-let forms = { a: null, b: null };
-let pending = null;
-let sequence = 0;
-let timer = null;
-
+const PAGES = { odds, viewer, play, simulate };
+const ROUTES = { "/": "odds", "/odds": "odds", "/viewer": "viewer", "/play": "play", "/simulate": "simulate" };
 const $ = (id) => document.getElementById(id);
 
-function readURL() {
-  const query = new URLSearchParams(location.search);
-  const lang = query.get("lang");
-  state.lang = lang === "ja" || lang === "en" ? lang : navigator.language.startsWith("ja") ? "ja" : "en";
-  state.ruleset = query.get("ruleset");
-  state.procedure = query.get("procedure");
-  state.a = parseInput(query.get("a"));
-  state.b = parseInput(query.get("b"));
-  state.chart = query.get("chart");
-}
+const name = ROUTES[location.pathname] || "odds";
+const page = PAGES[name];
 
-function parseInput(text) {
-  if (text === null) return null;
-  try {
-    const value = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
+async function language(lang) {
+  await loadPageWords(getJSON, lang);
+  document.documentElement.lang = lang;
+  document.title = `${t(`${name}_title`)} · kessen`;
+  $("page-title").textContent = t(`${name}_title`);
+  $("api-link").textContent = t("api_docs");
+  $("footer").textContent = t(`${name}_footer`);
+  for (const link of $("pages").querySelectorAll("a")) {
+    link.textContent = t(`${link.dataset.page}_title`);
+    link.href = `/${link.dataset.page}?lang=${lang}`;
+    if (link.dataset.page === name) link.setAttribute("aria-current", "page");
   }
-}
-
-function writeURL({ push = false } = {}) {
-  const query = new URLSearchParams();
-  query.set("lang", state.lang);
-  if (state.ruleset) query.set("ruleset", state.ruleset);
-  if (state.procedure) query.set("procedure", state.procedure);
-  if (state.a) query.set("a", JSON.stringify(state.a));
-  if (state.b) query.set("b", JSON.stringify(state.b));
-  if (state.chart) query.set("chart", state.chart);
-  const url = `${location.pathname}?${query}`;
-  if (push) history.pushState(null, "", url);
-  else history.replaceState(null, "", url);
-}
-
-async function detail(rulesetId) {
-  const key = `${state.lang}/${rulesetId}`;
-  if (!details.has(key)) details.set(key, await getJSON(`/api/rulesets/${encodeURIComponent(rulesetId)}?lang=${state.lang}`));
-  return details.get(key);
-}
-
-function button(text, attributes, onClick) {
-  const node = element("button", { type: "button", text, ...attributes });
-  node.addEventListener("click", onClick);
-  return node;
+  for (const node of $("lang-switch").querySelectorAll("button")) node.setAttribute("aria-pressed", String(node.dataset.lang === lang));
 }
 
 async function start() {
-  readURL();
-  await loadLanguage();
-  await render();
-  window.addEventListener("popstate", async () => {
-    const lang = state.lang;
-    readURL();
-    if (lang !== state.lang) await loadLanguage();
-    await render();
-  });
+  await language(currentLang());
   for (const node of $("lang-switch").querySelectorAll("button")) {
     node.addEventListener("click", async () => {
-      if (node.dataset.lang === state.lang) return;
-      state.lang = node.dataset.lang;
-      await loadLanguage();
-      writeURL();
-      await render();
+      if (node.dataset.lang === currentLang()) return;
+      setQuery({ lang: node.dataset.lang });
+      await language(node.dataset.lang);
+      await page.mount($("app"), { relabel: true });
     });
   }
-}
-
-async function loadLanguage() {
-  await loadPageWords(getJSON, state.lang);
-  rulesets = (await getJSON(`/api/rulesets?lang=${state.lang}`)).rulesets;
-  document.documentElement.lang = state.lang;
-  document.title = `${t("odds_title")} · kessen`;
-  $("page-title").textContent = t("odds_title");
-  $("api-link").textContent = t("api_docs");
-  $("footer").textContent = t("footer");
-  for (const node of $("lang-switch").querySelectorAll("button")) node.setAttribute("aria-pressed", String(node.dataset.lang === state.lang));
-}
-
-async function render() {
-  const ruleset = rulesets.find((r) => r.id === state.ruleset) || rulesets[0];
-  state.ruleset = ruleset.id;
-  const info = await detail(ruleset.id);
-  const procedure = info.procedures.find((p) => p.name === state.procedure) || info.procedures[0];
-  state.procedure = procedure.name;
-
-  $("rulesets").replaceChildren(
-    ...rulesets.map((r) =>
-      button(r.title, { role: "tab", "data-ruleset": r.id, "aria-selected": String(r.id === ruleset.id) }, () => choose(r.id, null)),
-    ),
-  );
-  $("procedures").replaceChildren(
-    ...info.procedures.map((p) =>
-      button(p.title, { role: "tab", "data-procedure": p.name, "aria-selected": String(p.name === procedure.name), title: p.summary }, () => choose(ruleset.id, p.name)),
-    ),
-  );
-  $("procedure-summary").textContent = procedure.summary;
-
-  const make = (name, value) =>
-    new SchemaForm({
-      name,
-      schema: procedure.schema,
-      fields: procedure.fields,
-      words: info.words,
-      value: value || procedure.start,
-      onChange: (body) => {
-        state[name] = body;
-        writeURL();
-        schedule();
-      },
-    });
-  forms = { a: make("a", state.a), b: state.b ? make("b", state.b) : null };
-  state.a = forms.a.body();
-  if (forms.b) state.b = forms.b.body();
-  renderInputs(procedure);
-  writeURL();
-  await compute(procedure, info);
-}
-
-function renderInputs(procedure) {
-  const panel = (name, form, actions) =>
-    element(
-      "section",
-      { class: `input-panel input-${name}`, id: `input-${name}` },
-      element("div", { class: "panel-head" }, element("h2", {}, element("span", { class: `swatch series-${name}` }), t(`input_${name}`)), ...actions),
-      form.element,
-    );
-  const reset = button(t("reset"), { class: "quiet", "data-action": "reset" }, () => {
-    forms.a.setValue(procedure.start);
-    state.a = forms.a.body();
-    writeURL();
-    schedule(0);
+  window.addEventListener("popstate", async () => {
+    await language(currentLang());
+    await page.mount($("app"), { relabel: true });
   });
-  const panels = [panel("a", forms.a, [reset])];
-  if (forms.b) {
-    const copy = button(t("copy_from_a"), { class: "quiet", "data-action": "copy-a" }, () => {
-      forms.b.setValue(JSON.parse(JSON.stringify(forms.a.value)));
-      state.b = forms.b.body();
-      writeURL();
-      schedule(0);
-    });
-    const drop = button(t("stop_compare"), { class: "quiet", "data-action": "stop-compare" }, () => {
-      state.b = null;
-      writeURL();
-      render();
-    });
-    panels.push(panel("b", forms.b, [copy, drop]));
-  }
-  const tools = element("div", { class: "input-tools" });
-  if (!forms.b) {
-    tools.append(
-      button(t("compare"), { class: "primary", "data-action": "compare" }, () => {
-        state.b = JSON.parse(JSON.stringify(forms.a.body()));
-        writeURL();
-        render();
-      }),
-    );
-  }
-  const link = button(t("copy_link"), { class: "quiet", "data-action": "copy-link" }, async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-      link.textContent = t("link_copied");
-    } catch {
-      link.textContent = t("link_in_address_bar");
-    }
-    setTimeout(() => (link.textContent = t("copy_link")), 2000);
-  });
-  tools.append(link);
-  $("inputs").replaceChildren(...panels, tools);
-  $("workspace").classList.toggle("comparing", Boolean(forms.b));
-}
-
-async function choose(rulesetId, procedureName) {
-  state.ruleset = rulesetId;
-  state.procedure = procedureName;
-  state.a = null;
-  state.b = null;
-  state.chart = null;
-  writeURL({ push: true });
-  await render();
-}
-
-function schedule(delay = 180) {
-  clearTimeout(timer);
-  timer = setTimeout(async () => {
-    const info = await detail(state.ruleset);
-    await compute(info.procedures.find((p) => p.name === state.procedure), info);
-  }, delay);
-}
-
-async function compute(procedure, info) {
-  const id = (sequence += 1);
-  if (pending) pending.abort();
-  pending = new AbortController();
-  const signal = pending.signal;
-  const path = `/api/odds/${encodeURIComponent(state.ruleset)}/${encodeURIComponent(procedure.name)}`;
-  const inputs = [["a", state.a], ...(state.b ? [["b", state.b]] : [])];
-  $("results").classList.add("busy");
-  const answers = await Promise.all(
-    inputs.map(async ([name, body]) => {
-      try {
-        return { name, data: await postJSON(path, body, { signal }) };
-      } catch (error) {
-        if (error.name === "AbortError") return { name, aborted: true };
-        return { name, error: error instanceof ApiError ? error.message : t("no_answer") };
-      }
-    }),
-  );
-  if (id !== sequence || answers.some((answer) => answer.aborted)) return;
-  $("results").classList.remove("busy");
-  renderResults($("results"), {
-    answers,
-    procedure,
-    words: info.words,
-    chart: state.chart,
-    onChart: (field) => {
-      state.chart = field;
-      writeURL();
-    },
-  });
+  await page.mount($("app"), { relabel: false });
 }
 
 start().catch((error) => {
-  $("results").textContent = `${error.message}`;
+  $("app").textContent = `${error.message}`;
 });
+
+

@@ -1,4 +1,4 @@
-"""Every command-line test keeps its saved games in a folder of its own, never the user's saved-games folder."""
+"""Every test keeps its saved games and data in a folder of its own, never the user's data folder."""
 
 from __future__ import annotations
 

@@ -1,0 +1,191 @@
+"""The JSON API of matches (issue 11): start one, read its state, choose, undo, save, load, and replay it.
+
+Every answer comes from :class:`kessen.Match`: the decision with its suggested options, notation and exact odds, the
+board, the events narrated in the match's language, and the result. A match lives in the store as its save file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from pydantic import Field
+
+from kessen.core.errors import InputError
+from kessen.io.files import load_json
+from kessen.io.validation import StrictModel
+from kessen.match import Match
+from kessen.web.limits import MAX_BODY_BYTES
+from kessen.web.playing import Matches
+from kessen.web.replays import check_events, replay_view
+from kessen.web.scenarios import choose_scenario
+from kessen.web.texts import check_language
+from kessen.web.views import legend, match_view
+
+router = APIRouter(prefix="/api")
+
+MAX_PEOPLE = 16
+
+
+class ScenarioRequest(StrictModel):
+    """A scenario: a shipped one's name (``battlehost/doorway``) or a scenario's TOML text, and its ruleset unless
+    the text names it."""
+
+    scenario: str = Field(max_length=MAX_BODY_BYTES, description="a shipped scenario's name, or a scenario's TOML text")
+    ruleset: str | None = Field(default=None, max_length=100, description="the ruleset, unless the scenario names it")
+
+
+class BoardRequest(ScenarioRequest):
+    lang: str = Field(default="en", max_length=10)
+
+
+class MatchRequest(ScenarioRequest):
+    """A new match: its scenario, seed, the sides a person plays (none: the AI plays every side), and language."""
+
+    seed: int = Field(description="the seed of the match's one random stream, 0 to 2^64 - 1")
+    people: list[str] = Field(default=[], max_length=MAX_PEOPLE, description="the sides a person plays")
+    lang: str = Field(default="en", max_length=10, description="the language of the match's words: en or ja")
+
+
+class EventsRequest(ScenarioRequest):
+    """An events file (JSON lines, as ``kessen battle --events`` writes) with the scenario and seed it came from."""
+
+    seed: int
+    events: str = Field(max_length=MAX_BODY_BYTES)
+    lang: str = Field(default="en", max_length=10)
+
+
+class ChoiceRequest(StrictModel):
+    notation: str = Field(max_length=10_000, description="a suggested option's notation, or any legal notation of a free decision")
+
+
+def _matches(request: Request) -> Matches:
+    matches: Matches = request.app.state.matches
+    return matches
+
+
+def _body(model: type[Any]) -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+_REFUSALS: dict[int | str, dict[str, Any]] = {
+    404: {"description": "no such match: `{\"error\": line}`"},
+    413: {"description": f"body over {MAX_BODY_BYTES:,} bytes"},
+    422: {"description": "bad input, or a refused choice: `{\"error\": line}` (a choice also gives `rule` and `reason`)"},
+    429: {"description": "the server keeps as many matches as it may, all still in play"},
+}
+
+
+async def _read(request: Request, model: type[Any]) -> Any:
+    return load_json(model, await request.body(), None)
+
+
+@router.post("/scenarios/board", summary="A scenario's board at the start, its sides and its words", responses=_REFUSALS, openapi_extra=_body(BoardRequest))
+async def scenario_board(request: Request) -> dict[str, Any]:
+    body: BoardRequest = await _read(request, BoardRequest)
+    return await run_in_threadpool(_scenario_board, body)
+
+
+def _scenario_board(body: BoardRequest) -> dict[str, Any]:
+    lang = check_language(body.lang)
+    chosen = choose_scenario(body.scenario, body.ruleset)
+    match = Match(chosen.ruleset, chosen.text, chosen.source, seed=0, lang=lang)
+    board = match.board()
+    return {
+        "ruleset": chosen.ruleset.id, "scenario": chosen.source, "sides": list(match.sides), "board": board,
+        "legend": legend(chosen.ruleset.id, lang, board["terrain"], board["models"]),
+    }
+
+
+@router.post("/matches", status_code=201, summary="Start a match: the AI plays the sides no person plays", responses=_REFUSALS, openapi_extra=_body(MatchRequest))
+async def start_match(request: Request) -> dict[str, str]:
+    body: MatchRequest = await _read(request, MatchRequest)
+    matches = _matches(request)
+
+    def start() -> dict[str, str]:
+        chosen = choose_scenario(body.scenario, body.ruleset)
+        return {"id": matches.start(chosen, seed=body.seed, people=body.people, lang=check_language(body.lang))}
+
+    return await run_in_threadpool(start)
+
+
+@router.post(
+    "/matches/load", status_code=201, summary="A new match from a save file's text, replayed to where it was saved",
+    responses=_REFUSALS, openapi_extra={"requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}}},
+)
+async def load_match(request: Request) -> dict[str, str]:
+    """The body is the save file itself (``kessen-save/2`` or ``/1``, as ``GET /api/matches/{id}/save`` gives it)."""
+    text = await request.body()
+    matches = _matches(request)
+    return await run_in_threadpool(lambda: {"id": matches.load(_text(text))})
+
+
+@router.post(
+    "/matches/from-events", status_code=201, summary="The AI battle an events file records, checked line by line",
+    responses=_REFUSALS, openapi_extra=_body(EventsRequest),
+)
+async def match_from_events(request: Request) -> dict[str, str]:
+    """The scenario and seed are played AI against AI; the events must be exactly that battle's (a battle with a
+    person's decisions replays from its save file instead)."""
+    body: EventsRequest = await _read(request, EventsRequest)
+    matches = _matches(request)
+
+    def played() -> dict[str, str]:
+        chosen = choose_scenario(body.scenario, body.ruleset)
+        match = Match(chosen.ruleset, chosen.text, chosen.source, seed=body.seed, lang=check_language(body.lang))
+        match.run()
+        check_events(match, body.events)
+        return {"id": matches.keep_new(match)}
+
+    return await run_in_threadpool(played)
+
+
+@router.get("/matches/{match_id}", summary="A match: its pending decision, board, events and result", responses=_REFUSALS)
+def match_state(match_id: str, request: Request) -> dict[str, Any]:
+    with _matches(request).using(match_id) as match:
+        return match_view(match_id, match)
+
+
+@router.post(
+    "/matches/{match_id}/choose", summary="Make the pending decision: a suggested option's notation or any legal one",
+    responses=_REFUSALS, openapi_extra=_body(ChoiceRequest),
+)
+async def choose(match_id: str, request: Request) -> dict[str, Any]:
+    body: ChoiceRequest = await _read(request, ChoiceRequest)
+
+    def chosen() -> dict[str, Any]:
+        with _matches(request).using(match_id, change=True) as match:
+            match.choose(body.notation)
+            return match_view(match_id, match)
+
+    return await run_in_threadpool(chosen)
+
+
+@router.post("/matches/{match_id}/undo", summary="Back to before the person's last decision", responses=_REFUSALS)
+def undo(match_id: str, request: Request) -> dict[str, Any]:
+    with _matches(request).using(match_id, change=True) as match:
+        match.undo()
+        return match_view(match_id, match)
+
+
+@router.get("/matches/{match_id}/save", summary="The match's save file, as a download", responses=_REFUSALS)
+def save(match_id: str, request: Request) -> Response:
+    text = _matches(request).save_text(match_id)
+    headers = {"content-disposition": f'attachment; filename="kessen-{match_id}.json"'}
+    return Response(text, media_type="application/json", headers=headers)
+
+
+@router.get("/matches/{match_id}/replay", summary="A match replayed: the board after every step, the events, the result", responses=_REFUSALS)
+def replay(match_id: str, request: Request) -> dict[str, Any]:
+    """``start`` is the board before the first step; each of ``frames`` holds the models a step changed (and the
+    ids of those it took off the board), shown once the event at index ``at`` is."""
+    return {"id": match_id, **replay_view(_matches(request).save_text(match_id))}
+
+
+def _text(body: bytes) -> str:
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("save", InputError.NOTHING, "not valid UTF-8 text") from None
+

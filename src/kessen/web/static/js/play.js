@@ -1,0 +1,292 @@
+// Page 3, play against the AI: choose a scenario and a side; then the pending decision's suggested options as
+// buttons with their exact odds, any notation typed, or a free move by clicking a model and then a point on the
+// board (the page writes the notation the ruleset documents; the ruleset accepts it or names the rule that
+// refuses it). Undo, the save file, and the match in the address (?match), so a reload finds it again.
+
+import { currentLang, query, setQuery } from "./address.js";
+import { ApiError, getJSON, postJSON } from "./api.js";
+import { drawBoard, drawLegend, notationPoint } from "./board.js";
+import { element } from "./dom.js";
+import { Fraction, percent } from "./fraction.js";
+import { EventLog } from "./log.js";
+import { ScenarioPicker } from "./picker.js";
+import { renderResult } from "./result.js";
+import { t } from "./words.js";
+
+let view = null;
+let match = null; // the match's state as GET /api/matches/{id} gives it
+let selected = null; // the model clicked for a free move
+let marker = null;
+let told = 0; // events the person had seen before their last decision
+let busy = false;
+
+function button(text, attributes, onClick) {
+  const node = element("button", { type: "button", text, ...attributes });
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+export async function mount(app) {
+  match = null;
+  selected = null;
+  marker = null;
+  const id = query().get("match");
+  if (id) {
+    buildMatch(app);
+    try {
+      show(await getJSON(`/api/matches/${encodeURIComponent(id)}`), { fresh: false });
+    } catch (error) {
+      buildSetup(app);
+      fail(error);
+    }
+    return;
+  }
+  buildSetup(app);
+}
+
+// --- choosing a scenario and a side -----------------------------------------------------------------------------
+
+function buildSetup(app) {
+  const side = element("select", { id: "play-side", "aria-label": t("your_side") });
+  const seed = element("input", { type: "number", id: "play-seed", min: 0, step: 1, value: Math.floor(Math.random() * 1_000_000) });
+  const stage = element("div", { class: "board-holder", id: "play-board" });
+  const legend = element("div", { class: "legend-holder" });
+  const problem = element("div", { class: "error-line", role: "alert", id: "play-error", hidden: true });
+  const picker = new ScenarioPicker({
+    lang: currentLang(),
+    chosen: query().get("scenario"),
+    onChange: (preview) => {
+      side.replaceChildren(...(preview ? preview.sides.map((s) => element("option", { value: s, text: s })) : []));
+      start.disabled = !preview;
+      stage.replaceChildren(...(preview ? [drawBoard(preview.board, preview.legend)] : []));
+      legend.replaceChildren(...(preview ? [drawLegend(preview.board, preview.legend)] : []));
+    },
+  });
+  const start = button(t("start_match"), { class: "primary", "data-action": "start-match", disabled: true }, async () => {
+    problem.hidden = true;
+    start.disabled = true;
+    try {
+      const made = await postJSON("/api/matches", { ...picker.value(), seed: Number(seed.value), people: [side.value], lang: currentLang() });
+      setQuery({ match: made.id }, { push: true });
+      await mount(app);
+    } catch (error) {
+      fail(error);
+      start.disabled = false;
+    }
+  });
+  view = { problem };
+  app.replaceChildren(
+    element(
+      "div",
+      { class: "play-layout setup-layout" },
+      element(
+        "section",
+        { class: "card setup" },
+        element("h2", { text: t("new_match") }),
+        picker.element,
+        element("div", { class: "row" }, element("label", { for: "play-side", text: t("your_side") }), side),
+        element("div", { class: "row" }, element("label", { for: "play-seed", text: t("seed") }), seed),
+        element("div", { class: "row" }, start),
+        element("p", { class: "hint", text: t("play_hint") }),
+        problem,
+      ),
+      element("section", { class: "card stage" }, element("h2", { text: t("board") }), stage, legend),
+    ),
+  );
+}
+
+// --- a match in play ------------------------------------------------------------------------------------------
+
+function buildMatch(app) {
+  const stage = element("div", { class: "board-holder", id: "play-board" });
+  const legend = element("div", { class: "legend-holder" });
+  const hint = element("p", { class: "hint", id: "board-hint" });
+  const turn = element("div", { class: "turn", id: "turn" });
+  const options = element("div", { class: "options", id: "options" });
+  const notation = element("input", { type: "text", id: "notation", autocomplete: "off", spellcheck: "false", "aria-label": t("notation") });
+  const form = element("form", { class: "notation-form", id: "notation-form" }, notation, element("button", { type: "submit", class: "quiet", text: t("do_it") }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (notation.value.trim()) choose(notation.value.trim());
+  });
+  const problem = element("div", { class: "refusal", role: "alert", id: "refusal", hidden: true });
+  const undo = button(t("undo"), { class: "quiet", "data-action": "undo" }, () => act("undo"));
+  const save = element("a", { class: "button-link", id: "save-link", download: "", text: t("download_save") });
+  const watch = element("a", { class: "button-link", id: "replay-link", text: t("watch_replay") });
+  const again = element("a", { class: "button-link", href: `/play?lang=${currentLang()}`, text: t("new_match") });
+  const log = new EventLog({ label: t("battle_report") });
+  const outcome = element("div", { class: "outcome-holder", id: "play-result" });
+  view = { stage, legend, hint, turn, options, notation, form, problem, undo, save, watch, log, outcome };
+  app.replaceChildren(
+    element(
+      "div",
+      { class: "play-layout" },
+      element("section", { class: "card stage" }, element("h2", { id: "play-heading", text: t("board") }), stage, legend, hint),
+      element(
+        "aside",
+        { class: "card play-panel" },
+        turn,
+        options,
+        form,
+        problem,
+        outcome,
+        element("div", { class: "tools" }, undo, save, watch, again),
+        element("h2", { text: t("battle_report") }),
+        log.list,
+      ),
+    ),
+  );
+}
+
+function fail(error) {
+  view.problem.hidden = false;
+  const body = error instanceof ApiError ? error.body : {};
+  if (body.reason !== undefined) {
+    view.problem.replaceChildren(
+      element("strong", { text: body.rule ? t("refused_by_rule", { rule: body.rule }) : t("refused_choice") }),
+      element("span", { class: "reason", text: body.reason }),
+    );
+    view.problem.dataset.rule = body.rule || "";
+  } else {
+    view.problem.textContent = error instanceof ApiError ? error.message : t("no_answer");
+  }
+}
+
+// Each number beside an option: a probability as a percentage, an expected count as a decimal; both exact beside.
+function oddsChips(odds) {
+  return odds.map((o) =>
+    element(
+      "span",
+      { class: "odds", "data-key": o.key, "data-kind": o.kind, title: `${o.label}: ${o.fraction}` },
+      `${o.label} `,
+      element("b", { text: o.kind === "probability" ? percent(Fraction.parse(o.fraction)) : String(Math.round(o.p * 100) / 100) }),
+      element("span", { class: "fraction", text: ` ${o.fraction}` }),
+    ),
+  );
+}
+
+function show(state, { fresh = true } = {}) {
+  match = state;
+  if (!fresh) told = state.events.length;
+  const id = state.id;
+  document.getElementById("play-heading").textContent = t("match_heading", { scenario: state.scenario, seed: state.seed, sides: state.people.join(", ") || t("nobody") });
+  view.save.href = `/api/matches/${encodeURIComponent(id)}/save`;
+  view.watch.href = `/viewer?lang=${currentLang()}&match=${encodeURIComponent(id)}`;
+  view.undo.disabled = !state.can_undo;
+  view.log.set(state.events, { fresh: told });
+  const decision = state.decision;
+  if (decision && decision.actor && !selected && state.board.models.some((m) => m.id === decision.actor)) selected = decision.actor;
+  if (!decision) selected = null;
+  drawMatchBoard();
+  view.outcome.replaceChildren(...(state.result ? [renderResult(state.result, state.sides)] : []));
+  view.form.hidden = !decision;
+  view.notation.value = "";
+  if (!decision) {
+    view.turn.replaceChildren(element("p", { class: "prompt", text: state.result ? t("battle_over") : t("nobody_decides") }));
+    view.options.replaceChildren();
+    view.hint.textContent = "";
+    return;
+  }
+  view.turn.replaceChildren(
+    element("p", { class: "prompt", id: "prompt", "data-kind": decision.kind, text: decision.prompt }),
+    element("p", { class: "hint", text: decision.free ? t("free_decision") : t("pick_an_option") }),
+  );
+  view.notation.placeholder = decision.options[0]?.notation || "";
+  view.options.replaceChildren(
+    ...decision.options.map((option) =>
+      button("", { class: "option", "data-notation": option.notation }, () => choose(option.notation)),
+    ),
+  );
+  [...view.options.children].forEach((node, i) => {
+    const option = decision.options[i];
+    const notation = option.text === option.notation ? null : element("code", { class: "option-notation", text: option.notation });
+    node.append(element("span", { class: "option-text", text: option.text }), ...(notation ? [notation] : []), ...oddsChips(option.odds));
+  });
+  boardHint();
+}
+
+function drawMatchBoard() {
+  const decision = match.decision;
+  const free = Boolean(decision && decision.free);
+  view.stage.replaceChildren(
+    drawBoard(match.board, match.legend, {
+      selected,
+      marker,
+      onModel: free ? (modelId) => pickModel(modelId) : null,
+      onPoint: free ? (x, y) => pickPoint(x, y) : null,
+    }),
+  );
+  view.legend.replaceChildren(drawLegend(match.board, match.legend));
+}
+
+function boardHint() {
+  const decision = match.decision;
+  if (!decision || !decision.free) view.hint.textContent = "";
+  else if (selected) view.hint.textContent = t("now_click_a_point", { model: selected });
+  else view.hint.textContent = t("click_a_model");
+}
+
+function pickModel(modelId) {
+  selected = selected === modelId ? null : modelId;
+  marker = null;
+  drawMatchBoard();
+  boardHint();
+}
+
+function pickPoint(x, y) {
+  const notation = pointNotation(match.decision, selected, notationPoint(match.board, x, y), match.board);
+  if (!notation) {
+    view.hint.textContent = selected ? t("no_point_here") : t("click_a_model");
+    return;
+  }
+  marker = { x, y };
+  drawMatchBoard();
+  view.notation.value = notation;
+  choose(notation);
+}
+
+// The notation of a free choice at a point. A suggested option that ends in a point is the ruleset's own form
+// ("move k1 to 312,440", "recoil to 290,455"): the clicked model takes the place of its model, the clicked point
+// that of its point. With no such option, a free move is written "move <model> to x,y" (the form every ruleset
+// documents for the "move" decision).
+export function pointNotation(decision, model, point, board) {
+  if (!decision || !decision.free) return null;
+  const ids = new Set(board.models.map((m) => m.id));
+  for (const option of decision.options) {
+    const found = /^(.*?)(-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?)$/.exec(option.notation);
+    if (!found) continue;
+    let head = found[1];
+    const named = [...ids].filter((id) => head.includes(` ${id} `) || head.startsWith(`${id} `)).sort((a, b) => b.length - a.length)[0];
+    if (named && model) head = head.replace(named, model);
+    else if (named && !model) return null;
+    return `${head}${point}`;
+  }
+  if (decision.kind === "move" && model) return `move ${model} to ${point}`;
+  return null;
+}
+
+async function choose(notation) {
+  await act("choose", { notation });
+}
+
+async function act(what, body = null) {
+  if (busy || !match) return;
+  busy = true;
+  view.problem.hidden = true;
+  document.body.classList.add("waiting");
+  try {
+    const seen = match.events.length;
+    const state = await postJSON(`/api/matches/${encodeURIComponent(match.id)}/${what}`, body || {});
+    told = what === "undo" ? state.events.length : seen;
+    selected = null;
+    marker = null;
+    show(state);
+  } catch (error) {
+    marker = null;
+    drawMatchBoard();
+    fail(error);
+  } finally {
+    busy = false;
+    document.body.classList.remove("waiting");
+  }
+}

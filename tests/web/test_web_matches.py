@@ -1,0 +1,317 @@
+"""The match API, route by route, on the toy race (tests/core/toy_game.py): start, state, choose, undo, save, load,
+replay, events files; every refusal with its status; the store keeping matches across a restart, and its limit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from kessen.core.events import to_json_line
+from kessen.match import Match
+from kessen.web.app import create_app
+from kessen.web.playing import Matches
+from kessen.web.store import Room, Store, StoreFull
+from tests.web.toy_web import SCENARIO, TOY, register
+
+
+@pytest.fixture(autouse=True)
+def toy(monkeypatch: pytest.MonkeyPatch) -> None:
+    register(monkeypatch)
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(store), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+def start(client: TestClient, *, seed: int = 3, people: list[str] | None = None, lang: str = "en") -> str:
+    response = client.post("/api/matches", json={"scenario": SCENARIO, "seed": seed, "people": ["Red"] if people is None else people, "lang": lang})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert set(body) == {"id"}
+    return str(body["id"])
+
+
+def refusal(response: Any, status: int = 422) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert body["error"].startswith("kessen: error: ") and "\n" not in body["error"]
+    return body
+
+
+def same_match(seed: int = 3) -> Match:
+    """The match the API plays, made directly through kessen.Match: what every answer must equal."""
+    match = Match(TOY, SCENARIO, "scenario", seed=seed, people=("Red",))
+    match.run()
+    return match
+
+
+# --- start and state --------------------------------------------------------------------------------------------
+
+
+def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_exact_odds(client: TestClient) -> None:
+    """TOY-1: a dash of N squares made on a d6 roll of N or more: dash 3 is 4/6 = 2/3, dash 2 is 5/6, dash 1 certain."""
+    state = client.get(f"/api/matches/{start(client)}").json()
+    assert (state["ruleset"], state["scenario"], state["seed"], state["sides"], state["people"], state["lang"]) == ("toy", "scenario", 3, ["Red", "Blue"], ["Red"], "en")
+    decision = state["decision"]
+    assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: dash")
+    assert [o["notation"] for o in decision["options"]] == ["dash 3", "dash 2", "dash 1"]
+    assert [o["odds"] for o in decision["options"]] == [
+        [{"key": "made_it", "label": "makes the dash", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
+    ]
+    assert state["board"] == same_match().board()
+    assert state["result"] is None and state["can_undo"] is False and state["events"] == []
+
+
+def test_the_odds_labels_are_in_the_matchs_language(client: TestClient) -> None:
+    state = client.get(f"/api/matches/{start(client, lang='ja')}").json()
+    assert state["lang"] == "ja"
+    assert {o["odds"][0]["label"] for o in state["decision"]["options"]} == {"ダッシュ成功"}
+
+
+def test_choosing_a_suggested_option_plays_on_to_the_next_decision_with_the_ais_moves_narrated(client: TestClient) -> None:
+    match_id = start(client)
+    after = client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 2"})
+    assert after.status_code == 200
+    expected = same_match()
+    expected.choose("dash 2")
+    body = after.json()
+    assert [e["text"] for e in body["events"]] == [expected.narrate(e) for e in expected.events]
+    assert [e["type"] for e in body["events"]] == [e.type for e in expected.events] and len(body["events"]) == 2  # Red's dash, then Blue's
+    assert body["board"] == expected.board() and body["can_undo"] is True
+    assert client.get(f"/api/matches/{match_id}").json() == body
+
+
+def test_a_free_choice_beyond_the_suggested_ones_is_taken(client: TestClient) -> None:
+    """TOY-1: any dash from 1 to 6 squares is legal, though only 1 to 3 are suggested."""
+    match_id = start(client)
+    body = client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 6"}).json()
+    assert body["events"][0]["text"] == json.dumps({"type": "dashed", "side": "Red", "squares": 6, "made_it": body["board"]["models"][0]["x"] == 6})
+
+
+def test_a_refused_choice_is_422_with_its_rule_and_reason_and_changes_nothing(client: TestClient) -> None:
+    """TOY-1: a dash of 9 squares is refused by the rule that allows 1 to 6."""
+    match_id = start(client)
+    before = client.get(f"/api/matches/{match_id}").json()
+    body = refusal(client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 9"}))
+    assert body == {"error": "kessen: error: TOY-1: a dash is 1 to 6 squares (got 9)", "rule": "TOY-1", "reason": "a dash is 1 to 6 squares (got 9)"}
+    other = refusal(client.post(f"/api/matches/{match_id}/choose", json={"notation": "fly away"}))
+    assert other["rule"] is None and other["reason"].startswith("not a choice here (got 'fly away')")
+    assert client.get(f"/api/matches/{match_id}").json() == before
+
+
+def test_undo_goes_back_to_before_the_persons_last_decision(client: TestClient) -> None:
+    match_id = start(client)
+    before = client.get(f"/api/matches/{match_id}").json()
+    client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 3"})
+    client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"})
+    once = client.post(f"/api/matches/{match_id}/undo")
+    assert once.status_code == 200 and once.json()["can_undo"] is True
+    twice = client.post(f"/api/matches/{match_id}/undo").json()
+    assert twice == before
+    body = refusal(client.post(f"/api/matches/{match_id}/undo"))
+    assert body["rule"] is None and body["reason"] == "there is no decision of yours to undo"
+
+
+def test_an_ai_battle_plays_to_its_end_at_once(client: TestClient) -> None:
+    state = client.get(f"/api/matches/{start(client, people=[])}").json()
+    assert state["decision"] is None and state["result"] is not None
+    expected = Match(TOY, SCENARIO, "scenario", seed=3)
+    expected.run()
+    assert expected.result is not None
+    assert state["result"] == {"winner": expected.result.winner, "summary": expected.result.summary,
+                               "labels": {"rounds": "rounds played", "position": "squares reached"}, "words": {}}
+    assert refusal(client.post(f"/api/matches/{state['id']}/choose", json={"notation": "dash 1"}))["reason"] == "the battle is over"
+
+
+# --- save, load, and a restart ------------------------------------------------------------------------------------
+
+
+def test_the_save_downloads_as_the_matchs_save_file_and_loads_into_a_new_match(client: TestClient) -> None:
+    match_id = start(client)
+    state = client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 2"}).json()
+    save = client.get(f"/api/matches/{match_id}/save")
+    assert save.status_code == 200 and save.headers["content-type"] == "application/json"
+    assert save.headers["content-disposition"] == f'attachment; filename="kessen-{match_id}.json"'
+    expected = same_match()
+    expected.choose("dash 2")
+    assert save.text == expected.dumps()
+    loaded = client.post("/api/matches/load", content=save.content)
+    assert loaded.status_code == 201
+    again = client.get(f"/api/matches/{loaded.json()['id']}").json()
+    assert {k: v for k, v in again.items() if k != "id"} == {k: v for k, v in state.items() if k != "id"}
+    assert client.post(f"/api/matches/{loaded.json()['id']}/undo").json()["events"] == []  # the undo point came back too
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"", "kessen: error: save: not valid JSON"),
+        (b"[]", "kessen: error: save: not a kessen save file"),
+        (b'{"format": "kessen-save/2", "checksum": "0"}', "kessen: error: save: damaged save file"),
+        (b"\xff", "kessen: error: save: not valid UTF-8 text"),
+    ],
+)
+def test_a_bad_save_is_refused_naming_it(client: TestClient, body: bytes, expected: str) -> None:
+    assert refusal(client.post("/api/matches/load", content=body))["error"].startswith(expected)
+
+
+def test_a_tampered_save_is_refused(client: TestClient) -> None:
+    save = client.get(f"/api/matches/{start(client)}/save").json()
+    save["seed"] = 4
+    assert "damaged save file" in refusal(client.post("/api/matches/load", json=save))["error"]
+
+
+def test_a_restarted_server_replays_every_match_from_its_save(tmp_path: Path) -> None:
+    """Nothing is lost: a new app on the same store finds the match at the same decision, with its undo points."""
+    path = tmp_path / "k.sqlite3"
+    with TestClient(create_app(Store.open(path))) as first:
+        match_id = start(first)
+        state = first.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"}).json()
+    with TestClient(create_app(Store.open(path))) as second:
+        assert second.get(f"/api/matches/{match_id}").json() == state
+        assert second.post(f"/api/matches/{match_id}/undo").json()["events"] == []
+
+
+def test_a_match_evicted_from_memory_replays_from_the_store(store: Store) -> None:
+    matches = Matches(store, live=1)
+    first, second = start_direct(matches), start_direct(matches)
+    with matches.using(first, change=True) as match:  # replayed: only the second was still live
+        match.choose("dash 2")
+    with matches.using(second) as other:
+        assert other.events == []
+    with matches.using(first) as again:
+        assert [e.type for e in again.events] == ["dashed", "dashed"]
+
+
+def start_direct(matches: Matches) -> str:
+    from kessen.web.scenarios import choose_scenario
+
+    return matches.start(choose_scenario(SCENARIO, "toy"), seed=3, people=("Red",), lang="en")
+
+
+def test_the_store_makes_room_by_dropping_finished_matches_first(store: Store) -> None:
+    """[DECISION] a full store drops the finished match least recently touched, then one idle past the limit,
+    and otherwise refuses a new match (429)."""
+    matches = Matches(store, room=Room(limit=2, idle=3600.0))
+    finished = matches.start(choose_scenario_toy(), seed=3, people=(), lang="en")
+    playing = start_direct(matches)
+    third = start_direct(matches)  # room made: the finished one went
+    assert store.match(finished) is None and store.match(playing) is not None and store.match(third) is not None
+    with pytest.raises(StoreFull) as full:
+        start_direct(matches)
+    assert str(full.value) == "open matches: the server keeps at most 2, and none of them can be dropped yet; finish one or try later"
+    idle = Matches(store, room=Room(limit=2, idle=-1.0))  # every unfinished match counts as idle
+    fourth = start_direct(idle)
+    assert store.match(playing) is None and store.match(fourth) is not None
+
+
+def choose_scenario_toy() -> Any:
+    from kessen.web.scenarios import choose_scenario
+
+    return choose_scenario(SCENARIO, "toy")
+
+
+def test_a_full_store_is_429(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    matches: Matches = client.app.state.matches  # type: ignore[attr-defined]
+    monkeypatch.setattr(matches, "room", Room(limit=1, idle=3600.0))
+    start(client)
+    body = refusal(client.post("/api/matches", json={"scenario": SCENARIO, "seed": 1, "people": ["Red"]}), 429)
+    assert "open matches: the server keeps at most 1" in body["error"]
+
+
+# --- replays and events files -------------------------------------------------------------------------------------
+
+
+def test_the_replay_gives_the_board_after_every_step_as_the_match_played_it(client: TestClient) -> None:
+    match_id = start(client, people=[])
+    replay = client.get(f"/api/matches/{match_id}/replay").json()
+    expected = Match(TOY, SCENARIO, "scenario", seed=3)
+    boards: list[tuple[int, Any]] = []
+    expected.run(on_events=lambda events: boards.append((len(expected.events) - len(events), expected.board())))
+    assert replay["start"] == Match(TOY, SCENARIO, "scenario", seed=3).board()
+    assert [e["text"] for e in replay["events"]] == [expected.narrate(e) for e in expected.events]
+    # the frames, applied in order, give the board after each step
+    models = {m["id"]: m for m in replay["start"]["models"]}
+    frames = iter(replay["frames"])
+    frame = next(frames, None)
+    for at, board in boards:
+        while frame is not None and frame["at"] <= at:
+            models.update({m["id"]: m for m in frame["models"]})
+            for gone in frame["gone"]:
+                del models[gone]
+            frame = next(frames, None)
+        assert list(models.values()) == board["models"], at
+    assert replay["result"]["winner"] == (expected.result.winner if expected.result else None)
+
+
+def test_an_events_file_replays_when_it_is_the_scenarios_battle_for_that_seed(client: TestClient) -> None:
+    expected = Match(TOY, SCENARIO, "scenario", seed=5)
+    expected.run()
+    events = "".join(to_json_line(e) + "\n" for e in expected.events)
+    made = client.post("/api/matches/from-events", json={"scenario": SCENARIO, "ruleset": "toy", "seed": 5, "events": events})
+    assert made.status_code == 201
+    replay = client.get(f"/api/matches/{made.json()['id']}/replay").json()
+    assert [e["text"] for e in replay["events"]] == [expected.narrate(e) for e in expected.events]
+    wrong = refusal(client.post("/api/matches/from-events", json={"scenario": SCENARIO, "seed": 6, "events": events}))
+    assert wrong["error"].startswith("kessen: error: events: line ") and "not the event this scenario and seed give here" in wrong["error"]
+    short = refusal(client.post("/api/matches/from-events", json={"scenario": SCENARIO, "seed": 5, "events": events.split("\n", 1)[0]}))
+    assert "the file stops after 1 of the battle's" in short["error"]
+    empty = refusal(client.post("/api/matches/from-events", json={"scenario": SCENARIO, "seed": 5, "events": "\n"}))
+    assert empty["error"] == "kessen: error: events: the events file is empty"
+
+
+# --- refusals -----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"scenario": SCENARIO, "seed": 1, "people": ["Green"]}, "kessen: error: people: not a side of this scenario (its sides are Red, Blue) (got 'Green')"),
+        ({"scenario": SCENARIO, "seed": -1}, "kessen: error: seed: must be an integer from 0 to 2^64 - 1 (got -1)"),
+        ({"scenario": SCENARIO, "seed": 2**64}, "kessen: error: seed: integer too large"),
+        ({"scenario": SCENARIO, "seed": "1"}, "kessen: error: seed: must be an integer"),
+        ({"scenario": SCENARIO, "seed": 1, "lang": "fr"}, "kessen: error: lang: must be one of en, ja (got 'fr')"),
+        ({"scenario": SCENARIO}, "kessen: error: seed: required field is missing"),
+        ({"scenario": "toy/nothing", "seed": 1}, "kessen: error: scenario: no shipped scenario has this name"),
+        ({"scenario": "sides = [", "ruleset": "toy", "seed": 1}, "kessen: error: scenario: not valid TOML"),
+        ({"scenario": 'sides = ["Red"]', "ruleset": "toy", "seed": 1}, "kessen: error: scenario: sides: must be two side names"),
+        ({"scenario": SCENARIO, "seed": 1, "people": ["Red"] * 17}, "kessen: error: people: "),
+        ({"scenario": SCENARIO, "seed": 1, "path": "/etc/passwd"}, "kessen: error: path: unknown field"),
+    ],
+)
+def test_a_bad_new_match_is_422_naming_the_field(client: TestClient, body: dict[str, Any], expected: str) -> None:
+    assert refusal(client.post("/api/matches", json=body))["error"].startswith(expected)
+
+
+def test_an_unknown_ruleset_for_a_match_is_404(client: TestClient) -> None:
+    refusal(client.post("/api/matches", json={"scenario": "sides = []", "ruleset": "chess", "seed": 1}), 404)
+
+
+@pytest.mark.parametrize("route", ["", "/save", "/replay"])
+def test_an_unknown_match_is_404(client: TestClient, route: str) -> None:
+    body = refusal(client.get(f"/api/matches/no-such-match{route}"), 404)
+    assert body["error"].startswith("kessen: error: match: no such match")
+
+
+@pytest.mark.parametrize(("route", "body"), [("choose", {"notation": "dash 1"}), ("undo", None)])
+def test_choosing_or_undoing_in_an_unknown_match_is_404(client: TestClient, route: str, body: Any) -> None:
+    refusal(client.post(f"/api/matches/nope/{route}", json=body), 404)
+
+
+@pytest.mark.parametrize(("body", "expected"), [({}, "notation: required field is missing"), ({"notation": 3}, "notation: must be a string"), ({"notation": "x" * 10_001}, "notation: ")])
+def test_a_malformed_choice_is_422(client: TestClient, body: dict[str, Any], expected: str) -> None:
+    match_id = start(client)
+    assert expected in refusal(client.post(f"/api/matches/{match_id}/choose", json=body))["error"]
+
+
+def test_the_match_routes_are_in_the_api_documentation(client: TestClient) -> None:
+    paths = set(client.get("/api/openapi.json").json()["paths"])
+    assert {"/api/matches", "/api/matches/load", "/api/matches/from-events", "/api/matches/{match_id}", "/api/matches/{match_id}/choose",
+            "/api/matches/{match_id}/undo", "/api/matches/{match_id}/save", "/api/matches/{match_id}/replay", "/api/scenarios/board"} <= paths
