@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -181,3 +181,18 @@ def move_length(model: ModelEntry) -> str:
 def load_scenario(text: str, source: str) -> Scenario:
     """Parse and validate a scenario file's TOML text; errors name the file, the field and the value."""
     return load_toml(Scenario, text, source)
+
+
+def swap_deployment(data: dict[str, Any]) -> None:
+    """A sweep's ``swap_sides``: each model goes to where the other side stood, turned half a turn about the centre
+    of the table (x → width − x, y → depth − y, the table of ``options`` or 900 × 900 mm), so each warband keeps its
+    shape and takes the other's ground while the terrain stays; *data* is the parsed scenario file, changed in place
+    (the scenario's own validation then judges the new positions)."""
+    options = data.get("options", {})
+    width, depth = options.get("table_width_mm", 900), options.get("table_depth_mm", 900)
+    for side in data.get("sides", []):
+        for model in side.get("models", []):
+            if "x" in model:
+                model["x"] = width - model["x"]
+            if "y" in model:
+                model["y"] = depth - model["y"]

@@ -6,8 +6,12 @@ The recoil candidates a loser's player chooses among are ``battlefield.RecoilOpt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from kessen.core.geometry import Point
+
+DecisionKind = Literal["activation", "action", "recoil", "recoil hacker", "hack order", "follow-up"]
+"""The kinds of decision a player makes (SB-TURN-3); docs/scenarios/song-of-blades.md gives each one's notation."""
 
 
 @dataclass(frozen=True, slots=True)
