@@ -26,7 +26,8 @@ from sb_engine_support import (
 from kessen.core.geometry import Point, Rect, gap, segment_enters_rect, segment_point_distance
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee import state as st
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance, recoil_options
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance
+from kessen.rulesets.song_of_blades.referee.recoiling import recoil_options
 from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.rules.disengaging import free_hack
 from kessen.rulesets.song_of_blades.rules.melee import DEFENSIVE_WIN, TIE, MeleeOutcome, combat_roll

@@ -64,7 +64,8 @@ class ModelEntry(StrictModel):
     """A model profile (§3.1) placed on the table (§3.2)."""
 
     id: Annotated[str, Field(min_length=1, max_length=64)] = Field(
-        description="the model's id, unique on the table (1-64 characters): how the battle report and the choices name it")
+        description="the model's id, unique on the table (1-64 characters, one word without spaces): how the battle "
+        "report and the choices name it")
     name: Annotated[str, Field(min_length=1, max_length=64)] = Field(
         description="the model's name, free text (1-64 characters), shown on the board")
     points: Annotated[int, Field(ge=1, le=10000)] = Field(
@@ -146,6 +147,9 @@ class Scenario(StrictModel):
                 where = f"sides[{s}].models[{m}]"
                 if model.id in seen:
                     raise InputError(f"{where}.id", model.id, "duplicate model id")
+                if model.id.split() != [model.id]:
+                    # [DECISION] the notation names models by id between spaces (attack orc-2, move k1 to 312,440)
+                    raise InputError(f"{where}.id", model.id, "must be one word, without spaces (choices name models by id)")
                 seen.add(model.id)
                 r = base_mm(model) / 2
                 c = Point(model.x, model.y)

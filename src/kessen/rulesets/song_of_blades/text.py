@@ -36,9 +36,13 @@ def describe(state: SobState, option: Any, lang: str) -> str:
                     turnover=_pct(numbers["turnover"]))
     if isinstance(option, opt.Move):
         where = {"x": f"{option.x:g}", "y": f"{option.y:g}"}
+        if not option.toward:  # into cover, onto high ground, or anywhere the player named
+            return _say(lang, "move_free" if option.purpose == "move" else f"move_{option.purpose}", **where)
         return _say(lang, "move", purpose=_word(lang, option.purpose), toward=option.toward, **where)
     if isinstance(option, RecoilOption):
         where = {"x": f"{option.x:.1f}", "y": f"{option.y:.1f}"}
+        if option.k is None:  # a spot of the player's or of the room search, not one of SB-GEO-5's candidates
+            return _say(lang, "recoil_free", kind=_word(lang, option.kind), **where)
         return _say(lang, "recoil", kind=_word(lang, option.kind), k=option.k, **where)
     if isinstance(option, opt.Hacker):
         return _say(lang, "hacker", model=option.model)

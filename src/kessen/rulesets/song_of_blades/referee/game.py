@@ -20,7 +20,7 @@ from kessen.core.steps import Out, StepMachine, StepRule
 from kessen.i18n import narrate
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
-from kessen.rulesets.song_of_blades.referee.battlefield import recoil_options
+from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
 from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
 from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
 from kessen.rulesets.song_of_blades.referee.notation import notation, parse
@@ -88,7 +88,9 @@ def _activation_node(state: SobState, step: ChooseActivation) -> Decision:
 
 
 def _action_node(state: SobState, step: ChooseAction) -> Decision:
-    return decision(state.active or "", "action", action_options(state), actor=step.model)
+    """The activated model's next action; free while it can move (any point the rules allow, SB-MOVE-*)."""
+    free = state.get(step.model).state == "standing"
+    return decision(state.active or "", "action", action_options(state), actor=step.model, free=free)
 
 
 def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState:
@@ -112,7 +114,7 @@ def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState
 
 def _recoil_node(state: SobState, step: ChooseRecoil) -> Decision:
     loser, winner_ = state.get(step.loser), state.get(step.winner)
-    options = recoil_options(state.figures, state.table, loser, winner_)
+    options = recoil_choices(state.figures, state.table, loser, winner_)
     return decision(loser.side, "recoil", options, actor=loser.id, free=True)
 
 

@@ -37,12 +37,14 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One straight move (1 action) to a destination (SB-MOVE-1..3); ``toward`` names its purpose."""
+    """One straight move (1 action) to a destination (SB-MOVE-1..3), and what it is for: ``charge``, ``advance``
+    or ``retreat`` about the enemy ``toward`` names, ``line`` beside the friend it names, ``cover`` or
+    ``high_ground`` (no model), or ``move`` (anywhere the player named)."""
 
     x: float
     y: float
-    purpose: str  # "charge", "advance" or "retreat"
-    toward: str  # the enemy it charges or advances on, or retreats from
+    purpose: str
+    toward: str
 
     @property
     def destination(self) -> Point:

@@ -8,7 +8,7 @@ from typing import Any
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.referee.moves import can_move, move_options
+from kessen.rulesets.song_of_blades.referee.moves import can_move, more_moves, move_options
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
 from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
 from kessen.rulesets.song_of_blades.rules.priority import may_target
@@ -35,7 +35,9 @@ def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
 
 
 def action_options(state: SobState) -> tuple[Any, ...]:
-    """What the activated model may do with its actions (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*)."""
+    """What the activated model may do with its actions, suggested (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*):
+    its attacks, standing up or the suggested moves, ending the activation; a standing model may also move to any
+    other point the rules allow (``moves.free_move``)."""
     act = state.current
     assert act is not None
     f = state.get(act.model)
@@ -56,10 +58,10 @@ def action_options(state: SobState) -> tuple[Any, ...]:
                 if act.actions >= 2:
                     options.append(Attack(e.id, power_blow=True))
     if f.state == "fallen":
-        options.append(StandUp())
-    else:
-        options.extend(move_options(state, f))
-    return tuple(options) + (EndActivation(),)
+        return tuple(options) + (StandUp(), EndActivation())
+    moves = move_options(state, f)
+    # the moves suggested since free moves came go after the older options, which keep their places (v1 saves)
+    return tuple(options) + tuple(moves) + (EndActivation(),) + tuple(more_moves(state, f, moves))
 
 
 def has_action(state: SobState) -> bool:
