@@ -160,11 +160,12 @@ def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: P
 def blocker(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> str | None:
     """What f's base swept to dest overlaps first, in the words of a refusal (``orc-1's base``, ``impassable
     terrain``), or None when :func:`sweep_is_clear`."""
-    if sweep_is_clear(figures, table, f, dest):
-        return None
     c, r = f.centre, f.r
-    hit = [((o.centre - c).dot(dest - c), o.id) for o in figures if o.id != f.id and swept_overlaps_base(c, dest, r, o.centre, o.r, EPS)]
-    return f"{min(hit)[1]}'s base" if hit else "impassable terrain"
+    hit = [((o.centre - c).dot(dest - c), o.id) for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS)
+           if swept_overlaps_base(c, dest, r, o.centre, o.r, EPS)]
+    if hit:
+        return f"{min(hit)[1]}'s base"
+    return "impassable terrain" if table.path_blocked_by_terrain(c, dest, r) else None
 
 
 def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Point, length: float) -> float:

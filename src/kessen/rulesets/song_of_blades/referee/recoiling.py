@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import (
@@ -53,8 +53,9 @@ def recoil_choices(figures: tuple[Figure, ...], table: Table, loser: Figure, win
 
 
 def has_room(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
-    """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5)."""
-    return bool(recoil_choices(figures, table, loser, winner))
+    """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5): the first legal
+    candidate is enough, and the room search runs only when none is."""
+    return _has_room(_near(figures, loser), table, loser, winner)
 
 
 def recoil_spot(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point) -> RecoilOption:
@@ -86,11 +87,24 @@ def _near(figures: tuple[Figure, ...], loser: Figure) -> tuple[Figure, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _candidates(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    c, d = loser.centre, loser.base_mm
-    a = (c - winner.centre).unit()
-    options = [_tried(others, table, loser, winner, _landing(table, loser, c + a.rotated(15 * k).scaled(d)), k) for k in range(-6, 7)]
+    options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
     jump = _jump(others, table, loser, winner)
     return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
+    if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
+        return True
+    return _jump(others, table, loser, winner) is not None or bool(_room(others, table, loser, winner))
+
+
+def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tuple[int, Point]]:
+    """SB-GEO-5's thirteen candidates k = -6..6, turned 15° × k from straight away, each where it puts the loser."""
+    c, d = loser.centre, loser.base_mm
+    a = (c - winner.centre).unit()
+    for k in range(-6, 7):
+        yield k, _landing(table, loser, c + a.rotated(15 * k).scaled(d))
 
 
 @functools.lru_cache(maxsize=1024)
