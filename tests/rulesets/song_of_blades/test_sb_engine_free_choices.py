@@ -136,12 +136,18 @@ def test_sb_move_2_sb_move_3_illegal_moves_are_refused_with_the_rule_and_change_
     assert unchanged(m, text, rule).reason == reason
 
 
-def test_sb_move_1_sb_down_3_a_fallen_model_moves_nowhere() -> None:
-    """SB-MOVE-1, SB-DOWN-3: a fallen model's action is not free and any move it names is refused."""
+def test_sb_down_3_sb_down_7_fallen_and_transfixed_models_move_nowhere() -> None:
+    """SB-MOVE-1, SB-DOWN-3, SB-DOWN-7: a fallen or transfixed model cannot move: its action is not free and any
+    move it names is refused with the rule that holds it."""
     state = ready(state_of([model("A", 100, 100, state="fallen")], [model("B", 700, 700)]), "Red", "A")
     node = decision(state, "action")
     assert not node.free and opt.StandUp() in node.options
-    with pytest.raises(IllegalChoice, match=r"^SB-MOVE-1: A is fallen and cannot move \(it stands up first\)$"):
+    with pytest.raises(IllegalChoice, match=r"^SB-DOWN-3: A is fallen and cannot move \(it stands up first\)$"):
+        GAME.parse(state, node, "move A to 100,150")
+    state = ready(state_of([model("A", 100, 100, state="transfixed")], [model("B", 700, 700)]), "Red", "A", actions=2)
+    node = decision(state, "action")
+    assert not node.free and opt.BreakFree() in node.options and not any(isinstance(o, opt.Move) for o in node.options)
+    with pytest.raises(IllegalChoice, match=r"^SB-DOWN-7: A is transfixed and cannot move$"):
         GAME.parse(state, node, "move A to 100,150")
 
 

@@ -58,8 +58,10 @@ def can_move(state: SobState, f: Figure) -> bool:
 def free_move(state: SobState, f: Figure, dest: Point) -> Move:
     """A move of f straight to *dest*, anywhere the rules allow (SB-MOVE-1..3, SB-DOWN-3, SB-DOWN-7); else
     IllegalChoice naming the rule it breaks."""
-    if f.state != "standing":
-        raise IllegalChoice("SB-MOVE-1", f"{f.id} is {f.state} and cannot move" + (" (it stands up first)" if f.state == "fallen" else ""))
+    if f.state == "fallen":
+        raise IllegalChoice("SB-DOWN-3", f"{f.id} is fallen and cannot move (it stands up first)")
+    if f.state == "transfixed":
+        raise IllegalChoice("SB-DOWN-7", f"{f.id} is transfixed and cannot move")
     if (dest - f.centre).length() < NOTATION_MM:
         raise IllegalChoice("SB-MOVE-1", f"{f.id} is at {point(dest.x, dest.y)} already")
     problem = _Mover(state, f).problem(dest)
