@@ -81,20 +81,28 @@ def unchanged(m: Match, text: str, rule: str) -> IllegalChoice:
 # --- moves ------------------------------------------------------------------------------------------------------
 
 
-def test_sb_move_1_sb_move_2_a_free_move_lands_exactly_where_asked() -> None:
+def test_sb_move_1_sb_move_2_a_free_move_lands_exactly_where_asked(tmp_path: Path) -> None:
     """SB-MOVE-1, SB-MOVE-2: the active player may move the model straight to any point within its move length
     that the rules allow, not only to a suggested one: A (Medium, 120 mm) goes from (100, 100) to (160.5, 180.25),
-    exactly, and the report says so."""
+    exactly, and the report says so; a kessen-save/2 records it as its notation and loads to the same game; undo
+    puts back the very state of before it."""
     m = match_at([model("A", 100, 100, quality=2)], [model("B", 700, 700)], acting)
     before = m.state.current.actions
     d = m.decision
     assert d is not None and d.free and d.actor == "A" and "move A to 160.5,180.25" not in [o.notation for o in d.options]
+    start = m.state
     m.choose("move A to 160.5,180.25")
     a = m.state.get("A")
     assert (a.x, a.y) == (160.5, 180.25)
     assert m.events[-1] == ev.MovedTo(model="A", x=160.5, y=180.25, ground="")
     assert m.state.current.actions == before - 1  # a move is one action (SB-ACTION-1)
     assert m.narrate(m.events[-1]) == "A moves to (160.5, 180.25)."
+    m.save(tmp_path / "game.json")
+    assert ["d", "move A to 160.5,180.25"] in json.loads((tmp_path / "game.json").read_text(encoding="utf-8"))["steps"]
+    again = Match.load(tmp_path / "game.json")
+    assert [to_json_line(e) for e in again.events] == [to_json_line(e) for e in m.events] and again.state == m.state
+    m.undo()
+    assert m.state == start and m.state.get("A").centre == Point(100, 100) and m.decision == d
 
 
 def test_sb_move_1_a_move_of_the_full_length_to_three_decimals_is_legal() -> None:
