@@ -34,7 +34,7 @@ SCENARIOS = [
 ENGLISH = {
     ("song-of-blades", "Attack"): r"(attack|power blow on) \S+  \[win \d+\.\d%, kill \d+\.\d%, suffer \d+\.\d%\]",
     ("song-of-blades", "Activate"): r"activate \S+ with ([23] dice|1 die)  \[expected actions \d\.\d\d, turnover \d+\.\d%\]",
-    ("song-of-blades", "Move"): r"move \((charge|advance|retreat) \S+\) to \([-\d.]+, [-\d.]+\)",
+    ("song-of-blades", "Move"): r"move (\((charge|advance|retreat|into line beside) \S+\) |into cover |onto high ground )?to \([-\d.]+, [-\d.]+\)",
     ("song-of-blades", "EndTurn"): r"end the turn",
     ("battlehost", "ShootAt"): r".+ shoots at .+  \[hit \d+\.\d%, wound \d+\.\d%\]",
     ("battlehost", "MoveTo"): r".+ (stands up and )?(moves|charges .+) to \([-\d.]+, [-\d.]+\)",

@@ -41,15 +41,6 @@ def _turn(entry: Data, width: float, height: float) -> None:
         entry["y"] = height - entry["y"]
 
 
-def _song_of_blades(data: Data) -> None:
-    """Models stand at (x, y) in mm on a table of ``options.table_width_mm`` × ``table_depth_mm`` (900 × 900)."""
-    options = data.get("options", {})
-    width, depth = options.get("table_width_mm", 900), options.get("table_depth_mm", 900)
-    for side in data.get("sides", []):
-        for model in side.get("models", []):
-            _turn(model, width, depth)
-
-
 def _battlehost(data: Data) -> None:
     """Models of ``good`` and ``evil`` stand at (x, y) in inches on a ``board`` of 48" × 48" by default."""
     board = data.get("board", {})
@@ -93,7 +84,6 @@ def _armies_clash(data: Data) -> None:
 
 
 _SWAPS: dict[str, Callable[[Data], None]] = {
-    "song-of-blades": _song_of_blades,
     "battlehost": _battlehost,
     "legions": _legions,
     "armies-clash": _armies_clash,

@@ -20,9 +20,11 @@ from kessen.rulesets.song_of_blades.rules.melee import MeleeOutcome, combat_roll
 from kessen.rulesets.song_of_blades.rules.quality import ActivationOutcome
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice
 from kessen.rulesets.song_of_blades.scenario import load_scenario
+from tests.engine_support import apply_checked
 
 TOL = 0.01  # mm: coordinates are asserted to 0.01 mm
 SIDES = ("Red", "Blue")  # the sides of every scenario built here
+GAME = g.SobGame()
 
 
 def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
@@ -65,16 +67,12 @@ def results(node: Chance) -> Dist[Any]:
 
 
 def step(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
-    """Apply *choice*, first checking that it is legal at the current node (an option, or an outcome of the dist,
-    with or without its dice: see :func:`rolled`)."""
+    """Apply *choice* after ``apply_checked`` has checked it is legal at the current node (a decision's option or
+    free choice, or an outcome of the chance node's dist, given with or without its dice: see :func:`rolled`)."""
     node = g.node(state)
-    if isinstance(node, Decision):
-        assert choice in node.options, (choice, node.what, node.options)
-    elif isinstance(node, Chance):
+    if isinstance(node, Chance):
         choice = rolled(node, choice)
-    else:
-        raise AssertionError(f"the game is over: {node}")
-    return g.apply(state, choice)
+    return apply_checked(GAME, state, choice)
 
 
 def play(state: SobState, *choices: Any) -> tuple[SobState, list[Event]]:
@@ -116,6 +114,11 @@ def chance(state: SobState, what: str) -> Chance:
     assert isinstance(n, Chance), n
     assert n.what == what, (n.what, what)
     return n
+
+
+def nothing_pending(state: SobState) -> bool:
+    """No step of a fight is left: the game stands at the turn's next action or activation (or its end)."""
+    return all(isinstance(p, st.ChooseAction | st.ChooseActivation) for p in state.pending)
 
 
 def pending_roll(state: SobState) -> st.CombatRoll:

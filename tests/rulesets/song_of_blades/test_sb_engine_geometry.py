@@ -19,9 +19,9 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     Table,
     edge_distance,
     enemies_in_contact,
-    recoil_options,
     touching,
 )
+from kessen.rulesets.song_of_blades.referee.recoiling import recoil_options
 from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.rules.disengaging import Disengage, HackingEnemy, disengage
 from kessen.rulesets.song_of_blades.rules.melee import Melee, MeleeOutcome, melee

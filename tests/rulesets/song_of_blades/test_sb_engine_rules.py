@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    nothing_pending,
     results,
     activated,
     at,
@@ -203,7 +204,7 @@ def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:
 def test_sb_dis_4_flying_leaver_free_against_non_flyers() -> None:
     """SB-DIS-4: a flying model leaving enemies that do not fly takes no hacks."""
     state = leave([model("E1", 375, 400), model("E2", 400, 425)], model("B", 400, 400, flying=True))
-    assert not state.pending and state.figure("B") is not None and not at(state.get("B"), 400, 400)
+    assert nothing_pending(state) and state.figure("B") is not None and not at(state.get("B"), 400, 400)
 
 
 def test_sb_dis_5_three_hackers_ordered_one_at_a_time() -> None:
@@ -221,7 +222,7 @@ def test_sb_dis_5_three_hackers_ordered_one_at_a_time() -> None:
     state = step(state, TIE)[0]
     assert state.pending[0].hackers == ("E2",)  # type: ignore[union-attr]
     state, events = step(state, NOTHING)
-    assert not state.pending and "moved" in types(events)
+    assert nothing_pending(state) and "moved" in types(events)
 
 
 def test_sb_dis_6_kill_ends_the_sequence() -> None:

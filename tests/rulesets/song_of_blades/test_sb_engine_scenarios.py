@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 from sb_engine_support import (
+    nothing_pending,
     results,
     activated,
     at,
@@ -25,7 +26,8 @@ from sb_engine_support import (
 from kessen.core.geometry import Point, Rect, gap, segment_enters_rect, segment_point_distance
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee import state as st
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance, recoil_options
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance
+from kessen.rulesets.song_of_blades.referee.recoiling import recoil_options
 from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.rules.disengaging import free_hack
 from kessen.rulesets.song_of_blades.rules.melee import DEFENSIVE_WIN, TIE, MeleeOutcome, combat_roll
@@ -208,7 +210,7 @@ def test_sb_recoil_3_sb_out_3_sc5_recoil_into_active_enemy_one_free_hack() -> No
     # B rolls 5 → 8 and wins: nothing happens (defensive roll)
     assert forced(state, 4, 5) == DEFENSIVE_WIN
     safe, _ = step(state, DEFENSIVE_WIN)
-    assert at(safe.get("B"), 150, 100) and safe.get("B").state == "standing" and not safe.pending
+    assert at(safe.get("B"), 150, 100) and safe.get("B").state == "standing" and nothing_pending(safe)
 
 
 def test_sb_recoil_3_sc5_chain_back_into_the_winner() -> None:
@@ -436,7 +438,7 @@ def test_sb_dis_5_sb_dis_6_sc10_recoil_stops_the_hacks() -> None:
     state, more = step(state, node.options[0])
     b = state.get("B")
     assert at(b, node.options[0].x, node.options[0].y) and not at(b, move.x, move.y)
-    assert not state.pending and "moved" not in types(events + more)
+    assert nothing_pending(state) and "moved" not in types(events + more)
     assert [e.type for e in events + more].count("combat_roll") == 1
 
 

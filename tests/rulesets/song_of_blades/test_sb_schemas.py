@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.options import DecisionKind
 from kessen.rulesets.song_of_blades.scenario import Scenario
 
 MODELS: list[type[BaseModel]] = [p.input_model for p in get_ruleset("song-of-blades").procedures.values()] + [Scenario]
@@ -48,3 +49,17 @@ def test_sb_scenario_doc_names_every_field_and_its_example_loads() -> None:
     assert example is not None
     state = SobGame().load_scenario(example.group(1), str(DOC))
     assert state.name == "Hedge fight" and state.follow_up and len(state.table.obstacles) == 1
+
+
+def test_sb_turn_3_the_doc_gives_the_notation_of_every_decision_kind() -> None:
+    """docs/scenarios/song-of-blades.md (issue 10 §2): its notation table has a row for every decision kind, and
+    each refusal it shows names a rule the referee refuses with."""
+    text = DOC.read_text(encoding="utf-8")
+    table = text[text.index("| kind | who decides, who acts | forms | examples |"):]
+    for kind in get_args(DecisionKind):
+        assert f"\n| `{kind}` |" in table, kind
+    source = "".join(p.read_text(encoding="utf-8") for p in (DOC.parents[2] / "src" / "kessen" / "rulesets" / "song_of_blades" / "referee").glob("*.py"))
+    refused = set(re.findall(r'IllegalChoice\(\s*"(SB-[A-Z]+-\d+)"', source))
+    shown = re.findall(r"^    (SB-[A-Z]+-\d+): ", text, re.M)
+    assert len(shown) >= 5 and set(shown) <= refused, (shown, refused)
+

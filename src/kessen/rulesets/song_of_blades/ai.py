@@ -68,11 +68,11 @@ class SobAI:
 
     def decide(self, state: SobState, decision: Decision) -> Any:
         options = decision.options
-        if decision.what == "activation":
+        if decision.kind == "activation":
             return self._activation(state, options)
-        if decision.what == "action":
+        if decision.kind == "action":
             return self._action(state, options)
-        if decision.what == "follow-up":
+        if decision.kind == "follow-up":
             return FollowUp(True)
         return options[0]  # recoil, hackers: the default policy lists its choice first
 

@@ -1,5 +1,5 @@
 """The board as `kessen board` and `kessen play` show it: a map of the table with its terrain and models, a legend,
-and the list of models (§3.4, §5)."""
+and the list of models (§3.4, §5); and the same battlefield as plain data for pictures (``Game.board``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import math
 
 from rich.markup import escape
 
+from kessen.core.board import Board, BoardModel, TerrainPiece
 from kessen.core.geometry import Point
 from kessen.i18n import option_text, option_word
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.state import SobState
 
 RULESET_ID = "song-of-blades"
 COLUMNS = 45  # the map's width in characters at most; a character is twice as high as it is wide
@@ -87,3 +89,32 @@ def render_board(table: Table, figures: tuple[Figure, ...], sides: tuple[str, st
             state = option_word(RULESET_ID, lang, f.state)
             lines.append(f"    {marks[f.id]} {escape(f.id):12} {escape(f.name):20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {state}")
     return lines
+
+
+def board_data(state: SobState) -> Board:
+    """The battlefield as plain data (``Game.board``): the table in mm, its terrain, and every model with its base
+    and status words (``fallen``, ``transfixed``, ``engaged`` in base contact with an enemy, ``activated`` this
+    turn, ``acting`` now: words of the catalogue's ``option_words``)."""
+    table = state.table
+    terrain: list[TerrainPiece] = []
+    for kind, rects in (("impassable", [(r, None) for r in table.impassable]), ("drop", list(table.drops)),
+                        ("high_ground", list(table.high_ground)), ("cover", [(r, None) for r in table.cover])):
+        for rect, height in rects:
+            terrain.append({"kind": kind, "shape": "rect", "points": [[rect.x0, rect.y0], [rect.x1, rect.y1]],
+                            "height": None if height is None else float(height)})
+    for a, b in table.obstacles:
+        terrain.append({"kind": "obstacle", "shape": "segment", "points": [[a.x, a.y], [b.x, b.y]], "height": None})
+    acting = state.current.model if state.current is not None else None
+    models: list[BoardModel] = []
+    for f in state.figures:
+        status = [] if f.state == "standing" else [str(f.state)]
+        if enemies_in_contact(state.figures, f):
+            status.append("engaged")
+        if f.id == acting:
+            status.append("acting")
+        elif f.id in state.activated and f.side == state.active:
+            status.append("activated")
+        models.append({"id": f.id, "name": f.name, "side": f.side, "x": f.x, "y": f.y, "base": float(f.base_mm),
+                       "footprint": None, "wounds": None, "wounds_max": None, "status": status, "group": None})
+    return {"ruleset": RULESET_ID, "units": "mm", "width": float(table.width), "height": float(table.depth),
+            "sides": list(state.sides), "terrain": terrain, "models": models}

@@ -57,7 +57,7 @@ class Turnover(Event):
 
 @dataclass(frozen=True, slots=True)
 class Moved(Event):
-    """A straight move, and what it was for (SB-MOVE-1)."""
+    """A straight move, what it was for (charge, advance, retreat, line) and the model it was about (SB-MOVE-1)."""
 
     type: ClassVar[str] = "moved"
     model: str
@@ -65,6 +65,18 @@ class Moved(Event):
     toward: str
     x: float
     y: float
+
+
+@dataclass(frozen=True, slots=True)
+class MovedTo(Event):
+    """A straight move about no other model: into cover, onto high ground or anywhere the player chose (SB-MOVE-1);
+    *ground* is ``cover`` or ``high_ground`` where it ends there, else empty."""
+
+    type: ClassVar[str] = "moved_to"
+    model: str
+    x: float
+    y: float
+    ground: str
 
 
 @dataclass(frozen=True, slots=True)

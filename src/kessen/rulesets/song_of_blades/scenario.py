@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -64,7 +64,8 @@ class ModelEntry(StrictModel):
     """A model profile (§3.1) placed on the table (§3.2)."""
 
     id: Annotated[str, Field(min_length=1, max_length=64)] = Field(
-        description="the model's id, unique on the table (1-64 characters): how the battle report and the choices name it")
+        description="the model's id, unique on the table (1-64 characters, one word without spaces): how the battle "
+        "report and the choices name it")
     name: Annotated[str, Field(min_length=1, max_length=64)] = Field(
         description="the model's name, free text (1-64 characters), shown on the board")
     points: Annotated[int, Field(ge=1, le=10000)] = Field(
@@ -146,6 +147,9 @@ class Scenario(StrictModel):
                 where = f"sides[{s}].models[{m}]"
                 if model.id in seen:
                     raise InputError(f"{where}.id", model.id, "duplicate model id")
+                if model.id.split() != [model.id]:
+                    # [DECISION] the notation names models by id between spaces (attack orc-2, move k1 to 312,440)
+                    raise InputError(f"{where}.id", model.id, "must be one word, without spaces (choices name models by id)")
                 seen.add(model.id)
                 r = base_mm(model) / 2
                 c = Point(model.x, model.y)
@@ -181,3 +185,18 @@ def move_length(model: ModelEntry) -> str:
 def load_scenario(text: str, source: str) -> Scenario:
     """Parse and validate a scenario file's TOML text; errors name the file, the field and the value."""
     return load_toml(Scenario, text, source)
+
+
+def swap_deployment(data: dict[str, Any]) -> None:
+    """A sweep's ``swap_sides``: each model goes to where the other side stood, turned half a turn about the centre
+    of the table (x → width − x, y → depth − y, the table of ``options`` or 900 × 900 mm), so each warband keeps its
+    shape and takes the other's ground while the terrain stays; *data* is the parsed scenario file, changed in place
+    (the scenario's own validation then judges the new positions)."""
+    options = data.get("options", {})
+    width, depth = options.get("table_width_mm", 900), options.get("table_depth_mm", 900)
+    for side in data.get("sides", []):
+        for model in side.get("models", []):
+            if "x" in model:
+                model["x"] = width - model["x"]
+            if "y" in model:
+                model["y"] = depth - model["y"]

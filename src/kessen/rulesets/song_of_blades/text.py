@@ -9,41 +9,40 @@ from typing import Any
 
 from rich.markup import escape
 
+from kessen.core.engine import Decision, Node
 from kessen.i18n import option_text, option_word
 from kessen.rulesets.song_of_blades.board import render_board
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee import state as st
 from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
-from kessen.rulesets.song_of_blades.referee.melee import attack_roll
+from kessen.rulesets.song_of_blades.referee.odds import activation_numbers, attack_odds
 from kessen.rulesets.song_of_blades.referee.state import SobState
-from kessen.rulesets.song_of_blades.rules.melee import melee
-from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 RULESET_ID = "song-of-blades"
 
 
 def describe(state: SobState, option: Any, lang: str) -> str:
-    """An option in the words of the *lang* catalogue; an attack shows its exact odds of each result."""
+    """An option in the words of the *lang* catalogue; an attack and an activation show their exact odds."""
     if isinstance(option, opt.Attack):
         act = state.current
         assert act is not None
-        roll = attack_roll(state, state.get(act.model), state.get(option.target), power_blow=option.power_blow)
-        dist = melee(roll)
-        win = dist.probability(lambda o: o.affected == "defender")
-        kill = dist.probability(lambda o: o.affected == "defender" and o.result in ("kill", "gruesome_kill"))
-        hurt = dist.probability(lambda o: o.affected == "attacker")
+        odds = attack_odds(state, act.model, option)
         key = "power_blow" if option.power_blow else "attack"
-        return _say(lang, key, target=option.target, win=_pct(win), kill=_pct(kill), suffer=_pct(hurt))
+        return _say(lang, key, target=option.target, win=_pct(odds["win"]), kill=_pct(odds["kill"]), suffer=_pct(odds["suffer"]))
     if isinstance(option, opt.Activate):
-        # the exact odds of the activation procedure (SB-ACT-1, SB-ACT-2), not the AI's score of them
-        expected, turnover = activation_odds(state.get(option.model).quality, option.dice)
+        numbers = activation_numbers(state, option)
         key = "activate_one" if option.dice == 1 else "activate"
-        return _say(lang, key, model=option.model, dice=option.dice, actions=f"{float(expected):.2f}", turnover=_pct(turnover))
+        return _say(lang, key, model=option.model, dice=option.dice, actions=f"{float(numbers['expected_actions']):.2f}",
+                    turnover=_pct(numbers["turnover"]))
     if isinstance(option, opt.Move):
         where = {"x": f"{option.x:g}", "y": f"{option.y:g}"}
+        if not option.toward:  # into cover, onto high ground, or anywhere the player named
+            return _say(lang, "move_free" if option.purpose == "move" else f"move_{option.purpose}", **where)
         return _say(lang, "move", purpose=_word(lang, option.purpose), toward=option.toward, **where)
     if isinstance(option, RecoilOption):
         where = {"x": f"{option.x:.1f}", "y": f"{option.y:.1f}"}
+        if option.k is None:  # a spot of the player's or of the room search, not one of SB-GEO-5's candidates
+            return _say(lang, "recoil_free", kind=_word(lang, option.kind), **where)
         return _say(lang, "recoil", kind=_word(lang, option.kind), k=option.k, **where)
     if isinstance(option, opt.Hacker):
         return _say(lang, "hacker", model=option.model)
@@ -54,33 +53,29 @@ def describe(state: SobState, option: Any, lang: str) -> str:
     return _say(lang, simple) if simple else repr(option)
 
 
-def show(state: SobState, lang: str) -> str:
-    """The board: the map of the table with its terrain and models, the legend, the models, then who acts."""
+def prompt(state: SobState, decision: Decision, lang: str) -> str:
+    """The question a decision asks, naming the player who decides and the model that acts or is acted on
+    (SB-TURN-3): one sentence per kind, the catalogue's ``prompt_<kind>`` options."""
+    step = state.pending[0] if state.pending else None
+    fields: dict[str, object] = {"player": decision.player, "actor": decision.actor}
+    if isinstance(step, st.ChooseRecoil):
+        fields["winner"] = step.winner
+    elif isinstance(step, st.OfferFollowUp):
+        fields["loser"] = step.loser
+    elif isinstance(step, st.ChooseAction) and state.current is not None:
+        fields["actions"] = state.current.actions
+    return _say(lang, "prompt_" + decision.kind.replace(" ", "_").replace("-", "_"), **fields)
+
+
+def show(state: SobState, lang: str, node: Node) -> str:
+    """The board: the map of the table with its terrain and models, the legend, the models, then the question of
+    the decision the game stands at (who decides, who acts)."""
     turn = _say(lang, "show_turn", side=escape(state.active)) if state.active else _say(lang, "show_before_roll_off")
     heading = _say(lang, "show_header", name=escape(state.name), round=state.round, turns=state.turns, turn=turn)
     lines = render_board(state.table, state.figures, state.sides, lang, heading=heading)
-    prompt = _prompt(state, lang)
-    if prompt:
-        lines.append(prompt)
+    if isinstance(node, Decision):
+        lines.append("  " + escape(prompt(state, node, lang)))
     return "\n".join(lines)
-
-
-def _prompt(state: SobState, lang: str) -> str:
-    """Who acts at the next decision, and about what (SB-TURN-3): the last line of the board before a prompt."""
-    step = state.pending[0] if state.pending else None
-    if isinstance(step, st.ChooseRecoil):
-        return _say(lang, "show_recoil", model=step.loser, winner=step.winner)
-    if isinstance(step, st.ChooseRecoilHacker):
-        return _say(lang, "show_recoil_hacker", model=step.loser)
-    if isinstance(step, st.OfferFollowUp):
-        return _say(lang, "show_follow_up", model=step.winner, loser=step.loser)
-    if isinstance(step, st.Disengaging):
-        return _say(lang, "show_hack_order", model=step.model)
-    if step is not None or state.ended:
-        return ""  # a roll comes next, or nothing
-    if state.current is not None:
-        return _say(lang, "show_activated", model=state.current.model, actions=state.current.actions)
-    return _say(lang, "show_activation", side=state.active) if state.active else ""
 
 
 def _say(lang: str, key: str, **fields: object) -> str:

@@ -1,8 +1,8 @@
-"""The table in play: models on round bases, terrain, contact, moves and recoil geometry (§5, SB-GEO-*)."""
+"""The table in play: models on round bases, terrain, contact and moves (§5, SB-GEO-*); where a loser may recoil is
+``recoiling``."""
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -10,10 +10,7 @@ from kessen.core.geometry import (
     Point,
     Rect,
     first_touch,
-    in_contact,
-    overlapping,
     segment_enters_rect,
-    segment_point_distance,
     swept_overlaps_base,
     swept_overlaps_rect,
 )
@@ -151,13 +148,24 @@ def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, 
     return tuple(o for o in figures if o.id != f.id and gap_between(f, o) <= reach)
 
 
-def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point, *, ignore: frozenset[str] = frozenset()) -> bool:
+def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> bool:
     """f's base moved in a straight line to dest overlaps no other model and no impassable terrain (SB-MOVE-2)."""
     c, r = f.centre, f.r
     for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS):
-        if o.id not in ignore and swept_overlaps_base(c, dest, r, o.centre, o.r, EPS):
+        if swept_overlaps_base(c, dest, r, o.centre, o.r, EPS):
             return False
     return not table.path_blocked_by_terrain(c, dest, r)
+
+
+def blocker(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> str | None:
+    """What f's base swept to dest overlaps first, in the words of a refusal (``orc-1's base``, ``impassable
+    terrain``), or None when :func:`sweep_is_clear`."""
+    c, r = f.centre, f.r
+    hit = [((o.centre - c).dot(dest - c), o.id) for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS)
+           if swept_overlaps_base(c, dest, r, o.centre, o.r, EPS)]
+    if hit:
+        return f"{min(hit)[1]}'s base"
+    return "impassable terrain" if table.path_blocked_by_terrain(c, dest, r) else None
 
 
 def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Point, length: float) -> float:
@@ -184,10 +192,11 @@ def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Po
 
 @dataclass(frozen=True, slots=True)
 class RecoilOption:
-    """One way a loser may recoil (SB-GEO-5, SB-GEO-6): a step, a jump over a friend, or over a drop edge."""
+    """One way a loser may recoil (SB-GEO-5, SB-GEO-6): a step, a jump over a friend, or over a drop edge; (x, y) is
+    where it ends (for a drop, where it lands)."""
 
     kind: str  # "step", "jump" or "drop"
-    k: int
+    k: int | None  # the candidate of SB-GEO-5 (turned 15° × k from straight away), or None for any other spot
     x: float
     y: float
     drop_mm: int = 0
@@ -195,102 +204,6 @@ class RecoilOption:
     @property
     def destination(self) -> Point:
         return Point(self.x, self.y)
-
-
-def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    """Every usable recoil, in the default policy's order (SB-RECOIL-1, -2, -5, SB-GEO-5, SB-GEO-6).
-
-    Empty when the loser has none and must fall instead. First the steps and jump that touch no newly
-    contacted active enemy, then those that do, then open drop candidates; smallest |k| first, k > 0 first.
-    Only the models near the loser take part: a step goes one base depth d, a jump at most d + 2(r + r_F) past a
-    friend of radius r_F, and a base further than that plus its own radius can neither block nor touch it.
-    """
-    widest = max(o.base_mm for o in figures) / 2
-    reach = loser.base_mm + 3 * (loser.r + widest) + 2 * EPS
-    return _recoil_options(near(figures, loser, reach), table, loser, winner)
-
-
-@functools.lru_cache(maxsize=4096)
-def _recoil_options(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    c, r, d = loser.centre, loser.r, loser.base_mm
-    a = (c - winner.centre).unit()
-    figures = others + (loser,)
-    before = {o.id for o in enemies_in_contact(figures, loser)}
-    steps: list[RecoilOption] = []
-    drops: list[RecoilOption] = []
-    for k in range(-6, 7):
-        u = a.rotated(15 * k)
-        end = c + u.scaled(d)
-        entry = table.drop_entry(c, end)
-        if entry is not None:
-            t, depth = entry
-            edge = c + u.scaled(d * t)
-            land = edge + u.scaled(r)
-            if _clear(others, table, loser, edge) and (depth >= table.stick("short") or landing_is_clear(others, table, loser, land)):
-                drops.append(RecoilOption("drop", k, round(land.x, 6), round(land.y, 6), depth))
-            continue
-        if _clear(others, table, loser, end) and table.on_table(end, r) and not in_contact(end, r, winner.centre, winner.r, EPS):
-            steps.append(RecoilOption("step", k, round(end.x, 6), round(end.y, 6)))
-    jump = _jump(others, table, loser, winner, a)
-    if jump is not None:
-        steps.append(jump)
-
-    def newly_meets_active_enemy(option: RecoilOption) -> bool:
-        moved = loser.at(option.destination)
-        return any(o.is_active and o.id not in before for o in enemies_in_contact(others + (moved,), moved))
-
-    def order(option: RecoilOption) -> tuple[int, int]:
-        return (abs(option.k), 0 if option.k >= 0 else 1)
-
-    quiet = sorted((o for o in steps if not newly_meets_active_enemy(o)), key=order)
-    loud = sorted((o for o in steps if newly_meets_active_enemy(o)), key=order)
-    return tuple(quiet + loud + sorted(drops, key=order))
-
-
-def landing_is_clear(others: tuple[Figure, ...], table: Table, f: Figure, land: Point) -> bool:
-    """Whether f can lie at the foot of a low drop: on the table, overlapping no model and no impassable terrain.
-
-    [DECISION] SB-GEO-5 does not say where a survivor of a low drop (SB-FALL-1) may land; like a legal step, the
-    landing point must be on the table and free, else that drop candidate is not open (a model may not be pushed
-    off the table, SB-GEO-1, nor onto another base, SB-GEO-3).
-    """
-    if not table.on_table(land, f.r):
-        return False
-    if any(overlapping(land, f.r, o.centre, o.r, EPS) for o in others if o.id != f.id):
-        return False
-    return not any(rect.distance_to(land) < f.r - EPS for rect in table.impassable)
-
-
-def _clear(others: tuple[Figure, ...], table: Table, f: Figure, end: Point) -> bool:
-    return not any(swept_overlaps_base(f.centre, end, f.r, o.centre, o.r, EPS) for o in others) and not table.path_blocked_by_terrain(f.centre, end, f.r)
-
-
-def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, a: Point) -> RecoilOption | None:
-    """The jump over a friend directly behind, on the straight-away line (SB-GEO-6)."""
-    c, r, d = loser.centre, loser.r, loser.base_mm
-    end = c + a.scaled(d)
-    blockers = [o for o in others if swept_overlaps_base(c, end, r, o.centre, o.r, EPS)]
-    if not blockers and not table.path_blocked_by_terrain(c, end, r):
-        return None  # the plain step is not blocked by a model
-    if not blockers:
-        return None
-    first = min(blockers, key=lambda o: (o.centre - c).dot(a))
-    if first.side != loser.side:
-        return None
-    s = (first.centre - c).dot(a)
-    h = segment_point_distance(c, c + a.scaled(1e9), first.centre)
-    if not (s > 0 and h < first.r):
-        return None
-    t = max(d, s + math.sqrt((r + first.r) ** 2 - h * h))
-    land = c + a.scaled(t)
-    rest = tuple(o for o in others if o.id != first.id)
-    if any(swept_overlaps_base(c, land, r, o.centre, o.r, EPS) for o in rest):
-        return None
-    if table.path_blocked_by_terrain(c, land, r) or not table.on_table(land, r) or table.drop_entry(c, land) is not None:
-        return None
-    if any(overlapping(land, r, o.centre, o.r, EPS) for o in others):
-        return None
-    return RecoilOption("jump", 0, round(land.x, 6), round(land.y, 6))
 
 
 def _segments_cross(a: Point, b: Point, p: Point, q: Point) -> bool:

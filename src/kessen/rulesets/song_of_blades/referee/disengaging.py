@@ -8,7 +8,8 @@ from dataclasses import replace
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact, recoil_options
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.melee import reported, suffer
 from kessen.rulesets.song_of_blades.referee.moves import finish_move, flee
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -51,7 +52,7 @@ def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> Disen
             obstacle=state.table.across_obstacle(e.centre, f.centre),
             enemies_in_contact=len(enemies_in_contact(state.figures, e)),
             transfixed_in_contact=sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed"),
-            can_recoil=e.state != "standing" or bool(recoil_options(state.figures, state.table, f, e)),
+            can_recoil=e.state != "standing" or has_room(state.figures, state.table, f, e),
         )
         for e in contacts
     )

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance, enemies_in_contact, recoil_options
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.options import Attack
 from kessen.rulesets.song_of_blades.referee.state import (
     ChooseRecoil,
@@ -46,8 +47,8 @@ def attack_roll(
         attacker_transfixed_in_contact=sum(1 for e in a_contacts if e.state == "transfixed"),
         defender_enemies_in_contact=len(d_contacts),
         defender_transfixed_in_contact=sum(1 for e in d_contacts if e.state == "transfixed" and e.id != a.id),
-        attacker_can_recoil=bool(recoil_options(state.figures, state.table, a, d)),
-        defender_can_recoil=bool(recoil_options(state.figures, state.table, d, a)),
+        attacker_can_recoil=has_room(state.figures, state.table, a, d),
+        defender_can_recoil=has_room(state.figures, state.table, d, a),
     )
 
 

@@ -4,70 +4,167 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 
+from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point
+from kessen.core.geometry import Point, Rect
+from kessen.core.notation import number, point
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     Figure,
     Table,
+    blocker,
     free_run,
     gap_between,
-    landing_is_clear,
-    sweep_is_clear,
     touching,
 )
 from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
+
+
+# notation writes millimetres to three decimals: a destination is taken at that precision, and a move of the full
+# length rounded to it may be that much longer
+NOTATION_MM = 0.001
 
 
 def move_options(state: SobState, f: Figure) -> list[Move]:
     """Straight moves of one move length: a charge into contact with each reachable enemy, an advance
     toward the nearest enemy, and a retreat directly away from it (SB-MOVE-1..3)."""
-    return list(_moves(state, f))
+    return list(_Mover(state, f).suggested())
+
+
+def more_moves(state: SobState, f: Figure, offered: list[Move]) -> list[Move]:
+    """Moves a good player also weighs, after :func:`move_options` (suggested after them, so that the options of
+    older saves keep their places): into line beside the nearest friend, into the nearest cover, onto the nearest
+    higher ground; none to a destination already *offered*."""
+    taken = {(m.x, m.y) for m in offered}
+    found: list[Move] = []
+    for move in _Mover(state, f).positions():
+        if (move.x, move.y) not in taken:
+            taken.add((move.x, move.y))
+            found.append(move)
+    return found
 
 
 def can_move(state: SobState, f: Figure) -> bool:
-    """Whether f has any move of :func:`move_options` (found lazily: the first legal one is enough)."""
-    return next(_moves(state, f), None) is not None
+    """Whether f has any move of :func:`move_options` or :func:`more_moves` (found lazily: the first is enough)."""
+    mover = _Mover(state, f)
+    return next(chain(mover.suggested(), mover.positions()), None) is not None
 
 
-def _moves(state: SobState, f: Figure) -> Iterator[Move]:
-    length = state.table.stick(f.move)
-    enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
-    contacts = {e.id for gap, _, e in enemies if gap <= EPS}
+def free_move(state: SobState, f: Figure, dest: Point) -> Move:
+    """A move of f straight to *dest*, anywhere the rules allow (SB-MOVE-1..3, SB-DOWN-3, SB-DOWN-7); else
+    IllegalChoice naming the rule it breaks."""
+    if f.state == "fallen":
+        raise IllegalChoice("SB-DOWN-3", f"{f.id} is fallen and cannot move (it stands up first)")
+    if f.state == "transfixed":
+        raise IllegalChoice("SB-DOWN-7", f"{f.id} is transfixed and cannot move")
+    if (dest - f.centre).length() < NOTATION_MM:
+        raise IllegalChoice("SB-MOVE-1", f"{f.id} is at {point(dest.x, dest.y)} already")
+    problem = _Mover(state, f).problem(dest)
+    if problem is not None:
+        raise problem
+    return Move(dest.x, dest.y, "move", "")
 
-    def legal(exact: Point, purpose: str, toward: str) -> Move | None:
-        dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
-        if (dest - f.centre).length() < 0.5 or not state.table.on_table(dest, f.r):
-            return None
-        if state.table.drop_entry(f.centre, dest) is not None or not sweep_is_clear(state.figures, state.table, f, dest):
-            return None
+
+class _Mover:
+    """One model's moves this action: the rules every destination is judged by (SB-MOVE-1..3), and the moves
+    suggested to its player."""
+
+    def __init__(self, state: SobState, f: Figure) -> None:
+        self.state, self.f = state, f
+        self.length = state.table.stick(f.move)
+        self.enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
+        self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
+
+    def problem(self, dest: Point) -> IllegalChoice | None:
+        """Why f may not move straight to dest, or None when it may."""
+        f, table = self.f, self.state.table
+        reach = (dest - f.centre).length()
+        if reach > self.length + NOTATION_MM:
+            return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
+        if not table.on_table(dest, f.r):
+            return IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
+        if table.drop_entry(f.centre, dest) is not None:
+            return IllegalChoice("SB-MOVE-2", "the path meets a drop area")
+        hit = blocker(self.state.figures, table, f, dest)
+        if hit is not None:
+            return IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
         moved = f.at(dest)
-        if contacts and any(touching(moved, state.get(c)) for c in contacts):
-            return None  # SB-MOVE-3: a move out of contact must end out of contact with all of them
+        still = [e.id for e in self.contacts if touching(moved, e)]
+        if still:
+            return IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
+        return None
+
+    def legal(self, exact: Point, purpose: str, toward: str) -> Move | None:
+        """The move to *exact* at notation's precision, if the rules allow it and it goes somewhere (0.5 mm)."""
+        dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
+        if (dest - self.f.centre).length() < 0.5 or self.problem(dest) is not None:
+            return None
         return Move(dest.x, dest.y, purpose, toward)
 
-    # a charge ends in base contact: only enemies about one move length away or nearer, the nearest first
-    for _, _, e in sorted((max(0.0, g), i, e) for g, i, e in enemies if g <= length + EPS and e.id not in contacts):
-        contact_at = (e.centre - f.centre).length() - e.r - f.r
-        if 0 < contact_at <= length:
-            towards = (e.centre - f.centre).unit()
-            if (move := legal(f.centre + towards.scaled(contact_at), "charge", e.id)) is not None:
+    def suggested(self) -> Iterator[Move]:
+        """A charge into contact with each enemy within reach (the nearest first), an advance toward the nearest
+        enemy and a retreat directly away from it."""
+        state, f, length, enemies = self.state, self.f, self.length, self.enemies
+        contacts = {e.id for e in self.contacts}
+        # a charge ends in base contact: only enemies about one move length away or nearer, the nearest first
+        for _, _, e in sorted((max(0.0, g), i, e) for g, i, e in enemies if g <= length + EPS and e.id not in contacts):
+            contact_at = (e.centre - f.centre).length() - e.r - f.r
+            if 0 < contact_at <= length:
+                towards = (e.centre - f.centre).unit()
+                if (move := self.legal(f.centre + towards.scaled(contact_at), "charge", e.id)) is not None:
+                    yield move
+        if enemies:
+            _, _, nearest = min((max(0.0, g), i, e) for g, i, e in enemies)
+            towards = (nearest.centre - f.centre).unit()
+            if nearest.id not in contacts:
+                run = min(length, free_run(state.figures, state.table, f, towards, length))
+                limit = (nearest.centre - f.centre).length() - nearest.r - f.r - EPS
+                if run < limit and (move := self.legal(f.centre + towards.scaled(run), "advance", nearest.id)) is not None:
+                    yield move
+            away = towards.scaled(-1)
+            run = free_run(state.figures, state.table, f, away, length)
+            if (move := self.legal(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)) is not None:
                 yield move
-    if enemies:
-        _, _, nearest = min((max(0.0, g), i, e) for g, i, e in enemies)
-        towards = (nearest.centre - f.centre).unit()
-        if nearest.id not in contacts:
-            run = min(length, free_run(state.figures, state.table, f, towards, length))
-            limit = (nearest.centre - f.centre).length() - nearest.r - f.r - EPS
-            if run < limit and (move := legal(f.centre + towards.scaled(run), "advance", nearest.id)) is not None:
-                yield move
-        away = towards.scaled(-1)
-        run = free_run(state.figures, state.table, f, away, length)
-        if (move := legal(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)) is not None:
-            yield move
+
+    def positions(self) -> Iterator[Move]:
+        """Into line beside the nearest friend, square to the enemy nearest it (base to base, on the nearer side);
+        into the nearest cover; onto the nearest ground higher than f's (SB-TERR-1, SB-TERR-2): each only when
+        one straight move reaches it.
+
+        [DECISION] A line is kept beside the nearest standing friend, touching its base on the side nearer f (else
+        the other), facing the enemy nearest that friend; the spot in cover or on high ground is the nearest point of the
+        area where f's whole base fits (its centre, for an area smaller than the base).
+        """
+        state, f = self.state, self.f
+        friends = [(gap_between(f, o), o.id, o) for o in state.figures if o.side == f.side and o.id != f.id and o.is_active]
+        enemies = [e for _, _, e in self.enemies]
+        if friends and enemies:
+            _, _, friend = min(friends)
+            facing = min(enemies, key=lambda e: ((e.centre - friend.centre).length(), e.id))
+            side = (facing.centre - friend.centre).unit().rotated(90).scaled(friend.r + f.r)
+            spots = sorted((friend.centre + side, friend.centre - side), key=lambda p: (p - f.centre).length())
+            if (f.centre - spots[0]).length() > EPS:  # not beside it already
+                line = (self.legal(spot, "line", friend.id) for spot in spots)
+                if (move := next((m for m in line if m is not None), None)) is not None:
+                    yield move
+        table = state.table
+        for purpose, areas in (("cover", list(table.cover)), ("high_ground", [r for r, h in table.high_ground if h > table.ground_height(f.centre)])):
+            spots = [_inside(rect, f.centre, f.r) for rect in areas if not (purpose == "cover" and rect.contains(f.centre))]
+            for spot in sorted(spots, key=lambda p: (p - f.centre).length()):
+                if (spot - f.centre).length() <= self.length and (move := self.legal(spot, purpose, "")) is not None:
+                    yield move
+                    break
+
+
+def _inside(rect: Rect, p: Point, r: float) -> Point:
+    """The point of *rect* nearest p where a base of radius r lies wholly inside (its centre if it is too small)."""
+    inset_x, inset_y = min(r, (rect.x1 - rect.x0) / 2), min(r, (rect.y1 - rect.y0) / 2)
+    return Point(min(max(p.x, rect.x0 + inset_x), rect.x1 - inset_x), min(max(p.y, rect.y0 + inset_y), rect.y1 - inset_y))
 
 
 def _clamp(table: Table, f: Figure, p: Point) -> Point:
@@ -75,8 +172,14 @@ def _clamp(table: Table, f: Figure, p: Point) -> Point:
 
 
 def finish_move(state: SobState, f: Figure, move: Move, out: list[Event]) -> SobState:
-    """The model ends its move where the move option said (SB-MOVE-1, SB-MOVE-2)."""
-    out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
+    """The model ends its move where the move option said (SB-MOVE-1, SB-MOVE-2): a move about another model
+    (a charge, an advance, a retreat, into line) is reported with it; any other with the ground it ends on."""
+    if move.toward:
+        out.append(ev.Moved(model=f.id, purpose=move.purpose, toward=move.toward, x=move.x, y=move.y))
+    else:
+        table = state.table
+        ground = "cover" if table.cover_at(move.destination) is not None else "high_ground" if table.ground_height(move.destination) > 0 else ""
+        out.append(ev.MovedTo(model=f.id, x=move.x, y=move.y, ground=ground))
     return replace_figure(state, f.at(move.destination))
 
 

@@ -6,8 +6,16 @@ The recoil candidates a loser's player chooses among are ``battlefield.RecoilOpt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from kessen.core.geometry import Point
+
+DecisionKind = Literal["activation", "action", "recoil", "recoil hacker", "hack order", "follow-up"]
+"""The kinds of decision a player makes (SB-TURN-3); docs/scenarios/song-of-blades.md gives each one's notation.
+
+[DECISION] A move is one of the activated model's actions (SB-ACTION-1), chosen beside its attacks, standing up
+and ending the activation; so the free moves are offered by the ``action`` decision (free while the model can
+move), not by a decision of their own kind ``move``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +41,14 @@ class Attack:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One straight move (1 action) to a destination (SB-MOVE-1..3); ``toward`` names its purpose."""
+    """One straight move (1 action) to a destination (SB-MOVE-1..3), and what it is for: ``charge``, ``advance``
+    or ``retreat`` about the enemy ``toward`` names, ``line`` beside the friend it names, ``cover`` or
+    ``high_ground`` (no model), or ``move`` (anywhere the player named)."""
 
     x: float
     y: float
-    purpose: str  # "charge", "advance" or "retreat"
-    toward: str  # the enemy it charges or advances on, or retreats from
+    purpose: str
+    toward: str
 
     @property
     def destination(self) -> Point:

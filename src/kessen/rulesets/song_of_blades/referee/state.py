@@ -1,4 +1,8 @@
-"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*)."""
+"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*).
+
+The steps are the pending queue of ``core.steps``: the first is the one the game stands at; when the queue runs
+empty the turn sequence (``referee.turns.refill``) queues the next activation or action.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,18 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee
 @dataclass(frozen=True, slots=True)
 class RollOff:
     """Who takes the first turn (SB-TURN-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseActivation:
+    """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseAction:
+    """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
+
+    model: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +96,10 @@ class MoraleTest:
     model: str
 
 
-Pending = RollOff | ActivationRoll | CombatRoll | ChooseRecoil | ChooseRecoilHacker | OfferFollowUp | Disengaging | MoraleTest
+Pending = (
+    RollOff | ChooseActivation | ActivationRoll | ChooseAction | CombatRoll | ChooseRecoil | ChooseRecoilHacker | OfferFollowUp
+    | Disengaging | MoraleTest
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +207,6 @@ def _models_of(step: Pending) -> tuple[str, ...]:
         return (step.loser, step.winner)
     if isinstance(step, ChooseRecoilHacker):
         return (step.loser,)
-    if isinstance(step, Disengaging | MoraleTest | ActivationRoll):
+    if isinstance(step, Disengaging | MoraleTest | ActivationRoll | ChooseAction):
         return (step.model,)
     return ()

@@ -8,9 +8,9 @@ from typing import Any
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.referee.moves import can_move, move_options
+from kessen.rulesets.song_of_blades.referee.moves import can_move, more_moves, move_options
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
-from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, SobState, push
+from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
 from kessen.rulesets.song_of_blades.rules.priority import may_target
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
 
@@ -35,7 +35,9 @@ def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
 
 
 def action_options(state: SobState) -> tuple[Any, ...]:
-    """What the activated model may do with its actions (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*)."""
+    """What the activated model may do with its actions, suggested (SB-ACTION-1, SB-ACTION-2, SB-DOWN-*, SB-MOVE-*):
+    its attacks, standing up or the suggested moves, ending the activation; a standing model may also move to any
+    other point the rules allow (``moves.free_move``)."""
     act = state.current
     assert act is not None
     f = state.get(act.model)
@@ -56,10 +58,10 @@ def action_options(state: SobState) -> tuple[Any, ...]:
                 if act.actions >= 2:
                     options.append(Attack(e.id, power_blow=True))
     if f.state == "fallen":
-        options.append(StandUp())
-    else:
-        options.extend(move_options(state, f))
-    return tuple(options) + (EndActivation(),)
+        return tuple(options) + (StandUp(), EndActivation())
+    moves = move_options(state, f)
+    # the moves suggested since free moves came go after the older options, which keep their places (v1 saves)
+    return tuple(options) + tuple(moves) + (EndActivation(),) + tuple(more_moves(state, f, moves))
 
 
 def has_action(state: SobState) -> bool:
@@ -81,26 +83,31 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
 
 
-def settle(state: SobState, out: list[Event]) -> SobState:
-    """Resolve what needs no dice and no player: the end of an activation, a turn, the game (SB-ACT-2, SB-TURN-*)."""
+def refill(state: SobState, out: list[Event]) -> SobState:
+    """What comes when nothing is pending: the activated model's next action, or the end of its activation (and on
+    a turnover the end of the turn), then the next activation, or the end of a turn with no model left to activate
+    (SB-ACT-2, SB-ACT-3, SB-TURN-1, SB-TURN-4)."""
     while not state.ended:
-        if any(not state.side_figures(s) for s in state.sides) and state.round > 0:
-            return end_game(state, out)
-        if state.pending:
-            # a recoil is pending only when the loser had room (SB-RECOIL-5 is the combat roll's `can_recoil`)
-            return state
         act = state.current
-        if act is not None and (act.actions <= 0 or state.figure(act.model) is None or not has_action(state)):
+        if act is not None:
+            if act.actions > 0 and state.figure(act.model) is not None and has_action(state):
+                return push(state, ChooseAction(act.model))
             state = replace(state, current=None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.active or ""))
                 state = end_turn(state, out)
             continue
-        if act is None and state.round > 0 and len(activation_options(state)) == 1:
-            state = end_turn(state, out)
-            continue
-        return state
+        if any(f.id not in state.activated for f in state.side_figures(state.active or "")):
+            return push(state, ChooseActivation())
+        state = end_turn(state, out)
     return state
+
+
+def wiped_out(state: SobState, out: list[Event]) -> SobState | None:
+    """A side with no model left ends the game at once (SB-TURN-4); None while both have models."""
+    if state.ended or state.round == 0 or all(state.side_figures(s) for s in state.sides):
+        return None
+    return end_game(state, out)
 
 
 def start_turn(state: SobState, out: list[Event]) -> SobState:

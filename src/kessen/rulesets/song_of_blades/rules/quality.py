@@ -87,13 +87,13 @@ class ActivationDice(NamedTuple):
     outcome: ActivationOutcome
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def activation_dice(quality: int, dice: int) -> Dist[ActivationDice]:
     """Every way the activation dice can fall, with what each earns: what a game draws (SB-ACT-1, SB-ACT-2)."""
     return quality_dice(dice).map(lambda faces: ActivationDice(faces, activation_result(successes(faces, quality), dice)))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def activation_odds(quality: int, dice: int) -> tuple[Fraction, Fraction]:
     """The expected number of actions and the chance of a turnover of an activation roll (§6.3), exactly."""
     dist = activation(quality, dice)
@@ -134,7 +134,7 @@ class MoraleDice(NamedTuple):
     outcome: MoraleOutcome
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def morale_dice(quality: int) -> Dist[MoraleDice]:
     """Every way the three morale dice can fall, with the result of each: what a game draws (SB-MOR-2)."""
     return quality_dice(3).map(lambda faces: MoraleDice(faces, morale_result(3 - successes(faces, quality))))

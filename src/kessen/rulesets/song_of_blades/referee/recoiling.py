@@ -1,0 +1,269 @@
+"""Where a loser may recoil: any legal spot, SB-GEO-5's thirteen candidates among them, and whether it has room at all
+(SB-RECOIL-1, -2, -5, -6, SB-GEO-1, -4, -5, -6, SB-FALL-1).
+
+The seed leaves the way back to the recoiling model's player ("how it recoils is the player's to decide"), so any
+spot one base depth away from the winner that SB-GEO-5 would allow is legal, not only the candidates the default
+policy ranks. [DECISION] A spot is judged as SB-GEO-5 judges a candidate, in its direction u from the loser's centre
+(at most square to the winner, never toward it): a step ends one base depth away (within ε, so a person may name
+it in whole millimetres); a path one base depth long that meets a drop area goes over the edge E and lands at
+E + r·u (within ε); a jump over a friend directly behind lands where SB-GEO-6 puts it. A model has room to recoil
+(SB-RECOIL-5) when any direction gives a legal spot: the candidates are tried first, then every stretch of
+directions between the angles where a base, a wall, the table edge, the winner's contact or a drop begins or stops
+mattering (the room search), so that a gap between the candidates' directions is not missed.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterator
+
+from kessen.core.errors import IllegalChoice
+from kessen.core.geometry import (
+    Point,
+    Rect,
+    in_contact,
+    overlapping,
+    segment_enters_rect,
+    segment_point_distance,
+    swept_overlaps_base,
+    swept_overlaps_rect,
+)
+from kessen.core.notation import point
+from kessen.rulesets.song_of_blades.referee.battlefield import EPS, Figure, RecoilOption, Table, blocker, enemies_in_contact, near
+
+# the room search first looks at every whole degree, then finds each change to a millionth of a degree
+GRID_DEGREES = 1.0
+PRECISION_DEGREES = 1e-6
+
+
+def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
+    """The legal candidates of SB-GEO-5 and SB-GEO-6, in the default policy's order: first the steps and jump that
+    touch no newly contacted active enemy, then those that do, then open drop candidates; smallest |k| first, k > 0
+    first."""
+    return _candidates(_near(figures, loser), table, loser, winner)
+
+
+def recoil_choices(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
+    """The recoils a loser's player is offered: the candidates, or when none is legal the spots the room search
+    finds (one in each stretch of legal directions), in the default policy's order; empty when it must fall
+    (SB-RECOIL-5)."""
+    others = _near(figures, loser)
+    return _candidates(others, table, loser, winner) or _room(others, table, loser, winner)
+
+
+def has_room(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
+    """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5): the first legal
+    candidate is enough, and the room search runs only when none is."""
+    return _has_room(_near(figures, loser), table, loser, winner)
+
+
+def recoil_spot(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point) -> RecoilOption:
+    """The recoil of the loser to the spot *p* its player names, else IllegalChoice naming the rule it breaks."""
+    others = _near(figures, loser)
+    return _spot(others, table, loser, winner, p, None, _jump(others, table, loser, winner))
+
+
+def landing_is_clear(others: tuple[Figure, ...], table: Table, f: Figure, land: Point) -> bool:
+    """Whether f can lie at the foot of a low drop: on the table, overlapping no model and no impassable terrain.
+
+    [DECISION] SB-GEO-5 does not say where a survivor of a low drop (SB-FALL-1) may land; like a legal step, the
+    landing point must be on the table and free, else that drop candidate is not open (a model may not be pushed
+    off the table, SB-GEO-1, nor onto another base, SB-GEO-3).
+    """
+    if not table.on_table(land, f.r):
+        return False
+    if any(overlapping(land, f.r, o.centre, o.r, EPS) for o in others if o.id != f.id):
+        return False
+    return not any(rect.distance_to(land) < f.r - EPS for rect in table.impassable)
+
+
+def _near(figures: tuple[Figure, ...], loser: Figure) -> tuple[Figure, ...]:
+    """The models that can matter to a recoil: a step goes one base depth d, a jump at most d + 2(r + r_F) past a
+    friend of radius r_F, and a base further than that plus its own radius can neither block nor touch it."""
+    widest = max(o.base_mm for o in figures) / 2
+    return near(figures, loser, loser.base_mm + 3 * (loser.r + widest) + 2 * EPS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _candidates(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
+    options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
+    jump = _jump(others, table, loser, winner)
+    return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
+
+
+@functools.lru_cache(maxsize=4096)
+def _has_room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
+    if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
+        return True
+    return _jump(others, table, loser, winner) is not None or bool(_room(others, table, loser, winner))
+
+
+def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tuple[int, Point]]:
+    """SB-GEO-5's thirteen candidates k = -6..6, turned 15° × k from straight away, each where it puts the loser."""
+    c, d = loser.centre, loser.base_mm
+    a = (c - winner.centre).unit()
+    for k in range(-6, 7):
+        yield k, _landing(table, loser, c + a.rotated(15 * k).scaled(d))
+
+
+@functools.lru_cache(maxsize=1024)
+def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
+    """The room search: one legal spot in every stretch of directions between consecutive critical angles."""
+    c, r, d = loser.centre, loser.r, loser.base_mm
+    a = (c - winner.centre).unit()
+
+    def end(theta: float) -> Point:
+        return c + a.rotated(theta).scaled(d)
+
+    def sweeps_over(o: Figure) -> Callable[[float], bool]:
+        return lambda t: swept_overlaps_base(c, end(t), r, o.centre, o.r, EPS)
+
+    def sweeps_into(rect: Rect) -> Callable[[float], bool]:
+        return lambda t: swept_overlaps_rect(c, end(t), r, rect, EPS)
+
+    def meets_drop(rect: Rect) -> Callable[[float], bool]:
+        return lambda t: segment_enters_rect(c, end(t), rect) is not None
+
+    tests: list[Callable[[float], bool]] = [
+        lambda t: table.on_table(end(t), r),
+        lambda t: in_contact(end(t), r, winner.centre, winner.r, EPS),
+        *(sweeps_over(o) for o in others),
+        *(sweeps_into(rect) for rect in table.impassable),
+        *(meets_drop(rect) for rect, _ in table.drops),
+    ]
+    steps = round(180 / GRID_DEGREES)
+    grid = [-90 + i * GRID_DEGREES for i in range(steps + 1)]
+    critical = {-90.0, 90.0}
+    for test in tests:
+        values = [test(t) for t in grid]
+        critical |= {_change(test, grid[i], grid[i + 1]) for i in range(steps) if values[i] != values[i + 1]}
+    angles = sorted(critical)
+    found = (_tried(others, table, loser, winner, _landing(table, loser, end((lo + hi) / 2)), None) for lo, hi in zip(angles, angles[1:]))
+    return _ranked(others, loser, winner, [o for o in found if o is not None])
+
+
+def _change(test: Callable[[float], bool], lo: float, hi: float) -> float:
+    """The angle between lo and hi where *test* changes its answer, by bisection."""
+    low = test(lo)
+    while hi - lo > PRECISION_DEGREES:
+        mid = (lo + hi) / 2
+        if test(mid) == low:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _landing(table: Table, loser: Figure, end: Point) -> Point:
+    """Where the recoil toward *end* (one base depth away) puts the loser: *end*, or past a drop edge E on its way,
+    E + r·u (SB-GEO-5)."""
+    c = loser.centre
+    entry = table.drop_entry(c, end)
+    if entry is None:
+        return end
+    u = (end - c).unit()
+    return c + (end - c).scaled(entry[0]) + u.scaled(loser.r)
+
+
+def _tried(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None) -> RecoilOption | None:
+    try:
+        return _spot(others, table, loser, winner, p, k, None)
+    except IllegalChoice:
+        return None
+
+
+def _spot(
+    others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None, jump: RecoilOption | None
+) -> RecoilOption:
+    """The recoil that puts the loser at *p* (SB-GEO-5): a step, a drop over an edge, or the jump; IllegalChoice
+    with the rule it breaks when none is legal."""
+    c, r, d = loser.centre, loser.r, loser.base_mm
+    a = (c - winner.centre).unit()
+    v = p - c
+    reach = v.length()
+    if reach < 1e-9:
+        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves {loser.id} one base depth ({d} mm) away from {winner.id}")
+    if v.dot(a) < -1e-3:  # square to the winner is the furthest round (k = ±6), to notation's 0.001 mm
+        raise IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
+    u = v.scaled(1 / reach)
+    entry = table.drop_entry(c, c + u.scaled(d))
+    if entry is not None:
+        edge = c + u.scaled(d * entry[0])
+        land = edge + u.scaled(r)
+        if (p - land).length() > EPS:
+            raise IllegalChoice("SB-RECOIL-6", f"that way {loser.id} goes over the drop edge at {_at(edge)} and lands at {_at(land)}")
+        hit = blocker(others, table, loser, edge)
+        if hit is not None:
+            raise IllegalChoice("SB-GEO-5", f"{loser.id} meets {hit} before the drop edge")
+        if entry[1] < table.stick("short") and not landing_is_clear(others, table, loser, p):
+            raise IllegalChoice("SB-FALL-1", f"{loser.id} has no room to land at {_at(p)} at the foot of the drop")
+        return RecoilOption("drop", k, round(p.x, 6), round(p.y, 6), entry[1])
+    if jump is not None and (p - jump.destination).length() <= EPS:
+        return jump
+    if abs(reach - d) > EPS:
+        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
+    if table.drop_entry(c, p) is not None:
+        raise IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
+    hit = blocker(others, table, loser, p)
+    if hit is not None:
+        over = f" (the jump over it lands at {_at(jump.destination)})" if jump is not None and u.dot(a) > 0.999 else ""
+        raise IllegalChoice("SB-GEO-4" if hit == "impassable terrain" else "SB-GEO-5", f"the recoil path crosses {hit}{over}")
+    if not table.on_table(p, r):
+        raise IllegalChoice("SB-GEO-1", f"{_at(p)} is off the table")
+    if in_contact(p, r, winner.centre, winner.r, EPS):
+        raise IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
+    return RecoilOption("step", k, round(p.x, 6), round(p.y, 6))
+
+
+def _at(p: Point) -> str:
+    return point(p.x, p.y)
+
+
+def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> RecoilOption | None:
+    """The jump over a friend directly behind, on the straight-away line (SB-GEO-6)."""
+    c, r, d = loser.centre, loser.r, loser.base_mm
+    a = (c - winner.centre).unit()
+    end = c + a.scaled(d)
+    blockers = [o for o in others if swept_overlaps_base(c, end, r, o.centre, o.r, EPS)]
+    if not blockers:
+        return None  # the plain step is not blocked by a model
+    first = min(blockers, key=lambda o: (o.centre - c).dot(a))
+    if first.side != loser.side:
+        return None
+    s = (first.centre - c).dot(a)
+    h = segment_point_distance(c, c + a.scaled(1e9), first.centre)
+    if not (s > 0 and h < first.r):
+        return None
+    t = max(d, s + math.sqrt((r + first.r) ** 2 - h * h))
+    land = c + a.scaled(t)
+    rest = tuple(o for o in others if o.id != first.id)
+    if any(swept_overlaps_base(c, land, r, o.centre, o.r, EPS) for o in rest):
+        return None
+    if table.path_blocked_by_terrain(c, land, r) or not table.on_table(land, r) or table.drop_entry(c, land) is not None:
+        return None
+    if any(overlapping(land, r, o.centre, o.r, EPS) for o in others):
+        return None
+    return RecoilOption("jump", 0, round(land.x, 6), round(land.y, 6))
+
+
+def _ranked(others: tuple[Figure, ...], loser: Figure, winner: Figure, options: list[RecoilOption]) -> tuple[RecoilOption, ...]:
+    """The default policy's order (SB-GEO-5): steps and jumps that touch no newly contacted active enemy, then those
+    that do, then drops; the smallest turn from straight away first, counter-clockwise before clockwise."""
+    figures = others + (loser,)
+    before = {o.id for o in enemies_in_contact(figures, loser)}
+    a = (loser.centre - winner.centre).unit()
+
+    def loud(option: RecoilOption) -> bool:
+        moved = loser.at(option.destination)
+        return any(o.is_active and o.id not in before for o in enemies_in_contact(others + (moved,), moved))
+
+    def key(option: RecoilOption) -> tuple[int, float, int]:
+        group = 2 if option.kind == "drop" else int(loud(option))
+        if option.k is not None:
+            return (group, abs(option.k), 0 if option.k >= 0 else 1)
+        u = (option.destination - loser.centre).unit()
+        turn = math.degrees(math.atan2(a.x * u.y - a.y * u.x, a.dot(u)))
+        return (group, abs(turn) / 15, 0 if turn >= 0 else 1)
+
+    return tuple(sorted(options, key=key))
