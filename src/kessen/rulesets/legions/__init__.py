@@ -27,6 +27,7 @@ reserves arriving, Void Shields re-igniting, weapon traits other than Light AT (
 from kessen.rulesets import Ruleset
 from kessen.rulesets.legions.procedures import PROCEDURES
 from kessen.rulesets.legions.referee.game import LegionsGame
+from kessen.rulesets.legions.scenario import swap_deployment
 
 RULESET = Ruleset(
     id="legions",
@@ -34,4 +35,5 @@ RULESET = Ruleset(
     prefix="LI",
     procedures=PROCEDURES,
     game=LegionsGame(),
+    swap_deployment=swap_deployment,
 )

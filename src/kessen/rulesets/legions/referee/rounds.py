@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import has_enemy_contact
@@ -22,6 +23,7 @@ from kessen.rulesets.legions.referee.movement import (
 from kessen.rulesets.legions.referee.phases import Order
 from kessen.rulesets.legions.referee.state import LiState, push
 from kessen.rulesets.legions.referee.steps import (
+    ask,
     BeginRound,
     ChooseMover,
     CombatPhase,
@@ -35,13 +37,13 @@ from kessen.rulesets.legions.referee.steps import (
 )
 
 
-def begin_round(state: LiState, out: list[Event]) -> LiState:
+def begin_round(state: LiState, step: BeginRound, _: None, out: list[Event]) -> LiState:
     """A round: Orders, Initiative, Movement, Combat and End phases."""
     out.append(ev.RoundStarted(round=state.round))
     return push(replace(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
 
 
-def orders_phase(state: LiState, out: list[Event]) -> LiState:
+def orders_phase(state: LiState, step: OrdersPhase, _: None, out: list[Event]) -> LiState:
     """Every Detachment that needs an Order is issued one, the first player's first."""
     out.append(ev.PhaseStarted(phase="orders_phase"))
     issue = [IssueOrder(d.id) for p in state.players for d in state.detachments_of(p) if needs_order(d)]
@@ -51,7 +53,7 @@ def orders_phase(state: LiState, out: list[Event]) -> LiState:
 def order_decision(state: LiState, step: IssueOrder) -> Decision:
     """The Orders its owner may issue the Detachment."""
     det = state.detachment(step.detachment)
-    return Decision(det.owner, "order", order_options(state, det))
+    return ask(det.owner, "order", order_options(state, det), actor=det.id)
 
 
 def issue_order(state: LiState, step: IssueOrder, order: Order, out: list[Event]) -> LiState:
@@ -60,18 +62,18 @@ def issue_order(state: LiState, step: IssueOrder, order: Order, out: list[Event]
     return state.with_detachment(replace(state.detachment(step.detachment), order=order))
 
 
-def initiative_roll(state: LiState) -> Chance:
+def initiative_roll(state: LiState, step: RollInitiative) -> Chance:
     """Either player may win the Initiative, with even chances."""
     return Chance(Dist.uniform(state.players), "initiative")
 
 
-def initiative_won(state: LiState, player: str, out: list[Event]) -> LiState:
+def initiative_won(state: LiState, step: RollInitiative, player: str, out: list[Event]) -> LiState:
     """*player* has the Initiative this round."""
     out.append(ev.InitiativeWon(side=player))
     return replace(state, initiative=player)
 
 
-def movement_phase(state: LiState, out: list[Event]) -> LiState:
+def movement_phase(state: LiState, step: MovementPhase, _: None, out: list[Event]) -> LiState:
     """The players take turns to move a Detachment, the player with Initiative first."""
     out.append(ev.PhaseStarted(phase="movement_phase"))
     return push(replace(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
@@ -82,7 +84,7 @@ def movers(state: LiState, player: str) -> tuple[str, ...]:
     return tuple(d.id for d in state.detachments_of(player) if d.id not in state.activated and may_move(d))
 
 
-def move_turn(state: LiState, step: MoveTurn) -> LiState:
+def move_turn(state: LiState, step: MoveTurn, _: None, out: list[Event]) -> LiState:
     """The player moves a Detachment if it has one left; the turns go on while either player has one."""
     if not (movers(state, step.player) or movers(state, state.other(step.player))):
         return state
@@ -94,11 +96,13 @@ def move_turn(state: LiState, step: MoveTurn) -> LiState:
 def mover_decision(state: LiState, step: ChooseMover) -> Decision | None:
     """Which of its Detachments the player moves next; none when it has none left."""
     found = movers(state, step.player)
-    return Decision(step.player, "move", found) if found else None
+    return ask(step.player, "mover", found) if found else None
 
 
-def move(state: LiState, det_id: str, out: list[Event]) -> LiState:
+def move(state: LiState, step: ChooseMover, det_id: str | None, out: list[Event]) -> LiState:
     """The chosen Detachment moves by its Order."""
+    if det_id is None:
+        return state
     state = replace(state, activated=state.activated | {det_id})
     det = state.detachment(det_id)
     state, moved = move_detachment(state, det_id)
@@ -106,12 +110,12 @@ def move(state: LiState, det_id: str, out: list[Event]) -> LiState:
     return state
 
 
-def end_movement(state: LiState) -> LiState:
+def end_movement(state: LiState, step: EndMovement, _: None, out: list[Event]) -> LiState:
     """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
     return replace(refresh_engagement(state), activated=frozenset())
 
 
-def end_phase(state: LiState, out: list[Event]) -> LiState:
+def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiState:
     """Orders are removed, except a Fall Back order given this round; one held since the round began goes (it rallies)."""
     out.append(ev.PhaseStarted(phase="end_phase"))
     dets = []
@@ -121,15 +125,27 @@ def end_phase(state: LiState, out: list[Event]) -> LiState:
             out.append(ev.OrderRemoved(detachment=d.id, order=d.order, why="end_phase"))
             d = replace(d, order=None)
         dets.append(replace(d, withdrew_this_round=False, charged_and_moved=False))
-    state = replace(state, detachments=tuple(dets), phase="end")
+    return replace(state, detachments=tuple(dets), phase="end")
+
+
+def next_round(state: LiState, out: list[Event]) -> LiState:
+    """Once a round is played through: the next round, or the end of the battle after the last one."""
     if state.round >= state.rounds:
         return end_battle(state, out)
     return push(replace(state, round=state.round + 1), BeginRound())
 
 
-def a_side_is_gone(state: LiState) -> bool:
-    """Whether a player has nothing left on the battlefield: the battle is over."""
-    return bool(_gone(state))
+def side_gone(state: LiState, out: list[Event]) -> LiState | None:
+    """A player with nothing left on the battlefield ends the battle, though never in the middle of a combat,
+    which still gets its result; None while both players have something left."""
+    if state.combat is None and _gone(state):
+        return end_battle(state, out)
+    return None
+
+
+def result(state: LiState) -> Terminal | None:
+    """The end of the battle: its winner and summary; None while it goes on."""
+    return Terminal(winner(state), summary(state)) if state.ended else None
 
 
 def _gone(state: LiState) -> list[str]:
@@ -177,3 +193,17 @@ def summary(state: LiState) -> dict[str, Any]:
         "losses": {p: f"{a}/{b}" for p, (a, b) in side_losses(state).items()},
         "broken": sorted(f.id for f in state.formations if f.broken),
     }
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    BeginRound: StepRule(begin_round),
+    OrdersPhase: StepRule(orders_phase),
+    IssueOrder: StepRule(issue_order, order_decision),
+    RollInitiative: StepRule(initiative_won, initiative_roll),
+    MovementPhase: StepRule(movement_phase),
+    MoveTurn: StepRule(move_turn),
+    ChooseMover: StepRule(move, mover_decision),
+    EndMovement: StepRule(end_movement),
+    EndPhase: StepRule(end_phase),
+}
+"""The steps of a round outside the Combat phase."""

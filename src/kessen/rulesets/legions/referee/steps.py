@@ -1,17 +1,30 @@
-"""The pending steps of a battle: what the state machine does next, one step at a time.
+"""The pending steps of a battle: what the state machine (``core.steps``) does next, one step at a time.
 
-A **control** step is resolved without dice or players (it runs inside ``apply``); every other step is
-a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list
-the default policy's choice first). The first pending step is the one the game stands at.
+Some steps are settled by the rules with no dice and no player (a stage begins, an activation ends); every other
+step is a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list the
+default policy's choice first). The first pending step is the one the game stands at; each module of ``referee``
+gives the ``StepRule`` of the steps of its part of the rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from kessen.core.engine import Decision
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
+
+DecisionKind = Literal["order", "mover", "activation", "target", "allocation", "combat", "pairing", "fight", "withdrawer"]
+"""The kinds of decision a legions battle asks (the AIs and the catalogues' ``decisions`` table key on them)."""
+
+
+def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
+    """A decision of *player* of one of the documented kinds; *actor* is the Detachment or model that acts."""
+    return Decision(player, kind, tuple(options), free=free, actor=actor)
+
 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
@@ -264,19 +277,9 @@ class WithdrawalSaves:
     foes: frozenset[str]
 
 
-ControlStep = (
-    BeginRound | OrdersPhase | MovementPhase | MoveTurn | EndMovement | CombatPhase | StageStart | ActTurn
-    | AttackEnd | EndActivation | StageEnd | RunCombat | FightsDone | CombatDone | EndPhase
+Step = (
+    BeginRound | OrdersPhase | IssueOrder | RollInitiative | MovementPhase | MoveTurn | ChooseMover | EndMovement
+    | CombatPhase | StageStart | ActTurn | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyRoll
+    | AttackEnd | EndActivation | StageEnd | ChooseCombat | RunCombat | ChoosePairing | ChooseFight | FightRoll
+    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | WithdrawalSaves | EndPhase
 )
-ChoiceStep = (
-    IssueOrder | RollInitiative | ChooseMover | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyRoll
-    | ChooseCombat | ChoosePairing | ChooseFight | FightRoll | MoraleRoll | WithdrawalRoll | ChooseWithdrawer
-    | WithdrawalSaves
-)
-Step = ControlStep | ChoiceStep
-
-CONTROL = (
-    BeginRound, OrdersPhase, MovementPhase, MoveTurn, EndMovement, CombatPhase, StageStart, ActTurn,
-    AttackEnd, EndActivation, StageEnd, RunCombat, FightsDone, CombatDone, EndPhase,
-)
-"""The control steps, for ``isinstance``."""
