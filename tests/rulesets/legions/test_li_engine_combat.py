@@ -13,7 +13,7 @@ from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
 from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
-from kessen.rulesets.legions.referee.movement import order_options
+from kessen.rulesets.legions.referee.rounds import order_options
 from kessen.rulesets.legions.referee.firing import volley_question, volleys
 from kessen.rulesets.legions.referee.targeting import Fire
 from kessen.rulesets.legions.referee.state import LiState

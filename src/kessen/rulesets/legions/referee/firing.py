@@ -23,11 +23,27 @@ from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.battlefield import can_see, distance, engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, push
-from kessen.rulesets.legions.referee.steps import AttackEnd, ChooseAllocation, ChooseTarget, MoraleRoll, Volley, VolleyRoll, ask
+from kessen.rulesets.legions.referee.steps import (
+    AttackEnd,
+    ChooseAllocation,
+    ChooseTarget,
+    MoraleRoll,
+    Volley,
+    VolleyAllocation,
+    VolleyRoll,
+    ask,
+)
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options
 from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
 from kessen.rulesets.legions.referee.dists import answer
-from kessen.rulesets.legions.rules.firing import MAX_HIT_DICE, MAX_TARGET_MODELS, FireOutcome, FireQuestion
+from kessen.rulesets.legions.rules.firing import (
+    MAX_HIT_DICE,
+    MAX_TARGET_MODELS,
+    FireOutcome,
+    FireQuestion,
+    HitsQuestion,
+    ResolveHitsOutcome,
+)
 from kessen.rulesets.legions.rules.saves import Attack
 from kessen.rulesets.legions.rules.targeting import hit_modifier
 
@@ -55,7 +71,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
         for f in det.live:
             reach = closest_visible(state, f, target)
             weapon = next((w for w in f.weapons if w.name == name), None)
-            if reach is None or weapon is None:
+            if reach is None or weapon is None or (option.weapons is not None and (f.id, name) not in option.weapons):
                 continue
             index = chosen.get(name, 0)  # a weapon name has the same profiles throughout the Detachment
             profile = weapon.profiles[index]
@@ -130,7 +146,9 @@ def volley_dist(question: FireQuestion) -> Dist[FireOutcome]:
     return answer(question)
 
 
-def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
+def apply_volley(
+    state: LiState, question: FireQuestion | HitsQuestion, target_id: str, outcome: FireOutcome | ResolveHitsOutcome
+) -> tuple[LiState, tuple[str, ...]]:
     """The target after a volley's outcome: the hits went to the models in allocation order (§5.1 R).
 
     R's result fixes every model: the first ``destroyed`` models of the allocation order lost all
@@ -213,15 +231,6 @@ def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
     return ask(det.owner, "target", fire_options(state, det), actor=det.id)
 
 
-def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision | None:
-    """The target's controlling player picks the weapon profile whose hits it takes next, the declared order first
-    (LI-ALLOC-5); none once the target has no model left (the hits still to come are discarded, LI-ALLOC-4)."""
-    target = state.detachment(step.volleys[0].target)
-    if not target.live:
-        return None
-    return ask(target.owner, "allocation", tuple(dict.fromkeys(v.key for v in step.volleys)), actor=target.id)
-
-
 def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
     """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
     question = volley_question(state, step.volley)
@@ -244,16 +253,7 @@ def declare(state: LiState, step: ChooseTarget, choice: Fire | HoldFire | None, 
     end = AttackEnd(det_id, target.id, len(target.live), sum(m.wounds_remaining for m in target.live))
     if len({v.key for v in vs}) > 1:
         return push(state, ChooseAllocation(vs), end)
-    return push(state, *(VolleyRoll(v) for v in vs), end)
-
-
-def allocate(state: LiState, step: ChooseAllocation, choice: tuple[str, int] | None, out: list[Event]) -> LiState:
-    """The chosen weapon profile's volleys are resolved next; then the target's controller picks again among the
-    rest (LI-ALLOC-5). Every order of the profiles can be chosen, one profile at a time."""
-    if choice is None:
-        return state
-    rest = tuple(v for v in step.volleys if v.key != choice)
-    return push(state, *(VolleyRoll(v) for v in step.volleys if v.key == choice), *((ChooseAllocation(rest),) if rest else ()))
+    return push(state, *(VolleyAllocation(v) for v in vs), end)
 
 
 def volley_result(state: LiState, step: VolleyRoll, outcome: FireOutcome | None, out: list[Event]) -> LiState:
@@ -264,14 +264,23 @@ def volley_result(state: LiState, step: VolleyRoll, outcome: FireOutcome | None,
     question = volley_question(state, v)
     assert question is not None
     state, dead = apply_volley(state, question, v.target, outcome)
-    out.append(ev.Volley(
-        detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
-        firing_models=v.firing_models, dice=question.dice, to_hit=v.profile.to_hit, modifier=question.modifier,
-        arc=volley_arc(question), hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed,
-        shields_lost=outcome.shields_lost,
+    out.append(told(
+        state, v, question.dice, question.modifier, volley_arc(question), outcome.hits, outcome.wounds, outcome.destroyed, outcome.shields_lost
     ))
     out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
     return state
+
+
+def told(
+    state: LiState, v: Volley, dice: int, modifier: int, arc: str, hits: int, wounds: int, destroyed: int, shields_lost: int
+) -> ev.Volley:
+    """A volley's report: the weapon (and its profile, if it has several), its dice and what its hits did."""
+    several = len(weapon_profiles(state.detachment(v.attacker), v.weapon)) > 1
+    return ev.Volley(
+        detachment=v.attacker, target=v.target, weapon=f"{v.weapon}#{v.profile_index + 1}" if several else v.weapon,
+        firing_models=v.firing_models, dice=dice, to_hit=v.profile.to_hit, modifier=modifier, arc=arc, hits=hits,
+        wounds=wounds, destroyed=destroyed, shields_lost=shields_lost,
+    )
 
 
 def attack_end(state: LiState, step: AttackEnd, _: None, out: list[Event]) -> LiState:
@@ -286,7 +295,6 @@ def attack_end(state: LiState, step: AttackEnd, _: None, out: list[Event]) -> Li
 
 RULES: dict[type, StepRule[LiState, Any]] = {
     ChooseTarget: StepRule(declare, target_decision),
-    ChooseAllocation: StepRule(allocate, allocation_decision),
     VolleyRoll: StepRule(volley_result, volley_roll),
     AttackEnd: StepRule(attack_end),
 }

@@ -11,24 +11,39 @@ next one is queued (``rounds.next_round``); a player with nothing left on the ba
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from kessen.core.engine import Node
+from kessen.core.board import Board
+from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
 from kessen.core.steps import StepMachine, StepRule
 from kessen.rulesets.legions.ai import LiAI
-from kessen.rulesets.legions.board import render
-from kessen.rulesets.legions.referee import close_combat, firing, morale, pairing, rounds, stages, withdrawal
+from kessen.rulesets.legions.board import awaiting, board_data, render
+from kessen.rulesets.legions.referee import (
+    allocation,
+    close_combat,
+    firing,
+    morale,
+    movement_phase,
+    notation,
+    odds,
+    pairing,
+    rounds,
+    stages,
+    withdrawal,
+)
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.scenario import load_scenario
-from kessen.rulesets.legions.text import describe, narrate
+from kessen.rulesets.legions.text import describe, narrate, say
 
 RULESET_ID = "legions"
 
 RULES: dict[type, StepRule[LiState, Any]] = {
-    **rounds.RULES, **stages.RULES, **firing.RULES, **pairing.RULES, **close_combat.RULES, **morale.RULES, **withdrawal.RULES,
+    **rounds.RULES, **movement_phase.RULES, **stages.RULES, **firing.RULES, **allocation.RULES, **pairing.RULES, **close_combat.RULES, **morale.RULES, **withdrawal.RULES,
 }
 
 MACHINE: StepMachine[LiState] = StepMachine(
@@ -86,6 +101,25 @@ class LegionsGame:
 
     def apply(self, state: LiState, choice: Any) -> tuple[LiState, tuple[Event, ...]]:
         return apply(state, choice)
+
+    def notation(self, state: LiState, decision: Decision, choice: Any) -> str:
+        """A choice as its short stable text (the forms are listed in ``referee.notation``)."""
+        return notation.notation(ready(state), decision, choice)
+
+    def parse(self, state: LiState, decision: Decision, text: str) -> Any:
+        """The choice a text names: a suggested option, or any other the rules allow; else IllegalChoice."""
+        return notation.parse(ready(state), decision, text)
+
+    def odds(self, state: LiState, decision: Decision, choice: Any) -> Mapping[str, Fraction] | None:
+        """The exact numbers of a choice (keys of the catalogue's ``[odds]`` table), or None."""
+        return odds.choice_odds(ready(state), choice)
+
+    def prompt(self, state: LiState, decision: Decision, lang: str) -> str:
+        """The question a decision asks: the player who decides, then what is decided and who acts."""
+        return say(lang, "prompt", player=decision.player, what=awaiting(ready(state), lang))
+
+    def board(self, state: LiState) -> Board:
+        return board_data(ready(state))
 
     def load_scenario(self, text: str, source: str) -> LiState:
         """The battle's initial state as the scenario sets it (``start`` runs it up to its first node)."""

@@ -1,5 +1,12 @@
-"""The round: the Orders, Initiative and Movement phases as the engine runs them, the End phase, and the end of
-the battle [DECISION: the spec leaves these out (§1); movement holds the engine's own rules for them]."""
+"""The round: the Orders and Initiative phases as the engine runs them, the End phase, and the end of the battle
+[DECISION: the spec leaves these out (§1); the Movement phase is ``movement_phase``].
+
+- Orders: each Detachment on the battlefield is issued one of Advance, First Fire, Charge or March (§3.6); a
+  Broken Formation's Detachments only Advance or Charge (LI-BREAK-5). A Detachment holding a Fall Back order keeps
+  it through the next round and is issued nothing; the Fall Back order is removed in the End phase of the round
+  it began with it (the Detachment rallies). Reserves stay off the table.
+- Initiative: either player, with even chances, each round.
+"""
 
 from __future__ import annotations
 
@@ -11,30 +18,32 @@ from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.battlefield import has_enemy_contact
 from kessen.rulesets.legions.referee.broken import formation_losses
-from kessen.rulesets.legions.referee.movement import (
-    may_move,
-    move_detachment,
-    needs_order,
-    order_options,
-    refresh_engagement,
-)
 from kessen.rulesets.legions.referee.phases import Order
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import (
-    ask,
     BeginRound,
-    ChooseMover,
     CombatPhase,
-    EndMovement,
     EndPhase,
     IssueOrder,
     MovementPhase,
-    MoveTurn,
     OrdersPhase,
     RollInitiative,
+    ask,
 )
+
+ORDERS: tuple[Order, ...] = ("advance", "first_fire", "charge", "march")
+BROKEN_ORDERS: tuple[Order, ...] = ("advance", "charge")
+
+
+def order_options(state: LiState, det: Detachment) -> tuple[Order, ...]:
+    """The Orders a Detachment may be issued; a Broken Formation's only Advance or Charge (LI-BREAK-5)."""
+    return BROKEN_ORDERS if state.formation(det.formation).broken else ORDERS
+
+
+def needs_order(det: Detachment) -> bool:
+    """Every Detachment on the battlefield gets an Order, except one that keeps its Fall Back order."""
+    return det.on_battlefield and det.order != "fall_back"
 
 
 def begin_round(state: LiState, step: BeginRound, _: None, out: list[Event]) -> LiState:
@@ -71,48 +80,6 @@ def initiative_won(state: LiState, step: RollInitiative, player: str, out: list[
     """*player* has the Initiative this round."""
     out.append(ev.InitiativeWon(side=player))
     return replace(state, initiative=player)
-
-
-def movement_phase(state: LiState, step: MovementPhase, _: None, out: list[Event]) -> LiState:
-    """The players take turns to move a Detachment, the player with Initiative first."""
-    out.append(ev.PhaseStarted(phase="movement_phase"))
-    return push(replace(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
-
-
-def movers(state: LiState, player: str) -> tuple[str, ...]:
-    """The Detachments of *player* still to move this phase."""
-    return tuple(d.id for d in state.detachments_of(player) if d.id not in state.activated and may_move(d))
-
-
-def move_turn(state: LiState, step: MoveTurn, _: None, out: list[Event]) -> LiState:
-    """The player moves a Detachment if it has one left; the turns go on while either player has one."""
-    if not (movers(state, step.player) or movers(state, state.other(step.player))):
-        return state
-    if movers(state, step.player):
-        return push(state, ChooseMover(step.player), MoveTurn(state.other(step.player)))
-    return push(state, MoveTurn(state.other(step.player)))
-
-
-def mover_decision(state: LiState, step: ChooseMover) -> Decision | None:
-    """Which of its Detachments the player moves next; none when it has none left."""
-    found = movers(state, step.player)
-    return ask(step.player, "mover", found) if found else None
-
-
-def move(state: LiState, step: ChooseMover, det_id: str | None, out: list[Event]) -> LiState:
-    """The chosen Detachment moves by its Order."""
-    if det_id is None:
-        return state
-    state = replace(state, activated=state.activated | {det_id})
-    det = state.detachment(det_id)
-    state, moved = move_detachment(state, det_id)
-    out.append(ev.Moved(detachment=det_id, order=det.order or "", distance=round(moved, 3), engaged=has_enemy_contact(state, state.detachment(det_id))))
-    return state
-
-
-def end_movement(state: LiState, step: EndMovement, _: None, out: list[Event]) -> LiState:
-    """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
-    return replace(refresh_engagement(state), activated=frozenset())
 
 
 def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiState:
@@ -200,10 +167,6 @@ RULES: dict[type, StepRule[LiState, Any]] = {
     OrdersPhase: StepRule(orders_phase),
     IssueOrder: StepRule(issue_order, order_decision),
     RollInitiative: StepRule(initiative_won, initiative_roll),
-    MovementPhase: StepRule(movement_phase),
-    MoveTurn: StepRule(move_turn),
-    ChooseMover: StepRule(move, mover_decision),
-    EndMovement: StepRule(end_movement),
     EndPhase: StepRule(end_phase),
 }
-"""The steps of a round outside the Combat phase."""
+"""The steps of a round outside the Movement and Combat phases."""

@@ -17,8 +17,16 @@ from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
 
-DecisionKind = Literal["order", "mover", "activation", "target", "allocation", "combat", "pairing", "fight", "withdrawer"]
+DecisionKind = Literal[
+    "order", "mover", "move", "activation", "target", "hits", "allocation", "combat", "pairing", "fight", "withdrawer", "withdrawal"
+]
 """The kinds of decision a legions battle asks (the AIs and the catalogues' ``decisions`` table key on them)."""
+
+KINDS_SINCE_V1: frozenset[str] = frozenset({"move", "allocation", "withdrawal"})
+"""The kinds of decision added after kessen-save/1 (issue 10: where a Detachment's models go, how a volley's hits
+are allocated, where a withdrawing model ends). Their first option is what the engine did before without asking,
+so a v1 save (option indices) replays exactly when each of these takes its first option without using an index
+(``test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default``)."""
 
 
 def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
@@ -68,6 +76,20 @@ class ChooseMover:
     """Decision: which Detachment the player moves next."""
 
     player: str
+
+
+Origins = tuple[tuple[str, float, float], ...]
+"""Where each live model of a Detachment stood when its move began: (model id, x, y)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDetachment:
+    """Decision: where the models of a Detachment go (LI-MOVE-1); *origins* are where they stood when its move
+    began, *moved* the models already placed one at a time."""
+
+    detachment: str
+    origins: Origins
+    moved: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,16 +179,62 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ChooseAllocation:
-    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*."""
+    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*
+    (LI-ALLOC-5)."""
 
     volleys: tuple[Volley, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class VolleyRoll:
-    """Chance: one volley's ``fire`` outcome."""
+class VolleyAllocation:
+    """Decision: whether the target's controller lets a volley's hits go in the default order (rolled at once, with
+    its ``fire`` outcome) or allocates them hit by hit once they are rolled (LI-ALLOC-1)."""
 
     volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class VolleyRoll:
+    """Chance: one volley's ``fire`` outcome (its hits allocated in the default order, §5.1 R)."""
+
+    volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class HitRoll:
+    """Chance: a volley's hit rolls alone (LI-HIT), before its hits are allocated one at a time."""
+
+    volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class AllocateHit:
+    """Decision: the model the next hit of a volley goes to (LI-ALLOC-1..4), with the volley's tallies so far and
+    what its report tells (the hit modifier, the arc, LI-ARC-1)."""
+
+    volley: Volley
+    hits: int
+    left: int
+    modifier: int
+    arc: str
+    wounds: int = 0
+    destroyed: int = 0
+    shields_lost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRoll:
+    """Chance: the save, or the Void Shield, of one hit allocated to *model* (LI-SAVE, LI-VOID)."""
+
+    allocation: AllocateHit
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class RestRoll:
+    """Chance: the hits left of a volley, allocated in the default order at once (§5.1 R)."""
+
+    allocation: AllocateHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +336,16 @@ class ChooseWithdrawer:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseWithdrawalSpot:
+    """Decision: where a withdrawing model ends its move (LI-WD-2, LI-WD-6, LI-WD-7), *distance* inches at most."""
+
+    detachment: str
+    model: str
+    distance: int
+    foes: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
 class WithdrawalSaves:
     """Chance: a withdrawing model's ``withdrawal_save`` outcome, then where it ends."""
 
@@ -278,8 +356,11 @@ class WithdrawalSaves:
 
 
 Step = (
-    BeginRound | OrdersPhase | IssueOrder | RollInitiative | MovementPhase | MoveTurn | ChooseMover | EndMovement
-    | CombatPhase | StageStart | ActTurn | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyRoll
+    BeginRound | OrdersPhase | IssueOrder | RollInitiative | MovementPhase | MoveTurn | ChooseMover | MoveDetachment
+    | EndMovement
+    | CombatPhase | StageStart | ActTurn | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyAllocation
+    | VolleyRoll | HitRoll | AllocateHit | SaveRoll | RestRoll
     | AttackEnd | EndActivation | StageEnd | ChooseCombat | RunCombat | ChoosePairing | ChooseFight | FightRoll
-    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | WithdrawalSaves | EndPhase
+    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | ChooseWithdrawalSpot | WithdrawalSaves
+    | EndPhase
 )
