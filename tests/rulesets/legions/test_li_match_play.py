@@ -19,10 +19,12 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.events import to_json_line
 from kessen.core.replay import play
 from kessen.dice import stream
+from kessen.i18n import catalogue
 from kessen.match import Match, PendingDecision
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.steps import DecisionKind
+from tests.rulesets.legions.test_li_engine_support import RED, det, m, scenario_text
 
 GAME = get_ruleset("legions").game
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "legions").glob("*.toml"))
@@ -253,3 +255,69 @@ def test_li_notation_of_every_option_of_random_games_reads_back_as_that_option()
     assert sum(seen.values()) >= 3000, seen
     assert set(seen) == set(get_args(DecisionKind)), seen  # every kind of decision met
     assert time.perf_counter() - began < 30
+
+
+def _at_withdrawal_spot() -> Match:
+    """A match where red's model R (at 10,4, its base 3.5 inches from the south edge) lost its combat against a
+    Knight, failed its Morale check and must say where its Withdrawal move ends (seeds are tried until it does)."""
+    text = scenario_text([det("A", m("tough", 10, 4, id="R"))], [det("B", m("knight", 10, 5.5))])
+    for seed in range(1, 80):
+        match = Match.from_text(text, ruleset="legions", seed=seed, people={RED}, source="withdrawal.toml")
+        match.run()
+        while match.decision is not None and match.decision.kind != "withdrawal":
+            match.choose(match.decision.options[0].notation)
+        if match.decision is not None:
+            return match
+    raise AssertionError("no seed gave a withdrawal")
+
+
+def test_li_wd_2_a_free_withdrawal_spot_lands_exactly_refusals_change_nothing_and_it_replays() -> None:
+    """LI-WD-2, LI-WD-7 [DECISION]: a model whose Withdrawal move reaches its edge with inches to spare may stop
+    anywhere along the edge its distance reaches: ``withdraw R to 12,0.5`` ends it at (12, 0.5) (its base touching
+    the south edge, 4.03 inches away, within its 6+ inches); a spot off the edge, or beyond its distance, is refused
+    with LI-WD-2 and nothing changes; the v2 save replays to the identical state and events."""
+    match = _at_withdrawal_spot()
+    d = match.decision
+    assert d is not None and d.free and d.actor == "R" and d.options[0].notation == "withdraw R straight"
+    before = match.state
+    for illegal in ("withdraw R to 10,3", "withdraw R to 40,0.5"):
+        with pytest.raises(IllegalChoice) as refused:
+            match.choose(illegal)
+        assert refused.value.rule == "LI-WD-2" and match.state == before
+    count = len(match.events)
+    match.choose("withdraw R to 12,0.5")
+    moved = [e for e in match.events[count:] if isinstance(e, ev.WithdrawalMove)]
+    assert [(e.model, e.x, e.y) for e in moved] == [("R", 12.0, 0.5)]
+    again = Match.loads(json.loads(match.dumps()))
+    assert again.state == match.state and [to_json_line(e) for e in again.events] == [to_json_line(e) for e in match.events]
+
+
+def test_li_morale_5_li_fire_2_refusals_of_orders_and_targets_name_their_rule() -> None:
+    """A Fall Back order is never issued, only given by a failed Morale check (LI-MORALE-5); a Detachment fires only
+    at an enemy Detachment (LI-FIRE-2): each refusal names its rule and changes nothing."""
+    match = Match.from_text(SCENARIO, ruleset="legions", seed=1, people={"Auxilia", "Traitors"}, source="free-moves.toml")
+    match.run()
+    d = match.decision
+    assert d is not None and d.kind == "order"
+    before = match.state
+    with pytest.raises(IllegalChoice) as refused:
+        match.choose("fall-back")
+    assert refused.value.rule == "LI-MORALE-5" and match.state == before
+    target = until(match, lambda d: d.kind == "target")
+    owner = match.state.detachment(target.actor).owner
+    friend = next(d.id for d in match.state.detachments if d.owner == owner and d.id != target.actor)
+    before = match.state
+    with pytest.raises(IllegalChoice) as refused:
+        match.choose(f"fire at {friend}")
+    assert refused.value.rule == "LI-FIRE-2" and match.state == before
+
+
+def test_li_notation_every_decision_kind_is_documented_with_its_forms() -> None:
+    """Issue 10 §2: docs/scenarios/legions.md has a table of every decision kind with its notation forms, and the
+    catalogues announce each kind in en and ja."""
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "scenarios" / "legions.md").read_text(encoding="utf-8")
+    table = doc.split("| decision kind |", 1)[1].split("\n\n", 1)[0]
+    documented = {row.split("|")[1].strip().split(" ")[0].strip("`") for row in table.splitlines()[2:]}
+    assert documented == set(get_args(DecisionKind))
+    for lang in ("en", "ja"):
+        assert set(catalogue("legions", lang)["decisions"]) == set(get_args(DecisionKind))
