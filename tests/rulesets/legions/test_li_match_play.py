@@ -257,39 +257,25 @@ def test_li_notation_of_every_option_of_random_games_reads_back_as_that_option()
     assert time.perf_counter() - began < 30
 
 
-def _at_withdrawal_spot() -> Match:
-    """A match where red's model R (at 10,4, its base 3.5 inches from the south edge) lost its combat against a
-    Knight, failed its Morale check and must say where its Withdrawal move ends (seeds are tried until it does)."""
-    text = scenario_text([det("A", m("tough", 10, 4, id="R"))], [det("B", m("knight", 10, 5.5))])
-    for seed in range(1, 80):
+def test_li_wd_2_where_a_withdrawing_model_goes_is_not_chosen() -> None:
+    """LI-WD-2 (the seed: "move directly toward the controlling player's battlefield edge, taking the shortest
+    possible route"; the move stops when the base touches the edge): the player picks which model withdraws next
+    (LI-WD-6), never where it goes: ``withdraw R1 to 12,0.5`` is refused with LI-WD-2 and changes nothing."""
+    text = scenario_text([det("A", m("tough", 10, 20, id="R1"), m("tough", 11, 19.0, id="R2"))], [det("B", m("knight", 10.5, 21.5))])
+    for seed in range(1, 120):
         match = Match.from_text(text, ruleset="legions", seed=seed, people={RED}, source="withdrawal.toml")
         match.run()
-        while match.decision is not None and match.decision.kind != "withdrawal":
+        while match.decision is not None and match.decision.kind != "withdrawer":
             match.choose(match.decision.options[0].notation)
         if match.decision is not None:
-            return match
-    raise AssertionError("no seed gave a withdrawal")
-
-
-def test_li_wd_2_a_free_withdrawal_spot_lands_exactly_refusals_change_nothing_and_it_replays() -> None:
-    """LI-WD-2, LI-WD-7 [DECISION]: a model whose Withdrawal move reaches its edge with inches to spare may stop
-    anywhere along the edge its distance reaches: ``withdraw R to 12,0.5`` ends it at (12, 0.5) (its base touching
-    the south edge, 4.03 inches away, within its 6+ inches); a spot off the edge, or beyond its distance, is refused
-    with LI-WD-2 and nothing changes; the v2 save replays to the identical state and events."""
-    match = _at_withdrawal_spot()
-    d = match.decision
-    assert d is not None and d.free and d.actor == "R" and d.options[0].notation == "withdraw R straight"
+            break
+    else:
+        raise AssertionError("no seed gave a withdrawal")
+    assert [o.notation for o in match.decision.options] == ["withdraw R2", "withdraw R1"]
     before = match.state
-    for illegal in ("withdraw R to 10,3", "withdraw R to 40,0.5"):
-        with pytest.raises(IllegalChoice) as refused:
-            match.choose(illegal)
-        assert refused.value.rule == "LI-WD-2" and match.state == before
-    count = len(match.events)
-    match.choose("withdraw R to 12,0.5")
-    moved = [e for e in match.events[count:] if isinstance(e, ev.WithdrawalMove)]
-    assert [(e.model, e.x, e.y) for e in moved] == [("R", 12.0, 0.5)]
-    again = Match.loads(json.loads(match.dumps()))
-    assert again.state == match.state and [to_json_line(e) for e in again.events] == [to_json_line(e) for e in match.events]
+    with pytest.raises(IllegalChoice) as refused:
+        match.choose("withdraw R1 to 12,0.5")
+    assert refused.value.rule == "LI-WD-2" and match.state == before
 
 
 def test_li_morale_5_li_fire_2_refusals_of_orders_and_targets_name_their_rule() -> None:

@@ -160,8 +160,6 @@ def awaiting(state: LiState, lang: str) -> str:
         if isinstance(step, st.AllocateHit):
             return _say(lang, "awaiting_hit", target=escape(v.target), weapon=weapon, left=step.left, hits=step.hits)
         return _say(lang, "awaiting_volley", target=escape(v.target), weapon=weapon, attacker=escape(v.attacker))
-    if isinstance(step, st.ChooseWithdrawalSpot):
-        return _say(lang, "awaiting_withdrawal", model=escape(step.model), detachment=escape(step.detachment))
     initiative = escape(state.initiative or "")  # the player with Initiative picks combats, pairs and fights
     if isinstance(step, st.ChooseCombat):
         return _say(lang, "awaiting_combat", player=initiative)

@@ -15,7 +15,6 @@ from kessen.rulesets.legions.referee.firing import attack_damage, volley_dist, v
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Done, Hold, InLine, MoveModel, MoveTo
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
-from kessen.rulesets.legions.referee.withdrawal import Straight, WithdrawTo
 
 RULESET_ID = "legions"
 
@@ -66,10 +65,6 @@ def describe(state: LiState, option: Any, lang: str) -> str:
         return _describe_move(step.detachment, option, lang)
     if isinstance(option, InOrder | HitByHit | AllocateTo):
         return _describe_allocation(option, lang)
-    if isinstance(step, st.ChooseWithdrawalSpot):
-        if isinstance(option, WithdrawTo):
-            return say(lang, "withdraw_to", model=step.model, x=number(option.x), y=number(option.y))
-        return say(lang, "withdraw_straight", model=step.model)
     return str(option)
 
 

@@ -16,7 +16,6 @@
 | pairing     | ``pair tac-1-1 with assault-2-3``                                                            |
 | fight       | ``fight tac-1-1 with assault-2-3``                                                           |
 | withdrawer  | ``withdraw tac-1-2``                                                                         |
-| withdrawal  | ``withdraw tac-1-2 straight``, ``withdraw tac-1-2 to 23,0.5``                                |
 """
 
 from __future__ import annotations
@@ -42,7 +41,6 @@ from kessen.rulesets.legions.referee.movement import (
 )
 from kessen.rulesets.legions.referee.state import Detachment, LiState
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options, weapons_in_range
-from kessen.rulesets.legions.referee.withdrawal import Straight, WithdrawTo, spot_refusal
 
 ORDER_WORDS = {"advance": "advance", "first_fire": "first-fire", "charge": "charge", "march": "march"}
 """An Order as notation writes it."""
@@ -77,8 +75,6 @@ def notation(state: LiState, decision: Decision, choice: Any) -> str:
         return f"fight {choice[0]} with {choice[1]}"
     if kind == "withdrawer":
         return f"withdraw {choice}"
-    if kind == "withdrawal":
-        return f"withdraw {decision.actor} straight" if isinstance(choice, Straight) else f"withdraw {decision.actor} to {point(choice.x, choice.y)}"
     raise AssertionError(f"no notation for a {kind} decision")
 
 
@@ -384,27 +380,15 @@ def _fight(state: LiState, decision: Decision, words: list[str]) -> Any:
 
 
 def _withdrawer(state: LiState, decision: Decision, words: list[str]) -> Any:
+    """Which model withdraws next; where it goes is not the player's to choose: it moves directly toward its own
+    battlefield edge by the shortest route and stops as soon as its base touches it (LI-WD-2, as the seed says)."""
+    if len(words) == 4 and words[0] == "withdraw" and words[2] == "to":
+        raise IllegalChoice(
+            "LI-WD-2", "a withdrawing model moves directly toward its own battlefield edge by the shortest route: choose only which model moves next"
+        )
     if len(words) == 2 and words[0] == "withdraw":
         raise IllegalChoice("LI-WD-6", f"{words[1]} is not a model of {decision.actor} still to make its Withdrawal move")
     return None
-
-
-def _withdrawal(state: LiState, decision: Decision, words: list[str]) -> Any:
-    if len(words) < 3 or words[0] != "withdraw":
-        return None
-    if words[1] != decision.actor:
-        raise IllegalChoice("LI-WD-6", f"{decision.actor} makes its Withdrawal move now")
-    if words[2:] == ["straight"]:
-        return Straight()
-    if len(words) != 4 or words[2] != "to":
-        return None
-    step = state.pending[0]
-    assert isinstance(step, st.ChooseWithdrawalSpot)
-    choice = WithdrawTo(*_written(parse_point(words[3], "the spot to withdraw to")))
-    refusal = spot_refusal(state, step, choice)
-    if refusal is not None:
-        raise refusal
-    return choice
 
 
 _READERS: dict[str, Callable[[LiState, Decision, list[str]], Any]] = {
@@ -418,7 +402,6 @@ _READERS: dict[str, Callable[[LiState, Decision, list[str]], Any]] = {
     "pairing": _pairing,
     "fight": _fight,
     "withdrawer": _withdrawer,
-    "withdrawal": _withdrawal,
 }
 """How each kind of decision reads a text that is not the notation of a suggested option."""
 

@@ -1,5 +1,5 @@
-"""The exact numbers shown beside a choice (``Game.odds``): what an attack, a way of allocating hits, a fight or a
-withdrawal spot is likely to do, from the same procedures the engine draws from. The keys are those of the
+"""The exact numbers shown beside a choice (``Game.odds``): what an attack, a way of allocating hits or a fight is likely
+to do, from the same procedures the engine draws from. The keys are those of the
 catalogue's ``[odds]`` table."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.firing import attack_damage, volley_dist, volley_question
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.targeting import Fire
-from kessen.rulesets.legions.referee.withdrawal import WithdrawalChoice, placed, planned, rolls_saves, withdrawal_save_question
 
 Odds = dict[str, Fraction]
 
@@ -35,8 +34,6 @@ def choice_odds(state: LiState, choice: Any) -> Odds | None:
             "second_wins": won.probability(lambda o: o.winner == "b"),
             "draw": won.probability(lambda o: o.winner == "draw"),
         }
-    if isinstance(step, st.ChooseWithdrawalSpot):
-        return _withdrawal_odds(state, step, choice)
     return None
 
 
@@ -77,13 +74,3 @@ def _damage_odds(dist: Dist[Any]) -> Odds:
         "expected_destroyed": dist.map(lambda o: o.destroyed).mean(),
     }
 
-
-def _withdrawal_odds(state: LiState, step: st.ChooseWithdrawalSpot, choice: WithdrawalChoice) -> Odds:
-    """The chance the withdrawing model is destroyed going to that spot (its saves for the enemy Detachments it
-    moves through, then where it ends, LI-WD-4..8), and the Wounds it is likely to lose."""
-    saves = planned(state, step, choice)
-    dist = answer(withdrawal_save_question(state, saves)) if rolls_saves(state, saves) else None
-    survive = Fraction(1) if dist is None else dist.probability(lambda o: not o.destroyed)
-    lost = Fraction(0) if dist is None else dist.map(lambda o: o.wounds_lost).mean()
-    ends_badly = placed(state, saves)[1] is not None
-    return {"p_destroyed": 1 - survive + (survive if ends_badly else 0), "expected_wounds_lost": lost}

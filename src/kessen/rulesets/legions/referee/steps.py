@@ -18,13 +18,13 @@ from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
 
 DecisionKind = Literal[
-    "order", "mover", "move", "activation", "target", "hits", "allocation", "combat", "pairing", "fight", "withdrawer", "withdrawal"
+    "order", "mover", "move", "activation", "target", "hits", "allocation", "combat", "pairing", "fight", "withdrawer"
 ]
 """The kinds of decision a legions battle asks (the AIs and the catalogues' ``decisions`` table key on them)."""
 
-KINDS_SINCE_V1: frozenset[str] = frozenset({"move", "allocation", "withdrawal"})
+KINDS_SINCE_V1: frozenset[str] = frozenset({"move", "allocation"})
 """The kinds of decision added after kessen-save/1 (issue 10: where a Detachment's models go, how a volley's hits
-are allocated, where a withdrawing model ends). Their first option is what the engine did before without asking,
+are allocated). Their first option is what the engine did before without asking,
 so a v1 save (option indices) replays exactly when each of these takes its first option without using an index
 (``test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default``)."""
 
@@ -336,16 +336,6 @@ class ChooseWithdrawer:
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseWithdrawalSpot:
-    """Decision: where a withdrawing model ends its move (LI-WD-2, LI-WD-6, LI-WD-7), *distance* inches at most."""
-
-    detachment: str
-    model: str
-    distance: int
-    foes: frozenset[str]
-
-
-@dataclass(frozen=True, slots=True)
 class WithdrawalSaves:
     """Chance: a withdrawing model's ``withdrawal_save`` outcome, then where it ends."""
 
@@ -361,6 +351,6 @@ Step = (
     | CombatPhase | StageStart | ActTurn | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyAllocation
     | VolleyRoll | HitRoll | AllocateHit | SaveRoll | RestRoll
     | AttackEnd | EndActivation | StageEnd | ChooseCombat | RunCombat | ChoosePairing | ChooseFight | FightRoll
-    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | ChooseWithdrawalSpot | WithdrawalSaves
+    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | WithdrawalSaves
     | EndPhase
 )
