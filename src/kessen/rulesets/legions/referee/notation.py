@@ -1,21 +1,7 @@
 """Notation: every choice of a legions battle as a short stable text, and the text read back (``Game.notation``,
 ``Game.parse``); a choice the rules forbid is refused with the rule ID and the reason. Distances in inches.
 
-| kind        | forms                                                                                        |
-|-------------|----------------------------------------------------------------------------------------------|
-| order       | ``advance``, ``first-fire``, ``charge``, ``march``                                           |
-| mover       | ``move tac-1``                                                                               |
-| move        | ``move tac-1 as ordered``, ``hold tac-1``, ``charge tac-1 at assault-2``,                    |
-|             | ``move tac-1 toward assault-2``, ``move tac-1 to 30,20``, ``move tac-1-3 to 31,20.5``, ``done`` |
-| activation  | ``activate tac-1``                                                                           |
-| target      | ``fire at assault-2``, ``fire at k-1 using missiles#2 obscuration 1``,                       |
-|             | ``fire at assault-2 with lascannon, tac-1-3 bolters``, ``hold fire``                         |
-| hits        | ``hits bolters``, ``hits missile launcher#2``                                                |
-| allocation  | ``allocate in order``, ``allocate hit by hit``, ``allocate tank-2``                          |
-| combat      | ``combat tac-1, assault-2``                                                                  |
-| pairing     | ``pair tac-1-1 with assault-2-3``                                                            |
-| fight       | ``fight tac-1-1 with assault-2-3``                                                           |
-| withdrawer  | ``withdraw tac-1-2``                                                                         |
+The forms of each decision kind, with examples, are tabled in ``docs/scenarios/legions.md`` ("Playing a battle").
 """
 
 from __future__ import annotations
