@@ -18,7 +18,6 @@ from kessen.core.errors import InputError
 
 Data = dict[str, Any]
 
-_OPPOSITE_EDGE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 _SQUARES_BY_SIZE = {"tiny": 1, "small": 1, "medium": 1, "large": 2, "huge": 3, "gargantuan": 4}
 """armies-clash: a creature's footprint on the grid, squares a side, by size (AC-STAND-2, AC-SOLO-3)."""
 
@@ -50,26 +49,6 @@ def _battlehost(data: Data) -> None:
             _turn(model, width, height)
 
 
-def _legions(data: Data) -> None:
-    """Model lines start at (x, y) and step (dx, dy) on a ``battlefield`` of 72" × 48"; each player's battlefield
-    edge goes over to the opposite edge, and a model's given facing (degrees) turns with it."""
-    field = data.get("battlefield", {})
-    width, height = field.get("width", 72), field.get("height", 48)
-    for formation in data.get("formations", []):
-        for detachment in formation.get("detachments", []):
-            for model in detachment.get("models", []):
-                _turn(model, width, height)
-                for step in ("dx", "dy"):
-                    if step in model:
-                        model[step] = -model[step]
-                if model.get("facing") is not None:
-                    model["facing"] = (model["facing"] + 180) % 360
-    players = data.setdefault("players", [{"name": "player1", "edge": "south"}, {"name": "player2", "edge": "north"}])
-    for player in players:
-        if player.get("edge") in _OPPOSITE_EDGE:
-            player["edge"] = _OPPOSITE_EDGE[player["edge"]]
-
-
 def _armies_clash(data: Data) -> None:
     """Stands and unjoined solos stand with their footprint's corner at ``at = [x, y]`` on the ``grid``; a
     footprint of n squares turned about the centre has its corner at (width − x − n, height − y − n)."""
@@ -85,6 +64,5 @@ def _armies_clash(data: Data) -> None:
 
 _SWAPS: dict[str, Callable[[Data], None]] = {
     "battlehost": _battlehost,
-    "legions": _legions,
     "armies-clash": _armies_clash,
 }

@@ -13,7 +13,7 @@ from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
 from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
-from kessen.rulesets.legions.referee.movement import order_options
+from kessen.rulesets.legions.referee.rounds import order_options
 from kessen.rulesets.legions.referee.firing import volley_question, volleys
 from kessen.rulesets.legions.referee.targeting import Fire
 from kessen.rulesets.legions.referee.state import LiState
@@ -174,7 +174,6 @@ def test_li_morale_7_sc_morale_3_failed_casualties_check_then_lost_combat_auto_f
     state = raw_state_of([det("A", m("tough", 10, 20), order="fall_back")], [det("B", m("inf", 10, 21))])
     state = replace(state, detachments=tuple(replace(d, morale_this_phase="failed") if d.id == "A" else d for d in state.detachments))
     state = replace(state, pending=(StageStart("engagement"), StageEnd("engagement")), initiative=RED, phase="combat")
-    state = g.opened(state)
     state, events = drive(state, roll=lambda s, n: outcome_where(n, winner="b") if n.what == "fight" else None)
     assert [e.result for e in of(events, ev.MoraleChecked)] == ["auto_fail"]
     assert of(events, ev.Withdrawal) == [] and state.detachment("A").order == "fall_back"

@@ -16,6 +16,7 @@ from kessen.rulesets.legions.referee.battlefield import in_rear_arc
 from kessen.rulesets.legions.procedures import FireInput, TargetModelInput
 from kessen.rulesets.legions.rules.firing import fire
 from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.allocation import HitByHit, InOrder
 from kessen.rulesets.legions.referee.firing import apply_volley, volley_question, volleys
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, fire_options, targets
 
@@ -140,10 +141,13 @@ def test_li_fire_2_li_fire_3_declared_options_and_profiles() -> None:
 def test_li_alloc_5_target_controller_orders_mixed_pools() -> None:
     """LI-ALLOC-5: hits of several weapon profiles: the target's controller picks the order, the declared order first."""
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17), m("inf", 11, 17))], profiles=TWO_GUNS)
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "hits")
     n = node(state)
     assert isinstance(n, Decision) and n.player == BLUE and n.options == (("short", 0), ("long", 0))
     state, _ = g.apply(state, n.options[1])
+    how = node(state)  # then how the long gun's hits go: in the default order first
+    assert isinstance(how, Decision) and how.what == "allocation" and how.options == (InOrder(), HitByHit())
+    state, _ = g.apply(state, InOrder())
     first = node(state)
     assert isinstance(first, Chance) and first.what == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
 
@@ -155,14 +159,16 @@ def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
         {"name": f"gun{k}", "profiles": [{"range": 30, "dice": 1, "to_hit": 4}]} for k in range(5)
     ]}}
     state = state_of([det("A", m("five_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17, count=8, dx=1.0))], profiles=five)
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "allocation")
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "hits")
     orders: set[tuple[str, ...]] = set()
 
     def explore(s: LiState, taken: tuple[str, ...]) -> None:
         n = node(s)
         if isinstance(n, Chance) and n.what == "volley":  # resolve the volley without hits, keep choosing
             explore(g.apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
-        elif isinstance(n, Decision) and n.what == "allocation":
+        elif isinstance(n, Decision) and n.what == "allocation":  # each volley's hits in the default order
+            explore(g.apply(s, InOrder())[0], taken)
+        elif isinstance(n, Decision) and n.what == "hits":
             for option in n.options:
                 explore(g.apply(s, option)[0], taken)
         else:
@@ -179,7 +185,9 @@ def test_li_morale_2_sc_morale_5_two_weapons_add_up_and_the_check_waits_for_the_
                      [det("B", m("inf", 10, 17, count=4, dx=1.0)), det("pad", m("inf", 40, 40, count=10, dx=1.0))], profiles=TWO_GUNS)
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
     state, first = g.apply(state, outcome_where(node(state), destroyed=1))
-    assert of(list(first), ev.MoraleChecked) == [] and node(state).what == "volley"  # type: ignore[union-attr]
+    assert of(list(first), ev.MoraleChecked) == [] and node(state).what == "allocation"  # the second weapon's hits
+    state, _ = g.apply(state, InOrder())
+    assert node(state).what == "volley"
     state, second = g.apply(state, outcome_where(node(state), destroyed=1))
     n = node(state)
     assert isinstance(n, Chance) and n.what == "morale check" and state.pending[0].detachment == "B"  # type: ignore[attr-defined]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import tomli_w
@@ -12,6 +11,8 @@ from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee import game as g
+from kessen.rulesets.legions.referee.game import LegionsGame
+from tests.engine_support import apply_checked
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
 from kessen.rulesets.legions.referee.state import LiState
@@ -64,8 +65,9 @@ def scenario_text(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, star
 
 
 def state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kw: Any) -> LiState:
-    """The battle's state run up to its first chance or decision."""
-    return g.opened(initial_state(load_scenario(scenario_text(red, blue, **kw), "test")))
+    """The battle's state, to be run up to its first chance or decision by the first ``node``, ``step`` or
+    ``drive`` (which tells the events on the way)."""
+    return raw_state_of(red, blue, **kw)
 
 
 def raw_state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kw: Any) -> LiState:
@@ -77,16 +79,12 @@ def node(state: LiState) -> Node:
     return g.node(state)
 
 
+GAME = LegionsGame()
+
+
 def step(state: LiState, choice: Any) -> tuple[LiState, tuple[Event, ...]]:
     """Apply a choice, first checking it is legal at the current node."""
-    n = g.node(state)
-    if isinstance(n, Decision):
-        assert choice in n.options, (choice, n.what, n.options)
-    elif isinstance(n, Chance):
-        assert n.dist.probability(choice) > 0, (choice, n.what, n.dist.outcomes())
-    else:
-        raise AssertionError("the battle is over")
-    return g.apply(state, choice)
+    return apply_checked(GAME, state, choice)
 
 
 Chooser = Callable[[LiState, Node], Any]
@@ -102,8 +100,10 @@ def drive(
 ) -> tuple[LiState, list[Event]]:
     """Play on: decisions by *choose* (default: the first option), chance outcomes by *roll* (default: the
     first outcome listed), until *until* holds or the battle ends. Returns the state and every event."""
-    events: list[Event] = list(state.opening)  # type: ignore[arg-type]
-    state = replace(state, opening=())  # told here, not again with the first choice
+    events: list[Event] = []
+    if not g.settled(state):
+        state, opening = g.start(state)
+        events.extend(opening)
     for _ in range(limit):
         n = g.node(state)
         if isinstance(n, Terminal) or (until is not None and until(state, n, events)):

@@ -109,7 +109,7 @@ def test_li_wd_6_models_move_one_at_a_time_nearest_the_edge_first() -> None:
     def roll(s: Any, n: Any) -> Any:
         return outcome_where(n, **forced[n.what]) if n.what in forced else None
 
-    state, _ = drive(state, roll=roll, until=lambda s, n, e: isinstance(n, Decision) and n.what == "withdrawal order")
+    state, _ = drive(state, roll=roll, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "withdrawer")
     n = node(state)
     assert isinstance(n, Decision) and n.player == "red" and n.options == ("R2", "R1")
 

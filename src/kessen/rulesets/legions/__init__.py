@@ -12,9 +12,11 @@ The package map:
 - ``referee/``: the engine. ``state`` (models, Detachments, Formations, the frozen game state), ``phases`` (the
   round's phases and stages, the Orders), ``steps`` (the pending steps), ``game`` (node, apply, and the ``Game``
   object), ``setup`` (the initial state from a scenario), ``battlefield`` (distances, contact, arcs, combats,
-  Withdrawal paths), ``movement`` and ``rounds`` (the engine's own Orders, Initiative, Movement and End phases),
-  ``stages`` (§4.1 stages, §4.2 activation); then one module per rules module it drives: ``targeting``,
-  ``firing``, ``pairing``, ``close_combat``, ``morale``, ``withdrawal``, ``broken``.
+  Withdrawal paths), ``rounds`` (the engine's own Orders, Initiative and End phases), ``movement`` and
+  ``movement_phase`` (the engine's own Movement phase: where models may go, LI-MOVE-*), ``stages`` (§4.1 stages,
+  §4.2 activation); then one module per rules module it drives: ``targeting``, ``firing``, ``allocation`` (hits
+  allocated in order or one at a time), ``pairing``, ``close_combat``, ``morale``, ``withdrawal``, ``broken``;
+  ``notation`` (every choice as text, and refusals naming rule IDs) and ``odds`` (the exact numbers of a choice).
 - ``procedures.py`` (the odds registry: pydantic inputs validated at the edge, turned into ``rules`` questions),
   ``scenario.py`` (the scenario file), ``profiles.py`` (model types, Scales, weapon profiles), ``events.py``,
   ``text.py`` (narration and option words, with the exact odds of an attack), ``board.py`` (what ``kessen board``
@@ -27,6 +29,7 @@ reserves arriving, Void Shields re-igniting, weapon traits other than Light AT (
 from kessen.rulesets import Ruleset
 from kessen.rulesets.legions.procedures import PROCEDURES
 from kessen.rulesets.legions.referee.game import LegionsGame
+from kessen.rulesets.legions.scenario import swap_deployment
 
 RULESET = Ruleset(
     id="legions",
@@ -34,4 +37,5 @@ RULESET = Ruleset(
     prefix="LI",
     procedures=PROCEDURES,
     game=LegionsGame(),
+    swap_deployment=swap_deployment,
 )

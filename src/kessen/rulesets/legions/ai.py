@@ -8,7 +8,6 @@ from kessen.core.engine import Decision
 from kessen.rulesets.legions.referee.battlefield import distance
 from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
 from kessen.rulesets.legions.referee.state import Detachment, LiState
-from kessen.rulesets.legions.referee.steps import ChooseTarget, IssueOrder
 from kessen.rulesets.legions.referee.targeting import Fire
 
 
@@ -54,20 +53,18 @@ class LiAI:
 
     def decide(self, state: LiState, decision: Decision) -> Any:
         options = decision.options
-        if decision.what == "order":
+        if decision.kind == "order":
             return self._order(state, decision)
-        if decision.what == "target":
+        if decision.kind == "target":
             fires = [o for o in options if isinstance(o, Fire)]
             if not fires:
                 return options[-1]
-            det = state.detachment(_activated(state))
+            det = state.detachment(decision.actor)
             return max(fires, key=lambda o: (expected_damage(state, det, o), -fires.index(o)))
         return options[0]
 
     def _order(self, state: LiState, decision: Decision) -> str:
-        step = state.pending[0]
-        assert isinstance(step, IssueOrder)
-        det = state.detachment(step.detachment)
+        det = state.detachment(decision.actor)
         gap, enemy = _nearest_enemy(state, det)
         options = decision.options
         if enemy is None:
@@ -81,9 +78,3 @@ class LiAI:
         if "march" in options and gap > reach + 2 * movement:
             return "march"
         return "advance"
-
-
-def _activated(state: LiState) -> str:
-    step = state.pending[0]
-    assert isinstance(step, ChooseTarget)
-    return step.detachment

@@ -12,12 +12,15 @@ import string
 
 from rich.markup import escape
 
+from kessen.core.board import Board, BoardModel
 from kessen.rulesets.legions.profiles import ARMOURED
 from kessen.rulesets.legions.referee import steps as st
 from kessen.rulesets.legions.referee.state import LiState, Model
 from kessen.rulesets.legions.rules.pairing import next_to_pair
 from kessen.rulesets.legions.text import say as _say
+from kessen.rulesets.legions.text import weapon_name
 from kessen.rulesets.legions.text import word as _word
+
 MAP_COLUMNS = 72
 """The map is at most this many characters wide: a column is 1 inch, or more on a wide battlefield."""
 SHARED = "*"
@@ -149,6 +152,14 @@ def awaiting(state: LiState, lang: str) -> str:
     if isinstance(step, st.ChooseAllocation):
         v = step.volleys[0]
         return _say(lang, "awaiting_allocation", target=escape(v.target), attacker=escape(v.attacker))
+    if isinstance(step, st.MoveDetachment):
+        return _say(lang, "awaiting_move", detachment=escape(step.detachment))
+    if isinstance(step, st.VolleyAllocation | st.AllocateHit):
+        v = step.volley
+        weapon = escape(weapon_name(state, v.attacker, v.weapon, v.profile_index, lang))
+        if isinstance(step, st.AllocateHit):
+            return _say(lang, "awaiting_hit", target=escape(v.target), weapon=weapon, left=step.left, hits=step.hits)
+        return _say(lang, "awaiting_volley", target=escape(v.target), weapon=weapon, attacker=escape(v.attacker))
     initiative = escape(state.initiative or "")  # the player with Initiative picks combats, pairs and fights
     if isinstance(step, st.ChooseCombat):
         return _say(lang, "awaiting_combat", player=initiative)
@@ -160,3 +171,27 @@ def awaiting(state: LiState, lang: str) -> str:
     if isinstance(step, st.ChooseWithdrawer):
         return _say(lang, "awaiting_withdrawer", detachment=escape(step.detachment))
     return ""
+
+
+def board_data(state: LiState) -> Board:
+    """The battlefield as plain data (``Game.board``), in inches: every model left on the battlefield or in Reserve
+    with its round base (diameter), Wounds, statuses and Detachment. [DECISION] legions terrain is state of the
+    models (Cover Saves, hidden Knights and Titans, blocked lines of sight, §3.7), not pieces with a shape: the
+    terrain list is empty and a model's statuses carry it (``cover``, ``hidden``)."""
+    models: list[BoardModel] = []
+    for d in state.detachments:
+        flags = [w for w, on in (("engaged", d.engaged), ("pinned", d.pinned), ("reserve", d.in_reserve)) if on]
+        if state.formation(d.formation).broken:
+            flags.append("broken")
+        if d.order:
+            flags.append(d.order)
+        for m in d.live:
+            own = [w for w, on in (("cover", m.cover_save is not None), ("hidden", bool(m.obscured))) if on]
+            models.append({
+                "id": m.id, "name": m.type, "side": d.owner, "x": m.x, "y": m.y, "base": 2 * m.base_radius, "footprint": None,
+                "wounds": m.wounds_remaining, "wounds_max": m.wounds, "status": flags + own, "group": d.id,
+            })
+    return {
+        "ruleset": "legions", "units": "inch", "width": float(state.width), "height": float(state.height),
+        "sides": list(state.players), "terrain": [], "models": models,
+    }

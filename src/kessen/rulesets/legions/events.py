@@ -49,6 +49,17 @@ class Moved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ModelMoved(Event):
+    """A model of a moving Detachment placed on its own (the Detachment's move goes on)."""
+
+    type: ClassVar[str] = "model_moved"
+    model: str
+    detachment: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
 class Activated(Event):
     type: ClassVar[str] = "activated"
     detachment: str
@@ -87,6 +98,17 @@ class Volley(Event):
     wounds: int
     destroyed: int
     shields_lost: int
+
+
+@dataclass(frozen=True, slots=True)
+class HitAllocated(Event):
+    """One hit allocated by the target's controller to a model, and what it did (``wound``, ``shield``: a Void Shield
+    struck down, ``no_effect``: saved or stopped)."""
+
+    type: ClassVar[str] = "hit_allocated"
+    model: str
+    detachment: str
+    result: str
 
 
 @dataclass(frozen=True, slots=True)

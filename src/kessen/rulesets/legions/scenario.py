@@ -9,7 +9,7 @@ given per detachment for battles that start at the Combat phase (``start = "comb
 from __future__ import annotations
 
 import math
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
@@ -318,6 +318,35 @@ def model_ids(detachment: str, entries: tuple[ModelEntry, ...]) -> list[str]:
 
 def _all_model_ids(scenario: Scenario) -> set[str]:
     return {m for f in scenario.formations for d in f.detachments for m in model_ids(d.id, d.models)}
+
+
+_OPPOSITE_EDGE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+def swap_deployment(data: dict[str, Any]) -> None:
+    """A parsed scenario file with the players' deployment swapped (a sweep's ``swap_sides``), in place.
+
+    Each model line's start (x, y) is turned half a turn about the centre of the battlefield and its step (dx, dy)
+    reversed, so each force keeps its shape and stands where the other stood; a model's given facing (degrees)
+    turns with it, and each player's battlefield edge goes over to the opposite edge.
+    """
+    field = data.get("battlefield", {})
+    width, height = field.get("width", 72), field.get("height", 48)
+    for formation in data.get("formations", []):
+        for detachment in formation.get("detachments", []):
+            for model in detachment.get("models", []):
+                for axis, size in (("x", width), ("y", height)):
+                    if axis in model:
+                        model[axis] = size - model[axis]
+                for step in ("dx", "dy"):
+                    if step in model:
+                        model[step] = -model[step]
+                if model.get("facing") is not None:
+                    model["facing"] = (model["facing"] + 180) % 360
+    players = data.setdefault("players", [{"name": "player1", "edge": "south"}, {"name": "player2", "edge": "north"}])
+    for player in players:
+        if player.get("edge") in _OPPOSITE_EDGE:
+            player["edge"] = _OPPOSITE_EDGE[player["edge"]]
 
 
 def load_scenario(text: str, source: str) -> Scenario:

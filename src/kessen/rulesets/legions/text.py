@@ -8,9 +8,12 @@ from typing import Any
 
 from kessen import i18n
 from kessen.core.events import Event
+from kessen.core.notation import number
 from kessen.rulesets.legions.referee import steps as st
+from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
 from kessen.rulesets.legions.referee.firing import attack_damage, volley_dist, volley_question, volleys, weapon_profiles
 from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Done, Hold, InLine, MoveModel, MoveTo
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
 
 RULESET_ID = "legions"
@@ -57,10 +60,41 @@ def describe(state: LiState, option: Any, lang: str) -> str:
         return say(lang, "fight", a=a, b=b)
     if isinstance(step, st.ChooseAllocation):
         weapon, index = option
-        attacker = state.detachment(step.volleys[0].attacker)
-        named = say(lang, "profile", weapon=weapon, number=index + 1) if len(weapon_profiles(attacker, weapon)) > 1 else weapon
-        return say(lang, "allocation", weapon=named)
+        return say(lang, "hits", weapon=weapon_name(state, step.volleys[0].attacker, weapon, index, lang))
+    if isinstance(step, st.MoveDetachment):
+        return _describe_move(step.detachment, option, lang)
+    if isinstance(option, InOrder | HitByHit | AllocateTo):
+        return _describe_allocation(option, lang)
     return str(option)
+
+
+def weapon_name(state: LiState, attacker: str, weapon: str, index: int, lang: str) -> str:
+    """A weapon as a player reads it, with its profile when it has several (LI-FIRE-3)."""
+    several = len(weapon_profiles(state.detachment(attacker), weapon)) > 1
+    return say(lang, "profile", weapon=weapon, number=index + 1) if several else weapon
+
+
+def _describe_move(detachment: str, option: Any, lang: str) -> str:
+    if isinstance(option, AsOrdered):
+        return say(lang, "move_as_ordered", detachment=detachment)
+    if isinstance(option, Hold):
+        return say(lang, "move_hold", detachment=detachment)
+    if isinstance(option, ChargeAt):
+        return say(lang, "move_charge_at", detachment=detachment, target=option.target)
+    if isinstance(option, InLine):
+        return say(lang, "move_in_line", detachment=detachment, target=option.toward)
+    if isinstance(option, MoveTo):
+        return say(lang, "move_to", detachment=detachment, x=number(option.x), y=number(option.y))
+    if isinstance(option, MoveModel):
+        return say(lang, "move_model", model=option.model, x=number(option.x), y=number(option.y))
+    assert isinstance(option, Done)
+    return say(lang, "move_done", detachment=detachment)
+
+
+def _describe_allocation(option: InOrder | HitByHit | AllocateTo, lang: str) -> str:
+    if isinstance(option, AllocateTo):
+        return say(lang, "allocate_to", model=option.model)
+    return say(lang, "allocate_in_order" if isinstance(option, InOrder) else "allocate_hit_by_hit")
 
 
 def describe_fire(option: Fire | HoldFire, lang: str = "en") -> str:

@@ -4,15 +4,17 @@ LI-RESULT); the pairing off is ``referee.pairing``."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.dice import Dist
+from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
 from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
+    ask,
     ChooseCombat,
     ChooseFight,
     ChoosePairing,
@@ -28,7 +30,6 @@ from kessen.rulesets.legions.rules.close_combat import (
     FightSide,
     Winner,
     combat_winner,
-    fight,
     fight_dice,
 )
 from kessen.rulesets.legions.rules.pairing import Fight, default_pairing
@@ -36,21 +37,22 @@ from kessen.rulesets.legions.rules.pairing import Fight, default_pairing
 
 def combat_decision(state: LiState, step: ChooseCombat) -> Decision:
     """The player with Initiative picks the next combat (LI-ENG-4)."""
-    return Decision(state.player_with_initiative(), "combat", step.combats)
+    return ask(state.player_with_initiative(), "combat", step.combats)
 
 
-def choose_combat(state: LiState, step: ChooseCombat, choice: tuple[str, ...]) -> LiState:
+def choose_combat(state: LiState, step: ChooseCombat, choice: tuple[str, ...], out: list[Event]) -> LiState:
     """The chosen combat is fought, then the next one is chosen from the rest."""
     rest = tuple(c for c in step.combats if c != choice)
     return push(state, RunCombat(choice), *((ChooseCombat(rest),) if rest else ()))
 
 
-def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:
+def run_combat(state: LiState, step: RunCombat, _: None, out: list[Event]) -> LiState:
     """The combat sequence: pair off, fights, result, Withdrawal (LI-CC-1).
 
     Every Detachment of the combat takes part in it, whether or not its models get to roll a fight: its Formation
     is checked at the end of the stage (LI-BREAK-4).
     """
+    dets = step.detachments
     state = replace(state, in_combat=state.in_combat | set(dets))
     first = state.player_with_initiative()
     edges = tuple(
@@ -65,14 +67,16 @@ def run_combat(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSta
     return push(state, ChoosePairing(edges, default=default_pairing(edges)), FightsDone(dets), CombatDone(dets))
 
 
-def fight_decision(state: LiState) -> Decision | None:
+def fight_decision(state: LiState, step: ChooseFight) -> Decision | None:
     """The player with Initiative picks the next fight; none once no fight has both models left (LI-FIGHT-1)."""
     left = _fights_left(state)
-    return Decision(state.player_with_initiative(), "fight", left) if left else None
+    return ask(state.player_with_initiative(), "fight", left) if left else None
 
 
-def choose_fight(state: LiState, choice: Fight) -> LiState:
+def choose_fight(state: LiState, step: ChooseFight, choice: Fight | None, out: list[Event]) -> LiState:
     """The chosen fight is rolled, then the next one is chosen."""
+    if choice is None:
+        return state
     assert state.combat is not None
     left = tuple(f for f in state.combat.fights if f != choice)
     return push(replace(state, combat=replace(state.combat, fights=left)), FightRoll(*choice), ChooseFight())
@@ -89,12 +93,7 @@ def fight_roll(state: LiState, step: FightRoll) -> Chance | None:
     a, b = state.model(step.a), state.model(step.b)
     if not (a.alive and b.alive):
         return None  # LI-FIGHT-6: not fought, counts for nobody
-    return Chance(_fight(fight_question(state, a, b)), "fight")
-
-
-@lru_cache(maxsize=1024)
-def _fight(question: FightQuestion) -> Dist[FightOutcome]:
-    return fight(question)
+    return Chance(answer(fight_question(state, a, b)), "fight")
 
 
 def fight_question(state: LiState, a: Model, b: Model) -> FightQuestion:
@@ -108,8 +107,11 @@ def fight_question(state: LiState, a: Model, b: Model) -> FightQuestion:
     return FightQuestion(a=side(a), b=side(b))
 
 
-def fought(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -> LiState:
+def fought(state: LiState, step: FightRoll, outcome: FightOutcome | None, out: list[Event]) -> LiState:
     """One fight: the loser loses one Wound, destroyed at 0, no save (LI-FIGHT-5)."""
+    if outcome is None:
+        return state  # LI-FIGHT-6: not fought
+    winner_: Winner = outcome.winner
     combat = state.combat
     assert combat is not None
     a, b = state.model(step.a), state.model(step.b)
@@ -131,8 +133,9 @@ def fought(state: LiState, step: FightRoll, winner_: Winner, out: list[Event]) -
     return replace(state, combat=replace(combat, fought=tuple(sorted(fought.items())), won=tuple(sorted(won.items()))))
 
 
-def combat_result(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:
+def combat_result(state: LiState, step: FightsDone, _: None, out: list[Event]) -> LiState:
     """The combat result and the losing side's Morale checks (LI-RESULT-1..5)."""
+    dets = step.detachments
     combat = state.combat
     assert combat is not None
     first = state.player_with_initiative()
@@ -153,9 +156,9 @@ def combat_result(state: LiState, dets: tuple[str, ...], out: list[Event]) -> Li
     return push(state, *(MoraleRoll(d, "combat", combat.engaged_with(d)) for d in losers))
 
 
-def combat_done(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiState:
+def combat_done(state: LiState, step: CombatDone, _: None, out: list[Event]) -> LiState:
     """LI-ENG-5: a Detachment stays Engaged only while a model of it touches an enemy model."""
-    for det_id in dets:
+    for det_id in step.detachments:
         det = state.detachment(det_id)
         if det.engaged and not has_enemy_contact(state, det):
             out.append(ev.NoLongerEngaged(detachment=det_id))
@@ -163,3 +166,14 @@ def combat_done(state: LiState, dets: tuple[str, ...], out: list[Event]) -> LiSt
         elif not det.engaged and has_enemy_contact(state, det):
             state = state.with_detachment(replace(det, engaged=True))
     return state
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    ChooseCombat: StepRule(choose_combat, combat_decision),
+    RunCombat: StepRule(run_combat),
+    ChooseFight: StepRule(choose_fight, fight_decision),
+    FightRoll: StepRule(fought, fight_roll),
+    FightsDone: StepRule(combat_result),
+    CombatDone: StepRule(combat_done),
+}
+"""The steps of a combat (its pairing off is ``referee.pairing``)."""

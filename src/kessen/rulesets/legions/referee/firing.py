@@ -12,21 +12,38 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.battlefield import can_see, distance, engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, push
-from kessen.rulesets.legions.referee.steps import AttackEnd, ChooseAllocation, ChooseTarget, MoraleRoll, Volley, VolleyRoll
+from kessen.rulesets.legions.referee.steps import (
+    AttackEnd,
+    ChooseAllocation,
+    ChooseTarget,
+    MoraleRoll,
+    Volley,
+    VolleyAllocation,
+    VolleyRoll,
+    ask,
+)
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options
 from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
-from kessen.rulesets.legions.rules.firing import MAX_HIT_DICE, MAX_TARGET_MODELS, FireOutcome, FireQuestion, fire
+from kessen.rulesets.legions.referee.dists import answer
+from kessen.rulesets.legions.rules.firing import (
+    MAX_HIT_DICE,
+    MAX_TARGET_MODELS,
+    FireOutcome,
+    FireQuestion,
+    HitsQuestion,
+    ResolveHitsOutcome,
+)
 from kessen.rulesets.legions.rules.saves import Attack
 from kessen.rulesets.legions.rules.targeting import hit_modifier
 
@@ -54,7 +71,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
         for f in det.live:
             reach = closest_visible(state, f, target)
             weapon = next((w for w in f.weapons if w.name == name), None)
-            if reach is None or weapon is None:
+            if reach is None or weapon is None or (option.weapons is not None and (f.id, name) not in option.weapons):
                 continue
             index = chosen.get(name, 0)  # a weapon name has the same profiles throughout the Detachment
             profile = weapon.profiles[index]
@@ -124,13 +141,14 @@ def volley_arc(question: FireQuestion) -> Arc:
     return "mixed" if len(rear) > 1 else ("rear" if True in rear else "front")
 
 
-@lru_cache(maxsize=16384)
 def volley_dist(question: FireQuestion) -> Dist[FireOutcome]:
-    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), cached, as a volley repeats."""
-    return fire(question)
+    """The exact distribution of a volley: the ``fire`` procedure itself (§5.2), from the engine's one cache."""
+    return answer(question)
 
 
-def apply_volley(state: LiState, question: FireQuestion, target_id: str, outcome: FireOutcome) -> tuple[LiState, tuple[str, ...]]:
+def apply_volley(
+    state: LiState, question: FireQuestion | HitsQuestion, target_id: str, outcome: FireOutcome | ResolveHitsOutcome
+) -> tuple[LiState, tuple[str, ...]]:
     """The target after a volley's outcome: the hits went to the models in allocation order (§5.1 R).
 
     R's result fixes every model: the first ``destroyed`` models of the allocation order lost all
@@ -210,16 +228,7 @@ def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
     det = state.detachment(step.detachment)
     if not det.live:
         return None
-    return Decision(det.owner, "target", fire_options(state, det))
-
-
-def allocation_decision(state: LiState, step: ChooseAllocation) -> Decision | None:
-    """The target's controlling player picks the weapon profile whose hits it takes next, the declared order first
-    (LI-ALLOC-5); none once the target has no model left (the hits still to come are discarded, LI-ALLOC-4)."""
-    target = state.detachment(step.volleys[0].target)
-    if not target.live:
-        return None
-    return Decision(target.owner, "allocation", tuple(dict.fromkeys(v.key for v in step.volleys)))
+    return ask(det.owner, "target", fire_options(state, det), actor=det.id)
 
 
 def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
@@ -228,8 +237,11 @@ def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
     return None if question is None else Chance(volley_dist(question), "volley")
 
 
-def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Event]) -> LiState:
+def declare(state: LiState, step: ChooseTarget, choice: Fire | HoldFire | None, out: list[Event]) -> LiState:
     """The declared attack, split into its volleys (LI-FIRE-2), or fire held (LI-ACT-5)."""
+    if choice is None:
+        return state
+    det_id = step.detachment
     det = state.detachment(det_id)
     if isinstance(choice, HoldFire):
         reason = "chose_not_to" if len(fire_options(state, det)) > 1 else ("withdrew" if det.withdrew_this_round else "no_target")
@@ -241,32 +253,37 @@ def declare(state: LiState, det_id: str, choice: Fire | HoldFire, out: list[Even
     end = AttackEnd(det_id, target.id, len(target.live), sum(m.wounds_remaining for m in target.live))
     if len({v.key for v in vs}) > 1:
         return push(state, ChooseAllocation(vs), end)
-    return push(state, *(VolleyRoll(v) for v in vs), end)
+    return push(state, *(VolleyAllocation(v) for v in vs), end)
 
 
-def allocate(state: LiState, step: ChooseAllocation, choice: tuple[str, int]) -> LiState:
-    """The chosen weapon profile's volleys are resolved next; then the target's controller picks again among the
-    rest (LI-ALLOC-5). Every order of the profiles can be chosen, one profile at a time."""
-    rest = tuple(v for v in step.volleys if v.key != choice)
-    return push(state, *(VolleyRoll(v) for v in step.volleys if v.key == choice), *((ChooseAllocation(rest),) if rest else ()))
-
-
-def volley_result(state: LiState, v: Volley, outcome: FireOutcome, out: list[Event]) -> LiState:
+def volley_result(state: LiState, step: VolleyRoll, outcome: FireOutcome | None, out: list[Event]) -> LiState:
     """The target after a volley's outcome, told as a report."""
+    if outcome is None:
+        return state
+    v = step.volley
     question = volley_question(state, v)
     assert question is not None
     state, dead = apply_volley(state, question, v.target, outcome)
-    out.append(ev.Volley(
-        detachment=v.attacker, target=v.target, weapon=v.weapon if len(weapon_profiles(state.detachment(v.attacker), v.weapon)) == 1 else f"{v.weapon}#{v.profile_index + 1}",
-        firing_models=v.firing_models, dice=question.dice, to_hit=v.profile.to_hit, modifier=question.modifier,
-        arc=volley_arc(question), hits=outcome.hits, wounds=outcome.wounds, destroyed=outcome.destroyed,
-        shields_lost=outcome.shields_lost,
+    out.append(told(
+        state, v, question.dice, question.modifier, volley_arc(question), outcome.hits, outcome.wounds, outcome.destroyed, outcome.shields_lost
     ))
     out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
     return state
 
 
-def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:
+def told(
+    state: LiState, v: Volley, dice: int, modifier: int, arc: str, hits: int, wounds: int, destroyed: int, shields_lost: int
+) -> ev.Volley:
+    """A volley's report: the weapon (and its profile, if it has several), its dice and what its hits did."""
+    several = len(weapon_profiles(state.detachment(v.attacker), v.weapon)) > 1
+    return ev.Volley(
+        detachment=v.attacker, target=v.target, weapon=f"{v.weapon}#{v.profile_index + 1}" if several else v.weapon,
+        firing_models=v.firing_models, dice=dice, to_hit=v.profile.to_hit, modifier=modifier, arc=arc, hits=hits,
+        wounds=wounds, destroyed=destroyed, shields_lost=shields_lost,
+    )
+
+
+def attack_end(state: LiState, step: AttackEnd, _: None, out: list[Event]) -> LiState:
     """After the attacker has completely resolved its attack: the Break Point, then the Morale check (LI-BREAK-4, LI-BREAK-7, LI-MORALE-1, LI-MORALE-2)."""
     target = state.detachment(step.target)
     state = check_break_point(state, target.formation, out)
@@ -274,3 +291,11 @@ def attack_end(state: LiState, step: AttackEnd, out: list[Event]) -> LiState:
     if target.live and morale_threshold_reached(lost, step.models_at_start):
         return push(state, MoraleRoll(target.id, "casualties"))
     return state
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    ChooseTarget: StepRule(declare, target_decision),
+    VolleyRoll: StepRule(volley_result, volley_roll),
+    AttackEnd: StepRule(attack_end),
+}
+"""The steps of an attack."""

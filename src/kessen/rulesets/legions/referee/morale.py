@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 from kessen.core.engine import Chance
 from kessen.core.events import Event
-from kessen.dice import Dist
+from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import MoraleRoll, WithdrawalRoll
-from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleTrigger, morale_check
+from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleTrigger
 
 
 def morale_question(state: LiState, det: Detachment, trigger: MoraleTrigger) -> MoraleCheckQuestion:
@@ -30,21 +31,19 @@ def morale_question(state: LiState, det: Detachment, trigger: MoraleTrigger) -> 
     )
 
 
-@lru_cache(maxsize=256)
-def _check(question: MoraleCheckQuestion) -> Dist[MoraleOutcome]:
-    return morale_check(question)
-
-
 def morale_roll(state: LiState, step: MoraleRoll) -> Chance | None:
     """The Morale check's chance node; none for a Detachment with no model left."""
     det = state.detachment(step.detachment)
     if not det.live:
         return None
-    return Chance(_check(morale_question(state, det, step.trigger)), "morale check")
+    return Chance(answer(morale_question(state, det, step.trigger)), "morale check")
 
 
-def morale_result(state: LiState, step: MoraleRoll, result: MoraleResult, out: list[Event]) -> LiState:
+def morale_result(state: LiState, step: MoraleRoll, outcome: MoraleOutcome | None, out: list[Event]) -> LiState:
     """A Morale check's effect (LI-MORALE-5..7, LI-RESULT-3, LI-RESULT-4)."""
+    if outcome is None:
+        return state
+    result: MoraleResult = outcome.result
     det = state.detachment(step.detachment)
     out.append(ev.MoraleChecked(detachment=det.id, trigger=step.trigger, result=result))
     if result == "pass":
@@ -58,3 +57,6 @@ def morale_result(state: LiState, step: MoraleRoll, result: MoraleResult, out: l
     if step.trigger == "combat":
         return push(state, WithdrawalRoll(det.id, step.engaged_with))  # LI-RESULT-3: a failed combat check withdraws
     return state
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {MoraleRoll: StepRule(morale_result, morale_roll)}

@@ -1,90 +1,316 @@
-"""The Orders and Movement phases as far as a whole battle needs them [DECISION throughout: the spec leaves
-these phases out (§1); these are the engine's own simple rules, chosen to feed the Combat phase].
+"""The Movement phase: where a Detachment's models may go, the moves the engine makes for it, and coherency.
 
-- Orders: each Detachment on the battlefield is issued one of Advance, First Fire, Charge or March
-  (§3.6); a Broken Formation's Detachments only Advance or Charge (LI-BREAK-5). A Detachment holding a
-  Fall Back order keeps it through the next round and is issued nothing; the Fall Back order is removed
-  in the End phase of the round it began with it (the Detachment rallies). Reserves stay off the table.
-- Movement: Detachments move one at a time, alternating from the player with Initiative. Models in base
-  contact with an enemy model stay where they are. Every other model moves in a straight line:
-  Advance up to its Movement, March up to twice its Movement, toward the nearest enemy model but never
-  into its 1-inch Engagement Zone; Charge up to its Movement toward the nearest enemy model, into base
-  contact if it reaches it; Fall Back up to its Movement straight toward its own battlefield edge.
-  First Fire Detachments stay put. A model stops when its base would overlap another model.
-- At the end of the phase a Detachment is Engaged when a model of it touches an enemy model (LI-ENG-1),
-  and Engaged & Pinned when every one of its models does (all of it is locked in close combat).
-  A Charge Detachment of which some model moved at least 1 inch has charged and moved (LI-FIGHT-3).
+[DECISION throughout: the spec leaves the Movement phase out (§1); these are the engine's own rules, chosen to
+feed the Combat phase, each with an engine rule ID that refusals name.]
+
+- **LI-MOVE-1** Detachments with an Advance, Charge, March or Fall Back order move, one at a time, alternating
+  from the player with Initiative; First Fire Detachments stay put. The controlling player places each model.
+- **LI-MOVE-2** A model moves in a straight line, its base centre at most its Movement from where it stood when
+  its Detachment began to move (twice its Movement with a March order).
+- **LI-MOVE-3** Its path never crosses another model's base, and it never ends overlapping one.
+- **LI-MOVE-4** Only a charging model may enter an enemy model's 1-inch Engagement Zone (to reach base contact);
+  any other stays at least 1 inch from every enemy model all along its path, or, if it began nearer, never goes
+  nearer than it began.
+- **LI-MOVE-5** A model in base contact with an enemy model when its Detachment begins to move stays where it is.
+- **LI-MOVE-6** Every base stays wholly on the battlefield.
+- **LI-MOVE-7** A model with a Fall Back order moves straight toward its own battlefield edge.
+- **LI-MOVE-8** Coherency: a model within 2 inches of another model of its Detachment when the Detachment begins to
+  move is within 2 inches of one when the move ends (a Detachment broken up by casualties need not close up).
+
+The moves the engine makes for a Detachment (the default and the suggestions a player or the AI can pick):
+**as ordered** (each model, nearest the enemy first, straight toward its nearest enemy model: Advance up to its
+Movement and March up to twice it, stopping outside every enemy Engagement Zone; Charge up to its Movement into
+base contact if it reaches; Fall Back up to its Movement toward its edge; a model stops where its base would
+overlap another), a **charge at** a chosen enemy Detachment (the same, toward that Detachment's models), and a
+move **toward** an enemy Detachment **in line** (the whole Detachment as a block, keeping its shape, as far as its
+slowest model may go, so it keeps its coherency). [DECISION LI-MOVE-8] The moves by Order (as ordered, charge at)
+move each model on its own exactly as the engine always has, without a coherency check: the as-ordered move is the
+default every AI battle, golden event log and kessen-save/1 file was made with, so it stays as it was; coherency
+is checked on the moves a player places (a block to a point, model by model).
+
+At the end of the phase a Detachment is Engaged when a model of it touches an enemy model (LI-ENG-1), and Engaged
+& Pinned when every one of its models does; a Charge Detachment of which some model moved at least 1 inch has
+charged and moved (LI-FIGHT-3).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import math
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, replace
 
-from kessen.core.geometry import Point
+from kessen.core.errors import IllegalChoice
+from kessen.core.geometry import Point, segment_point_distance
 from kessen.rulesets.legions.referee.battlefield import (
     EDGE_DIRECTION,
+    ENGAGEMENT_ZONE_INCHES,
+    EPS,
     all_models_in_contact,
     distance,
     free_run,
     has_enemy_contact,
     in_base_contact,
+    on_battlefield,
     room_to_edge,
 )
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.steps import Origins
 
-ORDERS = ("advance", "first_fire", "charge", "march")
-BROKEN_ORDERS = ("advance", "charge")
+COHERENCY_INCHES = 2.0
+"""[DECISION LI-MOVE-8] A model keeps coherency within 2 inches (base edge to base edge) of another model of its
+Detachment, as in the published game."""
+
 MOVING_ORDERS = frozenset({"advance", "charge", "march", "fall_back"})
 
-
-def order_options(state: LiState, det: Detachment) -> tuple[str, ...]:
-    """The Orders a Detachment may be issued; a Broken Formation's only Advance or Charge (LI-BREAK-5)."""
-    return BROKEN_ORDERS if state.formation(det.formation).broken else ORDERS
+# --- the choices of a move --------------------------------------------------------------------------------
 
 
-def needs_order(det: Detachment) -> bool:
-    """Every Detachment on the battlefield gets an Order, except one that keeps its Fall Back order."""
-    return det.on_battlefield and det.order != "fall_back"
+@dataclass(frozen=True, slots=True)
+class AsOrdered:
+    """The move the engine makes for the Detachment by its Order (the default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """No model of the Detachment moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChargeAt:
+    """A Charge Detachment's models move as ordered, but toward the models of *target* (an enemy Detachment)."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class InLine:
+    """The Detachment moves as a block, keeping its shape, straight toward the enemy Detachment *toward*."""
+
+    toward: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTo:
+    """The Detachment moves as a block: every model that may move shifts by the same offset, which brings the
+    centre of those models (the mean of their base centres where they stood) to (x, y)."""
+
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class MoveModel:
+    """One model of the Detachment moves to (x, y); the Detachment's move goes on until it is done."""
+
+    model: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The Detachment's move, made model by model, is over."""
+
+
+MoveChoice = AsOrdered | Hold | ChargeAt | InLine | MoveTo | MoveModel | Done
+FINAL = (AsOrdered, Hold, ChargeAt, InLine, MoveTo)
+"""The choices that move the whole Detachment at once, from where its models stood, and end its move."""
 
 
 def may_move(det: Detachment) -> bool:
+    """LI-MOVE-1: a Detachment on the battlefield with an Order that moves."""
     return det.on_battlefield and det.order in MOVING_ORDERS
+
+
+def origins_of(det: Detachment) -> Origins:
+    return tuple((m.id, m.x, m.y) for m in det.live)
+
+
+def allowance(det: Detachment, model: Model) -> float:
+    """LI-MOVE-2: how far the model may move with its Detachment's Order."""
+    return float(model.movement) * (2 if det.order == "march" else 1)
 
 
 def _enemies(state: LiState, det: Detachment) -> list[Model]:
     return [m for d, m in state.live_models() if d.owner != det.owner]
 
 
-def move_detachment(state: LiState, det_id: str) -> tuple[LiState, float]:
-    """Move every model of a Detachment by its Order; returns the new state and the longest move."""
-    det = state.detachment(det_id)
+def locked(state: LiState, det: Detachment) -> frozenset[str]:
+    """LI-MOVE-5: the models of *det* in base contact with an enemy model, which stay where they are."""
     enemies = _enemies(state, det)
-    if not enemies and det.order != "fall_back":
-        return state, 0.0
-    longest = 0.0
-    key = {m.id: min((distance(m, e) for e in enemies), default=0.0) for m in det.live}
+    return frozenset(m.id for m in det.live if any(in_base_contact(m, e) for e in enemies))
+
+
+def reset(state: LiState, origins: Origins) -> LiState:
+    """Every model of the moving Detachment back where it stood when its move began."""
+    for model_id, x, y in origins:
+        state = state.with_model(state.model(model_id).at(Point(x, y)))
+    return state
+
+
+# --- checking a model's move (LI-MOVE-2..7) ---------------------------------------------------------------
+
+
+def model_move_refusal(
+    state: LiState, det: Detachment, model: Model, start: Point, end: Point, *, held: Collection[str], together: Collection[str] = ()
+) -> IllegalChoice | None:
+    """Why *model* may not move straight from *start* to *end* with the models where they stand now, or None when it
+    may: *held* are the Detachment's models locked in combat when its move began (LI-MOVE-5), *together* the models
+    moving with it in the same block, which it cannot meet."""
+    if model.id in held and (end - start).length() > EPS:
+        return IllegalChoice("LI-MOVE-5", f"{model.id} is in base contact with an enemy model and stays where it is")
+    length = (end - start).length()
+    reach = allowance(det, model)
+    if length > reach + EPS:
+        return IllegalChoice("LI-MOVE-2", f"{model.id} may move {_inches(reach)} inches; that is {_inches(length)} inches away")
+    if not on_battlefield(state, end, model.base_radius):
+        return IllegalChoice("LI-MOVE-6", f"{model.id}'s base would not lie wholly on the battlefield")
+    if det.order == "fall_back" and length > EPS:
+        edge = EDGE_DIRECTION[state.edge_of(det.owner)]
+        if (end - start).dot(edge) < length - 1e-6:
+            return IllegalChoice("LI-MOVE-7", f"{model.id} falls back straight toward its own battlefield edge")
+    charging = det.order == "charge"
+    for other_det, other in state.live_models():
+        if other.id == model.id or other.id in together:
+            continue
+        gap = segment_point_distance(start, end, other.centre) - model.base_radius - other.base_radius
+        if gap < -EPS:
+            return IllegalChoice("LI-MOVE-3", f"{model.id}'s path crosses the base of {other.id}")
+        if other_det.owner != det.owner and not charging:
+            zone = min(ENGAGEMENT_ZONE_INCHES, max(0.0, (start - other.centre).length() - model.base_radius - other.base_radius))
+            if gap < zone - EPS:
+                return IllegalChoice("LI-MOVE-4", f"{model.id} would enter the Engagement Zone of {other.id} (only a charge may)")
+    return None
+
+
+def _inches(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def coherency_refusal(state: LiState, det_id: str, origins: Origins) -> IllegalChoice | None:
+    """LI-MOVE-8: the first model that kept coherency when the move began and has lost it, or None."""
+    for model in strays(state, det_id, origins):
+        return IllegalChoice(
+            "LI-MOVE-8", f"{model.id} would be more than {_inches(COHERENCY_INCHES)} inches from every other model of {det_id}"
+        )
+    return None
+
+
+def strays(state: LiState, det_id: str, origins: Origins) -> list[Model]:
+    """The models that kept coherency where they stood when the move began and do not now (LI-MOVE-8)."""
+    det = state.detachment(det_id)
+    start = {i: Point(x, y) for i, x, y in origins}
+    live = [m for m in det.live if m.id in start]
+
+    def near(points: Mapping[str, Point], m: Model) -> bool:
+        return any(
+            (points[m.id] - points[o.id]).length() - m.base_radius - o.base_radius <= COHERENCY_INCHES + EPS for o in live if o.id != m.id
+        )
+
+    now = {m.id: m.centre for m in live}
+    return [m for m in live if near(start, m) and not near(now, m)]
+
+
+def move_refusal(state: LiState, det_id: str, origins: Origins, choice: MoveChoice) -> IllegalChoice | None:
+    """Why a player's move of the Detachment is not legal, or None (LI-MOVE-2..8)."""
+    det = state.detachment(det_id)
+    if isinstance(choice, MoveModel):
+        ids = {i for i, _, _ in origins}
+        if choice.model not in ids:
+            return IllegalChoice("LI-MOVE-1", f"{choice.model} is not a model of {det_id} on the battlefield")
+        start = next(Point(x, y) for i, x, y in origins if i == choice.model)
+        held = locked(reset(state, origins), det)
+        return model_move_refusal(state, det, state.model(choice.model), start, Point(choice.x, choice.y), held=held)
+    if isinstance(choice, MoveTo):
+        return _block_refusal(reset(state, origins), det_id, origins, Point(choice.x, choice.y))
+    if isinstance(choice, Done):
+        return coherency_refusal(state, det_id, origins)
+    return None
+
+
+def block_offset(state: LiState, det: Detachment, centre: Point) -> tuple[tuple[Model, ...], Point]:
+    """The models a block move shifts (all but the locked ones, LI-MOVE-5) and the offset that brings their centre to
+    *centre*."""
+    held = locked(state, det)
+    movers = tuple(m for m in det.live if m.id not in held)
+    if not movers:
+        return (), Point(0.0, 0.0)
+    mean = Point(sum(m.x for m in movers) / len(movers), sum(m.y for m in movers) / len(movers))
+    return movers, centre - mean
+
+
+def _block_refusal(state: LiState, det_id: str, origins: Origins, centre: Point) -> IllegalChoice | None:
+    det = state.detachment(det_id)
+    movers, offset = block_offset(state, det, centre)
+    if not movers:
+        return IllegalChoice("LI-MOVE-5", f"every model of {det_id} is in base contact with an enemy model and stays where it is")
+    together = {m.id for m in movers}
+    for m in movers:
+        refusal = model_move_refusal(state, det, m, m.centre, m.centre + offset, held=(), together=together)
+        if refusal is not None:
+            return refusal
+    return coherency_refusal(shifted(state, movers, offset), det_id, origins)
+
+
+def shifted(state: LiState, movers: Iterable[Model], offset: Point) -> LiState:
+    for m in movers:
+        state = state.with_model(m.at(_placed(m.centre + offset)))
+    return state
+
+
+def _placed(p: Point) -> Point:
+    """A position as the engine keeps it (six decimals, so that a position read back from notation is the same)."""
+    return Point(round(p.x, 6), round(p.y, 6))
+
+
+# --- the moves the engine makes ------------------------------------------------------------------------------
+
+
+def move(state: LiState, det_id: str, origins: Origins, choice: MoveChoice) -> LiState:
+    """The state after a final move choice (the models placed from where they stood) or one model's move."""
+    if isinstance(choice, MoveModel):
+        model = state.model(choice.model)
+        return state.with_model(model.at(_placed(Point(choice.x, choice.y))))
+    if isinstance(choice, Done):
+        return state
+    state = reset(state, origins)
+    det = state.detachment(det_id)
+    if isinstance(choice, Hold):
+        return state
+    if isinstance(choice, MoveTo):
+        movers, offset = block_offset(state, det, Point(choice.x, choice.y))
+        return shifted(state, movers, offset)
+    if isinstance(choice, InLine):
+        return _in_line(state, det, state.detachment(choice.toward))
+    toward = state.detachment(choice.target).live if isinstance(choice, ChargeAt) else None
+    return _each_model(state, det, toward)
+
+
+def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | None) -> LiState:
+    """Every model not locked in combat, nearest the enemy first, straight toward its nearest enemy model (of
+    *toward*, if given) or, falling back, toward its edge; each stops where its base would overlap another."""
+    enemies = _enemies(state, det)
+    targets = list(toward) if toward is not None else enemies
+    if not targets and det.order != "fall_back":
+        return state
+    key = {m.id: min((distance(m, e) for e in targets), default=0.0) for m in det.live}
     for model_id in sorted(key, key=lambda i: (key[i], i)):
         model = state.model(model_id)
         if any(in_base_contact(model, e) for e in enemies):
             continue
-        dest = _destination(state, det, model, enemies)
-        moved = (dest - model.centre).length()
-        if moved > 1e-9:
-            state = state.with_model(model.at(Point(round(dest.x, 6), round(dest.y, 6))))
-            longest = max(longest, moved)
-    det = state.detachment(det_id)
-    if det.order == "charge" and longest >= 1.0:
-        state = state.with_detachment(replace(det, charged_and_moved=True))
-    return state, longest
+        dest = _destination(state, det, model, targets)
+        if (dest - model.centre).length() > 1e-9:
+            state = state.with_model(model.at(_placed(dest)))
+    return state
 
 
-def _destination(state: LiState, det: Detachment, model: Model, enemies: list[Model]) -> Point:
+def _destination(state: LiState, det: Detachment, model: Model, targets: list[Model]) -> Point:
     order = det.order
     if order == "fall_back":
         direction = EDGE_DIRECTION[state.edge_of(det.owner)]
         length = min(float(model.movement), room_to_edge(state, model, state.edge_of(det.owner)))
         return model.centre + direction.scaled(free_run(state, model, direction, length))
-    nearest = min(enemies, key=lambda e: (distance(model, e), e.id))
+    nearest = min(targets, key=lambda e: (distance(model, e), e.id))
     offset = nearest.centre - model.centre
     if offset.length() < 1e-9:
         return model.centre
@@ -94,9 +320,55 @@ def _destination(state: LiState, det: Detachment, model: Model, enemies: list[Mo
         length = min(float(model.movement), contact)
         run = free_run(state, model, direction, length, ignore=frozenset({nearest.id}))
         return model.centre + direction.scaled(min(run, length))
-    length = float(model.movement) * (2 if order == "march" else 1)
-    run = free_run(state, model, direction, length, zone_from=state.other(det.owner))
+    run = free_run(state, model, direction, allowance(det, model), zone_from=state.other(det.owner))
     return model.centre + direction.scaled(run)
+
+
+def _in_line(state: LiState, det: Detachment, toward: Detachment) -> LiState:
+    """The Detachment as a block, straight toward the nearest model of *toward* from its centre, as far as every
+    model may go (its allowance, other bases, Engagement Zones unless charging, the battlefield's edges)."""
+    movers, _ = block_offset(state, det, Point(0.0, 0.0))
+    if not movers or not toward.live:
+        return state
+    centre = Point(sum(m.x for m in movers) / len(movers), sum(m.y for m in movers) / len(movers))
+    nearest = min(toward.live, key=lambda e: ((e.centre - centre).length(), e.id))
+    offset = nearest.centre - centre
+    if offset.length() < 1e-9:
+        return state
+    direction = offset.unit()
+    ignore = frozenset(m.id for m in movers)
+    zone = None if det.order == "charge" else state.other(det.owner)
+    run = min(
+        min(free_run(state, m, direction, allowance(det, m), zone_from=zone, ignore=ignore), _room(state, m, direction))
+        for m in movers
+    )
+    return shifted(state, movers, direction.scaled(max(0.0, run)))
+
+
+def _room(state: LiState, model: Model, direction: Point) -> float:
+    """How far the model can go along *direction* with its base on the battlefield."""
+    r, limits = model.base_radius, []
+    for position, step, size in ((model.x, direction.x, state.width), (model.y, direction.y, state.height)):
+        if step > 1e-12:
+            limits.append((size - r - position) / step)
+        elif step < -1e-12:
+            limits.append((position - r) / -step)
+    return max(0.0, min(limits, default=math.inf))
+
+
+def longest_move(state: LiState, origins: Origins) -> float:
+    """The farthest any model of the Detachment has moved from where it stood."""
+    return max((math.hypot(state.model(i).x - x, state.model(i).y - y) for i, x, y in origins), default=0.0)
+
+
+def finish_move(state: LiState, det_id: str, origins: Origins) -> tuple[LiState, float]:
+    """A Detachment's move is over: a Charge Detachment that moved at least 1 inch has charged and moved
+    (LI-FIGHT-3). Returns the state and the longest move."""
+    moved = longest_move(state, origins)
+    det = state.detachment(det_id)
+    if det.order == "charge" and moved >= 1.0:
+        state = state.with_detachment(replace(det, charged_and_moved=True))
+    return state, moved
 
 
 def refresh_engagement(state: LiState) -> LiState:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.state import LiState, push
-from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing
+from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing, ask
 from kessen.rulesets.legions.rules.pairing import Fight, is_valid_pairing, next_to_pair, ordered, pairing_options
 
 
@@ -17,7 +19,8 @@ def pairing_decision(state: LiState, step: ChoosePairing) -> Decision:
     fight of the next model still in no fight, among those that leave the pairing completable. Each option is the
     tuple of fights it adds."""
     options = pairing_options(step.contacts, step.chosen, step.default)
-    return Decision(state.player_with_initiative(), "pairing", tuple((f,) for f in options))
+    actor = next_to_pair(step.contacts, step.chosen) or ""
+    return ask(state.player_with_initiative(), "pairing", tuple((f,) for f in options), actor=actor)
 
 
 def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out: list[Event]) -> LiState:
@@ -30,3 +33,6 @@ def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out
     assert is_valid_pairing(step.contacts, fights), fights  # each fight offered kept the pairing completable
     out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
     return push(replace(state, combat=replace(state.combat, fights=fights)), ChooseFight())
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {ChoosePairing: StepRule(pair_off, pairing_decision)}

@@ -1,47 +1,58 @@
-"""The round: the Orders, Initiative and Movement phases as the engine runs them, the End phase, and the end of
-the battle [DECISION: the spec leaves these out (§1); movement holds the engine's own rules for them]."""
+"""The round: the Orders and Initiative phases as the engine runs them, the End phase, and the end of the battle
+[DECISION: the spec leaves these out (§1); the Movement phase is ``movement_phase``].
+
+- Orders: each Detachment on the battlefield is issued one of Advance, First Fire, Charge or March (§3.6); a
+  Broken Formation's Detachments only Advance or Charge (LI-BREAK-5). A Detachment holding a Fall Back order keeps
+  it through the next round and is issued nothing; the Fall Back order is removed in the End phase of the round
+  it began with it (the Detachment rallies). Reserves stay off the table.
+- Initiative: either player, with even chances, each round.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.battlefield import has_enemy_contact
 from kessen.rulesets.legions.referee.broken import formation_losses
-from kessen.rulesets.legions.referee.movement import (
-    may_move,
-    move_detachment,
-    needs_order,
-    order_options,
-    refresh_engagement,
-)
 from kessen.rulesets.legions.referee.phases import Order
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import (
     BeginRound,
-    ChooseMover,
     CombatPhase,
-    EndMovement,
     EndPhase,
     IssueOrder,
     MovementPhase,
-    MoveTurn,
     OrdersPhase,
     RollInitiative,
+    ask,
 )
 
+ORDERS: tuple[Order, ...] = ("advance", "first_fire", "charge", "march")
+BROKEN_ORDERS: tuple[Order, ...] = ("advance", "charge")
 
-def begin_round(state: LiState, out: list[Event]) -> LiState:
+
+def order_options(state: LiState, det: Detachment) -> tuple[Order, ...]:
+    """The Orders a Detachment may be issued; a Broken Formation's only Advance or Charge (LI-BREAK-5)."""
+    return BROKEN_ORDERS if state.formation(det.formation).broken else ORDERS
+
+
+def needs_order(det: Detachment) -> bool:
+    """Every Detachment on the battlefield gets an Order, except one that keeps its Fall Back order."""
+    return det.on_battlefield and det.order != "fall_back"
+
+
+def begin_round(state: LiState, step: BeginRound, _: None, out: list[Event]) -> LiState:
     """A round: Orders, Initiative, Movement, Combat and End phases."""
     out.append(ev.RoundStarted(round=state.round))
     return push(replace(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
 
 
-def orders_phase(state: LiState, out: list[Event]) -> LiState:
+def orders_phase(state: LiState, step: OrdersPhase, _: None, out: list[Event]) -> LiState:
     """Every Detachment that needs an Order is issued one, the first player's first."""
     out.append(ev.PhaseStarted(phase="orders_phase"))
     issue = [IssueOrder(d.id) for p in state.players for d in state.detachments_of(p) if needs_order(d)]
@@ -51,7 +62,7 @@ def orders_phase(state: LiState, out: list[Event]) -> LiState:
 def order_decision(state: LiState, step: IssueOrder) -> Decision:
     """The Orders its owner may issue the Detachment."""
     det = state.detachment(step.detachment)
-    return Decision(det.owner, "order", order_options(state, det))
+    return ask(det.owner, "order", order_options(state, det), actor=det.id)
 
 
 def issue_order(state: LiState, step: IssueOrder, order: Order, out: list[Event]) -> LiState:
@@ -60,58 +71,18 @@ def issue_order(state: LiState, step: IssueOrder, order: Order, out: list[Event]
     return state.with_detachment(replace(state.detachment(step.detachment), order=order))
 
 
-def initiative_roll(state: LiState) -> Chance:
+def initiative_roll(state: LiState, step: RollInitiative) -> Chance:
     """Either player may win the Initiative, with even chances."""
     return Chance(Dist.uniform(state.players), "initiative")
 
 
-def initiative_won(state: LiState, player: str, out: list[Event]) -> LiState:
+def initiative_won(state: LiState, step: RollInitiative, player: str, out: list[Event]) -> LiState:
     """*player* has the Initiative this round."""
     out.append(ev.InitiativeWon(side=player))
     return replace(state, initiative=player)
 
 
-def movement_phase(state: LiState, out: list[Event]) -> LiState:
-    """The players take turns to move a Detachment, the player with Initiative first."""
-    out.append(ev.PhaseStarted(phase="movement_phase"))
-    return push(replace(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
-
-
-def movers(state: LiState, player: str) -> tuple[str, ...]:
-    """The Detachments of *player* still to move this phase."""
-    return tuple(d.id for d in state.detachments_of(player) if d.id not in state.activated and may_move(d))
-
-
-def move_turn(state: LiState, step: MoveTurn) -> LiState:
-    """The player moves a Detachment if it has one left; the turns go on while either player has one."""
-    if not (movers(state, step.player) or movers(state, state.other(step.player))):
-        return state
-    if movers(state, step.player):
-        return push(state, ChooseMover(step.player), MoveTurn(state.other(step.player)))
-    return push(state, MoveTurn(state.other(step.player)))
-
-
-def mover_decision(state: LiState, step: ChooseMover) -> Decision | None:
-    """Which of its Detachments the player moves next; none when it has none left."""
-    found = movers(state, step.player)
-    return Decision(step.player, "move", found) if found else None
-
-
-def move(state: LiState, det_id: str, out: list[Event]) -> LiState:
-    """The chosen Detachment moves by its Order."""
-    state = replace(state, activated=state.activated | {det_id})
-    det = state.detachment(det_id)
-    state, moved = move_detachment(state, det_id)
-    out.append(ev.Moved(detachment=det_id, order=det.order or "", distance=round(moved, 3), engaged=has_enemy_contact(state, state.detachment(det_id))))
-    return state
-
-
-def end_movement(state: LiState) -> LiState:
-    """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
-    return replace(refresh_engagement(state), activated=frozenset())
-
-
-def end_phase(state: LiState, out: list[Event]) -> LiState:
+def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiState:
     """Orders are removed, except a Fall Back order given this round; one held since the round began goes (it rallies)."""
     out.append(ev.PhaseStarted(phase="end_phase"))
     dets = []
@@ -121,15 +92,27 @@ def end_phase(state: LiState, out: list[Event]) -> LiState:
             out.append(ev.OrderRemoved(detachment=d.id, order=d.order, why="end_phase"))
             d = replace(d, order=None)
         dets.append(replace(d, withdrew_this_round=False, charged_and_moved=False))
-    state = replace(state, detachments=tuple(dets), phase="end")
+    return replace(state, detachments=tuple(dets), phase="end")
+
+
+def next_round(state: LiState, out: list[Event]) -> LiState:
+    """Once a round is played through: the next round, or the end of the battle after the last one."""
     if state.round >= state.rounds:
         return end_battle(state, out)
     return push(replace(state, round=state.round + 1), BeginRound())
 
 
-def a_side_is_gone(state: LiState) -> bool:
-    """Whether a player has nothing left on the battlefield: the battle is over."""
-    return bool(_gone(state))
+def side_gone(state: LiState, out: list[Event]) -> LiState | None:
+    """A player with nothing left on the battlefield ends the battle, though never in the middle of a combat,
+    which still gets its result; None while both players have something left."""
+    if state.combat is None and _gone(state):
+        return end_battle(state, out)
+    return None
+
+
+def result(state: LiState) -> Terminal | None:
+    """The end of the battle: its winner and summary; None while it goes on."""
+    return Terminal(winner(state), summary(state)) if state.ended else None
 
 
 def _gone(state: LiState) -> list[str]:
@@ -177,3 +160,13 @@ def summary(state: LiState) -> dict[str, Any]:
         "losses": {p: f"{a}/{b}" for p, (a, b) in side_losses(state).items()},
         "broken": sorted(f.id for f in state.formations if f.broken),
     }
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    BeginRound: StepRule(begin_round),
+    OrdersPhase: StepRule(orders_phase),
+    IssueOrder: StepRule(issue_order, order_decision),
+    RollInitiative: StepRule(initiative_won, initiative_roll),
+    EndPhase: StepRule(end_phase),
+}
+"""The steps of a round outside the Movement and Combat phases."""

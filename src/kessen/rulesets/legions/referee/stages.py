@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
 from kessen.rulesets.legions.referee.broken import check_break_point
 from kessen.rulesets.legions.referee.phases import STAGES, Stage
 from kessen.rulesets.legions.referee.state import LiState, push
 from kessen.rulesets.legions.referee.steps import (
+    ask,
     ActTurn,
     ChooseActivation,
     ChooseCombat,
     ChooseTarget,
+    CombatPhase,
     EndActivation,
     StageEnd,
     StageStart,
 )
 
-def combat_phase(state: LiState, out: list[Event]) -> LiState:
+
+def combat_phase(state: LiState, step: CombatPhase, _: None, out: list[Event]) -> LiState:
     """The Combat phase begins: each Detachment's Order is noted, then the three stages in order (LI-STAGE-1)."""
     out.append(ev.PhaseStarted(phase="combat_phase"))
     dets = tuple(replace(d, order_at_phase_start=d.order, morale_this_phase="none") for d in state.detachments)
@@ -44,8 +49,9 @@ def eligible(state: LiState, stage: Stage, player: str) -> tuple[str, ...]:
     )
 
 
-def stage_start(state: LiState, stage: Stage, out: list[Event]) -> LiState:
+def stage_start(state: LiState, step: StageStart, _: None, out: list[Event]) -> LiState:
     """A stage begins: the combats are found (LI-ENG-2), or the players take turns to activate (LI-ACT-1)."""
+    stage = step.stage
     out.append(ev.StageStarted(stage=stage))
     state = replace(state, stage=stage, activated=frozenset())
     if stage == "engagement":
@@ -57,7 +63,7 @@ def stage_start(state: LiState, stage: Stage, out: list[Event]) -> LiState:
     return push(state, ActTurn(stage, state.player_with_initiative()))
 
 
-def act_turn(state: LiState, step: ActTurn) -> LiState:
+def act_turn(state: LiState, step: ActTurn, _: None, out: list[Event]) -> LiState:
     """LI-ACT-1: ``p = initiative; while anyone has an eligible unactivated detachment: if p has one, p activates one; p = other(p)``."""
     mine, theirs = eligible(state, step.stage, step.player), eligible(state, step.stage, state.other(step.player))
     if not mine and not theirs:
@@ -69,16 +75,18 @@ def act_turn(state: LiState, step: ActTurn) -> LiState:
 def activation_decision(state: LiState, step: ChooseActivation) -> Decision | None:
     """The player picks which of its eligible Detachments activates next; none when it has none left."""
     ready = eligible(state, step.stage, step.player)
-    return Decision(step.player, "activation", ready) if ready else None
+    return ask(step.player, "activation", ready) if ready else None
 
 
-def activate(state: LiState, step: ChooseActivation, det_id: str, out: list[Event]) -> LiState:
+def activate(state: LiState, step: ChooseActivation, det_id: str | None, out: list[Event]) -> LiState:
     """The Detachment activates: it declares its attack, then its activation ends."""
+    if det_id is None:
+        return state
     out.append(ev.Activated(detachment=det_id, side=step.player, stage=step.stage))
     return push(replace(state, activated=state.activated | {det_id}), ChooseTarget(det_id), EndActivation(det_id))
 
 
-def end_activation(state: LiState, step: EndActivation, out: list[Event]) -> LiState:
+def end_activation(state: LiState, step: EndActivation, _: None, out: list[Event]) -> LiState:
     """LI-ACT-5, LI-ACT-6: the Order token goes when the activation ends."""
     det = state.detachment(step.detachment)
     if det.order in ("first_fire", "advance"):
@@ -87,8 +95,9 @@ def end_activation(state: LiState, step: EndActivation, out: list[Event]) -> LiS
     return state
 
 
-def stage_end(state: LiState, stage: Stage, out: list[Event]) -> LiState:
+def stage_end(state: LiState, step: StageEnd, _: None, out: list[Event]) -> LiState:
     """A stage ends: the Orders it removes go (LI-ACT-4, LI-ACT-8, LI-ENG-6), then, after the Engagement stage, the Break Points."""
+    stage = step.stage
     dets = []
     for d in state.detachments:
         if stage == "first_fire" and d.id in state.pinned_at_stage_start and d.order == "first_fire":
@@ -110,3 +119,14 @@ def stage_end(state: LiState, stage: Stage, out: list[Event]) -> LiState:
         for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)
     return state
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    CombatPhase: StepRule(combat_phase),
+    StageStart: StepRule(stage_start),
+    ActTurn: StepRule(act_turn),
+    ChooseActivation: StepRule(activate, activation_decision),
+    EndActivation: StepRule(end_activation),
+    StageEnd: StepRule(stage_end),
+}
+"""The steps of the Combat phase's stages and activations."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kessen.core.events import Event
 from kessen.core.geometry import Point
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
@@ -157,8 +156,6 @@ class LiState:
     """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
-    opening: tuple[Event, ...] = ()
-    """Events of the steps run when the battle was set up, told with the first choice's events."""
 
     def player_with_initiative(self) -> str:
         """The player who has the Initiative this round (it is rolled before anything asks for it)."""

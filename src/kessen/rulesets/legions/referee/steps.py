@@ -1,17 +1,38 @@
-"""The pending steps of a battle: what the state machine does next, one step at a time.
+"""The pending steps of a battle: what the state machine (``core.steps``) does next, one step at a time.
 
-A **control** step is resolved without dice or players (it runs inside ``apply``); every other step is
-a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list
-the default policy's choice first). The first pending step is the one the game stands at.
+Some steps are settled by the rules with no dice and no player (a stage begins, an activation ends); every other
+step is a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list the
+default policy's choice first). The first pending step is the one the game stands at; each module of ``referee``
+gives the ``StepRule`` of the steps of its part of the rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from kessen.core.engine import Decision
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
+
+DecisionKind = Literal[
+    "order", "mover", "move", "activation", "target", "hits", "allocation", "combat", "pairing", "fight", "withdrawer"
+]
+"""The kinds of decision a legions battle asks (the AIs and the catalogues' ``decisions`` table key on them)."""
+
+KINDS_SINCE_V1: frozenset[str] = frozenset({"move", "allocation"})
+"""The kinds of decision added after kessen-save/1 (issue 10: where a Detachment's models go, how a volley's hits
+are allocated). Their first option is what the engine did before without asking,
+so a v1 save (option indices) replays exactly when each of these takes its first option without using an index
+(``test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default``)."""
+
+
+def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
+    """A decision of *player* of one of the documented kinds; *actor* is the Detachment or model that acts."""
+    return Decision(player, kind, tuple(options), free=free, actor=actor)
+
 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
@@ -55,6 +76,20 @@ class ChooseMover:
     """Decision: which Detachment the player moves next."""
 
     player: str
+
+
+Origins = tuple[tuple[str, float, float], ...]
+"""Where each live model of a Detachment stood when its move began: (model id, x, y)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDetachment:
+    """Decision: where the models of a Detachment go (LI-MOVE-1); *origins* are where they stood when its move
+    began, *moved* the models already placed one at a time."""
+
+    detachment: str
+    origins: Origins
+    moved: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,16 +179,62 @@ class ChooseTarget:
 
 @dataclass(frozen=True, slots=True)
 class ChooseAllocation:
-    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*."""
+    """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*
+    (LI-ALLOC-5)."""
 
     volleys: tuple[Volley, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class VolleyRoll:
-    """Chance: one volley's ``fire`` outcome."""
+class VolleyAllocation:
+    """Decision: whether the target's controller lets a volley's hits go in the default order (rolled at once, with
+    its ``fire`` outcome) or allocates them hit by hit once they are rolled (LI-ALLOC-1)."""
 
     volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class VolleyRoll:
+    """Chance: one volley's ``fire`` outcome (its hits allocated in the default order, §5.1 R)."""
+
+    volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class HitRoll:
+    """Chance: a volley's hit rolls alone (LI-HIT), before its hits are allocated one at a time."""
+
+    volley: Volley
+
+
+@dataclass(frozen=True, slots=True)
+class AllocateHit:
+    """Decision: the model the next hit of a volley goes to (LI-ALLOC-1..4), with the volley's tallies so far and
+    what its report tells (the hit modifier, the arc, LI-ARC-1)."""
+
+    volley: Volley
+    hits: int
+    left: int
+    modifier: int
+    arc: str
+    wounds: int = 0
+    destroyed: int = 0
+    shields_lost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRoll:
+    """Chance: the save, or the Void Shield, of one hit allocated to *model* (LI-SAVE, LI-VOID)."""
+
+    allocation: AllocateHit
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class RestRoll:
+    """Chance: the hits left of a volley, allocated in the default order at once (§5.1 R)."""
+
+    allocation: AllocateHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,19 +345,12 @@ class WithdrawalSaves:
     foes: frozenset[str]
 
 
-ControlStep = (
-    BeginRound | OrdersPhase | MovementPhase | MoveTurn | EndMovement | CombatPhase | StageStart | ActTurn
-    | AttackEnd | EndActivation | StageEnd | RunCombat | FightsDone | CombatDone | EndPhase
+Step = (
+    BeginRound | OrdersPhase | IssueOrder | RollInitiative | MovementPhase | MoveTurn | ChooseMover | MoveDetachment
+    | EndMovement
+    | CombatPhase | StageStart | ActTurn | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyAllocation
+    | VolleyRoll | HitRoll | AllocateHit | SaveRoll | RestRoll
+    | AttackEnd | EndActivation | StageEnd | ChooseCombat | RunCombat | ChoosePairing | ChooseFight | FightRoll
+    | FightsDone | CombatDone | MoraleRoll | WithdrawalRoll | ChooseWithdrawer | WithdrawalSaves
+    | EndPhase
 )
-ChoiceStep = (
-    IssueOrder | RollInitiative | ChooseMover | ChooseActivation | ChooseTarget | ChooseAllocation | VolleyRoll
-    | ChooseCombat | ChoosePairing | ChooseFight | FightRoll | MoraleRoll | WithdrawalRoll | ChooseWithdrawer
-    | WithdrawalSaves
-)
-Step = ControlStep | ChoiceStep
-
-CONTROL = (
-    BeginRound, OrdersPhase, MovementPhase, MoveTurn, EndMovement, CombatPhase, StageStart, ActTurn,
-    AttackEnd, EndActivation, StageEnd, RunCombat, FightsDone, CombatDone, EndPhase,
-)
-"""The control steps, for ``isinstance``."""

@@ -12,12 +12,14 @@ from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 
 @dataclass(frozen=True, slots=True)
 class Fire:
-    """Fire every weapon in range at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3)
-    and the obscuration penalty chosen against obscured Knights and Titans (LI-OBSC-2)."""
+    """Fire at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3) and the obscuration penalty
+    chosen against obscured Knights and Titans (LI-OBSC-2): every weapon in range of every model, or only the
+    (model, weapon) pairs of *weapons* (a model may fire all or only some of its weapons, LI-FIRE-2)."""
 
     target: str
     profiles: tuple[tuple[str, int], ...] = ()
     penalty: int = 0
+    weapons: frozenset[tuple[str, str]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,11 @@ the enemy Detachments it moves through, and where it ends."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.core.steps import StepRule
 from kessen.core.geometry import Point
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
@@ -20,8 +21,10 @@ from kessen.rulesets.legions.referee.battlefield import (
     room_to_edge,
     withdrawal_path,
 )
+from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
+    ask,
     ChooseWithdrawer,
     WithdrawalRoll,
     WithdrawalSaves,
@@ -32,19 +35,17 @@ from kessen.rulesets.legions.rules.withdrawal import (
     WithdrawalSaveQuestion,
     withdrawal_move,
     withdrawal_passes_automatically,
-    withdrawal_save,
     withdrawal_save_target,
 )
 
 
-def withdrawal_roll() -> Chance:
+def withdrawal_roll(state: LiState, step: WithdrawalRoll) -> Chance:
     """The D6 a withdrawing Detachment rolls; each model adds its own Movement when it moves (LI-WD-1)."""
-    return Chance(_roll(), "withdrawal roll")
+    return Chance(WITHDRAWAL_ROLL, "withdrawal roll")
 
 
-@lru_cache(maxsize=1)
-def _roll() -> Dist[WithdrawalMoveOutcome]:
-    return withdrawal_move(0)
+WITHDRAWAL_ROLL: Dist[WithdrawalMoveOutcome] = withdrawal_move(0)
+"""The withdrawal D6 alone: ``withdrawal_move`` of a model of Movement 0."""
 
 
 def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, out: list[Event]) -> LiState:
@@ -64,7 +65,9 @@ def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, 
 def withdrawer_decision(state: LiState, step: ChooseWithdrawer) -> Decision | None:
     """The controlling player picks the model to move next (LI-WD-6); none once every model has moved."""
     withdrawers = withdrawal_order(state, step)
-    return Decision(state.detachment(step.detachment).owner, "withdrawal order", withdrawers) if withdrawers else None
+    if not withdrawers:
+        return None
+    return ask(state.detachment(step.detachment).owner, "withdrawer", withdrawers, actor=step.detachment)
 
 
 def withdrawal_order(state: LiState, step: ChooseWithdrawer) -> tuple[str, ...]:
@@ -75,8 +78,10 @@ def withdrawal_order(state: LiState, step: ChooseWithdrawer) -> tuple[str, ...]:
     return tuple(m.id for m in sorted(left, key=lambda m: (room_to_edge(state, m, edge), m.id)))
 
 
-def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str, out: list[Event]) -> LiState:
+def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str | None, out: list[Event]) -> LiState:
     """One model's Withdrawal move: straight toward its edge, saves for enemy Detachments moved through (LI-WD-1..5)."""
+    if model_id is None:
+        return state
     det = state.detachment(step.detachment)
     model = state.model(model_id)
     start, end = withdrawal_path(state, model, state.edge_of(det.owner), step.roll + model.movement)
@@ -91,12 +96,7 @@ def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str, out: l
 
 def withdrawal_saves(state: LiState, step: WithdrawalSaves) -> Chance:
     """The withdrawing model's save rolls, one per enemy Detachment moved through (LI-WD-4, LI-WD-5)."""
-    return Chance(_saves_dist(withdrawal_save_question(state, step)), "withdrawal saves")
-
-
-@lru_cache(maxsize=1024)
-def _saves_dist(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutcome]:
-    return withdrawal_save(question)
+    return Chance(answer(withdrawal_save_question(state, step)), "withdrawal saves")
 
 
 def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveQuestion:
@@ -142,3 +142,11 @@ def _destroyed(state: LiState, model: Model, step: WithdrawalSaves, wounds_lost:
 
 def _moved(model: Model, step: WithdrawalSaves, wounds_lost: int) -> ev.WithdrawalMove:
     return ev.WithdrawalMove(model=model.id, x=round(model.x, 3), y=round(model.y, 3), through=", ".join(step.through), wounds_lost=wounds_lost)
+
+
+RULES: dict[type, StepRule[LiState, Any]] = {
+    WithdrawalRoll: StepRule(withdraw, withdrawal_roll),
+    ChooseWithdrawer: StepRule(withdraw_model, withdrawer_decision),
+    WithdrawalSaves: StepRule(withdrawal_saved, withdrawal_saves),
+}
+"""The steps of a Withdrawal."""
