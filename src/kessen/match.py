@@ -277,11 +277,11 @@ class Match:
             on_step(self, events)
 
     def _replay_v1(self, decisions: tuple[int, ...], source: str, on_step: Callable[[Match, tuple[Event, ...]], None]) -> None:
-        session = self._session
+        session, since_v1 = self._session, self.ruleset.kinds_since_v1
         for k, index in enumerate(decisions, 1):
             node = session.node
-            while isinstance(node, Chance):
-                on_step(self, session.roll())
+            while isinstance(node, Chance) or (isinstance(node, Decision) and node.kind in since_v1):
+                on_step(self, session.roll() if isinstance(node, Chance) else session.choose(node.options[0]))
                 node = session.node
             if not isinstance(node, Decision) or index >= len(node.options):
                 raise SaveFileError(source, f"decision {k}: does not replay (option {index + 1} is not an option here)")

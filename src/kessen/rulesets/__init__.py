@@ -86,6 +86,9 @@ class Ruleset:
     game: Any = field(default=None)
     swap_deployment: Callable[[dict[str, Any]], None] | None = None
     """Turns a parsed scenario file's deployment so the sides stand where the other stood (a sweep's swap_sides)."""
+    kinds_since_v1: frozenset[str] = frozenset()
+    """Decision kinds added after ``kessen-save/1`` (whose decisions are option indices): a v1 file never recorded
+    them, so its replay gives each its first option, which is what the engine did before without asking."""
 
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kessen.core.engine import Chance, Decision
-from kessen.core.saves import loads
 from kessen.match import Match
+from kessen.rulesets.legions import RULESET
 from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
 from tests.saves_v1 import FIXTURES, digest
 
@@ -22,21 +21,10 @@ def test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default(pa
     """LI-MOVE-1, LI-ALLOC-1, LI-WD-2 (issue 10 §1): the new decisions' first options are what the engine did before
     without asking (the move as ordered, hits in the default order, withdrawal straight toward the edge): a v1 save's
     option indices, given to the decisions of the older kinds while each decision of a kind added since takes its
-    first option, replay to exactly the recorded events and winner."""
+    first option (Ruleset.kinds_since_v1, which kessen.Match's v1 replay uses), replay to exactly the recorded events and winner."""
     monkeypatch.chdir(Path(__file__).resolve().parents[3])
-    save = loads(json.loads(path.read_text(encoding="utf-8")), str(path))
-    match = Match.from_text(save.scenario, ruleset="legions", seed=save.seed, source=save.scenario_source)
-    session = match._session
-    for index in save.decisions:
-        node = session.node
-        while isinstance(node, Chance) or (isinstance(node, Decision) and node.kind in KINDS_SINCE_V1):
-            if isinstance(node, Chance):
-                session.roll()
-            else:
-                session.choose(node.options[0])
-            node = session.node
-        assert isinstance(node, Decision) and index < len(node.options)
-        session.choose(node.options[index])
+    assert KINDS_SINCE_V1 == {"move", "allocation"} and RULESET.kinds_since_v1 == KINDS_SINCE_V1
+    match = Match.load(path)
     match.run()
     expected = json.loads(path.with_name(path.name.replace(".save.json", ".expected.json")).read_text(encoding="utf-8"))
     assert match.result is not None

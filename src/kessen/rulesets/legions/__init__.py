@@ -29,6 +29,7 @@ reserves arriving, Void Shields re-igniting, weapon traits other than Light AT (
 from kessen.rulesets import Ruleset
 from kessen.rulesets.legions.procedures import PROCEDURES
 from kessen.rulesets.legions.referee.game import LegionsGame
+from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
 from kessen.rulesets.legions.scenario import swap_deployment
 
 RULESET = Ruleset(
@@ -38,4 +39,5 @@ RULESET = Ruleset(
     procedures=PROCEDURES,
     game=LegionsGame(),
     swap_deployment=swap_deployment,
+    kinds_since_v1=KINDS_SINCE_V1,
 )

@@ -226,8 +226,9 @@ function boardHint() {
   else view.hint.textContent = t("click_a_model");
 }
 
+// A click on a model selects it (the model that acts is selected already; a click on it keeps it so).
 function pickModel(modelId) {
-  selected = selected === modelId ? null : modelId;
+  selected = modelId;
   marker = null;
   drawMatchBoard();
   boardHint();
