@@ -28,7 +28,8 @@ from kessen.rulesets.armies_clash.referee.spells import (
     cast_options,
     spell_effects,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, AutoDamage
+from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, PieceAct
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion
 from kessen.rulesets.armies_clash.rules.damage import damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
@@ -123,7 +124,7 @@ def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
     state = choose(state, Declare("hide"))
     state = choose(state, Stay())
     n = g.node(state)
-    assert isinstance(n, Chance) and n.what == "stealth"
+    assert isinstance(n, Chance) and n.kind == "stealth"
     assert n.dist.probability(True) == Fraction(12, 20)  # d20 + 1 ≥ 10: 9..20
     assert roll(state, True).stand("s1").hidden
 
@@ -142,7 +143,7 @@ def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list =
                  units=[unit("u"), unit("v", "b", "skirmisher")],
                  creatures=[HOB, MINOTAUR, creature("fish", swim_ft=30)], terrain=list(terrain), width=width)
     state = at_piece(start(s), "u", "m1")
-    return replace(state, turn=replace(state.turn, phase="act"))
+    return replace(state, pending=(PieceAct(),))
 
 
 def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1") -> tuple[AcState, tuple[Any, ...]]:
@@ -219,7 +220,7 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
     more = [("t2", "v", "hob", (4, 2)), ("t3", "v", "hob", (4, 4))]
     state = _gore(_push_battle((4, 3), more=more), hits=1, damage=15)[0]
     n = g.node(state)
-    assert isinstance(n, Decision) and n.what == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
+    assert isinstance(n, Decision) and n.kind == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
     state = g.apply(state, n.options[0])[0]
     assert (state.stand("t1").x, state.stand("t1").y) == (6, 3) and state.stand("t1").hp == 0
 
@@ -227,7 +228,7 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, MINOTAUR],
                  solos=[{"id": "t1", "side": "b", "creature": "hob", "at": [3, 5], "pc": True}])
     state = at_piece(start(s), "u", "m1")
-    state = replace(state, turn=replace(state.turn, phase="act"))
+    state = replace(state, pending=(PieceAct(),))
     after, _ = _gore(state)
     assert (after.solo("t1").x, after.solo("t1").y) == (3, 7)  # below the minotaur's 2 × 2: pushed south
 
@@ -266,16 +267,16 @@ def test_ac_spell_2_non_casters_take_another_action() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
     state = choose(start(s, ["u", "v"]), Declare("cast"))
     caster = choose(state, Activate("m1"))
-    assert g.node(caster).what == "move"
+    assert g.node(caster).kind == "move"
     caster = choose(caster, Stay())
     assert {type(o) for o in _options(caster)} == {Cast, NoAction}
 
     other = choose(state, Activate("h1"))
     n = g.node(other)
-    assert n.what == "piece action"
+    assert n.kind == "piece_action"
     assert n.options == (Declare("attack"), Declare("dash"), Declare("retreat"), Declare("none"))
     dashing = choose(other, Declare("dash"))
-    assert dashing.turn.budget == 12 and g.node(dashing).what == "move"
+    assert dashing.turn.budget == 12 and g.node(dashing).kind == "move"
     attacking = choose(other, Declare("attack"))
     attacking = choose(attacking, next(o for o in _options(attacking) if isinstance(o, Destination) and (o.x, o.y) == (5, 4)))
     assert AttackWith("shortbow", "e1") in _options(attacking) and not any(isinstance(o, Cast) for o in _options(attacking))

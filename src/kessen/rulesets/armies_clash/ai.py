@@ -83,14 +83,14 @@ class AcAI:
 
     def decide(self, state: AcState, decision: Decision) -> Any:
         options = decision.options
-        if decision.what == "action":
+        if decision.kind == "action":
             return self._action(state, options)
-        if decision.what == "commander":
+        if decision.kind == "benefit":
             unit = state.unit(state.turn.actor) if state.turn else None
             return Benefit("prepare") if unit is not None and unit.formation == "defensive" else Benefit("incite")
-        if decision.what == "move" and state.turn is not None and not routed_piece(state, state.turn.piece):
+        if decision.kind == "move" and state.turn is not None and not routed_piece(state, state.turn.piece):
             return self._move(state, options)
-        if decision.what == "act":
+        if decision.kind == "act":
             return self._act(state, options)
         return options[0]
 

@@ -19,7 +19,8 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll
 from kessen.rulesets.armies_clash.rules.attack import (
     AttackQuestion,
     AttackTotals,

@@ -21,7 +21,6 @@ from kessen.rulesets.armies_clash.referee.pieces import (
 from kessen.rulesets.armies_clash.referee.rounds import piece_done
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    ForcedMove,
     Solo,
     Stand,
     Turn,
@@ -29,7 +28,9 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_solo,
     replace_stand,
     set_turn,
+    then,
 )
+from kessen.rulesets.armies_clash.referee.steps import ForcedMove, PieceAct, PieceMove
 from kessen.rulesets.armies_clash.rules.grid import Footprint, away_from, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import (
     Destination,
@@ -101,11 +102,16 @@ def move_options(state: AcState, turn: Turn) -> tuple[Destination | Stay, ...]:
     return tuple(dests) + (Stay(),)
 
 
-def move(state: AcState, turn: Turn, choice: Destination | Stay, out: list[Event]) -> AcState:
-    """The active piece moves (or stays), joins a stand, or flees off the grid (AC-MOVE-1, AC-MOVE-5, AC-JOIN-1)."""
+def move(state: AcState, step: PieceMove, choice: Destination | Stay | None, out: list[Event]) -> AcState:
+    """The active piece moves (or stays), joins a stand, or flees off the grid (AC-MOVE-1, AC-MOVE-5, AC-JOIN-1);
+    a piece that fell before its move (None) is done."""
+    turn = state.turn
+    assert turn is not None
     piece = turn.piece
+    if choice is None:
+        return piece_done(state)
     if isinstance(choice, Stay):
-        return _after_move(state, turn)
+        return _after_move(state, turn, step)
     dest = choice
     if dest.kind == "flee":
         return piece_done(flee(state, piece, out))
@@ -128,15 +134,15 @@ def move(state: AcState, turn: Turn, choice: Destination | Stay, out: list[Event
     left = 0 if dest.road else turn.budget - dest.cost
     state = set_turn(state, budget=left, road_used=turn.road_used or dest.road, moved=True)
     assert state.turn is not None
-    return _after_move(state, state.turn)
+    return _after_move(state, state.turn, step)
 
 
-def _after_move(state: AcState, turn: Turn) -> AcState:
-    if turn.phase == "move1":
-        if state.solo(turn.piece) is not None and turn.action == "join":
-            return piece_done(state)
-        return set_turn(state, phase="act")
-    return piece_done(state)
+def _after_move(state: AcState, turn: Turn, step: PieceMove) -> AcState:
+    if step.second:
+        return piece_done(state)
+    if state.solo(turn.piece) is not None and turn.action == "join":
+        return piece_done(state)
+    return then(state, PieceAct())
 
 
 def may_move_again(state: AcState, turn: Turn) -> bool:
@@ -153,7 +159,7 @@ def may_move_again(state: AcState, turn: Turn) -> bool:
 
 def after_action(state: AcState, turn: Turn) -> AcState:
     """After its action the piece moves on if it may (AC-SKIRM-5, AC-SOLO-6, AC-REG-5), else it is done."""
-    return set_turn(state, phase="move2") if may_move_again(state, turn) else piece_done(state)
+    return then(state, PieceMove(second=True)) if may_move_again(state, turn) else piece_done(state)
 
 
 def flee(state: AcState, piece: str, out: list[Event]) -> AcState:

@@ -24,18 +24,8 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     spell_of,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    AttackRoll,
-    AutoDamage,
-    MoreTargets,
-    Pending,
-    PieceKind,
-    SaveRoll,
-    push,
-    replace_solo,
-    replace_stand,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, push, replace_solo, replace_stand
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, MoreTargets, Pending, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import Roll, TargetKind
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.rules.grid import (
