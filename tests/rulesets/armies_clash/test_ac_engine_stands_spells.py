@@ -156,7 +156,16 @@ def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str 
     assert [r.push_squares for r in question.rolls] == [2, 2]
     outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
-    return g.apply(state, outcome)
+    state, events = g.apply(state, outcome)
+    return _default_pushes(state, events)
+
+
+def _default_pushes(state: AcState, events: tuple[Any, ...] = ()) -> tuple[AcState, tuple[Any, ...]]:
+    """Each push decision answered with its default, the straight push (AC-MOVE-8)."""
+    while isinstance(n := g.node(state), Decision) and n.kind == "push":
+        state, more = g.apply(state, n.options[0])
+        events += more
+    return state, events
 
 
 def test_ac_stand_4_push_feet_become_squares_by_five() -> None:
@@ -221,7 +230,7 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
     state = _gore(_push_battle((4, 3), more=more), hits=1, damage=15)[0]
     n = g.node(state)
     assert isinstance(n, Decision) and n.kind == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
-    state = g.apply(state, n.options[0])[0]
+    state = _default_pushes(g.apply(state, n.options[0])[0])[0]
     assert (state.stand("t1").x, state.stand("t1").y) == (6, 3) and state.stand("t1").hp == 0
 
     s = scenario(stands=[("m1", "u", "minotaur", (2, 3)), ("e1", "v", "hob", (15, 15))],

@@ -35,16 +35,18 @@ from kessen.rulesets.armies_clash.referee.options import (
     NoShift,
     PassOn,
     PlaceAt,
+    PushTo,
     Rally,
     Shift,
     Stay,
     Support,
     Switch,
 )
-from kessen.rulesets.armies_clash.referee.pieces import castable
+from kessen.rulesets.armies_clash.referee.pieces import castable, piece_footprint
 from kessen.rulesets.armies_clash.referee.spells import cast_odds
 from kessen.rulesets.armies_clash.referee.state import AcState
-from kessen.rulesets.armies_clash.referee.steps import AwardCustom, ChooseOverflow, MoreTargets, PlaceSolo, ShiftGap
+from kessen.rulesets.armies_clash.referee.steps import AwardCustom, ChooseOverflow, ForcedMove, MoreTargets, PlaceSolo, ShiftGap
+from kessen.rulesets.armies_clash.rules.grid import Footprint
 from kessen.rulesets.armies_clash.rules.movement import Destination
 
 RULESET_ID = "armies-clash"
@@ -73,7 +75,20 @@ def describe(state: AcState, option: Any, lang: str) -> str:
         return _say(lang, "benefit", benefit=_word(lang, option.name))
     if isinstance(option, Award):
         return _say(lang, "award" if option.award else "not_met")
+    if isinstance(option, PushTo):
+        return _push_to(state, option, lang)
     return _plain(option, lang)
+
+
+def _push_to(state: AcState, option: PushTo, lang: str) -> str:
+    """Where a push leaves its target: a square, off the grid, or where it stands (AC-MOVE-8, AC-MOVE-5)."""
+    step = state.pending[0]
+    assert isinstance(step, ForcedMove), step
+    fp = piece_footprint(state, step.piece)
+    if (option.x, option.y) == (fp.x, fp.y):
+        return _say(lang, "push_none", piece=step.piece)
+    off = not all(state.grid.on_grid(sq) for sq in Footprint(option.x, option.y, fp.size).squares())
+    return _say(lang, "push_off" if off else "push_to", piece=step.piece, x=option.x, y=option.y)
 
 
 def _plain(option: Any, lang: str) -> str:
@@ -152,6 +167,8 @@ def _prompt_fields(state: AcState, decision: Decision) -> dict[str, Any]:
         return {"key": "shift", "unit": step.unit}
     if isinstance(step, AwardCustom):
         return {"key": "custom_objective", "objective": step.objective}
+    if isinstance(step, ForcedMove):
+        return {"key": "push", "by": step.by, "piece": step.piece, "squares": step.squares}
     turn = state.turn
     assert turn is not None
     if kind in ("rally", "benefit"):

@@ -28,8 +28,9 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
 - A joined solo that stays joined takes Attack, Cast a Spell or no action (Dash would move nothing, and
   Hide needs a footprint in cover, AC-HIDE-2, which a joined solo lacks, AC-JOIN-3). One that leaves its
   stand stands on the grid and may also Dash (its speed in squares after leaving) or Hide (AC-ACT-3).
-- A hit with an attack that has ``push_ft`` pushes its target ``push_ft ÷ 5`` squares straight away from
-  the attacker, once per hit, after the damage (AC-STAND-4, AC-MOVE-8).
+- A hit with an attack that has ``push_ft`` pushes its target up to ``push_ft ÷ 5`` squares away from the
+  attacker, once per hit, after the damage; the attacker's general picks where it ends, each step taking it
+  farther from the attacker, straight away as far as it goes by default (AC-STAND-4, AC-MOVE-8).
 - Only the scoring side attacks or casts at a destroy objective's square.
 - Custom objectives are awarded when the scorer's opponent concedes them at the end of a round.
 - A battle that reaches the scenario's ``max_rounds`` is judged on VP at the end of that round.
@@ -253,6 +254,12 @@ def _place_solo_node(state: AcState, step: PlaceSolo) -> Decision:
     return ask(solo.side, "place_solo", special_actions.place_options(state, step), actor=solo.id)
 
 
+def _push_node(state: AcState, step: ForcedMove) -> Decision | None:
+    """The pusher's general picks where a push leaves its target, when there is more than one place (AC-MOVE-8)."""
+    options = movement.push_options(state, step)
+    return ask(state.side_of(step.by), "push", options, actor=step.by, free=True) if options else None
+
+
 def _custom_node(state: AcState, step: AwardCustom) -> Decision:
     scorer = state.static.objective(step.objective).side
     return ask(other(scorer), "custom_objective", (Award(False), Award(True)), actor="")
@@ -313,7 +320,7 @@ RULES: dict[type, StepRule[AcState, Any]] = {
         end_of_round.shift, lambda s, step: ask(step.side, "shift", end_of_round.shift_options(s, step), actor=step.unit)
     ),
     AwardCustom: StepRule(objectives.award_custom, _custom_node),
-    ForcedMove: StepRule(lambda s, step, c, out: movement.forced_move(s, step, out)),
+    ForcedMove: StepRule(movement.forced_move, _push_node),
     # the end of the round (§5.24)
     EliminateCasualties: _automatic(end_of_round.eliminate_casualties),
     EliminateUnits: _automatic(end_of_round.eliminate_empty_units),

@@ -17,10 +17,12 @@ table with examples)::
     overflow         overflow into <stand>
     place_solo       place at <x,y> | join <stand>
     shift            shift <stand> to <x,y> | no shift
+    push             push <piece> to <x,y>
     custom_objective award | no award
 
 A move names the square its piece's footprint is anchored at when it ends (its north-west square); a square off the
-grid is a flight (AC-MOVE-5). An area names its origin square (AC-AOE-2) and, for a cone or a line, the direction
+grid is a flight (AC-MOVE-5); a push names the square the pushed piece's footprint is anchored at when it
+ends, its own square for no push at all (AC-MOVE-8). An area names its origin square (AC-AOE-2) and, for a cone or a line, the direction
 it goes.
 """
 
@@ -50,14 +52,17 @@ from kessen.rulesets.armies_clash.referee.options import (
     NoShift,
     PassOn,
     PlaceAt,
+    PushTo,
     Rally,
     Shift,
     Stay,
     Support,
     Switch,
 )
+from kessen.rulesets.armies_clash.referee.movement import move_refusal, push_ends_of, push_refusal
 from kessen.rulesets.armies_clash.referee.pieces import spell_of, stats
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.steps import ForcedMove
 from kessen.rulesets.armies_clash.rules.grid import DIRECTION_NAMES, Direction
 from kessen.rulesets.armies_clash.rules.movement import Destination
 from kessen.rulesets.armies_clash.scenario import SpellRecord
@@ -136,7 +141,14 @@ _WRITERS: dict[type, Callable[[AcState, Decision, Any], str]] = {
     JoinStand: lambda s, dn, c: f"join {c.stand}",
     PlaceAt: lambda s, dn, c: f"place at {square(c.x, c.y)}",
     Award: lambda s, dn, c: "award" if c.award else "no award",
+    PushTo: lambda s, dn, c: f"push {_pushed(s).piece} to {square(c.x, c.y)}",
 }
+
+
+def _pushed(state: AcState) -> ForcedMove:
+    step = state.pending[0]
+    assert isinstance(step, ForcedMove), step
+    return step
 
 
 # --- parsing ------------------------------------------------------------------------------------------------------
@@ -230,6 +242,7 @@ _NOT_OFFERED: dict[str, tuple[str, str]] = {
     "overflow": ("AC-DMG-2", "a stand the damage may pass on to"),
     "place_solo": ("AC-JOIN-5", "a place this solo may come back to"),
     "shift": ("AC-END-2", "a shift into this gap"),
+    "push": ("AC-MOVE-8", "an end of this push"),
     "custom_objective": ("AC-OBJ-6", "an answer to this objective"),
 }
 
@@ -244,7 +257,19 @@ def _move(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
         if isinstance(option, Destination) and (option.x, option.y) == (x, y) and (option.kind == "join") == bool(stand):
             if option.stand == stand:
                 return option
-    raise IllegalChoice("AC-MOVE-1", f"{decision.actor} cannot end its move at {square(x, y)}")
+    assert state.turn is not None
+    raise IllegalChoice(*move_refusal(state, state.turn, x, y, stand))
+
+
+def _push_to(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
+    """Any end of the push its rules allow (AC-MOVE-8), suggested or not."""
+    step = _pushed(state)
+    if f["piece"] != step.piece:
+        raise IllegalChoice("AC-MOVE-8", f"{step.by} pushes {step.piece}, not {f['piece']}")
+    x, y = f["at"]
+    if (x, y) in push_ends_of(state, step):
+        return PushTo(x, y)
+    raise IllegalChoice(*push_refusal(state, step, x, y))
 
 
 def _cast_at_square(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
@@ -327,5 +352,6 @@ FORMS: dict[str, tuple[Form, ...]] = {
         Form("join {stand:id}", _made(lambda f: JoinStand(f["stand"]))),
     ),
     "shift": (Form("shift {stand:id} to {at:square}", _shift_to), Form("no shift", _fixed(NoShift()))),
+    "push": (Form("push {piece:id} to {at:square}", _push_to),),
     "custom_objective": (Form("award", _fixed(Award(True))), Form("no award", _fixed(Award(False)))),
 }
