@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +14,12 @@ import pytest
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import to_json_line
+from kessen.core.notation import words
 from kessen.match import Match
 from kessen.rulesets import get_ruleset
+from kessen.rulesets.armies_clash.referee.machine import DECISION_KINDS
 from kessen.rulesets.armies_clash.referee.movement import push_ends_of
+from kessen.rulesets.armies_clash.referee.notation import FORMS
 from kessen.rulesets.armies_clash.referee.options import PushTo
 
 GAME = get_ruleset("armies-clash").game
@@ -237,3 +241,16 @@ def test_ac_move_1_notation_round_trips_for_every_option_of_random_games() -> No
                     choice = rng.choice(node.options)
                 state, _ = GAME.apply(state, choice)
     assert checked > 2000 and {"action", "move", "act", "push"} <= kinds, (checked, kinds)
+
+
+def test_ac_move_2_the_docs_table_gives_every_decision_kind_with_examples_in_its_notation() -> None:
+    """AC-MOVE-2 and every other decision: docs/scenarios/armies-clash.md has one row per decision kind the engine
+    asks, in order, and each example there is a form of that kind's notation."""
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "scenarios" / "armies-clash.md").read_text(encoding="utf-8")
+    section = docs.split("## Playing: decisions and their notation")[1].split("\n## ")[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \| [^|]+ \| .+ \| (.+) \|$", section, re.M)
+    assert tuple(kind for kind, _ in rows) == DECISION_KINDS
+    for kind, examples in rows:
+        for example in re.findall(r"`([^`]+)`", examples):
+            said = words(example)
+            assert any(form.match(said) is not None for form in FORMS[kind]), (kind, example)
