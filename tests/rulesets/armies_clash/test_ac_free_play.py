@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from armies_clash_engine_helpers import HOB, creature, scenario, start, unit, with_stand
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.errors import IllegalChoice
@@ -20,7 +22,9 @@ from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.referee.machine import DECISION_KINDS
 from kessen.rulesets.armies_clash.referee.movement import push_ends_of
 from kessen.rulesets.armies_clash.referee.notation import FORMS
-from kessen.rulesets.armies_clash.referee.options import PushTo
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea, PushTo
+from kessen.rulesets.armies_clash.referee.state import Turn
+from kessen.rulesets.armies_clash.referee.steps import PieceAct
 
 GAME = get_ruleset("armies-clash").game
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "armies-clash").glob("*.toml"))
@@ -254,3 +258,63 @@ def test_ac_move_2_the_docs_table_gives_every_decision_kind_with_examples_in_its
         for example in re.findall(r"`([^`]+)`", examples):
             said = words(example)
             assert any(form.match(said) is not None for form in FORMS[kind]), (kind, example)
+
+
+def test_ac_attack_1_ac_attack_2_ac_range_2_attacks_the_rules_forbid_are_refused_with_their_rule() -> None:
+    """AC-ATTACK-1 (a routine the creature lacks; a target that is not an enemy), AC-ATTACK-2 (melee only next to the
+    target), AC-RANGE-2 (a ranged attack no farther than its long range: 320 ft = 16 squares): refused at the act
+    decision, in notation, with the rule; the legal ones parse."""
+    s = scenario(stands=[("o1", "u", "hob", (0, 0)), ("o2", "u", "hob", (0, 1)), ("h1", "v", "hob", (1, 0)),
+                         ("h2", "v", "hob", (19, 19))],
+                 units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")])
+    state = replace(start(s), turn=Turn("u", False, action="attack", piece="o1"), pending=(PieceAct(),))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision) and decision.kind == "act"
+    assert GAME.parse(state, decision, "attack h1 with longsword") == AttackWith("longsword", "h1")
+    cases = {
+        "attack h1 with greataxe": ("AC-ATTACK-1", "o1 has no attack greataxe (its attacks: longsword, shortbow)"),
+        "attack o2 with longsword": ("AC-ATTACK-1", "o2 is not an enemy"),
+        "attack h2 with longsword": ("AC-ATTACK-2", "h2 is 38 squares from o1, and longsword is a melee attack"),
+        "attack h2 with shortbow": ("AC-RANGE-2", "beyond shortbow's long range (16 squares)"),
+    }
+    for text, (rule, reason) in cases.items():
+        with pytest.raises(IllegalChoice) as refusal:
+            GAME.parse(state, decision, text)
+        assert refusal.value.rule == rule and reason in refusal.value.reason, (text, str(refusal.value))
+
+
+def test_ac_spell_1_ac_spell_3_ac_range_1_ac_aoe_2_casts_the_rules_forbid_are_refused_with_their_rule() -> None:
+    """AC-SPELL-1 (an unknown spell; no use left), AC-SPELL-3 (a target that is not an enemy; a targeted spell at a
+    square), AC-RANGE-1 (beyond the spell's range: 30 ft = 2 squares, 150 ft = 8), AC-AOE-2 (an area cast at a target;
+    a sphere given a direction), AC-AOE-6 (off the grid): refused at the act decision with the rule; the legal parse."""
+    bolt = {"id": "bolt", "range_ft": 30, "form": "targeted", "max_targets": 1, "resolution": "attack", "kind": "ranged",
+            "attack_bonus": 5, "damage": "1d10", "uses": 1}
+    boom = {"id": "boom", "range_ft": 150, "form": "area", "shape": "sphere", "size_ft": 20, "resolution": "save",
+            "save_ability": "dex", "dc": 13, "damage": "2d6", "uses": 1}
+    mage = creature("mage", spells=[bolt, boom])
+    s = scenario(stands=[("m1", "u", "mage", (0, 0)), ("m2", "u", "mage", (0, 1)), ("h1", "v", "hob", (2, 0)),
+                         ("h2", "v", "hob", (15, 15))],
+                 units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], creatures=[mage, HOB])
+    state = replace(start(s), turn=Turn("u", False, action="cast", piece="m1"), pending=(PieceAct(),))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision) and decision.kind == "act"
+    assert GAME.parse(state, decision, "cast bolt at h1") == Cast("bolt", "h1")
+    assert GAME.parse(state, decision, "cast boom at 5,3") == CastArea("boom", 5, 3, 0, 0)
+    spent = with_stand(state, "m1", spells_used=(("bolt", 1),))
+    cases = {
+        (state, "cast fire at h1"): ("AC-SPELL-1", "m1 has no spell fire"),
+        (spent, "cast bolt at h1"): ("AC-SPELL-1", "m1 has no use of bolt left"),
+        (state, "cast bolt at m2"): ("AC-SPELL-3", "m2 is not an enemy"),
+        (state, "cast bolt at 2,0"): ("AC-SPELL-3", "bolt is cast at a target, not at a square"),
+        (state, "cast bolt at h2"): ("AC-RANGE-1", "h2 is 30 squares from m1, beyond the reach of bolt"),
+        (state, "cast boom at h1"): ("AC-AOE-2", "boom is an area"),
+        (state, "cast boom at 5,3 east"): ("AC-AOE-2", "a cone or a line names its direction"),
+        (state, "cast boom at 12,12"): ("AC-RANGE-1", "12,12 is 24 squares from m1, and boom reaches 8"),
+        (state, "cast boom at 30,3"): ("AC-AOE-6", "30,3 is off the grid"),
+    }
+    for (at, text), (rule, reason) in cases.items():
+        node = GAME.node(at)
+        assert isinstance(node, Decision)
+        with pytest.raises(IllegalChoice) as refusal:
+            GAME.parse(at, node, text)
+        assert refusal.value.rule == rule and reason in refusal.value.reason, (text, str(refusal.value))

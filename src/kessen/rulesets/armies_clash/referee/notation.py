@@ -59,10 +59,12 @@ from kessen.rulesets.armies_clash.referee.options import (
     Support,
     Switch,
 )
+from kessen.rulesets.armies_clash.referee.attack import attack_refusal
 from kessen.rulesets.armies_clash.referee.movement import move_refusal, push_ends_of, push_refusal
 from kessen.rulesets.armies_clash.referee.pieces import spell_of, stats
+from kessen.rulesets.armies_clash.referee.spells import cast_refusal
 from kessen.rulesets.armies_clash.referee.state import AcState
-from kessen.rulesets.armies_clash.referee.steps import ForcedMove
+from kessen.rulesets.armies_clash.referee.steps import ForcedMove, MoreTargets
 from kessen.rulesets.armies_clash.rules.grid import DIRECTION_NAMES, Direction
 from kessen.rulesets.armies_clash.rules.movement import Destination
 from kessen.rulesets.armies_clash.scenario import SpellRecord
@@ -272,6 +274,14 @@ def _push_to(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
     raise IllegalChoice(*push_refusal(state, step, x, y))
 
 
+def _attack(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
+    """An attack the piece may make now, else the rule it breaks (AC-ATTACK-1, AC-ATTACK-2, AC-RANGE-2)."""
+    choice = AttackWith(f["using"], f["target"])
+    if choice in decision.options:
+        return choice
+    raise IllegalChoice(*attack_refusal(state, decision.actor, choice))
+
+
 def _cast_at_square(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
     """An area spell at its origin square, with the direction of a cone or a line (AC-AOE-2..5)."""
     spell, (x, y) = f["spell"], f["at"]
@@ -281,7 +291,25 @@ def _cast_at_square(state: AcState, decision: Decision, f: dict[str, Any]) -> An
         choice = CastArea(spell, x - direction[0], y - direction[1], direction[0], direction[1], bool(f.get("mirrored")))
     else:
         choice = CastArea(spell, x, y, direction[0], direction[1])
-    return offered(state, decision, choice)
+    if choice in decision.options:
+        return choice
+    rule, reason = cast_refusal(state, decision.actor, spell, at=(x, y))
+    if rule == "AC-SPELL-2" and any(isinstance(o, CastArea) and o.spell == spell for o in decision.options):
+        rule, reason = "AC-AOE-2", f"{spell} at {square(x, y)}: a cone or a line names its direction, another area none"
+    raise IllegalChoice(rule, reason)
+
+
+def _cast_target(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
+    """A targeted spell at a target the rules allow (a further one for a multi-target spell), else the rule broken."""
+    choice = Cast(f["spell"], f["target"])
+    if choice in decision.options:
+        return choice
+    step = state.pending[0]
+    if isinstance(step, MoreTargets) and choice.target in step.chosen:
+        raise IllegalChoice("AC-SPELL-3", f"{choice.target} is a target of this {choice.spell} already")
+    if isinstance(step, MoreTargets) and choice.spell != step.spell:
+        raise IllegalChoice("AC-SPELL-3", f"the further targets are for {step.spell}, not {choice.spell}")
+    raise IllegalChoice(*cast_refusal(state, decision.actor, choice.spell, target=choice.target))
 
 
 def _spells(state: AcState, piece: str) -> tuple[SpellRecord, ...]:
@@ -313,7 +341,7 @@ _DECLARES = tuple(Form(a, _fixed(Declare(a))) for a in ("attack", "cast", "dash"
     Form("no action", _fixed(Declare("none"))),
     Form("configure {formation:formation}", _made(lambda f: Declare("configure", f["formation"]))),
 )
-_CAST_TARGET = Form("cast {spell:id} at {target:id}", _made(lambda f: Cast(f["spell"], f["target"])))
+_CAST_TARGET = Form("cast {spell:id} at {target:id}", _cast_target)
 
 FORMS: dict[str, tuple[Form, ...]] = {
     "rally": (Form("rally", _fixed(Rally(True))), Form("no rally", _fixed(Rally(False)))),
@@ -335,7 +363,7 @@ FORMS: dict[str, tuple[Form, ...]] = {
         Form("leave to {at:square}", _made(lambda f: Leave(*f["at"]))),
     ),
     "act": (
-        Form("attack {target:id} with {using:id}", _made(lambda f: AttackWith(f["using"], f["target"]))),
+        Form("attack {target:id} with {using:id}", _attack),
         Form("support {stand:id}", _made(lambda f: Support(f["stand"]))),
         _CAST_TARGET,
         Form("cast {spell:id} at {at:square}", _cast_at_square),
