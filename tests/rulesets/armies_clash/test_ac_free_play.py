@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,22 @@ def _refused(m: Match, text: str) -> IllegalChoice:
     return refusal.value
 
 
+def _unparsed(state: Any, text: str) -> IllegalChoice:
+    """The refusal of *text* at the decision *state* stands at."""
+    node = GAME.node(state)
+    assert isinstance(node, Decision)
+    with pytest.raises(IllegalChoice) as refusal:
+        GAME.parse(state, node, text)
+    return refusal.value
+
+
+def _all_refused(refuse: Callable[[str], IllegalChoice], cases: dict[str, tuple[str, str]]) -> None:
+    """Each text of *cases* refused with its rule, the reason saying what is given."""
+    for text, (rule, reason) in cases.items():
+        refusal = refuse(text)
+        assert refusal.rule == rule and reason in refusal.reason, (text, str(refusal))
+
+
 def test_ac_move_1_a_free_move_lands_exactly_where_asked() -> None:
     """AC-MOVE-1, AC-GRID-2: a stand may end its move on any square its budget pays for; typed in notation, the move
     puts its footprint exactly there, whether the square is suggested first or not."""
@@ -158,9 +175,7 @@ def test_ac_move_1_ac_move_3_ac_move_4_ac_move_5_illegal_moves_are_refused_with_
         "move r1 to 1.5,2": ("AC-GRID-2", "whole squares"),
         "move r1 to 1,0": ("AC-MOVE-1", "stands at 1,0 already"),
     }
-    for text, (rule, reason) in cases.items():
-        refusal = _refused(m, text)
-        assert refusal.rule == rule and reason in refusal.reason, (text, str(refusal))
+    _all_refused(lambda text: _refused(m, text), cases)
 
 
 def _push_match() -> Match:
@@ -201,9 +216,7 @@ def test_ac_move_8_ac_stand_4_ac_move_5_illegal_pushes_are_refused_with_their_ru
         "push t2 to 6,3": ("AC-MOVE-8", "m1 pushes t1, not t2"),
         "push t1 to 4,1": ("AC-MOVE-4", "4,1 is deep water and t1 cannot swim"),
     }
-    for text, (rule, reason) in cases.items():
-        refusal = _refused(m, text)
-        assert refusal.rule == rule and reason in refusal.reason, (text, str(refusal))
+    _all_refused(lambda text: _refused(m, text), cases)
 
 
 def test_ac_move_8_undo_returns_the_identical_state() -> None:
@@ -277,10 +290,7 @@ def test_ac_attack_1_ac_attack_2_ac_range_2_attacks_the_rules_forbid_are_refused
         "attack h2 with longsword": ("AC-ATTACK-2", "h2 is 38 squares from o1, and longsword is a melee attack"),
         "attack h2 with shortbow": ("AC-RANGE-2", "beyond shortbow's long range (16 squares)"),
     }
-    for text, (rule, reason) in cases.items():
-        with pytest.raises(IllegalChoice) as refusal:
-            GAME.parse(state, decision, text)
-        assert refusal.value.rule == rule and reason in refusal.value.reason, (text, str(refusal.value))
+    _all_refused(lambda text: _unparsed(state, text), cases)
 
 
 def test_ac_spell_1_ac_spell_3_ac_range_1_ac_aoe_2_casts_the_rules_forbid_are_refused_with_their_rule() -> None:
@@ -301,20 +311,15 @@ def test_ac_spell_1_ac_spell_3_ac_range_1_ac_aoe_2_casts_the_rules_forbid_are_re
     assert GAME.parse(state, decision, "cast bolt at h1") == Cast("bolt", "h1")
     assert GAME.parse(state, decision, "cast boom at 5,3") == CastArea("boom", 5, 3, 0, 0)
     spent = with_stand(state, "m1", spells_used=(("bolt", 1),))
+    _all_refused(lambda text: _unparsed(spent, text), {"cast bolt at h1": ("AC-SPELL-1", "m1 has no use of bolt left")})
     cases = {
-        (state, "cast fire at h1"): ("AC-SPELL-1", "m1 has no spell fire"),
-        (spent, "cast bolt at h1"): ("AC-SPELL-1", "m1 has no use of bolt left"),
-        (state, "cast bolt at m2"): ("AC-SPELL-3", "m2 is not an enemy"),
-        (state, "cast bolt at 2,0"): ("AC-SPELL-3", "bolt is cast at a target, not at a square"),
-        (state, "cast bolt at h2"): ("AC-RANGE-1", "h2 is 30 squares from m1, beyond the reach of bolt"),
-        (state, "cast boom at h1"): ("AC-AOE-2", "boom is an area"),
-        (state, "cast boom at 5,3 east"): ("AC-AOE-2", "a cone or a line names its direction"),
-        (state, "cast boom at 12,12"): ("AC-RANGE-1", "12,12 is 24 squares from m1, and boom reaches 8"),
-        (state, "cast boom at 30,3"): ("AC-AOE-6", "30,3 is off the grid"),
+        "cast fire at h1": ("AC-SPELL-1", "m1 has no spell fire"),
+        "cast bolt at m2": ("AC-SPELL-3", "m2 is not an enemy"),
+        "cast bolt at 2,0": ("AC-SPELL-3", "bolt is cast at a target, not at a square"),
+        "cast bolt at h2": ("AC-RANGE-1", "h2 is 30 squares from m1, beyond the reach of bolt"),
+        "cast boom at h1": ("AC-AOE-2", "boom is an area"),
+        "cast boom at 5,3 east": ("AC-AOE-2", "a cone or a line names its direction"),
+        "cast boom at 12,12": ("AC-RANGE-1", "12,12 is 24 squares from m1, and boom reaches 8"),
+        "cast boom at 30,3": ("AC-AOE-6", "30,3 is off the grid"),
     }
-    for (at, text), (rule, reason) in cases.items():
-        node = GAME.node(at)
-        assert isinstance(node, Decision)
-        with pytest.raises(IllegalChoice) as refusal:
-            GAME.parse(at, node, text)
-        assert refusal.value.rule == rule and reason in refusal.value.reason, (text, str(refusal.value))
+    _all_refused(lambda text: _unparsed(state, text), cases)
