@@ -205,7 +205,7 @@ def test_ac_move_8_a_free_push_lands_where_the_pusher_chooses_and_replays_from_a
     assert back.state == m.state and [to_json_line(e) for e in back.events] == [to_json_line(e) for e in m.events]
 
 
-def test_ac_move_8_ac_stand_4_ac_move_5_illegal_pushes_are_refused_with_their_rule() -> None:
+def test_ac_move_8_ac_stand_4_ac_move_4_illegal_pushes_are_refused_with_their_rule() -> None:
     """AC-STAND-4 (farther than the push's squares), AC-MOVE-8 (a step that does not take the piece farther from the
     pusher; another piece than the one hit), AC-MOVE-4 (into deep water): refused, nothing changes."""
     m = _push_match()
