@@ -16,10 +16,11 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.rulesets.armies_clash import RULESET
+from kessen.rulesets.armies_clash.ai import AcAI
 from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import damage_stand
-from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
+from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, PushTo, Stay
 from kessen.rulesets.armies_clash.referee.pieces import occupancy, spell_of
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import (
@@ -146,9 +147,11 @@ def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list =
     return replace(state, pending=(PieceAct(),))
 
 
-def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1") -> tuple[AcState, tuple[Any, ...]]:
+def _gore(
+    state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1", *, pushes: bool = True
+) -> tuple[AcState, tuple[Any, ...]]:
     """m1 gores *target* (two rolls: the reach bonus roll, AC-ATTACK-3); the rolls come out with *hits* hits, no
-    critical, for *damage* (default: the least possible)."""
+    critical, for *damage* (default: the least possible); each push then goes its default way (unless not *pushes*)."""
     state = choose(state, AttackWith("gore", target))
     step = state.pending[0]
     assert isinstance(step, AttackRoll)
@@ -157,7 +160,7 @@ def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str 
     outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
     state, events = g.apply(state, outcome)
-    return _default_pushes(state, events)
+    return _default_pushes(state, events) if pushes else (state, events)
 
 
 def _default_pushes(state: AcState, events: tuple[Any, ...] = ()) -> tuple[AcState, tuple[Any, ...]]:
@@ -240,6 +243,21 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
     state = replace(state, pending=(PieceAct(),))
     after, _ = _gore(state)
     assert (after.solo("t1").x, after.solo("t1").y) == (3, 7)  # below the minotaur's 2 × 2: pushed south
+
+
+def test_ac_move_8_ac_move_5_the_ai_pushes_an_enemy_off_the_field_when_it_can() -> None:
+    """AC-MOVE-8, AC-MOVE-5: t1 stands next to the minotaur on the north edge; straight away (east) the push stays on
+    the grid, but its first step may go north, off the grid, and the AI takes that: t1 flees the battlefield."""
+    s = scenario(stands=[("m1", "u", "minotaur", (2, 0)), ("t1", "v", "hob", (4, 0)), ("e1", "v", "hob", (15, 15))],
+                 units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, MINOTAUR])
+    state = replace(at_piece(start(s), "u", "m1"), pending=(PieceAct(),))
+    state, _ = _gore(state, pushes=False)
+    n = g.node(state)
+    assert isinstance(n, Decision) and n.kind == "push" and n.options[0] == PushTo(6, 0)
+    choice = AcAI("a").decide(state, n)
+    assert choice == PushTo(4, -1)
+    after, events = g.apply(state, choice)
+    assert after.stand("t1") is None and [e.type for e in events][:2] == ["pushed", "fled"]
 
 
 # --- spells cast by stands ---------------------------------------------------------------------------------------------
