@@ -256,6 +256,8 @@ def test_ac_move_8_ac_move_5_the_ai_pushes_an_enemy_off_the_field_when_it_can() 
     assert isinstance(n, Decision) and n.kind == "push" and n.options[0] == PushTo(6, 0)
     choice = AcAI("a").decide(state, n)
     assert choice == PushTo(4, -1)
+    assert RULESET.game.describe(state, choice, "en") == "push t1 off the grid at (4, -1)"
+    assert RULESET.game.describe(state, choice, "ja") == "t1 を (4, -1) で戦場の外へ押し出す"
     after, events = g.apply(state, choice)
     assert after.stand("t1") is None and [e.type for e in events][:2] == ["pushed", "fled"]
 

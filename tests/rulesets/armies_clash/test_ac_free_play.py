@@ -193,6 +193,8 @@ def test_ac_move_8_a_free_push_lands_where_the_pusher_chooses_and_replays_from_a
     assert d is not None and (d.player, d.actor, d.free) == ("a", "m1", True)
     assert [o.notation for o in d.options] == ["push t1 to 6,3", "push t1 to 4,3"]
     assert d.prompt == "side a: m1 pushes t1 up to 2 squares: where to?"
+    assert GAME.prompt(m.state, GAME.node(m.state), "ja") == "a軍: m1 が t1 を最大2マス押しやる: どこへ"
+    assert [o.text for o in d.options] == ["push t1 to (6, 3)", "leave t1 where it stands"]
     m.choose("push t1 to 4,2")
     t1 = m.state.stand("t1")
     assert (t1.x, t1.y) == (4, 2)
