@@ -196,7 +196,8 @@ class AwardCustom:
 
 @dataclass(frozen=True, slots=True)
 class ForcedMove:
-    """A push to resolve after an attack's damage (AC-MOVE-8)."""
+    """A push to resolve after an attack's damage, up to *squares* away from *by*, its end picked by *by*'s general
+    (AC-MOVE-8)."""
 
     piece: str
     by: str
