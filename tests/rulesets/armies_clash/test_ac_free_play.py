@@ -325,3 +325,25 @@ def test_ac_spell_1_ac_spell_3_ac_range_1_ac_aoe_2_casts_the_rules_forbid_are_re
         "cast boom at 30,3": ("AC-AOE-6", "30,3 is off the grid"),
     }
     _all_refused(lambda text: _unparsed(state, text), cases)
+
+
+def test_ac_spell_3_a_further_target_of_a_multi_target_spell_is_refused_with_its_rule() -> None:
+    """AC-SPELL-3: a spell of two targets asks for the second once the first is chosen; a target chosen already, a
+    target of another spell and one beyond range (AC-RANGE-1, although the spell's one use is spent) are refused."""
+    missiles = {"id": "missiles", "range_ft": 30, "form": "targeted", "max_targets": 2, "resolution": "attack",
+                "kind": "ranged", "attack_bonus": 5, "damage": "1d4+1", "uses": 1}
+    s = scenario(stands=[("m1", "u", "mage", (0, 0)), ("h1", "v", "hob", (2, 0)), ("h3", "v", "hob", (1, 1)),
+                         ("h2", "v", "hob", (15, 15))],
+                 units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")],
+                 creatures=[creature("mage", spells=[missiles]), HOB])
+    state = replace(start(s), turn=Turn("u", False, action="cast", piece="m1"), pending=(PieceAct(),))
+    state, _ = GAME.apply(state, Cast("missiles", "h1"))
+    node = GAME.node(state)
+    assert isinstance(node, Decision) and node.kind == "spell_targets"
+    assert GAME.parse(state, node, "cast missiles at h3") == Cast("missiles", "h3")
+    cases = {
+        "cast missiles at h1": ("AC-SPELL-3", "h1 is a target of this missiles already"),
+        "cast bolt at h3": ("AC-SPELL-3", "the further targets are for missiles, not bolt"),
+        "cast missiles at h2": ("AC-RANGE-1", "h2 is 30 squares from m1, beyond the reach of missiles"),
+    }
+    _all_refused(lambda text: _unparsed(state, text), cases)

@@ -309,7 +309,8 @@ def _cast_target(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
         raise IllegalChoice("AC-SPELL-3", f"{choice.target} is a target of this {choice.spell} already")
     if isinstance(step, MoreTargets) and choice.spell != step.spell:
         raise IllegalChoice("AC-SPELL-3", f"the further targets are for {step.spell}, not {choice.spell}")
-    raise IllegalChoice(*cast_refusal(state, decision.actor, choice.spell, target=choice.target))
+    further = isinstance(step, MoreTargets)
+    raise IllegalChoice(*cast_refusal(state, decision.actor, choice.spell, target=choice.target, further=further))
 
 
 def _spells(state: AcState, piece: str) -> tuple[SpellRecord, ...]:

@@ -266,14 +266,16 @@ def _mean_damage(step: Pending) -> Fraction:
     return mean
 
 
-def cast_refusal(state: AcState, piece: str, spell: str, target: str = "", at: Square | None = None) -> tuple[str, str]:
-    """Why *piece* may not cast *spell* at *target* (a targeted spell) or at the square *at* (an area), a cast
-    ``cast_options`` does not hold: the first rule it breaks (AC-SPELL-1, AC-SPELL-3, AC-SPELL-4, AC-OBJ-4, AC-AOE-2,
-    AC-AOE-6, AC-RANGE-1, AC-SPELL-2)."""
+def cast_refusal(
+    state: AcState, piece: str, spell: str, target: str = "", at: Square | None = None, *, further: bool = False
+) -> tuple[str, str]:
+    """Why *piece* may not cast *spell* at *target* (a targeted spell; a *further* target of one being cast) or at the
+    square *at* (an area), a cast ``cast_options`` does not hold: the first rule it breaks (AC-SPELL-1, AC-SPELL-3,
+    AC-SPELL-4, AC-OBJ-4, AC-AOE-2, AC-AOE-6, AC-RANGE-1, AC-SPELL-2)."""
     sp = next((s for s in stats(state, piece).spells if s.id == spell), None)
     if sp is None:
         return "AC-SPELL-1", f"{piece} has no spell {spell}"
-    if sp not in castable(state, piece):
+    if not further and sp not in castable(state, piece):
         return "AC-SPELL-1", f"{piece} has no use of {spell} left"
     if sp.form == "targeted" and not target:
         return "AC-SPELL-3", f"{spell} is cast at a target, not at a square"
