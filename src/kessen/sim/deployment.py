@@ -18,9 +18,6 @@ from kessen.core.errors import InputError
 
 Data = dict[str, Any]
 
-_SQUARES_BY_SIZE = {"tiny": 1, "small": 1, "medium": 1, "large": 2, "huge": 3, "gargantuan": 4}
-"""armies-clash: a creature's footprint on the grid, squares a side, by size (AC-STAND-2, AC-SOLO-3)."""
-
 
 def swap_deployment(ruleset: str, data: Data) -> Data:
     """The scenario *data* (as parsed from TOML) with the sides' deployment swapped; *data* is changed in place."""
@@ -49,20 +46,6 @@ def _battlehost(data: Data) -> None:
             _turn(model, width, height)
 
 
-def _armies_clash(data: Data) -> None:
-    """Stands and unjoined solos stand with their footprint's corner at ``at = [x, y]`` on the ``grid``; a
-    footprint of n squares turned about the centre has its corner at (width − x − n, height − y − n)."""
-    grid = data.get("grid", {})
-    width, height = grid.get("width", 0), grid.get("height", 0)
-    sizes = {c.get("id"): _SQUARES_BY_SIZE.get(c.get("size", "medium"), 1) for c in data.get("creatures", [])}
-    for piece in [*data.get("stands", []), *data.get("solos", [])]:
-        at = piece.get("at")
-        if isinstance(at, list) and len(at) == 2:
-            n = sizes.get(piece.get("creature"), 1)
-            piece["at"] = [width - at[0] - n, height - at[1] - n]
-
-
 _SWAPS: dict[str, Callable[[Data], None]] = {
     "battlehost": _battlehost,
-    "armies-clash": _armies_clash,
 }

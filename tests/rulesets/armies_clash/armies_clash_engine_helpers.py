@@ -5,20 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from kessen.core.engine import Chance, Decision
 from kessen.io.validation import validate_data
+from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.setup import initial_state
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    InitRoll,
-    TieBreak,
-    Turn,
-    replace_solo,
-    replace_stand,
-    replace_unit,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_solo, replace_stand, replace_unit
+from kessen.rulesets.armies_clash.referee.steps import InitRoll, Pending, PieceMove, TieBreak
 from kessen.rulesets.armies_clash.scenario import Scenario
+from tests.engine_support import apply_checked
+
+GAME = get_ruleset("armies-clash").game
 
 ABILITIES = {"str": 1, "dex": 1, "con": 1, "int": 0, "wis": 0, "cha": -1}
 
@@ -125,23 +121,28 @@ def with_solo(state: AcState, ident: str, **changes: Any) -> AcState:
 
 
 def choose(state: AcState, option: Any) -> AcState:
-    """Apply a decision option, checking it is legal at the node."""
-    n = g.node(state)
-    assert isinstance(n, Decision), n
-    assert option in n.options, (option, n.options)
-    return g.apply(state, option)[0]
+    """The state after a decision's choice, checked legal at the node (``apply_checked``)."""
+    return apply_checked(GAME, state, option)[0]
 
 
 def roll(state: AcState, outcome: Any) -> AcState:
-    """Apply a chance outcome, checking it is possible at the node."""
-    n = g.node(state)
-    assert isinstance(n, Chance), n
-    assert n.dist.probability(outcome) > 0, (outcome, n.what)
-    return g.apply(state, outcome)[0]
+    """The state after a chance outcome, checked possible at the node (``apply_checked``)."""
+    return apply_checked(GAME, state, outcome)[0]
+
+
+def at(state: AcState, turn: Turn, step: Pending) -> AcState:
+    """*state* in *turn*, standing at the turn step *step* (nothing else pending)."""
+    return replace(state, turn=turn, pending=(step,))
+
+
+def at_step(state: AcState, step: Pending, **changes: Any) -> AcState:
+    """*state*'s turn (with *changes*) standing at the turn step *step* instead."""
+    assert state.turn is not None
+    return at(state, replace(state.turn, **changes), step)
 
 
 def at_piece(state: AcState, actor: str, stand: str, action: str = "attack") -> AcState:
-    """Put the battle in *actor*'s turn with *stand* activated and about to move (move1)."""
+    """Put the battle in *actor*'s turn with *stand* activated and about to make its first move."""
     s = state.stand(stand)
     assert s is not None
     unit_ = state.unit(s.unit)
@@ -149,5 +150,5 @@ def at_piece(state: AcState, actor: str, stand: str, action: str = "attack") -> 
 
     speed = speed_squares(state.creature(s.creature).speed_ft)
     budget = movement_budget(speed, formation=unit_.formation if unit_.type == "regiment" else None, dash=action == "dash")  # type: ignore[arg-type]
-    turn = Turn(actor, False, "piece", action=action, formation=unit_.formation, done=frozenset({stand}), piece=stand, phase="move1", budget=budget)
-    return replace(state, turn=turn, pending=())
+    turn = Turn(actor, False, action=action, formation=unit_.formation, done=frozenset({stand}), piece=stand, budget=budget)
+    return at(state, turn, PieceMove())

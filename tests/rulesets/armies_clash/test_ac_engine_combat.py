@@ -10,7 +10,9 @@ import pytest
 from armies_clash_engine_helpers import (
     HOB,
     OGRE,
+    at,
     at_piece,
+    at_step,
     choose,
     creature,
     roll,
@@ -50,7 +52,15 @@ from kessen.rulesets.armies_clash.referee.pieces import commander_of, reveal_nea
 from kessen.rulesets.armies_clash.referee.rounds import end_turn, start_turn
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets, cast_options, spell_effects
-from kessen.rulesets.armies_clash.referee.state import EndStep, StealthRoll, Turn
+from kessen.rulesets.armies_clash.referee.state import Turn
+from kessen.rulesets.armies_clash.referee.steps import (
+    DeclareAction,
+    EliminateCasualties,
+    PieceAct,
+    PieceMove,
+    StartTurn,
+    StealthRoll,
+)
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals, roll_dist
 from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome
 from kessen.rulesets.armies_clash.rules.grid import Footprint, distance
@@ -68,7 +78,7 @@ def test_ac_form_1_sb_12_configure_keeps_budget_changes_ac() -> None:
     """SB-12 (AC-MOVE-1, AC-FORM-1, AC-FORM-3): a march regiment that configures to defensive keeps the march budget
     this turn but its stands have +2 AC at once."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (10, 3))])
-    state = replace(state, turn=Turn("u", False, "declare", formation="march"), pending=())
+    state = at(state, Turn("u", False, formation="march"), DeclareAction())
     state = choose(state, Declare("configure", "defensive"))
     assert state.unit("u").formation == "defensive"
     state = choose(state, activate_options(state, state.turn)[0])
@@ -184,7 +194,7 @@ def test_ac_dmg_3_sb_20_casualty_still_acts() -> None:
     state = _two_sides([("A", "hob", (3, 3)), ("B", "hob", (3, 4))], [("e1", "hob", (4, 3))])
     state = with_stand(state, "A", hp=0)
     state = at_piece(state, "u", "A")
-    state = replace(state, turn=replace(state.turn, phase="act"))
+    state = at_step(state, PieceAct())
     assert AttackWith("longsword", "e1") in act_options(state, state.turn)
     ended = eliminate_casualties(state, [])
     assert ended.stand("A") is None
@@ -202,7 +212,7 @@ def test_ac_attack_5_sb_22_defensive_cannot_attack() -> None:
     caster = creature("mage", spells=[{"id": "bolt", "range_ft": 120, "form": "targeted", "max_targets": 1,
                                         "resolution": "attack", "kind": "ranged", "attack_bonus": 5, "damage": "1d10"}])
     state = _two_sides([("s1", "mage", (3, 3))], [("e1", "hob", (6, 3))], formation="defensive", creatures=[caster, HOB])
-    options = declare_options(state, Turn("u", False, "declare", formation="defensive"))
+    options = declare_options(state, Turn("u", False, formation="defensive"))
     assert Declare("attack") not in options and Declare("cast") in options
     assert Declare("configure", "support") in options and Declare("configure", "defensive") not in options
 
@@ -211,7 +221,7 @@ def test_ac_attack_6_support_gives_advantage() -> None:
     """AC-ATTACK-6, AC-ATTACK-7: in support formation a stand may forgo its attacks to support an adjacent stand that
     has not acted; that stand's melee question is ``supported``."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (4, 4))], formation="support")
-    state = replace(at_piece(state, "u", "s1"), turn=replace(at_piece(state, "u", "s1").turn, phase="act"))
+    state = at_step(at_piece(state, "u", "s1"), PieceAct())
     assert Support("s2") in act_options(state, state.turn)
     state = choose(state, Support("s2"))
     assert "s2" in state.turn.supported
@@ -256,12 +266,12 @@ def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
     s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (5, 3)))
     s = choose(s, AttackWith("longsword", "e1"))
     s = roll(s, AttackTotals(0, 0, 0, 0))
-    assert g.node(s).what != "move" or move_options(s, s.turn) == (Stay(),)
+    assert g.node(s).kind != "move" or move_options(s, s.turn) == (Stay(),)
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
     s = roll(s, AttackTotals(0, 0, 0, 0))
-    assert s.turn.phase == "move2" and s.turn.budget == 6
+    assert s.pending == (PieceMove(second=True),) and s.turn.budget == 6
 
 
 def test_ac_reg_5_regiment_moves_before_or_after() -> None:
@@ -269,13 +279,13 @@ def test_ac_reg_5_regiment_moves_before_or_after() -> None:
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (8, 3))])
     s = at_piece(state, "u", "s1")
     s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 3)))
-    s = choose(s, NoAction()) if isinstance(g.node(s), Decision) and g.node(s).what == "act" else s
+    s = choose(s, NoAction()) if isinstance(g.node(s), Decision) and g.node(s).kind == "act" else s
     assert s.turn.piece != "s1"
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
     s = roll(s, AttackTotals(0, 0, 0, 0))
-    assert s.turn.phase == "move2"
+    assert s.pending == (PieceMove(second=True),)
 
 
 def test_ac_join_2_sb_33_size_rule() -> None:
@@ -291,7 +301,7 @@ def test_ac_join_1_sb_35_solo_must_join_a_regiment_stand_it_enters() -> None:
     ends the move, and only as a Join."""
     s = scenario(stands=[("s1", "u", "hob", (4, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "at": [3, 3]}])
-    state = replace(start(s), turn=Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
+    state = at(start(s), Turn("hero", True, action="none", piece="hero", budget=6), PieceMove())
     moves = {(d.x, d.y) for d in move_options(state, state.turn) if isinstance(d, Destination)}
     assert (4, 3) not in moves and (5, 3) in moves  # around, never through
     joining = replace(state, turn=replace(state.turn, action="join"))
@@ -308,10 +318,10 @@ def test_ac_join_5_sb_34_solo_of_eliminated_stand() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1", "pc": True}])
     state = with_stand(start(s), "s1", hp=0)
-    state = replace(state, turn=None, pending=(EndStep("eliminate"),))
+    state = replace(state, turn=None, pending=(EliminateCasualties(),))
     state = g.settle(state, [])
     n = g.node(state)
-    assert n.what == "place solo"
+    assert n.kind == "place_solo"
     assert n.options[0] == PlaceAt(4, 3) and JoinStand("s2") in n.options
     placed = choose(state, n.options[0])
     assert placed.solo("hero").joined_to is None and (placed.solo("hero").x, placed.solo("hero").y) == (4, 3)
@@ -323,12 +333,12 @@ def test_ac_cmd_3_sb_36_incite_next_turn() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (4, 3))], units=[unit("u", commander="boss"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
-    assert g.node(state).what == "commander"
+    assert g.node(state).kind == "benefit"
     state = choose(state, Benefit("incite"))
     state = roll(state, CommanderCheckOutcome(True))
     assert state.unit("u").incite_next and not state.unit("u").incited
     assert not attack_plan(state, "s1", "longsword", "stand", "e1", supported=False).incited
-    after = start_turn(replace(state, turn=Turn("u", False, "start", formation="march")), state.turn, [])
+    after = start_turn(replace(state, turn=Turn("u", False, formation="march")), state.turn, [])
     assert after.unit("u").incited
     assert attack_plan(after, "s1", "longsword", "stand", "e1", supported=False).incited
 
@@ -342,7 +352,7 @@ def test_ac_cmd_3_ac_morale_2_sb_37_prepare_window() -> None:
     state = choose(state, Benefit("prepare"))
     state = roll(state, CommanderCheckOutcome(True))
     assert morale_question(state, "u").advantage
-    turn = Turn("u", False, "end")
+    turn = Turn("u", False)
     kept = end_turn(state, turn, [])
     assert kept.unit("u").prepared  # end of the round-2 turn: still prepared
     round3 = end_turn(replace(kept, round=3, turn=turn), turn, [])
@@ -369,7 +379,7 @@ def test_ac_init_3_ties_go_to_modifier_then_random() -> None:
     state = g.settle(initial_state(s), [])
     state = roll(roll(state, 10), 10)
     n = g.node(state)
-    assert isinstance(n, Chance) and n.what == "initiative tie"
+    assert isinstance(n, Chance) and n.kind == "initiative tie"
     assert n.dist.probability(("u", "v")) == n.dist.probability(("v", "u"))
 
 
@@ -389,12 +399,12 @@ def test_ac_init_4_solo_joined_acts_on_unit_turn() -> None:
     state = choose(state, Declare("none"))
     assert g.node(state).options == (Activate("s1"), ActivateSolo("hero"))
     state = choose(state, Activate("s1"))
-    while g.node(state).what == "move":
+    while g.node(state).kind == "move":
         state = choose(state, Stay())
     n = g.node(state)
-    assert n.what == "joined solo" and Stay() in n.options and any(isinstance(o, Leave) for o in n.options)
+    assert n.kind == "joined_move" and Stay() in n.options and any(isinstance(o, Leave) for o in n.options)
     state = choose(state, Stay())
-    assert g.node(state).what in ("act", "action")
+    assert g.node(state).kind in ("act", "action")
 
 
 def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
@@ -405,9 +415,8 @@ def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
     state = with_unit(state, "u", routed=True)
-    state = replace(state, turn=Turn("u", False, "start", formation="march"))
-    state = g.settle(state, [])
-    assert g.node(state).what == "rally"
+    state = g.settle(at(state, Turn("u", False, formation="march"), StartTurn()), [])
+    assert g.node(state).kind == "rally"
     q = rally_question(state, "u")
     assert q.commander_cha_modifier == -1 and q.mode == "rally"
     state = choose(state, Rally(True))
@@ -415,7 +424,7 @@ def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
     assert state.unit("u").routed
     state = choose(state, Activate("s1"))
     n = g.node(state)
-    assert n.what == "move" and n.player == "b"  # Retreat was the only action; the enemy moves it
+    assert n.kind == "move" and n.player == "b"  # Retreat was the only action; the enemy moves it
     start_gap = 6
     for d in n.options:
         if isinstance(d, Destination):
@@ -470,10 +479,10 @@ def test_ac_hide_2_ac_hide_1_ac_hide_3_hide_only_in_cover() -> None:
     Perception; one in the open takes no action."""
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 5))], [("e1", "hob", (12, 12))], kind="skirmisher",
                        terrain=[{"at": [3, 3], "kind": "forest"}])
-    s = replace(at_piece(state, "u", "s1", action="hide"), turn=replace(at_piece(state, "u", "s1", action="hide").turn, phase="act"))
+    s = at_step(at_piece(state, "u", "s1", action="hide"), PieceAct())
     s = g.settle(s, [])
     assert isinstance(g.node(s), Chance) and s.pending[0].dc == 10
-    s2 = replace(at_piece(state, "u", "s2", action="hide"), turn=replace(at_piece(state, "u", "s2", action="hide").turn, phase="act"))
+    s2 = at_step(at_piece(state, "u", "s2", action="hide"), PieceAct())
     s2 = g.settle(s2, [])
     assert not any(isinstance(p, StealthRoll) for p in s2.pending)
 
@@ -493,7 +502,7 @@ def test_ac_unit_2_ac_act_2_one_action_per_unit() -> None:
     """AC-UNIT-2, AC-ACT-2, AC-ACT-5: the unit declares one action; each stand then takes that action or none (an Attack
     turn offers attacks and no action, never a spell or a bonus action)."""
     state = _two_sides([("s1", "hob", (3, 3))], [("e1", "hob", (4, 3))])
-    s = replace(at_piece(state, "u", "s1"), turn=replace(at_piece(state, "u", "s1").turn, phase="act"))
+    s = at_step(at_piece(state, "u", "s1"), PieceAct())
     kinds = {type(o) for o in act_options(s, s.turn)}
     assert kinds == {AttackWith, NoAction}
 
@@ -504,4 +513,4 @@ def test_ac_act_1_non_attack_actions_skip_the_act_step(action: str) -> None:
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (12, 3))], kind="skirmisher")
     s = at_piece(state, "u", "s1", action=action)
     s = choose(s, Stay())
-    assert g.node(s).what == "move" and s.turn.phase == "move2"
+    assert g.node(s).kind == "move" and s.pending == (PieceMove(second=True),)

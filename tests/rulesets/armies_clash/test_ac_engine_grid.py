@@ -13,7 +13,8 @@ from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_p
 from kessen.rulesets.armies_clash.referee.movement import move_options
 from kessen.rulesets.armies_clash.referee.options import Stay
 from kessen.rulesets.armies_clash.referee.spells import area_squares, cast_options
-from kessen.rulesets.armies_clash.referee.state import AcState, ShiftGap, Turn
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn
+from kessen.rulesets.armies_clash.referee.steps import PieceMove, ShiftGap
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion
 from kessen.rulesets.armies_clash.rules.grid import (
     EAST,
@@ -155,7 +156,7 @@ def test_ac_move_3_sb_9_solos_neither_lock_nor_are_locked() -> None:
     )
     state = start(s)
     assert _moves(at_piece(state, "u", "s1"))
-    solo_turn = replace(state, turn=Turn("hero", True, "piece", action="none", piece="hero", phase="move1", budget=6), pending=())
+    solo_turn = replace(state, turn=Turn("hero", True, action="none", piece="hero", budget=6), pending=(PieceMove(),))
     near_stand = replace(solo_turn, stands=tuple(replace(x, x=7, y=3) if x.id == "e1" else x for x in state.stands))
     assert any(isinstance(o, Destination) for o in move_options(near_stand, near_stand.turn))
 

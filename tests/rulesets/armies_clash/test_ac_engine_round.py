@@ -16,15 +16,8 @@ from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective, defend
 from kessen.rulesets.armies_clash.referee.options import Award, NoShift, Shift
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
-from kessen.rulesets.armies_clash.referee.state import (
-    END_STEPS,
-    AcState,
-    AttackRoll,
-    EndStep,
-    MoraleRoll,
-    ShiftGap,
-    Turn,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn
+from kessen.rulesets.armies_clash.referee.steps import END_OF_ROUND, AttackRoll, EndTurn, Judge, MoraleRoll, ShiftGap
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals
 from kessen.rulesets.armies_clash.rules.dying import DeathSavesOutcome
 from kessen.rulesets.armies_clash.rules.ending import rout_chance
@@ -32,7 +25,7 @@ from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
 
 
 def _end_round(state: AcState) -> AcState:
-    return g.settle(replace(state, turn=None, pending=tuple(EndStep(n) for n in END_STEPS)), [])
+    return g.settle(replace(state, turn=None, pending=END_OF_ROUND), [])
 
 
 def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
@@ -42,7 +35,7 @@ def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")])
     state = _end_round(with_stand(start(s), "c", hp=0))
     n = g.node(state)
-    assert isinstance(n, Decision) and n.what == "shift" and n.player == "a"
+    assert isinstance(n, Decision) and n.kind == "shift" and n.player == "a"
     assert set(n.options) == {Shift("r", -1, 0), Shift("d", 0, -1), NoShift()}
     after = choose(state, Shift("r", -1, 0))
     assert (after.stand("r").x, after.stand("r").y) == (2, 2) and after.stand("c") is None
@@ -60,7 +53,7 @@ def test_ac_end_6_ac_morale_1_sb_27_morale_after_removal() -> None:
     state = _end_round(state)
     while isinstance(g.node(state), Decision):
         state = choose(state, g.node(state).options[-1])
-    assert isinstance(g.node(state), Chance) and g.node(state).what == "morale"
+    assert isinstance(g.node(state), Chance) and g.node(state).kind == "morale"
     assert len(state.unit_stands("u")) == 3
     five = [(f"s{i}", "u", "hob", (i, 0)) for i in range(5)]
     state = start(scenario(stands=five + [("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")]))
@@ -78,7 +71,7 @@ def test_ac_morale_1_sb_28_checks_again_each_round() -> None:
     state = replace(state, stands=tuple(s for s in state.stands if s.id != "s1"))
     for _ in range(2):
         state = _end_round(state)
-        assert isinstance(g.node(state), Chance) and g.node(state).what == "morale"
+        assert isinstance(g.node(state), Chance) and g.node(state).kind == "morale"
         state = roll(state, MoraleOutcome(True, False))
     state = _end_round(state)
     state = roll(state, MoraleOutcome(True, True))
@@ -122,19 +115,19 @@ def test_ac_win_1_ac_win_2_sb_32_battle_end() -> None:
     assert verdict(12, 9) == ("decisive", "a") and verdict(12, 10) == ("tactical", "a") and verdict(10, 10) == ("draw", "")
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     base = start(s)
-    decisive = g.settle(replace(base, vp=(12, 9), turn=None, pending=(EndStep("judge"),)), [])
+    decisive = g.settle(replace(base, vp=(12, 9), turn=None, pending=(Judge(),)), [])
     n = g.node(decisive)
-    assert isinstance(n, Chance) and n.what == "rout" and n.dist.probability(True) == rout_chance()
+    assert isinstance(n, Chance) and n.kind == "rout" and n.dist.probability(True) == rout_chance()
     done = roll(decisive, True)
     assert isinstance(g.node(done), Terminal) and done.unit("v").eliminated and done.vp == (12, 9)  # AC-WIN-3: no VP
-    tactical = g.settle(replace(base, vp=(12, 10), turn=None, pending=(EndStep("judge"),)), [])
+    tactical = g.settle(replace(base, vp=(12, 10), turn=None, pending=(Judge(),)), [])
     assert isinstance(g.node(tactical), Terminal) and tactical.result == "tactical"
-    goes_on = g.settle(replace(base, vp=(9, 9), turn=None, pending=(EndStep("judge"),)), [])
+    goes_on = g.settle(replace(base, vp=(9, 9), turn=None, pending=(Judge(),)), [])
     assert not goes_on.ended and goes_on.round == base.round + 1
     tie = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")], extra_round_on_tie=True)
-    again = g.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(EndStep("judge"),)), [])
+    again = g.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(Judge(),)), [])
     assert not again.ended and again.extra_round
-    second = g.settle(replace(again, turn=None, pending=(EndStep("judge"),)), [])
+    second = g.settle(replace(again, turn=None, pending=(Judge(),)), [])
     assert second.ended and second.result == "draw"  # AC-WIN-4
 
 
@@ -161,7 +154,7 @@ def test_ac_end_4_death_saves_at_end_of_round() -> None:
     assert (state.solo("pc").status, state.solo("pc").failures) == ("dying", 1)
     state = _end_round(state)
     n = g.node(state)
-    assert isinstance(n, Chance) and n.what == "death saves"
+    assert isinstance(n, Chance) and n.kind == "death saves"
     assert n.dist.probability(lambda o: o.result == "dead") > 0
     revived = roll(state, DeathSavesOutcome("revived", 1))
     assert revived.solo("pc").status == "up" and revived.solo("pc").hp == 1
@@ -186,7 +179,7 @@ def test_ac_obj_6_custom_objective_by_concession() -> None:
                  objectives=[{"id": "slay", "kind": "custom", "side": "a", "vp": 3, "text": "slay the chief"}])
     state = _end_round(start(s))
     n = g.node(state)
-    assert isinstance(n, Decision) and n.what == "custom objective" and n.player == "b" and n.options[0] == Award(False)
+    assert isinstance(n, Decision) and n.kind == "custom_objective" and n.player == "b" and n.options[0] == Award(False)
     assert choose(state, Award(True)).vp == (3, 0)
 
 
@@ -196,10 +189,9 @@ def test_ac_round_1_ac_round_2_turns_then_end_of_round() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     state = start(s, ["v", "u"])
     assert state.turn.actor == "v" and state.round == 1
-    state = replace(state, turn=Turn("v", False, "end"))
-    state = g.settle(state, [])
+    state = g.settle(replace(state, turn=Turn("v", False), pending=(EndTurn(),)), [])
     assert state.turn.actor == "u"
-    state = g.settle(replace(state, turn=Turn("u", False, "end")), [])
+    state = g.settle(replace(state, turn=Turn("u", False), pending=(EndTurn(),)), [])
     assert state.round == 2 and state.turn.actor == "v"
 
 

@@ -16,10 +16,11 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.rulesets.armies_clash import RULESET
+from kessen.rulesets.armies_clash.ai import AcAI
 from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import damage_stand
-from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, Stay
+from kessen.rulesets.armies_clash.referee.options import Activate, AttackWith, Cast, CastArea, Declare, NoAction, PushTo, Stay
 from kessen.rulesets.armies_clash.referee.pieces import occupancy, spell_of
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.spells import (
@@ -28,7 +29,8 @@ from kessen.rulesets.armies_clash.referee.spells import (
     cast_options,
     spell_effects,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, AutoDamage
+from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, PieceAct
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion
 from kessen.rulesets.armies_clash.rules.damage import damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
@@ -123,7 +125,7 @@ def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
     state = choose(state, Declare("hide"))
     state = choose(state, Stay())
     n = g.node(state)
-    assert isinstance(n, Chance) and n.what == "stealth"
+    assert isinstance(n, Chance) and n.kind == "stealth"
     assert n.dist.probability(True) == Fraction(12, 20)  # d20 + 1 ≥ 10: 9..20
     assert roll(state, True).stand("s1").hidden
 
@@ -142,12 +144,14 @@ def _push_battle(target_at: tuple[int, int], *, more: list = (), terrain: list =
                  units=[unit("u"), unit("v", "b", "skirmisher")],
                  creatures=[HOB, MINOTAUR, creature("fish", swim_ft=30)], terrain=list(terrain), width=width)
     state = at_piece(start(s), "u", "m1")
-    return replace(state, turn=replace(state.turn, phase="act"))
+    return replace(state, pending=(PieceAct(),))
 
 
-def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1") -> tuple[AcState, tuple[Any, ...]]:
+def _gore(
+    state: AcState, hits: int = 1, damage: int | None = None, target: str = "t1", *, pushes: bool = True
+) -> tuple[AcState, tuple[Any, ...]]:
     """m1 gores *target* (two rolls: the reach bonus roll, AC-ATTACK-3); the rolls come out with *hits* hits, no
-    critical, for *damage* (default: the least possible)."""
+    critical, for *damage* (default: the least possible); each push then goes its default way (unless not *pushes*)."""
     state = choose(state, AttackWith("gore", target))
     step = state.pending[0]
     assert isinstance(step, AttackRoll)
@@ -155,7 +159,16 @@ def _gore(state: AcState, hits: int = 1, damage: int | None = None, target: str 
     assert [r.push_squares for r in question.rolls] == [2, 2]
     outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
-    return g.apply(state, outcome)
+    state, events = g.apply(state, outcome)
+    return _default_pushes(state, events) if pushes else (state, events)
+
+
+def _default_pushes(state: AcState, events: tuple[Any, ...] = ()) -> tuple[AcState, tuple[Any, ...]]:
+    """Each push decision answered with its default, the straight push (AC-MOVE-8)."""
+    while isinstance(n := g.node(state), Decision) and n.kind == "push":
+        state, more = g.apply(state, n.options[0])
+        events += more
+    return state, events
 
 
 def test_ac_stand_4_push_feet_become_squares_by_five() -> None:
@@ -219,17 +232,34 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
     more = [("t2", "v", "hob", (4, 2)), ("t3", "v", "hob", (4, 4))]
     state = _gore(_push_battle((4, 3), more=more), hits=1, damage=15)[0]
     n = g.node(state)
-    assert isinstance(n, Decision) and n.what == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
-    state = g.apply(state, n.options[0])[0]
+    assert isinstance(n, Decision) and n.kind == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
+    state = _default_pushes(g.apply(state, n.options[0])[0])[0]
     assert (state.stand("t1").x, state.stand("t1").y) == (6, 3) and state.stand("t1").hp == 0
 
     s = scenario(stands=[("m1", "u", "minotaur", (2, 3)), ("e1", "v", "hob", (15, 15))],
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, MINOTAUR],
                  solos=[{"id": "t1", "side": "b", "creature": "hob", "at": [3, 5], "pc": True}])
     state = at_piece(start(s), "u", "m1")
-    state = replace(state, turn=replace(state.turn, phase="act"))
+    state = replace(state, pending=(PieceAct(),))
     after, _ = _gore(state)
     assert (after.solo("t1").x, after.solo("t1").y) == (3, 7)  # below the minotaur's 2 × 2: pushed south
+
+
+def test_ac_move_8_ac_move_5_the_ai_pushes_an_enemy_off_the_field_when_it_can() -> None:
+    """AC-MOVE-8, AC-MOVE-5: t1 stands next to the minotaur on the north edge; straight away (east) the push stays on
+    the grid, but its first step may go north, off the grid, and the AI takes that: t1 flees the battlefield."""
+    s = scenario(stands=[("m1", "u", "minotaur", (2, 0)), ("t1", "v", "hob", (4, 0)), ("e1", "v", "hob", (15, 15))],
+                 units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, MINOTAUR])
+    state = replace(at_piece(start(s), "u", "m1"), pending=(PieceAct(),))
+    state, _ = _gore(state, pushes=False)
+    n = g.node(state)
+    assert isinstance(n, Decision) and n.kind == "push" and n.options[0] == PushTo(6, 0)
+    choice = AcAI("a").decide(state, n)
+    assert choice == PushTo(4, -1)
+    assert RULESET.game.describe(state, choice, "en") == "push t1 off the grid at (4, -1)"
+    assert RULESET.game.describe(state, choice, "ja") == "t1 を (4, -1) で戦場の外へ押し出す"
+    after, events = g.apply(state, choice)
+    assert after.stand("t1") is None and [e.type for e in events][:2] == ["pushed", "fled"]
 
 
 # --- spells cast by stands ---------------------------------------------------------------------------------------------
@@ -266,16 +296,16 @@ def test_ac_spell_2_non_casters_take_another_action() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
     state = choose(start(s, ["u", "v"]), Declare("cast"))
     caster = choose(state, Activate("m1"))
-    assert g.node(caster).what == "move"
+    assert g.node(caster).kind == "move"
     caster = choose(caster, Stay())
     assert {type(o) for o in _options(caster)} == {Cast, NoAction}
 
     other = choose(state, Activate("h1"))
     n = g.node(other)
-    assert n.what == "piece action"
+    assert n.kind == "piece_action"
     assert n.options == (Declare("attack"), Declare("dash"), Declare("retreat"), Declare("none"))
     dashing = choose(other, Declare("dash"))
-    assert dashing.turn.budget == 12 and g.node(dashing).what == "move"
+    assert dashing.turn.budget == 12 and g.node(dashing).kind == "move"
     attacking = choose(other, Declare("attack"))
     attacking = choose(attacking, next(o for o in _options(attacking) if isinstance(o, Destination) and (o.x, o.y) == (5, 4)))
     assert AttackWith("shortbow", "e1") in _options(attacking) and not any(isinstance(o, Cast) for o in _options(attacking))

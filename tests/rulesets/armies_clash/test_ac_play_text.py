@@ -23,6 +23,7 @@ from kessen.rulesets.armies_clash.ai import expected_damage
 from kessen.rulesets.armies_clash.referee.attack import attack_odds
 from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn
+from kessen.rulesets.armies_clash.referee.steps import PieceAct
 
 GAME = get_ruleset("armies-clash").game
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "armies-clash").glob("*.toml"))
@@ -35,7 +36,7 @@ def _orc_turn(**extra: object) -> AcState:
     s = scenario(stands=[("o1", "u", "orc", (3, 3)), ("h1", "v", "hob", (3, 4))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], objectives=[GATE], **extra)
     state = start(s)
-    return replace(state, turn=Turn("u", False, "piece", action="attack", piece="o1", phase="act"), pending=())
+    return replace(state, turn=Turn("u", False, action="attack", piece="o1"), pending=(PieceAct(),))
 
 
 def test_ac_attack_4_play_shows_the_exact_mean_and_the_casualty_chance() -> None:
@@ -68,7 +69,7 @@ def test_ac_dmg_5_play_shows_the_chance_to_drop_or_kill_a_solo() -> None:
     s = scenario(stands=[("o1", "u", "orc", (3, 3)), ("h1", "v", "hob", (4, 5))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "pc", "side": "b", "creature": "hob", "at": [3, 4], "pc": True}])
-    state = replace(start(s), turn=Turn("u", False, "piece", action="attack", piece="o1", phase="act"), pending=())
+    state = replace(start(s), turn=Turn("u", False, action="attack", piece="o1"), pending=(PieceAct(),))
     up = attack_odds(state, "o1", AttackWith("greataxe", "pc"))
     assert up.effect == "falls" and up.chance == Fraction(181, 960)
     down = attack_odds(with_solo(state, "pc", hp=0, status="dying"), "o1", AttackWith("greataxe", "pc"))
@@ -85,16 +86,17 @@ def test_ac_spell_3_play_shows_a_spells_mean_damage() -> None:
     s = scenario(stands=[("m1", "u", "mage", (3, 0)), ("h1", "v", "hob", (3, 4))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")],
                  creatures=[creature("hob"), creature("mage", spells=[bolt])])
-    state = replace(start(s), turn=Turn("u", False, "piece", action="cast", piece="m1", phase="act"), pending=())
+    state = replace(start(s), turn=Turn("u", False, action="cast", piece="m1"), pending=(PieceAct(),))
     assert GAME.describe(state, Cast("bolt", "h1"), "en") == "cast bolt at h1  [expected damage 2.48]"
 
 
 def test_ac_move_2_every_prompt_names_who_acts() -> None:
-    """AC-MOVE-2: before each decision the board names who decides: the unit declaring, the stand moving or acting
-    (with its unit), the commander, the general choosing for a routed unit, in both languages."""
+    """AC-MOVE-2: before each decision the board names the side that decides and who acts: the unit declaring, the
+    stand moving or acting (with its unit), the commander, the general choosing for a routed unit, in both
+    languages."""
     state = _orc_turn()
-    assert _last_line(state, "en") == "▶ o1 of u acts: Attack"
-    assert _last_line(state, "ja") == "▶ u の o1 が行動する: 攻撃"
+    assert _last_line(state, "en") == "▶ side a: o1 of u acts: Attack"
+    assert _last_line(state, "ja") == "▶ a軍: u の o1 が行動する: 攻撃"
     seen: set[str] = set()
 
     class Looking(RandomDecider):
@@ -102,7 +104,7 @@ def test_ac_move_2_every_prompt_names_who_acts() -> None:
             for lang in LANGUAGES:
                 line = _last_line(state, lang)
                 assert line.startswith("▶ ") and "{" not in line, line
-            seen.add(decision.what)
+            seen.add(decision.kind)
             return super().decide(state, decision)
 
     path = EXAMPLES[0]

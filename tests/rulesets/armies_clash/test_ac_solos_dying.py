@@ -19,6 +19,7 @@ from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import spell_of
 from kessen.rulesets.armies_clash.referee.spells import spell_effects
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn
+from kessen.rulesets.armies_clash.referee.steps import PieceAct
 from kessen.rulesets.armies_clash.rules.attack import SoloAttackQuestion, solo_attack
 from kessen.rulesets.armies_clash.rules.damage import (
     MISS,
@@ -96,7 +97,7 @@ def test_ac_dmg_5_the_engine_applies_a_multiattack_hit_by_hit() -> None:
     with 3 left over, less than its maximum: dying), then from next to the unconscious PC a hit that is critical by
     that rule alone, 10: two failed death saves. The action's total, 24, would have left 13 over, an instant death."""
     state = _battle((4, 5))
-    state = replace(state, turn=Turn("u", False, "piece", action="attack", piece="s1", phase="act"), pending=())
+    state = replace(state, turn=Turn("u", False, action="attack", piece="s1"), pending=(PieceAct(),))
     state = choose(state, AttackWith("multiattack", "pc"))
     outcome = SoloHits(hits=2, crits=2, damage=24, pushed=0, hp=0, status="dying", failures=2)
     dist = g.node(state).dist  # type: ignore[union-attr]

@@ -30,6 +30,7 @@ of sight (AC-RANGE-3).
 from kessen.rulesets import Ruleset
 from kessen.rulesets.armies_clash.procedures import PROCEDURES
 from kessen.rulesets.armies_clash.referee.game import AcGame
+from kessen.rulesets.armies_clash.scenario import swap_deployment
 
 RULESET = Ruleset(
     id="armies-clash",
@@ -37,4 +38,5 @@ RULESET = Ruleset(
     prefix="AC",
     procedures=PROCEDURES,
     game=AcGame(),
+    swap_deployment=swap_deployment,
 )

@@ -22,6 +22,7 @@ from kessen.rulesets.armies_clash.referee.options import (
 from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_footprint, routed_piece, spell_of, stats
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.steps import ForcedMove
 from kessen.rulesets.armies_clash.rules.damage import damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, goal_distances, reach_squares
@@ -75,24 +76,36 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
 
 class AcAI:
     """Declares Attack (or Cast a Spell when its casters can), Dashes when nothing is in reach, incites, rallies,
-    moves each piece to fighting distance of the nearest enemy or objective while keeping its unit together, and
-    picks the attack or spell with the best expected damage."""
+    moves each piece to fighting distance of the nearest enemy or objective while keeping its unit together, picks
+    the attack or spell with the best expected damage, and pushes an enemy off the field when it can."""
 
     def __init__(self, side: str) -> None:
         self.side = side
 
     def decide(self, state: AcState, decision: Decision) -> Any:
         options = decision.options
-        if decision.what == "action":
+        if decision.kind == "action":
             return self._action(state, options)
-        if decision.what == "commander":
+        if decision.kind == "benefit":
             unit = state.unit(state.turn.actor) if state.turn else None
             return Benefit("prepare") if unit is not None and unit.formation == "defensive" else Benefit("incite")
-        if decision.what == "move" and state.turn is not None and not routed_piece(state, state.turn.piece):
+        if decision.kind == "move" and state.turn is not None and not routed_piece(state, state.turn.piece):
             return self._move(state, options)
-        if decision.what == "act":
+        if decision.kind == "act":
             return self._act(state, options)
+        if decision.kind == "push":
+            return self._push(state, options)
         return options[0]
+
+    @staticmethod
+    def _push(state: AcState, options: tuple[Any, ...]) -> Any:
+        """Push the enemy off the field where the push can (it flees, AC-MOVE-5), else straight away as far as it
+        goes (the default)."""
+        step = state.pending[0]
+        assert isinstance(step, ForcedMove), step
+        size = piece_footprint(state, step.piece).size
+        flights = [o for o in options if not all(state.grid.on_grid(sq) for sq in Footprint(o.x, o.y, size).squares())]
+        return flights[0] if flights else options[0]
 
     def _action(self, state: AcState, options: tuple[Any, ...]) -> Any:
         turn = state.turn

@@ -1,4 +1,5 @@
-"""The battlefield drawn in the terminal: terrain, elevation, objective squares, stands and solos (rich markup)."""
+"""The battlefield drawn in the terminal (rich markup), and as plain data for pictures (``Game.board``): terrain,
+elevation, objective squares, stands and solos."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import string
 
 from rich.markup import escape
 
+from kessen.core.board import Board, BoardModel, TerrainPiece
+from kessen.core.engine import Decision
 from kessen.i18n import text
-from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.machine import MACHINE
+from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Terrain
 from kessen.rulesets.armies_clash.text import prompt
 
@@ -108,9 +112,9 @@ def render_board(state: AcState, lang: str) -> str:
     for o in state.static.objectives:
         extra = f" {state.hp_of(o.id)}hp" if o.kind == "destroy" else ""
         lines.append(f"[yellow]*[/] {escape(o.id)}: {text(RULESET_ID, o.kind, lang)} ({o.side}){extra}")
-    who = prompt(state, lang)
-    if who:
-        lines.append(f"[bold]▶ {escape(who)}[/bold]")
+    node = MACHINE.node(state)
+    if isinstance(node, Decision):
+        lines.append(f"[bold]▶ {escape(prompt(state, node, lang))}[/bold]")
     return "\n".join(lines)
 
 
@@ -126,3 +130,58 @@ def _ground(state: AcState, footprint: Footprint, lang: str) -> str:
             if word not in seen:
                 seen.append(word)
     return f" ({', '.join(seen)})" if seen else ""
+
+
+def board_data(state: AcState) -> Board:
+    """The battlefield as plain data, in squares (``kessen.core.board``): every square that is not plain level
+    ground as terrain pieces (its kind, ``rough``, ``obscured``, and ``high_ground`` with its elevation as the
+    height), the destroy objectives' squares, every stand (its unit as the group, HP as wounds) and every solo
+    still in the battle (a joined solo at its stand's anchor, ``joined``)."""
+    terrain: list[TerrainPiece] = []
+    for (x, y), t in state.grid.terrain:
+        kinds: list[str] = [t.kind] if t.kind != "plain" else []
+        kinds += ["rough"] * t.rough + ["obscured"] * t.obscured
+        terrain += [{"kind": kind, "shape": "square", "points": [[x, y]], "height": None} for kind in kinds]
+        if t.elevation:
+            terrain.append({"kind": "high_ground", "shape": "square", "points": [[x, y]], "height": float(t.elevation)})
+    for o in state.static.objectives:
+        if o.kind == "destroy" and o.square is not None:
+            kind = "objective" if state.hp_of(o.id) > 0 else "objective_destroyed"
+            terrain.append({"kind": kind, "shape": "square", "points": [[o.square[0], o.square[1]]], "height": None})
+    models = [_stand_model(state, s) for s in state.stands]
+    models += [m for solo in state.solos if (m := _solo_model(state, solo)) is not None]
+    return {
+        "ruleset": RULESET_ID, "units": "square", "width": state.grid.width, "height": state.grid.height,
+        "sides": list(SIDES), "terrain": terrain, "models": models,
+    }
+
+
+def _stand_model(state: AcState, stand: Stand) -> BoardModel:
+    unit = state.unit(stand.unit)
+    status = ["casualty"] * stand.casualty + ["isolated"] * stand.isolated + ["hidden"] * stand.hidden
+    status += ["routed"] * unit.routed
+    return {
+        "id": stand.id, "name": stand.creature, "side": unit.side, "x": stand.x, "y": stand.y, "base": None,
+        "footprint": [stand.size, stand.size], "wounds": stand.hp, "wounds_max": state.creature(stand.creature).hp,
+        "status": status, "group": unit.id,
+    }
+
+
+def _solo_model(state: AcState, solo: Solo) -> BoardModel | None:
+    if solo.status in ("dead", "gone"):
+        return None
+    x, y, group = solo.x, solo.y, None
+    status: list[str] = [solo.status] if solo.status != "up" else []
+    if solo.joined_to is not None:
+        host = state.stand(solo.joined_to)
+        if host is None:
+            return None
+        x, y, group = host.x, host.y, host.unit
+        status.append("joined")
+    status += ["isolated"] * (solo.isolated and solo.joined_to is None) + ["hidden"] * solo.hidden
+    status += ["commander"] * any(u.commander == solo.id for u in state.units)
+    return {
+        "id": solo.id, "name": solo.creature, "side": solo.side, "x": x, "y": y, "base": None,
+        "footprint": [solo.size, solo.size], "wounds": solo.hp, "wounds_max": state.creature(solo.creature).hp,
+        "status": status, "group": group,
+    }

@@ -21,7 +21,7 @@ with `uses`, and follows the area rules (AC-SPELL-7).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -587,3 +587,19 @@ def _unique(kind: str, ids: list[str]) -> None:
 def load_scenario(text: str, source: str) -> Scenario:
     """Parse and validate a scenario file's TOML text; errors name the file, the field and the value."""
     return load_toml(Scenario, text, source)
+
+
+def swap_deployment(data: dict[str, Any]) -> None:
+    """The sides' deployment of a parsed scenario file swapped, in place (a sweep's ``swap_sides``): stands and
+    unattached solos stand with their footprint's north-west square at ``at = [x, y]`` on the ``grid``; turned half a
+    turn about the grid's centre, a footprint of n squares (AC-STAND-2, AC-SOLO-3) has that corner at
+    (width − x − n, height − y − n). Terrain and objectives stay where they are; a position the turn makes illegal is
+    reported by the scenario's own validation."""
+    grid = data.get("grid", {})
+    width, height = grid.get("width", 0), grid.get("height", 0)
+    sizes = {c.get("id"): FOOTPRINT.get(c.get("size", "medium"), 1) for c in data.get("creatures", [])}
+    for piece in [*data.get("stands", []), *data.get("solos", [])]:
+        at = piece.get("at")
+        if isinstance(at, list) and len(at) == 2:
+            n = sizes.get(piece.get("creature"), 1)
+            piece["at"] = [width - at[0] - n, height - at[1] - n]

@@ -18,7 +18,6 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.i18n import catalogue, option_text, option_word
-from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_odds
 from kessen.rulesets.armies_clash.referee.options import (
     Activate,
@@ -36,15 +35,18 @@ from kessen.rulesets.armies_clash.referee.options import (
     NoShift,
     PassOn,
     PlaceAt,
+    PushTo,
     Rally,
     Shift,
     Stay,
     Support,
     Switch,
 )
-from kessen.rulesets.armies_clash.referee.pieces import castable
+from kessen.rulesets.armies_clash.referee.pieces import castable, piece_footprint
 from kessen.rulesets.armies_clash.referee.spells import cast_odds
-from kessen.rulesets.armies_clash.referee.state import AcState, ChooseOverflow, MoreTargets, PlaceSolo, ShiftGap
+from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.referee.steps import AwardCustom, ChooseOverflow, ForcedMove, MoreTargets, PlaceSolo, ShiftGap
+from kessen.rulesets.armies_clash.rules.grid import Footprint
 from kessen.rulesets.armies_clash.rules.movement import Destination
 
 RULESET_ID = "armies-clash"
@@ -73,7 +75,20 @@ def describe(state: AcState, option: Any, lang: str) -> str:
         return _say(lang, "benefit", benefit=_word(lang, option.name))
     if isinstance(option, Award):
         return _say(lang, "award" if option.award else "not_met")
+    if isinstance(option, PushTo):
+        return _push_to(state, option, lang)
     return _plain(option, lang)
+
+
+def _push_to(state: AcState, option: PushTo, lang: str) -> str:
+    """Where a push leaves its target: a square, off the grid, or where it stands (AC-MOVE-8, AC-MOVE-5)."""
+    step = state.pending[0]
+    assert isinstance(step, ForcedMove), step
+    fp = piece_footprint(state, step.piece)
+    if (option.x, option.y) == (fp.x, fp.y):
+        return _say(lang, "push_none", piece=step.piece)
+    off = not all(state.grid.on_grid(sq) for sq in Footprint(option.x, option.y, fp.size).squares())
+    return _say(lang, "push_off" if off else "push_to", piece=step.piece, x=option.x, y=option.y)
 
 
 def _plain(option: Any, lang: str) -> str:
@@ -131,47 +146,46 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-def prompt(state: AcState, lang: str) -> str:
-    """Who decides now, and about what: the unit, stand or solo acting, or the general choosing for it ("" when no
-    one decides)."""
-    node = g.node(state)
-    if not isinstance(node, Decision):
-        return ""
-    fields = _prompt_fields(state, node)
-    return _line(lang, "prompts", str(fields.pop("key")), fields, words={"action"})
+def prompt(state: AcState, decision: Decision, lang: str) -> str:
+    """The question a decision asks, as a sentence naming the side that decides and the unit, stand or solo that
+    acts (or the general choosing for it): ``side a: hob-1 of hobs moves (movement left: 6)``."""
+    fields = _prompt_fields(state, decision)
+    question = _line(lang, "prompts", str(fields.pop("key")), fields, words={"action"})
+    return _line(lang, "prompts", "decider", {"side": decision.player, "question": question}, words=set())
 
 
-def _prompt_fields(state: AcState, node: Decision) -> dict[str, Any]:
-    side = node.player
-    if state.pending:
-        step = state.pending[0]
-        if isinstance(step, MoreTargets):
-            return {"key": "spell_targets", "caster": step.caster, "spell": step.spell}
-        if isinstance(step, ChooseOverflow):
-            return {"key": "overflow", "side": side, "source": step.source, "damage": step.damage}
-        if isinstance(step, PlaceSolo):
-            return {"key": "place_solo", "solo": step.solo}
-        if isinstance(step, ShiftGap):
-            return {"key": "shift", "side": side, "unit": step.unit}
-        return {"key": "custom_objective", "side": side, "objective": getattr(step, "objective", "")}
+def _prompt_fields(state: AcState, decision: Decision) -> dict[str, Any]:
+    kind = decision.kind
+    step = state.pending[0]
+    if isinstance(step, MoreTargets):
+        return {"key": "spell_targets", "caster": step.caster, "spell": step.spell}
+    if isinstance(step, ChooseOverflow):
+        return {"key": "overflow", "source": step.source, "damage": step.damage}
+    if isinstance(step, PlaceSolo):
+        return {"key": "place_solo", "solo": step.solo}
+    if isinstance(step, ShiftGap):
+        return {"key": "shift", "unit": step.unit}
+    if isinstance(step, AwardCustom):
+        return {"key": "custom_objective", "objective": step.objective}
+    if isinstance(step, ForcedMove):
+        return {"key": "push", "by": step.by, "piece": step.piece, "squares": step.squares}
     turn = state.turn
     assert turn is not None
-    commander = state.unit(turn.actor).commander if not turn.solo else None
-    if node.what in ("rally", "commander"):
-        return {"key": node.what, "commander": commander or "", "unit": turn.actor}
-    if node.what in ("action", "activate"):
-        return {"key": f"{node.what}_{'solo' if turn.solo else 'unit'}", "who": turn.actor}
+    if kind in ("rally", "benefit"):
+        return {"key": kind, "commander": decision.actor, "unit": turn.actor}
+    if kind in ("action", "activate"):
+        return {"key": f"{kind}_{'solo' if turn.solo else 'unit'}", "who": turn.actor}
     stand = state.stand(turn.piece)
     unit = stand.unit if stand is not None else ""
-    if node.what == "move":
+    if kind == "move":
         if stand is not None and state.unit(unit).routed:
-            return {"key": "move_routed", "piece": turn.piece, "unit": unit, "side": side, "budget": turn.budget}
+            return {"key": "move_routed", "piece": turn.piece, "unit": unit, "budget": turn.budget}
         return {"key": "move_stand" if stand else "move_solo", "piece": turn.piece, "unit": unit, "budget": turn.budget}
     solo = state.solo(turn.piece)
     host = solo.joined_to if solo is not None and solo.joined_to else ""
-    if node.what in ("bonus action", "joined solo"):
-        return {"key": node.what.replace(" ", "_"), "piece": turn.piece, "stand": host}
-    if node.what == "piece action":
+    if kind in ("bonus", "joined_move"):
+        return {"key": kind, "piece": turn.piece, "stand": host}
+    if kind == "piece_action":
         return {"key": "piece_action_stand" if stand else "piece_action_solo", "piece": turn.piece, "unit": unit}
     return {"key": "act_stand" if stand else "act_solo", "piece": turn.piece, "unit": unit, "action": turn.doing}
 

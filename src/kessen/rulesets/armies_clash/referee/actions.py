@@ -22,7 +22,8 @@ from kessen.rulesets.armies_clash.referee.options import (
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, stats
 from kessen.rulesets.armies_clash.referee.special_actions import configure, hide, solo_join_destinations
 from kessen.rulesets.armies_clash.referee.spells import cast_area, cast_options, cast_targeted
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn, then
+from kessen.rulesets.armies_clash.referee.steps import ChooseActivation, EndTurn, PieceDeclare, PieceMove, SoloBonus
 from kessen.rulesets.armies_clash.rules.grid import adjacent, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import FormationName, speed_squares
 
@@ -76,12 +77,12 @@ def activate_options(state: AcState, turn: Turn) -> tuple[Activate | ActivateSol
     return tuple(Activate(s.id) for s in ready) + tuple(ActivateSolo(i) for i in solos)
 
 
-def piece_declare_options(state: AcState, turn: Turn) -> tuple[Declare, ...]:
+def piece_declare_options(state: AcState, turn: Turn, step: PieceDeclare) -> tuple[Declare, ...]:
     """A piece's own action inside its unit's turn: a joined solo of a routed unit that left at the start of its
     turn acts as an unattached solo (AC-JOIN-6); a stand that cannot cast in a unit that casts picks any other
     action the unit could take, Configure excepted (AC-SPELL-2)."""
-    if turn.phase == "jdeclare":
-        return declare_options(state, Turn(turn.piece, True, "declare"))
+    if step.joined:
+        return declare_options(state, Turn(turn.piece, True))
     stand = state.stand(turn.piece)
     assert stand is not None
     unit = state.unit(stand.unit)
@@ -101,45 +102,51 @@ def declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> Ac
         solo = state.solo(turn.actor)
         assert solo is not None
         budget = solo_budget(state, solo, choice.action)
-        return set_turn(state, stage="piece", action=choice.action, piece=solo.id, phase="move1", budget=budget)
+        return then(set_turn(state, action=choice.action, piece=solo.id, budget=budget), PieceMove())
     if choice.action == "configure":
         assert choice.formation, "Configure names a formation"
         state = configure(state, turn.actor, choice.formation, out)
-    return set_turn(state, stage="activate", action=choice.action)
+    return then(set_turn(state, action=choice.action), ChooseActivation())
 
 
-def activate(state: AcState, turn: Turn, choice: Activate | ActivateSolo, out: list[Event]) -> AcState:
-    """The next stand (or joined solo) moves and acts; it finishes before the next one starts (AC-MOVE-2)."""
+def activate(state: AcState, choice: Activate | ActivateSolo | None, out: list[Event]) -> AcState:
+    """The next stand (or joined solo) moves and acts; it finishes before the next one starts (AC-MOVE-2); with
+    no one left to activate (None) the turn ends."""
+    turn = state.turn
+    assert turn is not None
+    if choice is None:
+        return then(state, EndTurn())
     if isinstance(choice, ActivateSolo):
         state = replace(state, acted=state.acted | {choice.solo})
-        return set_turn(
-            state, stage="piece", piece=choice.solo, phase="jbonus", unit_action=turn.action, action="free",
-            piece_action="", budget=0, moved=True, road_used=False,
+        state = set_turn(
+            state, piece=choice.solo, unit_action=turn.action, action="free", piece_action="", budget=0, moved=True,
+            road_used=False,
         )
+        return then(state, SoloBonus())
     stand = state.stand(choice.stand)
     assert stand is not None
-    state = set_turn(
-        state, done=turn.done | {stand.id}, piece=stand.id, moved=False, road_used=False, stage="piece", piece_action="",
-    )
+    state = set_turn(state, done=turn.done | {stand.id}, piece=stand.id, moved=False, road_used=False, piece_action="")
     if turn.action == "cast" and not castable(state, stand.id):
-        return set_turn(state, phase="sdeclare", budget=0)  # AC-SPELL-2
+        return then(set_turn(state, budget=0), PieceDeclare(joined=False))  # AC-SPELL-2
     assert state.turn is not None
-    return set_turn(state, phase="move1", budget=stand_budget(state, state.turn, stand))
+    return then(set_turn(state, budget=stand_budget(state, state.turn, stand)), PieceMove())
 
 
-def piece_declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> AcState:
+def piece_declare(state: AcState, step: PieceDeclare, choice: Declare, out: list[Event]) -> AcState:
     """A piece's own action inside its unit's turn (AC-JOIN-6, AC-SPELL-2); then it moves."""
+    turn = state.turn
+    assert turn is not None
     out.append(ev.ActionDeclared(who=turn.piece, action=choice.action))
-    if turn.phase == "jdeclare":
+    if step.joined:
         solo = state.solo(turn.piece)
         assert solo is not None
         budget = solo_budget(state, solo, choice.action)
-        return set_turn(state, action=choice.action, phase="move1", budget=budget, moved=False, road_used=False)
+        return then(set_turn(state, action=choice.action, budget=budget, moved=False, road_used=False), PieceMove())
     stand = state.stand(turn.piece)
     assert stand is not None
     state = set_turn(state, piece_action=choice.action)
     assert state.turn is not None
-    return set_turn(state, phase="move1", budget=stand_budget(state, state.turn, stand))
+    return then(set_turn(state, budget=stand_budget(state, state.turn, stand)), PieceMove())
 
 
 def act_options(state: AcState, turn: Turn) -> tuple[ActOption, ...]:

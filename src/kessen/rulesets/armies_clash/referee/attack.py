@@ -19,7 +19,8 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, AttackRoll, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll
 from kessen.rulesets.armies_clash.rules.attack import (
     AttackQuestion,
     AttackTotals,
@@ -258,3 +259,24 @@ def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
             return AttackOdds(mean, "casualty", None)
         threshold = nexts[0].hp
     return AttackOdds(mean, "casualty", dist.probability(lambda o: o.damage >= threshold))
+
+
+def attack_refusal(state: AcState, piece: str, choice: AttackWith) -> tuple[str, str]:
+    """Why *piece* may not make the attack *choice*, which ``attack_options`` does not hold: the first rule it breaks
+    (AC-ATTACK-1: no such routine, not an enemy; AC-ATTACK-2: melee out of reach; AC-RANGE-2: beyond long range)."""
+    recs = dict(routines(stats(state, piece))).get(choice.using)
+    if recs is None:
+        names = ", ".join(label for label, _ in routines(stats(state, piece)))
+        return "AC-ATTACK-1", f"{piece} has no attack {choice.using} (its attacks: {names})"
+    target = next(((kind, fp) for kind, t, fp in attack_targets(state, piece) if t == choice.target), None)
+    if target is None:
+        return "AC-ATTACK-1", f"{choice.target} is not an enemy stand, unattached enemy solo or objective {piece} may attack"
+    kind, fp = target
+    gap = distance(piece_footprint(state, piece), fp)
+    short = next((r for r in recs if not in_reach(r, gap, kind)), None)
+    if short is None:
+        return "AC-UNIT-2", f"{piece} is not making an attack now"
+    if short.kind == "melee":
+        return "AC-ATTACK-2", f"{choice.target} is {gap} squares from {piece}, and {short.id} is a melee attack (next to it only)"
+    long_ft = short.long_range_ft or short.range_ft or 0
+    return "AC-RANGE-2", f"{choice.target} is {gap} squares from {piece}, beyond {short.id}'s long range ({reach_squares(long_ft)} squares)"

@@ -8,7 +8,8 @@ from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.options import Benefit
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
-from kessen.rulesets.armies_clash.referee.state import AcState, CommanderRoll, Turn, push, replace_unit, set_turn
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, push, replace_unit, set_turn, then
+from kessen.rulesets.armies_clash.referee.steps import CommanderRoll, DeclareAction, JoinedMove
 from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome, CommanderCheckQuestion
 
 
@@ -29,7 +30,7 @@ def spend_bonus(state: AcState, unit: str) -> AcState:
 
 def bonus(state: AcState, turn: Turn, choice: Benefit, out: list[Event]) -> AcState:
     """At the start of its unit's turn the commander may Incite or Prepare (AC-CMD-3, AC-CMD-4)."""
-    state = set_turn(state, stage="declare")
+    state = then(state, DeclareAction())
     return state if choice.name == "none" else push(spend_bonus(state, turn.actor), CommanderRoll(turn.actor, choice.name))
 
 
@@ -53,7 +54,7 @@ def bonus_options(state: AcState, turn: Turn) -> tuple[Benefit, ...]:
 
 def solo_bonus(state: AcState, turn: Turn, choice: Benefit, out: list[Event]) -> AcState:
     """A joined solo's bonus action at the start of its activation (AC-CMD-1..3)."""
-    state = set_turn(state, phase="jmove")
+    state = then(state, JoinedMove())
     if choice.name == "none":
         return state
     state = set_turn(state, bonus_used=turn.bonus_used | {turn.piece})

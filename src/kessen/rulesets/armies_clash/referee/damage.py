@@ -9,18 +9,8 @@ from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective
 from kessen.rulesets.armies_clash.referee.options import PassOn
 from kessen.rulesets.armies_clash.referee.pieces import check_commander, solo_condition
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    AttackRoll,
-    AutoDamage,
-    ChooseOverflow,
-    ForcedMove,
-    SaveRoll,
-    Stand,
-    push,
-    replace_solo,
-    replace_stand,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, Stand, push, replace_solo, replace_stand
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, ChooseOverflow, ForcedMove, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
 from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
 from kessen.rulesets.armies_clash.rules.grid import adjacent

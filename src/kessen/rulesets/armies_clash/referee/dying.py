@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.referee.state import AcState, DeathRoll, push, replace_solo
+from kessen.rulesets.armies_clash.referee.state import AcState, push, replace_solo
+from kessen.rulesets.armies_clash.referee.steps import DeathRoll
 from kessen.rulesets.armies_clash.rules.dying import DeathSavesOutcome, DeathSavesQuestion
 
 

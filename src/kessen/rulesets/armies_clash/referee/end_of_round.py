@@ -1,5 +1,6 @@
-"""End of round: casualties leave and gaps close, empty units are eliminated, dying solos roll (``referee.dying``),
-then isolation, morale, defend VP, custom objectives and the end check, in order (§5.24)."""
+"""End of round: casualties leave and gaps close, empty units are eliminated (AC-END-1..3); the steps after them
+(dying solos, isolation, morale, defend VP, custom objectives, the end check) are in ``referee.dying``,
+``integrity``, ``morale``, ``objectives`` and ``ending``, queued in order by ``steps.END_OF_ROUND`` (§5.24)."""
 
 from __future__ import annotations
 
@@ -7,48 +8,21 @@ from dataclasses import replace
 
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
-from kessen.rulesets.armies_clash.referee.dying import death_steps
-from kessen.rulesets.armies_clash.referee.ending import finish, judge
-from kessen.rulesets.armies_clash.referee.integrity import isolation
-from kessen.rulesets.armies_clash.referee.morale import morale_steps
-from kessen.rulesets.armies_clash.referee.objectives import custom_steps, defend, eliminate_unit
+from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
 from kessen.rulesets.armies_clash.referee.options import NoShift, Shift
 from kessen.rulesets.armies_clash.referee.pieces import occupancy
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    Pending,
-    PlaceSolo,
-    ShiftGap,
-    lost_plus,
-    push,
-    replace_stand,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, lost_plus, push, replace_stand
+from kessen.rulesets.armies_clash.referee.steps import Pending, PlaceSolo, ShiftGap
 from kessen.rulesets.armies_clash.rules.grid import DIRECTIONS, Square
 from kessen.rulesets.armies_clash.rules.movement import Occupant
 
 
-def end_step(state: AcState, name: str, out: list[Event]) -> AcState:
-    """The end of the round, in order (AC-END-1..8)."""
-    if name == "eliminate":
-        return eliminate_casualties(state, out)
-    if name == "units":
-        for unit in state.units:
-            if not unit.eliminated and not state.unit_stands(unit.id):
-                state = eliminate_unit(state, unit.id, out)
-        return state
-    if name == "deaths":
-        return death_steps(state)
-    if name == "isolation":
-        return isolation(state, out)
-    if name == "morale":
-        return morale_steps(state, out)
-    if name == "defend":
-        return defend(state, out)
-    if name == "finish":
-        return finish(state, out)
-    if name == "custom":
-        return push(state, *custom_steps(state))
-    return judge(state, out)
+def eliminate_empty_units(state: AcState, out: list[Event]) -> AcState:
+    """Units with no stands left are eliminated (AC-END-3)."""
+    for unit in state.units:
+        if not unit.eliminated and not state.unit_stands(unit.id):
+            state = eliminate_unit(state, unit.id, out)
+    return state
 
 
 def eliminate_casualties(state: AcState, out: list[Event]) -> AcState:

@@ -9,7 +9,8 @@ from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
 from kessen.rulesets.armies_clash.referee.rounds import new_round
-from kessen.rulesets.armies_clash.referee.state import AcState, EndStep, RoutRoll, lost_plus, other
+from kessen.rulesets.armies_clash.referee.state import AcState, lost_plus, other
+from kessen.rulesets.armies_clash.referee.steps import Finish, RoutRoll
 from kessen.rulesets.armies_clash.rules.ending import DECISIVE_LEAD, VICTORY_VP
 
 
@@ -37,7 +38,7 @@ def judge(state: AcState, out: list[Event]) -> AcState:
         loser = other(winner)
         survivors = [who for who in state.order if state.solo(who) is None and state.unit(who).side == loser and state.unit_stands(who)]
         if survivors:
-            return replace(state, pending=tuple(RoutRoll(u) for u in survivors) + (EndStep("finish"),))
+            return replace(state, pending=tuple(RoutRoll(u) for u in survivors) + (Finish(),))
     return finish(state, out)
 
 

@@ -7,7 +7,8 @@ from dataclasses import replace
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.rounds import new_round
-from kessen.rulesets.armies_clash.referee.state import AcState, InitRoll, TieBreak, push
+from kessen.rulesets.armies_clash.referee.state import AcState, push
+from kessen.rulesets.armies_clash.referee.steps import InitRoll, TieBreak
 from kessen.rulesets.armies_clash.rules.initiative import initiative_modifier, tie_groups
 
 

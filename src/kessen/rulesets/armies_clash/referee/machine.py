@@ -1,10 +1,12 @@
-"""Whole battles as a state machine: the node of a state, applying a choice, and the automatic steps between
-(§5.9–§5.27); the referee's other modules, one per section of the rulebook, do each part.
+"""Whole battles on the core step machine (``kessen.core.steps``): each step of ``referee.steps`` with the node it
+stands at and its resolution (§5.9–§5.27); the referee's other modules, one per section of the rulebook, do each
+part.
 
 The state is frozen; ``node`` says what comes next and ``apply`` is pure. Every die is drawn from the
 distribution of a ``rules`` procedure (``attack``, ``solo_attack``, ``save``, ``automatic_damage``, ``morale``,
 ``commander_check``, ``death_saves``) or a d20 function; consequences the rules fix without dice or choices are
-resolved inside ``apply``. A decision with one legal option is taken at once.
+steps that settle themselves. When nothing is pending the next unit or solo takes its turn, or the end of the round
+begins (``rounds.next_turn``). The battle ends only at the end of a round (AC-WIN-1), so no step interrupts it.
 
 Decisions of this engine where the spec leaves room (each also in the docstring where it is made):
 
@@ -26,8 +28,9 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
 - A joined solo that stays joined takes Attack, Cast a Spell or no action (Dash would move nothing, and
   Hide needs a footprint in cover, AC-HIDE-2, which a joined solo lacks, AC-JOIN-3). One that leaves its
   stand stands on the grid and may also Dash (its speed in squares after leaving) or Hide (AC-ACT-3).
-- A hit with an attack that has ``push_ft`` pushes its target ``push_ft ÷ 5`` squares straight away from
-  the attacker, once per hit, after the damage (AC-STAND-4, AC-MOVE-8).
+- A hit with an attack that has ``push_ft`` pushes its target up to ``push_ft ÷ 5`` squares away from the
+  attacker, once per hit, after the damage; the attacker's general picks where it ends, each step taking it
+  farther from the attacker, straight away as far as it goes by default (AC-STAND-4, AC-MOVE-8).
 - Only the scoring side attacks or casts at a destroy objective's square.
 - Custom objectives are awarded when the scorer's opponent concedes them at the end of a round.
 - A battle that reaches the scenario's ``max_rounds`` is judged on VP at the end of that round.
@@ -37,10 +40,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, Literal, cast
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
+from kessen.core.steps import StepMachine, StepRule
 from kessen.dice import Dist, d
 from kessen.rulesets.armies_clash.referee import (
     actions,
@@ -50,6 +55,7 @@ from kessen.rulesets.armies_clash.referee import (
     end_of_round,
     ending,
     initiative,
+    integrity,
     morale,
     movement,
     objectives,
@@ -60,29 +66,46 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, other, push, then
+from kessen.rulesets.armies_clash.referee.steps import (
     AttackRoll,
     AutoDamage,
     AwardCustom,
+    ChooseActivation,
+    ChooseBenefit,
     ChooseOverflow,
+    ChooseRally,
     CommanderRoll,
+    CustomObjectives,
     DeathRoll,
-    EndStep,
+    DeclareAction,
+    DefendObjectives,
+    DyingSolos,
+    EliminateCasualties,
+    EliminateUnits,
+    EndTurn,
+    Finish,
     ForcedMove,
     InitRoll,
+    Isolation,
+    JoinedMove,
+    Judge,
+    MoraleChecks,
     MoraleRoll,
     MoreTargets,
+    PieceAct,
+    PieceDeclare,
     Pending,
+    PieceMove,
     PlaceSolo,
     RallyRoll,
     RoutRoll,
     SaveRoll,
     ShiftGap,
+    SoloBonus,
+    StartTurn,
     StealthRoll,
     TieBreak,
-    other,
-    set_turn,
 )
 from kessen.rulesets.armies_clash.rules.commanders import commander_check
 from kessen.rulesets.armies_clash.rules.d20 import success_chance
@@ -91,213 +114,248 @@ from kessen.rulesets.armies_clash.rules.ending import rout_chance
 from kessen.rulesets.armies_clash.rules.morale import morale as morale_check
 from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save
 
-_last: list[tuple[AcState, Node]] = []
-"""The node of the state last asked about: ``apply`` settles a state by asking its node, and the driver then asks
-for the same state's node again; a state is frozen, so the same object has the same node."""
+DecisionKind = Literal[
+    "rally", "benefit", "action", "activate", "move", "bonus", "joined_move", "piece_action", "act", "spell_targets",
+    "overflow", "place_solo", "shift", "push", "custom_objective",
+]
+"""The kinds of decision an armies-clash battle asks (``Decision.kind``; the catalogues' ``decisions`` table names
+each, docs/scenarios/armies-clash.md gives each one's notation)."""
+
+DECISION_KINDS: tuple[DecisionKind, ...] = (
+    "rally", "benefit", "action", "activate", "move", "bonus", "joined_move", "piece_action", "act", "spell_targets",
+    "overflow", "place_solo", "shift", "push", "custom_objective",
+)
+
+AUTOMATIC = ("dash", "retreat", "configure", "none", "join")
+"""Actions whose part a piece plays with no further choice once it has moved (it may move on afterwards)."""
+
+
+def ask(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str, free: bool = False) -> Decision:
+    """A decision of one of the documented kinds."""
+    return Decision(player, kind, options, free=free, actor=actor)
+
+
+def _turn(state: AcState) -> Turn:
+    assert state.turn is not None, "a turn step with no turn in progress"
+    return state.turn
+
+
+def _side(state: AcState) -> str:
+    return rounds.turn_side(state, _turn(state))
+
+
+def _active(state: AcState) -> bool:
+    """The active piece is still in the fight: a stand on the grid, or a conscious solo (else it is done)."""
+    piece = _turn(state).piece
+    solo = state.solo(piece)
+    return state.stand(piece) is not None or (solo is not None and solo.status == "up")
+
+
+# --- the turn ---------------------------------------------------------------------------------------------------
+
+
+def _rally_node(state: AcState, step: ChooseRally) -> Decision:
+    commander = state.unit(_turn(state).actor).commander or ""
+    return ask(_side(state), "rally", (Rally(True), Rally(False)), actor=commander)
+
+
+def _benefit_node(state: AcState, step: ChooseBenefit) -> Decision:
+    commander = state.unit(_turn(state).actor).commander or ""
+    return ask(_side(state), "benefit", (Benefit("incite"), Benefit("prepare"), Benefit("none")), actor=commander)
+
+
+def _declare_node(state: AcState, step: DeclareAction) -> Decision:
+    turn = _turn(state)
+    return ask(_side(state), "action", actions.declare_options(state, turn), actor=turn.actor)
+
+
+def _activation_node(state: AcState, step: ChooseActivation) -> Decision | None:
+    turn = _turn(state)
+    options = actions.activate_options(state, turn)
+    return ask(_side(state), "activate", options, actor=turn.actor) if options else None
+
+
+def _move_node(state: AcState, step: PieceMove) -> Decision | None:
+    """A routed stand's path is the enemy general's to pick (AC-MORALE-4)."""
+    if not _active(state):
+        return None
+    turn = _turn(state)
+    side = _side(state)
+    options = movement.move_options(state, turn)
+    mover = other(side) if routed_piece(state, turn.piece) else side
+    return ask(mover, "move", options, actor=turn.piece, free=len(options) > 1)
+
+
+def _solo_bonus_node(state: AcState, step: SoloBonus) -> Decision | None:
+    if not _active(state):
+        return None
+    turn = _turn(state)
+    return ask(_side(state), "bonus", commanders.bonus_options(state, turn), actor=turn.piece)
+
+
+def _joined_move_node(state: AcState, step: JoinedMove) -> Decision | None:
+    if not _active(state):
+        return None
+    piece = _turn(state).piece
+    return ask(_side(state), "joined_move", special_actions.joined_options(state, piece), actor=piece)
+
+
+def _piece_declare_node(state: AcState, step: PieceDeclare) -> Decision | None:
+    if not _active(state):
+        return None
+    turn = _turn(state)
+    return ask(_side(state), "piece_action", actions.piece_declare_options(state, turn, step), actor=turn.piece)
+
+
+def _act_node(state: AcState, step: PieceAct) -> Decision | None:
+    """Hide and the actions that need no choice settle themselves (AC-HIDE-1..3)."""
+    turn = _turn(state)
+    if not _active(state) or turn.doing == "hide" or turn.doing in AUTOMATIC:
+        return None
+    return ask(_side(state), "act", actions.act_options(state, turn), actor=turn.piece)
+
+
+def _act(state: AcState, step: PieceAct, choice: Any, out: list[Event]) -> AcState:
+    turn = _turn(state)
+    if choice is not None:
+        return actions.act(state, turn, choice, out)
+    if not _active(state):
+        return rounds.piece_done(state)
+    if turn.doing == "hide":
+        return special_actions.hide(state, turn)
+    return movement.after_action(state, turn)
+
+
+def _or_done(resolve: Any) -> Any:
+    """A piece step's resolution, or the piece is done when it fell before its step (its node was None)."""
+
+    def resolved(state: AcState, step: Any, choice: Any, out: list[Event]) -> AcState:
+        return rounds.piece_done(state) if choice is None else resolve(state, step, choice, out)
+
+    return resolved
+
+
+# --- choices the rules leave to a general ----------------------------------------------------------------------
+
+
+def _more_targets_node(state: AcState, step: MoreTargets) -> Decision:
+    return ask(state.side_of(step.caster), "spell_targets", spells.more_targets(state, step), actor=step.caster)
+
+
+def _more_targets(state: AcState, step: MoreTargets, choice: Any, out: list[Event]) -> AcState:
+    if isinstance(choice, Done):
+        return spells.resolve_targets(state, step, out)
+    return spells.cast_targeted(state, step.caster, step.spell, choice.target, out, step.chosen)
+
+
+def _place_solo_node(state: AcState, step: PlaceSolo) -> Decision:
+    solo = state.solo(step.solo)
+    assert solo is not None
+    return ask(solo.side, "place_solo", special_actions.place_options(state, step), actor=solo.id)
+
+
+def _push_node(state: AcState, step: ForcedMove) -> Decision | None:
+    """The pusher's general picks where a push leaves its target, when there is more than one place (AC-MOVE-8)."""
+    options = movement.push_options(state, step)
+    return ask(state.side_of(step.by), "push", options, actor=step.by, free=True) if options else None
+
+
+def _custom_node(state: AcState, step: AwardCustom) -> Decision:
+    scorer = state.static.objective(step.objective).side
+    return ask(other(scorer), "custom_objective", (Award(False), Award(True)), actor="")
+
+
+def _chance(kind: str, dist: Any) -> Any:
+    """The node of a roll: *dist* of the state and the step."""
+    return lambda state, step: Chance(dist(state, step), kind)
+
+
+def _automatic(resolve: Any) -> StepRule[AcState, Any]:
+    """A step that settles itself: ``resolve(state, out)``."""
+    return StepRule(lambda state, step, choice, out: resolve(state, out))
+
+
+RULES: dict[type, StepRule[AcState, Any]] = {
+    # the turn (§5.11, AC-MOVE-2)
+    StartTurn: _automatic(lambda s, out: rounds.start_turn(s, _turn(s), out)),
+    ChooseRally: StepRule(lambda s, step, c, out: morale.rally(s, _turn(s), c, out), _rally_node),
+    ChooseBenefit: StepRule(lambda s, step, c, out: commanders.bonus(s, _turn(s), c, out), _benefit_node),
+    DeclareAction: StepRule(lambda s, step, c, out: actions.declare(s, _turn(s), c, out), _declare_node),
+    ChooseActivation: StepRule(lambda s, step, c, out: actions.activate(s, c, out), _activation_node),
+    PieceMove: StepRule(movement.move, _move_node),
+    SoloBonus: StepRule(_or_done(lambda s, step, c, out: commanders.solo_bonus(s, _turn(s), c, out)), _solo_bonus_node),
+    JoinedMove: StepRule(_or_done(lambda s, step, c, out: special_actions.joined_move(s, c, out)), _joined_move_node),
+    PieceDeclare: StepRule(_or_done(actions.piece_declare), _piece_declare_node),
+    PieceAct: StepRule(_act, _act_node),
+    EndTurn: _automatic(lambda s, out: rounds.end_turn(s, _turn(s), out)),
+    # rolls
+    InitRoll: StepRule(lambda s, step, c, out: initiative.init_roll(s, step.who, c, out), _chance("initiative", lambda s, step: d(20))),
+    TieBreak: StepRule(
+        lambda s, step, c, out: initiative.tie_break(s, step.group, c, out),
+        _chance("initiative tie", lambda s, step: Dist.uniform(itertools.permutations(step.group))),
+    ),
+    CommanderRoll: StepRule(
+        commanders.commander_result, _chance("commander check", lambda s, step: commander_check(commanders.commander_question(s, step.unit)))
+    ),
+    RallyRoll: StepRule(morale.rally_result, _chance("rally", lambda s, step: morale_check(morale.rally_question(s, step.unit)))),
+    AttackRoll: StepRule(damage.attack_result, _chance("attack", lambda s, step: attack_dist(step.question))),
+    SaveRoll: StepRule(damage.save_result, _chance("save", lambda s, step: save(step.question))),
+    AutoDamage: StepRule(damage.auto_result, _chance("damage", lambda s, step: automatic_damage(step.effect))),
+    StealthRoll: StepRule(
+        special_actions.stealth_result, _chance("stealth", lambda s, step: success_chance(bonus=step.bonus, target=step.dc))
+    ),
+    DeathRoll: StepRule(
+        lambda s, step, c, out: dying.death_result(s, step.solo, c, out),
+        _chance("death saves", lambda s, step: death_saves(dying.death_question(s, step))),
+    ),
+    MoraleRoll: StepRule(morale.morale_result, _chance("morale", lambda s, step: morale_check(morale.morale_question(s, step.unit)))),
+    RoutRoll: StepRule(ending.rout_result, _chance("rout", lambda s, step: Dist.bernoulli(rout_chance()))),
+    # choices the rules leave to a general
+    MoreTargets: StepRule(_more_targets, _more_targets_node),
+    ChooseOverflow: StepRule(
+        damage.overflow, lambda s, step: ask(step.side, "overflow", damage.overflow_options(s, step), actor="")
+    ),
+    PlaceSolo: StepRule(special_actions.place_solo, _place_solo_node),
+    ShiftGap: StepRule(
+        end_of_round.shift, lambda s, step: ask(step.side, "shift", end_of_round.shift_options(s, step), actor=step.unit)
+    ),
+    AwardCustom: StepRule(objectives.award_custom, _custom_node),
+    ForcedMove: StepRule(movement.forced_move, _push_node),
+    # the end of the round (§5.24)
+    EliminateCasualties: _automatic(end_of_round.eliminate_casualties),
+    EliminateUnits: _automatic(end_of_round.eliminate_empty_units),
+    DyingSolos: _automatic(lambda s, out: dying.death_steps(s)),
+    Isolation: _automatic(integrity.isolation),
+    MoraleChecks: _automatic(morale.morale_steps),
+    DefendObjectives: _automatic(objectives.defend),
+    CustomObjectives: _automatic(lambda s, out: push(s, *objectives.custom_steps(s))),
+    Judge: _automatic(ending.judge),
+    Finish: _automatic(ending.finish),
+}
+
+
+def _result(state: AcState) -> Terminal | None:
+    return Terminal(state.winner or None, ending.summary(state)) if state.ended else None
+
+
+def _with_pending(state: AcState, pending: tuple[Hashable, ...]) -> AcState:
+    return replace(state, pending=cast(tuple[Pending, ...], pending))
+
+
+MACHINE: StepMachine[AcState] = StepMachine(RULES, with_pending=_with_pending, result=_result, refill=rounds.next_turn)
+"""The armies-clash battle on the core step machine."""
 
 
 def node(state: AcState) -> Node:
-    """The next node: the first pending step, else the turn's next choice, else the end."""
-    if _last and _last[0][0] is state:
-        return _last[0][1]
-    found = _node(state)
-    _last[:] = [(state, found)]
-    return found
-
-
-def _node(state: AcState) -> Node:
-    if state.ended:
-        return Terminal(state.winner or None, ending.summary(state))
-    if state.pending:
-        return _pending_node(state, state.pending[0])
-    turn = state.turn
-    assert turn is not None, "a settled state always has a turn, a pending step or an end"
-    side = rounds.turn_side(state, turn)
-    if turn.stage == "rally":
-        return Decision(side, "rally", (Rally(True), Rally(False)))
-    if turn.stage == "bonus":
-        return Decision(side, "commander", (Benefit("incite"), Benefit("prepare"), Benefit("none")))
-    if turn.stage == "declare":
-        return Decision(side, "action", actions.declare_options(state, turn))
-    if turn.stage == "activate":
-        return Decision(side, "activate", actions.activate_options(state, turn))
-    assert turn.stage == "piece", turn.stage
-    if turn.phase in ("move1", "move2"):
-        mover_side = other(side) if routed_piece(state, turn.piece) else side  # AC-MORALE-4
-        return Decision(mover_side, "move", movement.move_options(state, turn))
-    if turn.phase == "jbonus":
-        return Decision(side, "bonus action", commanders.bonus_options(state, turn))
-    if turn.phase == "jmove":
-        return Decision(side, "joined solo", special_actions.joined_options(state, turn.piece))
-    if turn.phase in ("jdeclare", "sdeclare"):
-        return Decision(side, "piece action", actions.piece_declare_options(state, turn))
-    return Decision(side, "act", actions.act_options(state, turn))
-
-
-def _pending_node(state: AcState, step: Pending) -> Node:
-    if isinstance(step, InitRoll):
-        return Chance(d(20), "initiative")
-    if isinstance(step, TieBreak):
-        return Chance(Dist.uniform(itertools.permutations(step.group)), "initiative tie")
-    if isinstance(step, CommanderRoll):
-        return Chance(commander_check(commanders.commander_question(state, step.unit)), "commander check")
-    if isinstance(step, RallyRoll):
-        return Chance(morale_check(morale.rally_question(state, step.unit)), "rally")
-    if isinstance(step, AttackRoll):
-        return Chance(attack_dist(step.question), "attack")
-    if isinstance(step, SaveRoll):
-        return Chance(save(step.question), "save")
-    if isinstance(step, AutoDamage):
-        return Chance(automatic_damage(step.effect), "damage")
-    if isinstance(step, StealthRoll):
-        return Chance(success_chance(bonus=step.bonus, target=step.dc), "stealth")
-    if isinstance(step, DeathRoll):
-        return Chance(death_saves(dying.death_question(state, step)), "death saves")
-    if isinstance(step, MoraleRoll):
-        return Chance(morale_check(morale.morale_question(state, step.unit)), "morale")
-    if isinstance(step, RoutRoll):
-        return Chance(Dist.bernoulli(rout_chance()), "rout")
-    if isinstance(step, MoreTargets):
-        return Decision(state.side_of(step.caster), "spell targets", spells.more_targets(state, step))
-    if isinstance(step, ChooseOverflow):
-        return Decision(step.side, "overflow", damage.overflow_options(state, step))
-    if isinstance(step, PlaceSolo):
-        solo = state.solo(step.solo)
-        assert solo is not None
-        return Decision(solo.side, "place solo", special_actions.place_options(state, step))
-    if isinstance(step, ShiftGap):
-        return Decision(step.side, "shift", end_of_round.shift_options(state, step))
-    if isinstance(step, AwardCustom):
-        scorer = state.static.objective(step.objective).side
-        return Decision(other(scorer), "custom objective", (Award(False), Award(True)))
-    raise AssertionError(f"automatic step left pending: {step!r}")
+    """The node *state* stands at."""
+    return MACHINE.node(state)
 
 
 def apply(state: AcState, choice: Any) -> tuple[AcState, tuple[Event, ...]]:
-    """The state after *choice* at the current node, with the events it caused (pure)."""
-    out: list[Event] = []
-    state = _apply_choice(state, choice, out)
-    state = settle(state, out)
-    return state, tuple(out)
+    """The state after *choice* at the current node, settled to the next one, with the events (pure)."""
+    return MACHINE.apply(state, choice)
 
 
 def settle(state: AcState, out: list[Event]) -> AcState:
-    """Run automatic steps and single-option decisions until a real chance, choice or the end."""
-    while True:
-        state = _advance(state, out)
-        if state.ended:
-            return state
-        n = node(state)
-        if isinstance(n, Decision) and len(n.options) == 1:
-            state = _apply_choice(state, n.options[0], out)
-            continue
-        return state
-
-
-def _apply_choice(state: AcState, choice: Any, out: list[Event]) -> AcState:
-    if state.pending:
-        step, rest = state.pending[0], state.pending[1:]
-        return _resolve(replace(state, pending=rest), step, choice, out)
-    turn = state.turn
-    assert turn is not None
-    if turn.stage == "rally":
-        return morale.rally(state, turn, choice, out)
-    if turn.stage == "bonus":
-        return commanders.bonus(state, turn, choice, out)
-    if turn.stage == "declare":
-        return actions.declare(state, turn, choice, out)
-    if turn.stage == "activate":
-        return actions.activate(state, turn, choice, out)
-    if turn.phase in ("move1", "move2"):
-        return movement.move(state, turn, choice, out)
-    if turn.phase == "jbonus":
-        return commanders.solo_bonus(state, turn, choice, out)
-    if turn.phase == "jmove":
-        return special_actions.joined_move(state, turn, choice, out)
-    if turn.phase in ("jdeclare", "sdeclare"):
-        return actions.piece_declare(state, turn, choice, out)
-    return actions.act(state, turn, choice, out)
-
-
-def _resolve(state: AcState, step: Pending, choice: Any, out: list[Event]) -> AcState:
-    """The outcome or choice of the pending *step* (already taken off the queue)."""
-    if isinstance(step, InitRoll):
-        return initiative.init_roll(state, step.who, choice, out)
-    if isinstance(step, TieBreak):
-        return initiative.tie_break(state, step.group, choice, out)
-    if isinstance(step, CommanderRoll):
-        return commanders.commander_result(state, step, choice, out)
-    if isinstance(step, RallyRoll):
-        return morale.rally_result(state, step, choice, out)
-    if isinstance(step, AttackRoll):
-        return damage.attack_result(state, step, choice, out)
-    if isinstance(step, SaveRoll):
-        return damage.save_result(state, step, choice, out)
-    if isinstance(step, AutoDamage):
-        return damage.auto_result(state, step, choice, out)
-    if isinstance(step, StealthRoll):
-        return special_actions.stealth_result(state, step, choice, out)
-    if isinstance(step, MoreTargets):
-        if isinstance(choice, Done):
-            return spells.resolve_targets(state, step, out)
-        return spells.cast_targeted(state, step.caster, step.spell, choice.target, out, step.chosen)
-    if isinstance(step, ChooseOverflow):
-        return damage.overflow(state, step, choice, out)
-    if isinstance(step, PlaceSolo):
-        return special_actions.place_solo(state, step, choice, out)
-    if isinstance(step, ShiftGap):
-        return end_of_round.shift(state, step, choice, out)
-    if isinstance(step, DeathRoll):
-        return dying.death_result(state, step.solo, choice, out)
-    if isinstance(step, MoraleRoll):
-        return morale.morale_result(state, step, choice, out)
-    if isinstance(step, AwardCustom):
-        return objectives.award_custom(state, step, choice, out)
-    if isinstance(step, RoutRoll):
-        return ending.rout_result(state, step, choice, out)
-    raise AssertionError(step)
-
-
-def _advance(state: AcState, out: list[Event]) -> AcState:
-    """Run the automatic steps: end-of-round steps, pushes, the next turn, the start and end of turns, pieces that
-    fell or whose action needs no choice."""
-    while not state.ended:
-        if state.pending:
-            step = state.pending[0]
-            if isinstance(step, EndStep):
-                state = end_of_round.end_step(replace(state, pending=state.pending[1:]), step.name, out)
-                continue
-            if isinstance(step, ForcedMove):
-                state = movement.forced_move(replace(state, pending=state.pending[1:]), step, out)
-                continue
-            return state
-        turn = state.turn
-        if turn is None:
-            if state.round == 0:
-                return state
-            state = rounds.next_turn(state, out)
-            continue
-        if turn.stage == "start":
-            state = rounds.start_turn(state, turn, out)
-            continue
-        if turn.stage == "activate" and not actions.activate_options(state, turn):
-            state = set_turn(state, stage="end")
-            continue
-        if turn.stage == "end":
-            state = rounds.end_turn(state, turn, out)
-            continue
-        if turn.stage == "piece":
-            alive = state.stand(turn.piece) is not None or (
-                (s := state.solo(turn.piece)) is not None and s.status == "up"
-            )
-            if not alive:
-                state = rounds.piece_done(state)
-                continue
-            if turn.phase == "act" and turn.doing == "hide":
-                state = special_actions.hide(state, turn)
-                continue
-            if turn.phase == "act" and turn.doing in ("dash", "retreat", "configure", "none", "join"):
-                state = movement.after_action(state, turn)
-                continue
-        return state
-    return state
+    """*state* run through the steps that settle themselves, up to a real chance, decision or the end."""
+    return MACHINE.settle(state, out)

@@ -11,13 +11,12 @@ from kessen.rulesets.armies_clash.referee.options import Rally
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    MoraleRoll,
-    RallyRoll,
     Turn,
     push,
     replace_unit,
-    set_turn,
+    then,
 )
+from kessen.rulesets.armies_clash.referee.steps import DeclareAction, MoraleRoll, RallyRoll
 from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome, MoraleQuestion, must_check_morale
 
 
@@ -52,7 +51,7 @@ def rally_question(state: AcState, unit: str) -> MoraleQuestion:
 
 def rally(state: AcState, turn: Turn, choice: Rally, out: list[Event]) -> AcState:
     """At the start of a routed unit's turn its commander may spend its bonus action to Rally (AC-MORALE-6)."""
-    state = set_turn(state, stage="declare")
+    state = then(state, DeclareAction())
     if not choice.rally:
         return state
     return push(spend_bonus(state, turn.actor), RallyRoll(turn.actor))

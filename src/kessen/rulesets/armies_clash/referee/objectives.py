@@ -8,7 +8,8 @@ from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.options import Award
 from kessen.rulesets.armies_clash.referee.pieces import enemy_footprints, objective_footprint
-from kessen.rulesets.armies_clash.referee.state import AcState, AwardCustom, add_vp, other, replace_unit
+from kessen.rulesets.armies_clash.referee.state import AcState, add_vp, other, replace_unit
+from kessen.rulesets.armies_clash.referee.steps import AwardCustom
 from kessen.rulesets.armies_clash.rules.grid import distance
 
 

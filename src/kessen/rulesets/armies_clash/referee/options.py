@@ -9,7 +9,7 @@ from kessen.rulesets.armies_clash.rules.movement import Destination
 
 __all__ = [
     "Activate", "ActivateSolo", "AttackWith", "Award", "Benefit", "Cast", "CastArea", "Declare", "Destination", "Done",
-    "JoinStand", "Leave", "NoAction", "NoShift", "PassOn", "PlaceAt", "Rally", "Shift", "Stay", "Support", "Switch",
+    "JoinStand", "Leave", "NoAction", "NoShift", "PassOn", "PlaceAt", "PushTo", "Rally", "Shift", "Stay", "Support", "Switch",
 ]
 
 
@@ -157,3 +157,11 @@ class Award:
     """Whether a custom objective's condition is met this round (AC-OBJ-6)."""
 
     award: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PushTo:
+    """A pushed piece's footprint ends anchored at ``(x, y)`` (AC-MOVE-8); a square off the grid is a flight."""
+
+    x: int
+    y: int

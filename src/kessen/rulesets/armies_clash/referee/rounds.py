@@ -8,7 +8,16 @@ from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
-from kessen.rulesets.armies_clash.referee.state import END_STEPS, AcState, EndStep, Turn, replace_unit, set_turn
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_unit, set_turn, then
+from kessen.rulesets.armies_clash.referee.steps import (
+    END_OF_ROUND,
+    ChooseActivation,
+    ChooseBenefit,
+    ChooseRally,
+    DeclareAction,
+    EndTurn,
+    StartTurn,
+)
 
 
 def turn_side(state: AcState, turn: Turn) -> str:
@@ -35,13 +44,13 @@ def next_turn(state: AcState, out: list[Event]) -> AcState:
         solo = state.solo(who)
         if solo is not None:
             if solo.own_turn and solo.status == "up" and solo.joined_to is None and who not in state.acted:
-                return replace(state, turn_index=index, turn=Turn(who, True, "start"))
+                return then(replace(state, turn_index=index, turn=Turn(who, True)), StartTurn())
         else:
             unit = state.unit(who)
             if not unit.eliminated and state.unit_stands(who):
-                return replace(state, turn_index=index, turn=Turn(who, False, "start", formation=unit.formation))
+                return then(replace(state, turn_index=index, turn=Turn(who, False, formation=unit.formation)), StartTurn())
         index += 1
-    return replace(state, turn_index=index, turn=None, pending=state.pending + tuple(EndStep(n) for n in END_STEPS))
+    return replace(state, turn_index=index, turn=None, pending=state.pending + END_OF_ROUND)
 
 
 def start_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:
@@ -51,15 +60,15 @@ def start_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:
     out.append(ev.TurnStarted(who=turn.actor, side=side))
     if state.round == 1 and turn.actor in state.static.surprised:  # AC-INIT-5
         out.append(ev.Surprised(who=turn.actor))
-        return set_turn(state, stage="end")
+        return then(state, EndTurn())
     if turn.solo:
-        return set_turn(state, stage="declare")
+        return then(state, DeclareAction())
     unit = state.unit(turn.actor)
     state = replace_unit(state, replace(unit, incited=unit.incite_next, incite_next=False))  # AC-CMD-3 Incite
     commander = commander_of(state, unit.id)
     if commander is None:
-        return set_turn(state, stage="declare")
-    return set_turn(state, stage="rally" if unit.routed else "bonus")
+        return then(state, DeclareAction())
+    return then(state, ChooseRally() if unit.routed else ChooseBenefit())
 
 
 def piece_done(state: AcState) -> AcState:
@@ -67,10 +76,10 @@ def piece_done(state: AcState) -> AcState:
     turn = state.turn
     assert turn is not None
     if turn.solo:
-        return set_turn(state, stage="end", piece="", phase="")
+        return then(set_turn(state, piece=""), EndTurn())
     if state.solo(turn.piece) is not None:  # back to the unit's own action (AC-MOVE-2)
-        return set_turn(state, stage="activate", piece="", phase="", action=turn.unit_action, unit_action="", piece_action="")
-    return set_turn(state, stage="activate", piece="", phase="", piece_action="")
+        return then(set_turn(state, piece="", action=turn.unit_action, unit_action="", piece_action=""), ChooseActivation())
+    return then(set_turn(state, piece="", piece_action=""), ChooseActivation())
 
 
 def end_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from kessen.rulesets.armies_clash.referee.integrity import isolation
-from kessen.rulesets.armies_clash.referee.state import AcState, InitRoll, Solo, Stand, Static, Unit
+from kessen.rulesets.armies_clash.referee.state import AcState, Solo, Stand, Static, Unit
+from kessen.rulesets.armies_clash.referee.steps import InitRoll
 from kessen.rulesets.armies_clash.rules.grid import FOOTPRINT, Grid, Square, Terrain
 from kessen.rulesets.armies_clash.scenario import Scenario
 

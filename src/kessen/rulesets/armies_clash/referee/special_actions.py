@@ -12,8 +12,6 @@ from kessen.rulesets.armies_clash.referee.options import JoinStand, Leave, Place
 from kessen.rulesets.armies_clash.referee.pieces import check_commander, occupancy, piece_footprint, stats
 from kessen.rulesets.armies_clash.referee.state import (
     AcState,
-    PlaceSolo,
-    StealthRoll,
     Turn,
     other,
     push,
@@ -21,7 +19,9 @@ from kessen.rulesets.armies_clash.referee.state import (
     replace_stand,
     replace_unit,
     set_turn,
+    then,
 )
+from kessen.rulesets.armies_clash.referee.steps import PieceAct, PieceDeclare, PlaceSolo, StealthRoll
 from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance
 from kessen.rulesets.armies_clash.rules.movement import Destination, FormationName, Mover, classify, speed_squares
 from kessen.rulesets.armies_clash.scenario import may_join
@@ -65,7 +65,7 @@ def stealth_result(state: AcState, step: StealthRoll, hidden: bool, out: list[Ev
 def solo_join_destinations(state: AcState, solo: str) -> list[Destination]:
     """The stands an unattached solo could reach and join this turn (AC-JOIN-1, AC-JOIN-2)."""
     c = stats(state, solo)
-    turn = Turn(solo, True, "piece", action="join", piece=solo, budget=speed_squares(c.speed_ft))
+    turn = Turn(solo, True, action="join", piece=solo, budget=speed_squares(c.speed_ft))
     return [x for x in turn_destinations(state, turn) if x.kind == "join"]
 
 
@@ -95,23 +95,25 @@ def joined_options(state: AcState, piece: str) -> tuple[Stay | Switch | Leave, .
     return tuple(options)
 
 
-def joined_move(state: AcState, turn: Turn, choice: Stay | Switch | Leave, out: list[Event]) -> AcState:
+def joined_move(state: AcState, choice: Stay | Switch | Leave, out: list[Event]) -> AcState:
     """A joined solo stays, switches stands or leaves its stand; then it acts (AC-JOIN-4, AC-JOIN-6, AC-ACT-3)."""
+    turn = state.turn
+    assert turn is not None
     solo = state.solo(turn.piece)
     assert solo is not None
     if isinstance(choice, Switch):
         state = replace_solo(state, replace(solo, joined_to=choice.stand))
         out.append(ev.Joined(solo=solo.id, stand=choice.stand))
-        return set_turn(state, phase="act", action="free")
+        return then(set_turn(state, action="free"), PieceAct())
     if isinstance(choice, Leave):
         unit = state.unit(turn.actor)
         state = replace_solo(state, replace(solo, joined_to=None, x=choice.x, y=choice.y))
         out.append(ev.LeftStand(solo=solo.id, x=choice.x, y=choice.y))
         state = check_commander(state, unit.id, out)
         if unit.routed:  # leaving a routed unit costs no movement: a whole unattached solo's turn follows (AC-JOIN-6)
-            return set_turn(state, phase="jdeclare", action="free", budget=0)
-        return set_turn(state, phase="act", action="free", budget=0)
-    return set_turn(state, phase="act", action="free")
+            return then(set_turn(state, action="free", budget=0), PieceDeclare(joined=True))
+        return then(set_turn(state, action="free", budget=0), PieceAct())
+    return then(set_turn(state, action="free"), PieceAct())
 
 
 def place_options(state: AcState, step: PlaceSolo) -> tuple[PlaceAt | JoinStand, ...]:

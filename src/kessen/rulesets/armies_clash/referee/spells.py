@@ -22,20 +22,11 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     piece_footprint,
     solo_condition,
     spell_of,
+    stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import (
-    AcState,
-    AttackRoll,
-    AutoDamage,
-    MoreTargets,
-    Pending,
-    PieceKind,
-    SaveRoll,
-    push,
-    replace_solo,
-    replace_stand,
-)
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, push, replace_solo, replace_stand
+from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, MoreTargets, Pending, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import Roll, TargetKind
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.rules.grid import (
@@ -273,3 +264,49 @@ def _mean_damage(step: Pending) -> Fraction:
         mean = automatic_damage(step.effect).mean()
     assert isinstance(mean, Fraction)
     return mean
+
+
+def cast_refusal(
+    state: AcState, piece: str, spell: str, target: str = "", at: Square | None = None, *, further: bool = False
+) -> tuple[str, str]:
+    """Why *piece* may not cast *spell* at *target* (a targeted spell; a *further* target of one being cast) or at the
+    square *at* (an area), a cast ``cast_options`` does not hold: the first rule it breaks (AC-SPELL-1, AC-SPELL-3,
+    AC-SPELL-4, AC-OBJ-4, AC-AOE-2, AC-AOE-6, AC-RANGE-1, AC-SPELL-2)."""
+    sp = next((s for s in stats(state, piece).spells if s.id == spell), None)
+    if sp is None:
+        return "AC-SPELL-1", f"{piece} has no spell {spell}"
+    if not further and sp not in castable(state, piece):
+        return "AC-SPELL-1", f"{piece} has no use of {spell} left"
+    if sp.form == "targeted" and not target:
+        return "AC-SPELL-3", f"{spell} is cast at a target, not at a square"
+    if sp.form != "targeted" and target:
+        return "AC-AOE-2", f"{spell} is an area: it is cast at its origin square, not at a target"
+    origin = piece_footprint(state, piece)
+    not_now = ("AC-SPELL-2", f"{piece} is not casting {spell} now")
+    if target:
+        found = next(((kind, fp) for kind, t, fp in attack_targets(state, piece) if t == target), None)
+        if found is None:
+            return "AC-SPELL-3", f"{target} is not an enemy stand, unattached enemy solo or objective {piece} may aim at"
+        kind, fp = found
+        if kind == "stand" and state.stand(piece) is None and (sp.max_targets or 1) < 5:
+            return "AC-SPELL-4", (
+                f"a solo's targeted spell affects stands only if it could target 5 or more, and {spell} targets"
+                f" {sp.max_targets or 1}"
+            )
+        if kind == "objective" and state.stand(piece) is None:
+            return "AC-OBJ-4", "a solo's targeted spell does not damage an objective square"
+        gap = distance(origin, fp)
+        if in_reach(sp, gap, kind):
+            return not_now
+        return "AC-RANGE-1", f"{target} is {gap} squares from {piece}, beyond the reach of {spell}"
+    assert at is not None
+    if not state.grid.on_grid(at):
+        return "AC-AOE-6", f"{at[0]},{at[1]} is off the grid"
+    if sp.range_ft == "self":
+        if any(sq == at for _, _, sq in self_origins(origin)):
+            return not_now
+        return "AC-AOE-2", f"{spell} starts just outside a side of {piece}'s footprint, and {at[0]},{at[1]} is not there"
+    gap = distance(origin, Footprint(*at))
+    if 0 < gap <= reach_squares(sp.range_ft):
+        return not_now
+    return "AC-RANGE-1", f"{at[0]},{at[1]} is {gap} squares from {piece}, and {spell} reaches {reach_squares(sp.range_ft)}"

@@ -1,15 +1,14 @@
-"""The state of a battle: what never changes, the turn in progress, the pending steps and the frozen state
-itself, with the small updates every section of the referee makes to it."""
+"""The state of a battle: what never changes, the turn in progress, the pieces and the frozen state itself (its
+pending steps are in ``referee.steps``), with the small updates every section of the referee makes to it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
+from kessen.rulesets.armies_clash.referee.steps import Pending
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
 from kessen.rulesets.armies_clash.rules.movement import FormationName
-from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
 from kessen.rulesets.armies_clash.scenario import Creature, ObjectiveEntry
 
 UnitType = Literal["skirmisher", "regiment"]
@@ -125,16 +124,15 @@ class Static:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """The turn in progress: whose, which stage, the declared action, and the piece now moving and acting."""
+    """The turn in progress: whose, the declared action, and the piece now moving and acting (the stage it stands
+    at is the turn step queued last, ``referee.steps``)."""
 
     actor: str
     solo: bool
-    stage: str
     action: str = ""
     formation: FormationName | None = None
     done: frozenset[str] = frozenset()
     piece: str = ""
-    phase: str = ""
     budget: int = 0
     moved: bool = False
     road_used: bool = False
@@ -147,143 +145,6 @@ class Turn:
     def doing(self) -> str:
         """The action the active piece takes."""
         return self.piece_action or self.action
-
-
-# pending steps: chance and decision steps queued by apply, and automatic steps
-
-
-@dataclass(frozen=True, slots=True)
-class InitRoll:
-    who: str
-
-
-@dataclass(frozen=True, slots=True)
-class TieBreak:
-    group: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CommanderRoll:
-    unit: str
-    benefit: str
-
-
-@dataclass(frozen=True, slots=True)
-class RallyRoll:
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class AttackRoll:
-    attacker: str
-    side: str
-    target: str
-    kind: TargetKind
-    using: str
-    question: AttackQuestion | SoloAttackQuestion
-
-
-@dataclass(frozen=True, slots=True)
-class SaveRoll:
-    caster: str
-    side: str
-    spell: str
-    target: str
-    kind: TargetKind
-    question: SaveQuestion
-
-
-@dataclass(frozen=True, slots=True)
-class AutoDamage:
-    caster: str
-    side: str
-    spell: str
-    target: str
-    kind: TargetKind
-    effect: SpellEffect
-
-
-@dataclass(frozen=True, slots=True)
-class StealthRoll:
-    piece: str
-    bonus: int
-    dc: int
-
-
-@dataclass(frozen=True, slots=True)
-class MoreTargets:
-    caster: str
-    spell: str
-    chosen: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseOverflow:
-    source: str
-    damage: int
-    chain: tuple[str, ...]
-    side: str
-
-
-@dataclass(frozen=True, slots=True)
-class PlaceSolo:
-    solo: str
-    unit: str
-    vacated: tuple[Square, ...]
-    anchor: Square
-
-
-@dataclass(frozen=True, slots=True)
-class ShiftGap:
-    side: str
-    unit: str
-    vacated: tuple[Square, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DeathRoll:
-    solo: str
-
-
-@dataclass(frozen=True, slots=True)
-class MoraleRoll:
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class AwardCustom:
-    objective: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoutRoll:
-    unit: str
-
-
-@dataclass(frozen=True, slots=True)
-class ForcedMove:
-    """A push to resolve after an attack's damage (AC-MOVE-8); automatic."""
-
-    piece: str
-    by: str
-    squares: int
-
-
-@dataclass(frozen=True, slots=True)
-class EndStep:
-    """An automatic end-of-round step (AC-END-1..8)."""
-
-    name: str
-
-
-END_STEPS = ("eliminate", "units", "deaths", "isolation", "morale", "defend", "custom", "judge")
-"""The automatic steps of the end of the round, in order (AC-END-1..8)."""
-
-Pending = (
-    InitRoll | TieBreak | CommanderRoll | RallyRoll | AttackRoll | SaveRoll | AutoDamage | StealthRoll | MoreTargets
-    | ChooseOverflow | PlaceSolo | ShiftGap | DeathRoll | MoraleRoll | AwardCustom | RoutRoll | ForcedMove | EndStep
-)
-"""A step queued by ``apply``: a roll, a choice the rules leave to a player, or an automatic consequence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,8 +216,13 @@ class AcState:
 
 
 def push(state: AcState, *steps: Pending) -> AcState:
-    """Queue *steps* before the steps already pending."""
+    """Queue *steps* before the steps already pending: what a choice or a roll brings about comes first."""
     return replace(state, pending=tuple(steps) + state.pending)
+
+
+def then(state: AcState, step: Pending) -> AcState:
+    """Queue the next stage of the turn after everything pending (the rolls and choices it waits for)."""
+    return replace(state, pending=state.pending + (step,))
 
 
 def set_turn(state: AcState, **changes: Any) -> AcState:

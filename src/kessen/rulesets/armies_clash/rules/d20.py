@@ -26,7 +26,7 @@ def roll_mode(*, advantage: bool, disadvantage: bool) -> RollMode:
     return "normal"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=3)
 def d20(mode: RollMode = "normal") -> Dist[int]:
     """The natural result of the kept d20: one die, the higher of two, or the lower of two (AC-D20-2).
 

@@ -22,7 +22,9 @@ from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
     Grid,
+    Direction,
     Square,
+    distance,
     enter_cost,
     goal_distances,
     lock_squares,
@@ -261,3 +263,71 @@ def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid)
     return any(
         grid.on_grid(s) and (o := occupancy.get(s)) is not None and o[0] == "regiment" for s in fp.squares()
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PushEnd:
+    """Where a push can leave its target: the anchor of its footprint, the squares it was moved, and whether that last
+    step took it off the grid (AC-MOVE-5)."""
+
+    x: int
+    y: int
+    squares: int
+    flee: bool = False
+
+
+def _push_place(grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, fp: Footprint, moved: int) -> PushEnd | None:
+    """The push's end at *fp*, or None when the piece could not occupy it (AC-MOVE-8: an enemy, an allied stand or
+    solo, deep water without a swim speed)."""
+    place = classify(grid, occupancy, mover, fp, may_join=lambda _: False)
+    if place.flee:
+        return PushEnd(fp.x, fp.y, moved, True)
+    return PushEnd(fp.x, fp.y, moved) if place.legal and place.stop else None
+
+
+def straight_push(grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, direction: Direction, squares: int) -> PushEnd:
+    """A push of up to *squares* straight along *direction*: square by square, ignoring cost and the adjacency lock,
+    stopping before any square the piece could not occupy; a step off the grid is its last (AC-MOVE-8, AC-MOVE-5)."""
+    fp = mover.footprint
+    end = PushEnd(fp.x, fp.y, 0)
+    for moved in range(1, squares + 1):
+        fp = fp.moved(direction)
+        found = _push_place(grid, occupancy, mover, fp, moved)
+        if found is None:
+            break
+        end = found
+        if found.flee:
+            break
+    return end
+
+
+def push_ends(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, source: Footprint, squares: int
+) -> dict[tuple[int, int], PushEnd]:
+    """Every place a push of up to *squares* from *source* can leave the mover, its own place included (AC-STAND-4,
+    AC-MOVE-8).
+
+    [DECISION] The seed's push is "up to" its distance, and the pusher's general picks where it ends: any path of
+    orthogonal steps each of which takes the piece one square farther from the pusher (5e's "pushed away"), through
+    squares the piece could occupy, ignoring cost and the lock; a step off the grid ends the push (AC-MOVE-5). The
+    straight push of ``straight_push`` is one of them.
+    """
+    start = mover.footprint
+    ends = {(start.x, start.y): PushEnd(start.x, start.y, 0)}
+    frontier = [start]
+    for moved in range(1, squares + 1):
+        reached: list[Footprint] = []
+        for fp in frontier:
+            gap = distance(source, fp)
+            for d in DIRECTIONS:
+                into = fp.moved(d)
+                if (into.x, into.y) in ends or distance(source, into) != gap + 1:
+                    continue
+                found = _push_place(grid, occupancy, mover, into, moved)
+                if found is None:
+                    continue
+                ends[(into.x, into.y)] = found
+                if not found.flee:
+                    reached.append(into)
+        frontier = reached
+    return ends
