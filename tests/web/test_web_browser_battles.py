@@ -167,6 +167,20 @@ def wait_for_state(page: Page, server: str, events: int) -> Any:
     return api_state(page, server)
 
 
+def wait_for_change(page: Page, server: str, before: Any) -> Any:
+    """The match's state once the page shows the one after *before* (a decision may add no event: an order, a mover)."""
+    shown = "ns => ns.map(n => n.dataset.notation)"
+    old = (len(before["events"]), before["decision"] and [o["notation"] for o in before["decision"]["options"]], before["decision"] and before["decision"]["prompt"])
+    for _ in range(300):
+        page.wait_for_function("() => !document.body.classList.contains('waiting')")
+        prompt = page.locator("#prompt").inner_text() if page.locator("#prompt").count() else None
+        now = (page.locator(".event-log li").count(), page.eval_on_selector_all("button.option", shown) or None, prompt)
+        if now != old:
+            return api_state(page, server)
+        page.wait_for_timeout(100)
+    pytest.fail(f"the page did not change after a choice at {before['decision']}")
+
+
 def legal_point(save: str, decision: Any, board: Any, model: Any) -> str | None:
     """A point near *model* that kessen.Match accepts for it (asked through Match.odds, which parses the choice)."""
     match = Match.loads(json.loads(save))
@@ -223,14 +237,14 @@ def test_browser_play_a_few_decisions_with_a_free_move_by_clicking_the_board_the
         assert decision is not None, state["result"]
         if offers_a_free_move(decision):
             break
-        count = len(state["events"])
         page.locator("button.option").first.click()
-        state = wait_for_state(page, server, count)
+        state = wait_for_change(page, server, state)
     else:
         pytest.fail(f"no free move in 40 decisions of {name}")
     decision, board = state["decision"], state["board"]
     ids = {m["id"]: m for m in board["models"]}
-    mover = ids.get(decision["actor"]) or next(m for m in board["models"] if m["side"] == side and not m["status"])
+    group = [m for m in board["models"] if m.get("group") == decision["actor"]]  # a Detachment acts through its models
+    mover = ids.get(decision["actor"]) or (group[0] if group else next(m for m in board["models"] if m["side"] == side and not m["status"]))
     save = page.request.get(f"{server}/api/matches/{state['id']}/save").text()
     point = legal_point(save, decision, board, mover)
     assert point is not None, f"no legal point near {mover['id']}"
@@ -252,7 +266,8 @@ def test_browser_play_a_few_decisions_with_a_free_move_by_clicking_the_board_the
     assert state["board"] == before["board"] and state["decision"] == before["decision"]
     # an illegal point is refused with its rule, changing nothing
     page.locator(f'#play-board [data-model="{mover["id"]}"]').click()
-    click_board_point(page, board["width"] - 0.01, board["height"] - 0.01) if ruleset != "armies-clash" else click_board_point(page, board["width"] - 0.5, board["height"] - 0.5)
+    far = 0.5 if ruleset == "armies-clash" else board["width"] / 50  # well inside the table: a click never rounds off it
+    click_board_point(page, board["width"] - far, board["height"] - far)
     expect(page.locator("#refusal")).to_be_visible()
     assert re.search(r"[A-Z]+-[A-Z]+-\d+", page.locator("#refusal").inner_text()), page.locator("#refusal").inner_text()
     assert api_state(page, server)["board"] == before["board"]
