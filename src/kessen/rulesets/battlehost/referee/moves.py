@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch, segment_point_distance
 from kessen.rulesets.battlehost import events as ev
@@ -27,9 +28,10 @@ from kessen.rulesets.battlehost.board import (
     has_control_zone,
     in_base_contact,
 )
-from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
-from kessen.rulesets.battlehost.referee.state import BhState, put_model
-from kessen.rulesets.battlehost.rules.sides import other_side
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
+from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
+from kessen.rulesets.battlehost.referee.steps import MoveStep
+from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
 
@@ -198,12 +200,10 @@ def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[floa
     return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
 
 
-@functools.lru_cache(maxsize=16)
-def move_options(state: BhState) -> tuple[MoveOption, ...]:
+def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
     a prone model; then ending the player's moves (BH-MOVE-1..7)."""
-    side = state.acting
     engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
@@ -246,10 +246,19 @@ def model_moves(
     return tuple(charges), tuple(advances)
 
 
-def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
-    """A model stands up, moves or charges; or the player ends its moves (BH-MOVE-1..8)."""
+def move_node(state: BhState, step: MoveStep) -> Decision:
+    """The moving player's choice: a model's move, charge or standing up, or the end of its moves (BH-MOVE-1)."""
+    return ask(step.side, "move", move_options(state, step.side))
+
+
+def apply_move(state: BhState, step: MoveStep, choice: MoveOption, out: list[Event]) -> BhState:
+    """A model stands up, moves or charges, and its player moves again; or the player ends its moves (BH-MOVE-1..8)."""
     if isinstance(choice, EndMoves):
-        return next_mover(state, out)
+        return state
+    return then(_moved(state, choice, out), step)
+
+
+def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhState:
     if isinstance(choice, StandUp):
         out.append(ev.StoodUp(model=choice.model))
         m = state.get(choice.model)
@@ -267,12 +276,4 @@ def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
         out.append(ev.Moved(model=m.id, x=dest.x, y=dest.y, inches=inches))
     state = put_model(state, m.at(dest))
     return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
-
-
-def next_mover(state: BhState, out: list[Event]) -> BhState:
-    """The other player moves after the priority player; then the Shoot phase begins (BH-MOVE-1, BH-TURN-1)."""
-    if state.acting == state.priority:
-        return replace(state, acting=other_side(state.priority or "good"))
-    out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
-    return replace(state, phase="shoot", acting=state.priority)
 
