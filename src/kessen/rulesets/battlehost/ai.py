@@ -35,7 +35,7 @@ from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.options import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
-from kessen.rulesets.battlehost.rules.sides import Side, other_side
+from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
@@ -260,7 +260,7 @@ class BattlehostAI:
         """The points whose exact chance to win, times what the duel is worth, less the points' worth, is best (BH-DUEL-6)."""
         f = state.fighting
         assert f is not None
-        side: Side = decision.player  # type: ignore[assignment]
+        side = side_named(decision.player)
         stakes = duel_stakes(*self._sides(state, side), side)
 
         def value(o: op.SpendMight) -> tuple[Fraction, int]:

@@ -16,10 +16,10 @@ from kessen.rulesets.battlehost.board import Model
 from kessen.rulesets.battlehost.profiles import format_fight
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee import strikes as referee_strikes
+from kessen.rulesets.battlehost.referee.odds import shot_odds, strike_odds
 from kessen.rulesets.battlehost.rules.might import die_score
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side
 
@@ -79,9 +79,8 @@ def describe(state: st.BhState, option: Any, lang: str) -> str:
     """An option in the words of the *lang* catalogue, naming the model that acts; shots and strikes show the
     exact odds of the roll that follows (BH-PROC-2, BH-PROC-3)."""
     if isinstance(option, op.ShootAt):
-        dist = referee_shooting.shot_dist(state, option)
-        hit, wound = dist.probability(lambda o: o.hit), dist.probability(lambda o: o.wounded)
-        return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(hit), wound=_pct(wound))
+        shot = shot_odds(state, option)
+        return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(shot["hit"]), wound=_pct(shot["wound"]))
     if isinstance(option, op.MoveTo):
         key = ("stand_" if option.stand_up else "") + ("charge" if option.charge else "move")
         return _say(lang, key, model=option.model, charge=option.charge, x=f"{option.x:.2f}", y=f"{option.y:.2f}")
@@ -129,13 +128,11 @@ def _strike_at(state: st.BhState, option: op.StrikeAt, lang: str) -> str:
     """The striker's next strike(s) at a target, with the exact odds of the strikes rule (BH-PROC-3)."""
     f = state.fighting
     assert f is not None and f.striker is not None
-    aimed = referee_strikes.aimed(f, option.target)
-    made = referee_strikes.strikes_made(state, aimed)
-    dist = referee_strikes.strike_dist(state, aimed)
-    mean = sum((p * o.wounds for o, p in dist.probabilities().items()), Fraction(0))
+    made = referee_strikes.strikes_made(state, referee_strikes.aimed(f, option.target))
+    strike = strike_odds(state, option)
     return _say(
         lang, "strike_at", model=f.striker, target=option.target, strikes=_strikes(lang, made),
-        mean=f"{float(mean):.2f}", slay=_pct(dist.probability(lambda o: o.slain)),
+        mean=f"{float(strike['expected_wounds']):.2f}", slay=_pct(strike["slay"]),
     )
 
 
@@ -321,3 +318,10 @@ def _shown(lang: str, names: tuple[str, ...]) -> str:
 def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
+
+
+def prompt(decision: Decision, lang: str) -> str:
+    """The question *decision* asks, naming the side that decides and the model that acts (the catalogue's
+    ``prompts`` table, one entry per decision kind)."""
+    said = catalogue(RULESET_ID, lang)["prompts"][decision.kind]
+    return str(said).format(side=_word(lang, decision.player), actor=decision.actor)

@@ -52,7 +52,7 @@ def start_fight_phase(state: BhState, step: FightPhase, choice: None, out: list[
 
 def split_node(state: BhState, step: SplitStep) -> Decision:
     """The priority player's choice of a split of one group into fights (BH-FIGHT-1)."""
-    return ask(state.priority or "", "split", [ChooseSplit(s) for s in step.group.choices])
+    return ask(state.priority or "", "split", [ChooseSplit(s) for s in step.group.choices], actor=", ".join(step.group.models))
 
 
 def choose_split(state: BhState, step: SplitStep, choice: ChooseSplit, out: list[Event]) -> BhState:

@@ -11,14 +11,17 @@ steps are all played the next turn is queued; a side wiped out ends the battle a
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
-from kessen.core.engine import Node
+from kessen.core.board import Board
+from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
 from kessen.core.steps import StepMachine, StepRule
 from kessen.rulesets.battlehost import text
 from kessen.rulesets.battlehost.ai import BattlehostAI
-from kessen.rulesets.battlehost.referee import duel, fight, might, moves, shooting, strikes, turns
+from kessen.rulesets.battlehost.board import board_data
+from kessen.rulesets.battlehost.referee import duel, fight, might, moves, notation, odds, shooting, strikes, turns
 from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.state import BhState
@@ -60,7 +63,8 @@ MACHINE: StepMachine[BhState] = StepMachine(
 
 
 class BattlehostGame:
-    """battlehost for the engine (kessen.core.engine.Game): scenario loading, nodes, apply, AI, narration."""
+    """battlehost for the engine (kessen.core.engine.Game): scenario loading, nodes, apply, notation and odds of
+    the choices, the board as data, AI, narration."""
 
     ruleset = RULESET_ID
 
@@ -73,6 +77,21 @@ class BattlehostGame:
 
     def apply(self, state: BhState, choice: Any) -> tuple[BhState, tuple[Event, ...]]:
         return MACHINE.apply(state, choice)
+
+    def notation(self, state: BhState, decision: Decision, choice: Any) -> str:
+        return notation.decision_notation(decision, choice)
+
+    def parse(self, state: BhState, decision: Decision, text: str) -> Any:
+        return notation.parse(state, decision, text)
+
+    def odds(self, state: BhState, decision: Decision, choice: Any) -> dict[str, Fraction] | None:
+        return odds.odds(state, decision, choice)
+
+    def prompt(self, state: BhState, decision: Decision, lang: str) -> str:
+        return text.prompt(decision, lang)
+
+    def board(self, state: BhState) -> Board:
+        return board_data(state.board, state.models)
 
     def load_scenario(self, text: str, source: str) -> BhState:
         """The scenario's board before the first priority roll (its first step; see :meth:`start`)."""
