@@ -50,15 +50,6 @@ def _song_of_blades(data: Data) -> None:
             _turn(model, width, depth)
 
 
-def _battlehost(data: Data) -> None:
-    """Models of ``good`` and ``evil`` stand at (x, y) in inches on a ``board`` of 48" × 48" by default."""
-    board = data.get("board", {})
-    width, height = board.get("width", 48.0), board.get("height", 48.0)
-    for side in ("good", "evil"):
-        for model in data.get(side, []):
-            _turn(model, width, height)
-
-
 def _legions(data: Data) -> None:
     """Model lines start at (x, y) and step (dx, dy) on a ``battlefield`` of 72" × 48"; each player's battlefield
     edge goes over to the opposite edge, and a model's given facing (degrees) turns with it."""
@@ -94,7 +85,6 @@ def _armies_clash(data: Data) -> None:
 
 _SWAPS: dict[str, Callable[[Data], None]] = {
     "song-of-blades": _song_of_blades,
-    "battlehost": _battlehost,
     "legions": _legions,
     "armies-clash": _armies_clash,
 }
