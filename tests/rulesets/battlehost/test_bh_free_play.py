@@ -8,7 +8,7 @@ import json
 import random
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from bh_referee_support import CONTACT, model, scenario_text
@@ -20,6 +20,7 @@ from kessen.core.notation import point
 from kessen.match import Match
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.odds import shot_odds
+from kessen.rulesets.battlehost.referee.options import DecisionKind
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "battlehost"
 CATALOGUE = Path(__file__).resolve().parents[3] / "src" / "kessen" / "i18n"
@@ -244,3 +245,15 @@ def test_bh_move_1_notation_round_trips_for_every_option_of_random_games() -> No
                     written += 1
             m.choose(rnd.choice(m.decision.options))
     assert decisions >= 1000 and checked > decisions and written > 50, (decisions, checked, written)
+
+
+def test_bh_move_1_the_notation_table_lists_every_decision_kind_and_its_refusals_read_as_written() -> None:
+    """BH-MOVE-1..3: docs/scenarios/battlehost.md has one row per decision kind, and the refusals it quotes are the
+    ones a person gets."""
+    doc = (EXAMPLES.parents[1] / "docs" / "scenarios" / "battlehost.md").read_text(encoding="utf-8")
+    table = doc[doc.index("## Playing: decisions and their notation"):]
+    rows = {line.split("|")[1].strip().strip("`") for line in table.splitlines() if line.startswith("| `")}
+    assert rows == set(get_args(DecisionKind))
+    m = match([model("Captain", 10, 10), model("Guard 1", 13, 10)], [model("Orc", 30, 30)])
+    assert f"`{refused(m, 'move Captain to 16.5,10')}`" in doc
+    assert f"`{refused(m, 'move Captain to 15,10')}`" in doc
