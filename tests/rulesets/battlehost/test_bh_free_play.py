@@ -257,3 +257,19 @@ def test_bh_move_1_the_notation_table_lists_every_decision_kind_and_its_refusals
     m = match([model("Captain", 10, 10), model("Guard 1", 13, 10)], [model("Orc", 30, 30)])
     assert f"`{refused(m, 'move Captain to 16.5,10')}`" in doc
     assert f"`{refused(m, 'move Captain to 15,10')}`" in doc
+
+
+def test_bh_move_2_the_suggestions_hold_a_move_into_line_after_the_older_ones() -> None:
+    """BH-MOVE-2, BH-MOVE-3: besides the charges and advances, each model is offered a move into line at the nearer
+    flank of its nearest friend, square to that friend's nearest enemy and 0.05" clear of its base; these come after
+    ``end moves`` (older saves count options by number) and the AI keeps to the options before it."""
+    m = match([model("A", 10, 10), model("B", 14, 8)], [model("Orc", 10, 30)])
+    d = m.decision
+    assert d is not None
+    notations = [o.notation for o in d.options]
+    end = notations.index("end moves")
+    assert f"move B to {round(10 + CONTACT + 0.05, 3)},10" in notations[end + 1 :]
+    assert all(n.startswith(("move ", "charge ", "stand ")) for n in notations[:end])
+    node = m._session.node
+    choice = m.ruleset.game.ai("good").decide(m.state, node)
+    assert choice in node.options[: end + 1]

@@ -192,6 +192,7 @@ class BattlehostAI:
         advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
         do, charge even at poor odds."""
         options: tuple[Any, ...] = decision.options
+        options = options[: options.index(op.EndMoves()) + 1]  # the moves into line after it are for people
         holding: dict[str, bool] = {}
         aiming: dict[str, bool] = {}
 

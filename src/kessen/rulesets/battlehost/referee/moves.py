@@ -228,21 +228,25 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     advances: list[MoveTo | StandUp] = []
     movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
     reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
+    lines: list[MoveTo] = []
     for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
         near, nearest = surroundings(screened, m, reach)
         mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
         charges.extend(mine[0])
         advances.extend(mine[1])
-    return (*charges, *advances, EndMoves())
+        lines.extend(mine[2])
+    if not charges and not advances:
+        return (EndMoves(),)  # the phase ends by itself, as kessen-save/1 files expect (see move_node)
+    return (*charges, *advances, EndMoves(), *lines)
 
 
 @functools.lru_cache(maxsize=4096)
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
-) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...]]:
-    """One model's charges and its other moves (BH-MOVE-2..7): they depend only on the models within its reach
-    (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a model whose
-    surroundings did not change since another model moved keeps the same options."""
+) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...]]:
+    """One model's charges, its other moves and its move into line (BH-MOVE-2..7): they depend only on the models
+    within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a
+    model whose surroundings did not change since another model moved keeps the same options."""
     limit = move_limit(m, stand_up=m.prone)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
@@ -262,7 +266,35 @@ def model_moves(
                 advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
     if m.prone:
         advances.append(StandUp(m.id))
-    return tuple(charges), tuple(advances)
+    line = into_line(m, near, engaged, nearest, board, limit=limit)
+    return tuple(charges), tuple(advances), (line,) if line is not None else ()
+
+
+LINE_GAP = 0.05  # inches between the bases of a line: clear of each other (BH-GEO-3, BH-MOVE-3)
+
+
+def into_line(m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board, *, limit: float) -> MoveTo | None:
+    """A move into line beside the nearest friend that is not engaged, facing the nearest enemy: the spot of the
+    two at its flanks (square to the direction of the enemy, LINE_GAP apart) that is nearer, if *m* can legally move
+    there (BH-MOVE-2..4, BH-MOVE-7); else None.
+
+    [DECISION] A suggestion for people (menus), after the older options so that kessen-save/1 indices hold; the
+    AI does not take it."""
+    if nearest is None:
+        return None
+    friends = sorted((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id))
+    if not friends:
+        return None
+    f = friends[0]
+    facing = nearest.centre - f.centre
+    if facing.length() == 0:
+        return None
+    across = Point(-facing.y, facing.x).unit().scaled(f.r + m.r + LINE_GAP)
+    spots = sorted((f.centre + across, f.centre - across), key=lambda p: ((p - m.centre).length(), p.x, p.y))
+    for p in spots:
+        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(replace(m, prone=False), p, near, board, limit=limit, engaged=engaged):
+            return MoveTo(m.id, p.x, p.y, stand_up=m.prone)
+    return None
 
 
 def move_node(state: BhState, step: MoveStep) -> Decision:
