@@ -319,7 +319,6 @@ def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
 
-
 def prompt(decision: Decision, lang: str) -> str:
     """The question *decision* asks, naming the side that decides and the model that acts (the catalogue's
     ``prompts`` table, one entry per decision kind)."""

@@ -18,7 +18,7 @@ from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.backing_away import Retreat, retreat
 from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, MakeWayChoice, NextLoser, StandUp, ask
 from kessen.rulesets.battlehost.referee.pairing import Fight, OpenGroup, after_choice, groups, split_into_fights
-from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, fight_resolved, living, put_model, current_fight, side_of, then, with_fight
+from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, current_fight, fight_resolved, living, put_model, side_of, then, with_fight
 from kessen.rulesets.battlehost.referee.steps import (
     BackAway,
     Declare,
@@ -94,7 +94,6 @@ def fight_over(state: BhState, step: FightOver, choice: None, out: list[Event]) 
 
 
 # --- prone winners stand up (BH-BACK-5) -----------------------------------------------------------------------
-
 
 
 def stand_up_node(state: BhState, step: StandUpOffer) -> Decision:

@@ -335,7 +335,6 @@ def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhStat
     return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
 
 
-
 # --- a move the player writes (issue 10: any point the rules allow) -----------------------------------------
 
 _BREACH_RULES = {

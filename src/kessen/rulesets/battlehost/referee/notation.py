@@ -33,6 +33,7 @@ from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import side_named
 
 _FIXED: dict[type, str] = {op.EndMoves: "end moves", op.EndShooting: "end shooting"}
+SHOWN = 8  # the choices a refusal lists
 
 
 def _fight(f: Fight) -> str:
@@ -93,8 +94,9 @@ def parse(state: BhState, decision: Decision, text: str) -> Any:
             return move
     form = _FORMS.get(decision.kind)
     if form is not None and said.startswith(form[0]):
-        choices = "; ".join(decision_notation(decision, o) for o in decision.options)
-        raise IllegalChoice(form[1], f"{form[2]}: {said!r} is not one of them (the choices: {choices})")
+        shown = [decision_notation(decision, o) for o in decision.options[:SHOWN]]
+        more = f" and {len(decision.options) - SHOWN} more" if len(decision.options) > SHOWN else ""
+        raise IllegalChoice(form[1], f"{form[2]}: {said!r} is not one of them (the choices: {'; '.join(shown)}{more})")
     raise unknown(text, (decision_notation(decision, o) for o in decision.options))
 
 
