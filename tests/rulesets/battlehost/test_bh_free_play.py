@@ -171,7 +171,7 @@ def test_bh_proc_2_bh_duel_6_odds_keys_and_prompts_are_in_both_catalogues() -> N
     """BH-PROC-2, BH-PROC-3, BH-DUEL-6: every odds key a battle shows is labelled in the en and ja ``[odds]``
     tables; every decision kind has its prompt, naming the side that decides and the model that acts."""
     tables = {lang: tomllib.loads((CATALOGUE / f"battlehost.{lang}.toml").read_text(encoding="utf-8")) for lang in ("en", "ja")}
-    kinds = set(tables["en"]["decisions"])
+    kinds = set(get_args(DecisionKind))
     for lang, table in tables.items():
         assert set(table["prompts"]) == kinds == set(table["decisions"]), lang
     seen: set[str] = set()

@@ -21,7 +21,7 @@ CONTROL_ZONE = 1.0  # BH-GEO-4
 AHEAD = 1e-9  # BH-GEO-7 condition 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=151)  # one entry per base size, 20-170 mm (BH-GEO-1)
 def radius(base_mm: int) -> float:
     """A round base's radius in inches from its diameter in millimetres (BH-GEO-1).
 
