@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
-from bh_referee_support import CONTACT, model, scenario_text
+from bh_referee_support import CONTACT, GAME, decision, fight_phase, model, scenario_text, step
 
 from kessen import i18n
 from kessen.core.engine import Decision
@@ -19,6 +19,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.notation import point
 from kessen.match import Match
 from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.odds import shot_odds
 from kessen.rulesets.battlehost.referee.options import DecisionKind
 
@@ -273,3 +274,20 @@ def test_bh_move_2_the_suggestions_hold_a_move_into_line_after_the_older_ones() 
     node = m._session.node
     choice = m.ruleset.game.ai("good").decide(m.state, node)
     assert choice in node.options[: end + 1]
+
+
+def test_bh_fight_1_bh_back_5_splits_and_standing_up_have_their_notation() -> None:
+    """BH-FIGHT-1: a square of two against two splits two ways, written ``split G1 vs E1 / G2 vs E2``; BH-BACK-5: a
+    prone winner's player says ``stand up`` or ``stay prone``; each parses back to its option."""
+    good = [model("G1", 10, 10), model("G2", 10 + CONTACT, 10 + CONTACT)]
+    state = fight_phase(good, [model("E1", 10 + CONTACT, 10), model("E2", 10, 10 + CONTACT)], priority="evil")
+    ask = decision(state, "split")
+    written = [GAME.notation(state, ask, o) for o in ask.options]
+    assert set(written) == {"split G1 vs E1 / G2 vs E2", "split G1 vs E2 / G2 vs E1"}
+    assert [GAME.parse(state, ask, w) for w in written] == list(ask.options)
+    prone = fight_phase([model("L", 10.9843, 10, prone=True)], [model("W", 10, 10)])
+    prone, _ = step(prone, DuelDice(good_best=6, evil_best=1))
+    ask = decision(prone, "stand up")
+    assert [GAME.notation(prone, ask, o) for o in ask.options] == ["stand up", "stay prone"]
+    assert GAME.parse(prone, ask, "stay  prone") == op.StandUp("L", False)
+    assert GAME.prompt(prone, ask, "en") == "Good: does the prone L stand up?"
