@@ -9,12 +9,13 @@ import tomli_w
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.referee import game as g
-from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.game import BattlehostGame
 from kessen.rulesets.battlehost.referee.turns import PriorityRoll
-from kessen.rulesets.battlehost.scenario import load_scenario
+from tests.engine_support import apply_checked
+
+GAME = BattlehostGame()
 
 TOL = 0.001  # inches: positions are compared to 0.001" (section 11)
 CONTACT = 0.9842520  # centres of two 25 mm bases in contact
@@ -33,20 +34,14 @@ def scenario_text(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extr
 
 
 def state_of(good: list[dict[str, Any]], evil: list[dict[str, Any]], **extra: Any) -> st.BhState:
-    """The initial state of a scenario built from model entries (through the scenario loader)."""
-    return initial_state(load_scenario(scenario_text(good, evil, **extra), "test.toml"))
+    """The initial state of a scenario built from model entries (through the scenario loader), at its first
+    step, the priority roll."""
+    return GAME.load_scenario(scenario_text(good, evil, **extra), "test.toml")
 
 
 def step(state: st.BhState, choice: Any) -> tuple[st.BhState, tuple[Event, ...]]:
     """Apply *choice*, first checking that it is legal here (an option, or an outcome of the distribution)."""
-    node = g.node(state)
-    if isinstance(node, Decision):
-        assert choice in node.options, (choice, node.what, node.options)
-    elif isinstance(node, Chance):
-        assert node.dist.probability(choice) > 0, (choice, node.what, node.dist.outcomes())
-    else:
-        raise AssertionError(f"the battle is over: {node}")
-    return g.apply(state, choice)
+    return apply_checked(GAME, state, choice)
 
 
 def play(state: st.BhState, *choices: Any) -> tuple[st.BhState, list[Event]]:
@@ -70,9 +65,9 @@ def to_phase(state: st.BhState, phase: str) -> tuple[st.BhState, list[Event]]:
     while order.index(state.phase) < order.index(phase):
         if state.turn != turn or (state.phase == "priority" and turn > 0):
             break  # the turn ended first (nothing to fight)
-        node = g.node(state)
+        node = GAME.node(state)
         assert isinstance(node, Decision), node
-        choice = op.EndMoves() if node.what == "move" else op.EndShooting()
+        choice = op.EndMoves() if node.kind == "move" else op.EndShooting()
         state, new = step(state, choice)
         events.extend(new)
     return state, events
@@ -84,25 +79,25 @@ def fight_phase(good: list[dict[str, Any]], evil: list[dict[str, Any]], priority
 
 
 def node(state: st.BhState) -> Any:
-    return g.node(state)
+    return GAME.node(state)
 
 
-def decision(state: st.BhState, what: str) -> Decision:
-    n = g.node(state)
+def decision(state: st.BhState, kind: str) -> Decision:
+    n = GAME.node(state)
     assert isinstance(n, Decision), n
-    assert n.what == what, (n.what, what, n)
+    assert n.kind == kind, (n.kind, kind, n)
     return n
 
 
-def chance(state: st.BhState, what: str) -> Chance:
-    n = g.node(state)
+def chance(state: st.BhState, kind: str) -> Chance:
+    n = GAME.node(state)
     assert isinstance(n, Chance), n
-    assert n.what == what, (n.what, what)
+    assert n.kind == kind, (n.kind, kind)
     return n
 
 
 def is_over(state: st.BhState) -> bool:
-    return isinstance(g.node(state), Terminal)
+    return isinstance(GAME.node(state), Terminal)
 
 
 def at(m: Model | None, x: float, y: float) -> bool:

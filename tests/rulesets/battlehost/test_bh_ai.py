@@ -8,9 +8,11 @@ from pathlib import Path
 
 from bh_referee_support import (
     CONTACT,
+    GAME,
     decision,
     fight_phase,
     model,
+    node,
     started,
     state_of,
     step,
@@ -21,9 +23,7 @@ from kessen.rulesets.battlehost.ai import BattlehostAI, holds_choke_point
 from kessen.rulesets.battlehost.referee import shooting as shoot_phase
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
-from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.turns import GivenPriority
-from kessen.rulesets.battlehost.scenario import load_scenario
 
 DOORWAY = Path(__file__).resolve().parents[3] / "examples" / "battlehost" / "doorway.toml"
 GOOD_WINS = DuelDice(good_best=6, evil_best=1)
@@ -37,12 +37,12 @@ def test_bh_move_1_ai_hero_holds_the_doorway() -> None:
     """BH-MOVE-1, BH-GEO-5: in the doorway scenario the outnumbered Captain stands in a 2" gap where one orc at a time
     can reach it, so the AI never moves it out (though it could advance), while the orcs, who outnumber the Good side,
     do not hold back."""
-    state, _ = step(initial_state(load_scenario(DOORWAY.read_text(), str(DOORWAY))), GivenPriority("good"))
+    state, _ = step(GAME.load_scenario(DOORWAY.read_text(), str(DOORWAY)), GivenPriority("good"))
     ask = decision(state, "move")
     assert any(isinstance(o, op.MoveTo) and o.model == "Captain" for o in ask.options)
     assert holds_choke_point(state, state.get("Captain"))
     ai = BattlehostAI("good")
-    while state.phase == "move" and state.acting == "good":
+    while node(state).kind == "move" and node(state).player == "good":
         choice = ai.decide(state, decision(state, "move"))
         assert getattr(choice, "model", None) != "Captain"
         state, _ = step(state, choice)

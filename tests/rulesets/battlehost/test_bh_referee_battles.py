@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bh_referee_support import CONTACT, fight_phase, model
+from bh_referee_support import CONTACT, GAME, fight_phase, model
 from scipy.stats import chisquare
 
 from kessen.core.decisions import FirstOptionDecider, RandomDecider
@@ -22,7 +22,6 @@ from kessen.dice import draw, stream
 from kessen.io.validation import validate_data
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost.procedures import FightInput
-from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.rules.fight import fight
 from kessen.sim.play import play_battle
@@ -37,13 +36,13 @@ def sample_fight(state: st.BhState, rng: Any) -> tuple[Any, ...]:
     """Play one fight to its end with the default policy (first options), drawing at chance nodes; a Hero keeps
     its Might off its To Wound rolls, since the ``fight`` procedure spends Might in the duel only (BH-PROC-5)."""
     while True:
-        node = g.node(state)
+        node = GAME.node(state)
         if isinstance(node, Chance):
             choice = draw(node.dist, rng)
         else:
             assert isinstance(node, Decision), node
-            choice = node.options[-1] if node.what == "might on roll" else node.options[0]  # the last: spend none
-        state, events = g.apply(state, choice)
+            choice = node.options[-1] if node.kind == "might on roll" else node.options[0]  # the last: spend none
+        state, events = GAME.apply(state, choice)
         for e in events:
             if e.type == "fight_resolved":
                 return (e.winner, e.decided_by, e.might_spent, e.wounds, e.slain)  # type: ignore[attr-defined]

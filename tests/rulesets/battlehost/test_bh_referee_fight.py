@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from bh_referee_support import CONTACT, chance, decision, fight_phase, model, of_type, state_of, step
+from bh_referee_support import CONTACT, chance, decision, fight_phase, model, node, of_type, state_of, step
 
+from kessen.core.engine import Decision
 from kessen.dice import d, keep_highest
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import options as op
@@ -119,7 +120,7 @@ def test_bh_scn_10_bh_strike_3_slain_at_once_and_no_later_strike() -> None:
 def play_losers(state: st.BhState) -> tuple[st.BhState, list]:
     """Let the losers back away in their listed order."""
     events: list = []
-    while state.fighting is not None and state.fighting.stage == "back_away":
+    while isinstance(node(state), Decision) and node(state).kind == "back away":
         ask = decision(state, "back away")
         state, new = step(state, ask.options[0])
         events.extend(new)

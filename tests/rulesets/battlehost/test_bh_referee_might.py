@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from bh_referee_support import (
+    GAME,
     CONTACT,
     chance,
     decision,
@@ -23,7 +24,6 @@ from bh_referee_support import (
 )
 
 from kessen.core.engine import Chance, Decision
-from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
@@ -49,20 +49,20 @@ def shot_odds(state: st.BhState, policy: Any = None) -> dict[tuple[bool, int], F
     out: dict[tuple[bool, int], Fraction] = {}
 
     def walk(s: st.BhState, p: Fraction) -> None:
-        if s.phase != "shoot" or s.shooting is None and s.hero_die is None:
+        if s.phase != "shoot" or s.shooting is None:
             t = s.model("T")
             key = (t is None or t.wounds_left < t.wounds, hero_might - s.get("H").might_left)
             out[key] = out.get(key, Fraction(0)) + p
             return
-        node = g.node(s)
+        node = GAME.node(s)
         if isinstance(node, Chance):
             for o, q in node.dist.probabilities().items():
-                walk(g.apply(s, o)[0], p * q)
+                walk(GAME.apply(s, o)[0], p * q)
         else:
             assert isinstance(node, Decision)
-            walk(g.apply(s, policy(node) if policy else node.options[0])[0], p)
+            walk(GAME.apply(s, policy(node) if policy else node.options[0])[0], p)
 
-    walk(g.apply(state, op.ShootAt("H", "T"))[0], Fraction(1))
+    walk(GAME.apply(state, op.ShootAt("H", "T"))[0], Fraction(1))
     return out
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from bh_referee_support import CONTACT, decision, fight_phase, model, step
+from bh_referee_support import CONTACT, decision, fight_phase, model, node, step
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
@@ -117,7 +117,7 @@ def test_bh_fight_1_a_group_with_many_splits_is_split_fight_by_fight_and_nothing
     reached: set[frozenset[Fight]] = set()
 
     def walk(s: st.BhState) -> None:
-        if s.split_groups:
+        if node(s).kind == "split":
             for option in decision(s, "split").options:
                 walk(step(s, option)[0])
             return

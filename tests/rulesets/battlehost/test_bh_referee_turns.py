@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from bh_referee_support import CONTACT, decision, model, of_type, scenario_text, started, state_of, step, to_phase
+from bh_referee_support import CONTACT, decision, model, node, of_type, scenario_text, started, state_of, step, to_phase
 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point
@@ -21,7 +21,6 @@ from kessen.rulesets.battlehost.board import (
     in_control_zone,
     radius,
 )
-from kessen.rulesets.battlehost.referee import game as g
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import turns
 from kessen.rulesets.battlehost.referee import options as op
@@ -85,7 +84,7 @@ def test_bh_turn_2_priority_roll_first_turn_rerolls_ties() -> None:
     state, events = step(state, PriorityRoll(2, 5))
     assert of_type(events, "priority_rolled")[0].player == "evil" and state.priority == "evil"
     state, _ = to_phase(state, "fight")
-    assert g.node(state).dist.probability(lambda o: o.good == o.evil) == Fraction(1, 6)  # type: ignore[union-attr]
+    assert node(state).dist.probability(lambda o: o.good == o.evil) == Fraction(1, 6)  # type: ignore[union-attr]
     state, events = step(state, PriorityRoll(4, 4))
     assert state.priority == "good" and of_type(events, "priority_rolled")[0].player == "good"
 

@@ -100,16 +100,16 @@ def test_bh_every_decision_names_who_acts(path: Path) -> None:
 
     class Checking(RandomDecider):
         def decide(self, state: Any, node: Decision) -> Any:
-            met.add(node.what)
+            met.add(node.kind)
             for lang in LANGUAGES:
                 line = now(state, lang)
                 f = state.fighting
                 actor = {
                     "two-handed": lambda: node.options[0].model, "might on roll": lambda: node.options[0].model,
-                    "stand up": lambda: node.options[0].model, "make way": lambda: f.offer[1].make_way.model,
+                    "stand up": lambda: node.options[0].model, "make way": lambda: state.pending[0].retreat.make_way.model,
                     "strike": lambda: f.striker,
-                }.get(node.what, lambda: catalogue("battlehost", lang)["option_words"][node.player])()
-                assert actor in line, (node.what, line)
+                }.get(node.kind, lambda: catalogue("battlehost", lang)["option_words"][node.player])()
+                assert actor in line, (node.kind, line)
             return super().decide(state, node)
 
     state = GAME.load_scenario(path.read_text(encoding="utf-8"), str(path))

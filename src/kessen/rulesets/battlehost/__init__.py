@@ -7,10 +7,11 @@ one). referee/ (the engine): state (the frozen state), options (what players cho
 models on the board), turns (priority, end phase, victory), moves (the Move phase), shooting (the Shoot
 phase), pairing (splitting contacts into fights), fight (fights, their order and stages, losers backing
 away), backing_away (where a loser goes: direction away, trapped, making way), duel, strikes, might (a
-Hero's dice in play), game (node, apply, settling, the Game). At the top: procedures (the odds registry:
-input models → rules), scenario (the file format), board (geometry: bases, contact, control zones, the
-board, paths, sight), profiles (characteristics, F notation, missile weapon chart), events, text (narration,
-option words, the board drawn), ai.
+Hero's dice in play), steps (the queue of pending steps), notation (choices as text, parsed back), odds (the
+numbers beside a choice), game (the step machine and the Game). At the top: procedures (the odds registry:
+input models → rules), scenario (the file format, swapping deployment), board (geometry: bases, contact,
+control zones, the board, paths, sight; the board as data), profiles (characteristics, F notation, missile
+weapon chart), events, text (narration, option words, prompts, the board drawn), ai.
 
 Not done yet: the odds procedures take "trapped" as given (the engine decides it from the geometry),
 and take Might only in the duel (section 9 defines no Might input for shots and strikes).
@@ -19,6 +20,7 @@ and take Might only in the duel (section 9 defines no Might input for shots and 
 from kessen.rulesets import Ruleset
 from kessen.rulesets.battlehost.procedures import PROCEDURES
 from kessen.rulesets.battlehost.referee.game import BattlehostGame
+from kessen.rulesets.battlehost.scenario import swap_deployment
 
 RULESET = Ruleset(
     id="battlehost",
@@ -26,4 +28,5 @@ RULESET = Ruleset(
     prefix="BH",
     procedures=PROCEDURES,
     game=BattlehostGame(),
+    swap_deployment=swap_deployment,
 )

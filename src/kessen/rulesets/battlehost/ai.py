@@ -10,7 +10,7 @@ wounds beats what a point is worth kept. Every other choice is the default polic
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -32,9 +32,10 @@ from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.options import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
-from kessen.rulesets.battlehost.rules.sides import Side, other_side
+from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
@@ -142,29 +143,21 @@ class BattlehostAI:
         self.side = side
 
     def decide(self, state: st.BhState, decision: Decision) -> Any:
-        options = decision.options
-        if decision.what == "move":
-            return self._move(state, options)
-        if decision.what == "shoot":
-            return self._shoot(state, options)
-        if decision.what == "two-handed":
-            return self._two_handed(state, options)
-        if decision.what == "might":
-            return self._duel_might(state, options)
-        if decision.what == "might on roll":
-            return self._might_on_roll(state, options)
-        return options[0]
+        kind: DecisionKind = decision.kind  # type: ignore[assignment]
+        policy = self._POLICIES.get(kind)
+        return decision.options[0] if policy is None else policy(self, state, decision)
 
     def _is_shooter(self, m: Model) -> bool:
         return m.weapon is not None and m.shoot_value is not None
 
     # --- shooting ---------------------------------------------------------------------------------------------
 
-    def _shoot(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
+    def _shoot(self, state: st.BhState, decision: Decision) -> Any:
         """The shot likeliest to slay, then to wound, from the exact ``shoot`` odds (BH-PROC-2)."""
+        options: tuple[Any, ...] = decision.options
         shots = [o for o in options if isinstance(o, op.ShootAt)]
         if not shots:
-            return options[-1]
+            return next(o for o in options if isinstance(o, op.EndShooting))
 
         def worth(o: op.ShootAt) -> tuple[Fraction, Fraction]:
             dist = referee_shooting.shot_dist(state, o)
@@ -174,13 +167,13 @@ class BattlehostAI:
 
     # --- moving -------------------------------------------------------------------------------------------------
 
-    def _charge_value(self, state: st.BhState, o: op.MoveTo) -> Fraction:
+    def _charge_value(self, state: st.BhState, o: op.MoveTo, *, enemy_moves_after: bool) -> Fraction:
         """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger;
         if the enemy moves after us, its free models near the charge point may pile in, as many as can reach it."""
         m, target = state.get(o.model), state.get(o.charge or "")
         friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
         theirs = [target]
-        if not friends and state.acting == state.priority:
+        if not friends and enemy_moves_after:
             at = Point(o.x, o.y)
             joiners = sorted(
                 (e for e in state.models
@@ -194,10 +187,12 @@ class BattlehostAI:
                 theirs += joiners[: max(0, min(room, 5))]
         return exchange([fighter(x) for x in (*friends, m)], [fighter(x) for x in theirs], self.side)
 
-    def _move(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
+    def _move(self, state: st.BhState, decision: Decision) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
         advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
         do, charge even at poor odds."""
+        options: tuple[Any, ...] = decision.options
+        options = options[: options.index(op.EndMoves()) + 1]  # the moves into line after it are for people
         holding: dict[str, bool] = {}
         aiming: dict[str, bool] = {}
 
@@ -218,7 +213,7 @@ class BattlehostAI:
                 m = state.get(o.model)
                 if (self._is_shooter(m) and has_target(m)) or holds(m.id):
                     continue
-                value = self._charge_value(state, o)
+                value = self._charge_value(state, o, enemy_moves_after=decision.player == state.priority)
                 if best is None or (value, -i) > best:
                     best, chosen = (value, -i), o
         if best is not None and best[0] >= CHARGE_THRESHOLD:
@@ -236,7 +231,9 @@ class BattlehostAI:
                     halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
                 return o
-        return chosen if chosen is not None else options[-1]  # charge even at poor odds rather than stand idle
+        if chosen is not None:
+            return chosen  # charge even at poor odds rather than stand idle
+        return next(o for o in options if isinstance(o, op.EndMoves))
 
     # --- fighting -----------------------------------------------------------------------------------------------
 
@@ -247,7 +244,8 @@ class BattlehostAI:
         theirs = [fighter(m, two_handed=declared and f.uses_two_handed(m.id)) for m in st.living(state, st.side_of(f.fight, other_side(side)))]
         return mine, theirs
 
-    def _two_handed(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
+    def _two_handed(self, state: st.BhState, decision: Decision) -> Any:
+        options: tuple[Any, ...] = decision.options
         f = state.fighting
         assert f is not None
         model = state.get(options[0].model)
@@ -259,22 +257,24 @@ class BattlehostAI:
             values.append(exchange(trial, theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
 
-    def _duel_might(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
+    def _duel_might(self, state: st.BhState, decision: Decision) -> Any:
         """The points whose exact chance to win, times what the duel is worth, less the points' worth, is best (BH-DUEL-6)."""
         f = state.fighting
         assert f is not None
-        side = f.might_order[0]
+        side = side_named(decision.player)
         stakes = duel_stakes(*self._sides(state, side), side)
 
         def value(o: op.SpendMight) -> tuple[Fraction, int]:
             chance = referee_duel.chance_after_might(state, f, side, o.points)
             return (chance * stakes - o.points * MIGHT_POINT, -o.points)
 
+        options: tuple[Any, ...] = decision.options
         return max(options, key=value)
 
-    def _might_on_roll(self, state: st.BhState, options: tuple[Any, ...]) -> Any:
+    def _might_on_roll(self, state: st.BhState, decision: Decision) -> Any:
         """Spend on a failed die when what the success is worth in wounds (exact chances of what follows) beats the
         points' worth kept (BH-DICE-4)."""
+        options: tuple[Any, ...] = decision.options
         die = state.hero_die
         assert die is not None and die.face is not None
         spend = options[0]
@@ -291,3 +291,10 @@ class BattlehostAI:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
 
+    _POLICIES: dict[DecisionKind, Callable[[BattlehostAI, st.BhState, Decision], Any]] = {
+        "move": _move,
+        "shoot": _shoot,
+        "two-handed": _two_handed,
+        "might": _duel_might,
+        "might on roll": _might_on_roll,
+    }

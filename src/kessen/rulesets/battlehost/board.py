@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from kessen.core import board as core_board
 from kessen.core.geometry import Point, Rect, segment_point_distance, segment_rect_distance
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
@@ -20,7 +21,7 @@ CONTROL_ZONE = 1.0  # BH-GEO-4
 AHEAD = 1e-9  # BH-GEO-7 condition 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=151)  # one entry per base size, 20-170 mm (BH-GEO-1)
 def radius(base_mm: int) -> float:
     """A round base's radius in inches from its diameter in millimetres (BH-GEO-1).
 
@@ -374,3 +375,26 @@ def _terrain_blocks_sight(shooter: Model, target: Model, board: Board) -> bool:
         for b in board.terrain
         if not (b.x0 > x_max or b.x1 < x_min or b.y0 > y_max or b.y1 < y_min)
     )
+
+
+# --- the battlefield as plain data (Game.board) -------------------------------------------------------------
+
+
+def board_data(board: Board, models: Sequence[Model]) -> core_board.Board:
+    """The battlefield for a picture of it (kessen.core.board), in inches: the board, its terrain blocks
+    (``impassable``, BH-GEO-5) and every model with its base diameter, wounds and statuses (``prone``, ``engaged``)."""
+    engaged = engaged_ids(tuple(models))
+    return {
+        "ruleset": "battlehost", "units": "inch", "width": board.width, "height": board.height, "sides": ["good", "evil"],
+        "terrain": [
+            {"kind": "impassable", "shape": "rect", "points": [[k.x0, k.y0], [k.x1, k.y1]], "height": None} for k in board.terrain
+        ],
+        "models": [
+            {
+                "id": m.id, "name": m.name, "side": m.side, "x": m.x, "y": m.y, "base": 2 * m.r, "footprint": None,
+                "wounds": m.wounds_left, "wounds_max": m.wounds,
+                "status": [s for s, on in (("prone", m.prone), ("engaged", m.id in engaged)) if on], "group": None,
+            }
+            for m in models
+        ],
+    }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -178,3 +178,17 @@ def board_of(scenario: Scenario) -> Board:
 def load_scenario(text: str, source: str) -> Scenario:
     """Parse and validate a scenario's TOML text; errors name the file, the field and the value."""
     return load_toml(Scenario, text, source)
+
+
+def swap_deployment(data: dict[str, Any]) -> None:
+    """A sweep's ``swap_sides``: each side's models go to where the other side stood, every position turned half a
+    turn about the board's centre (x → width − x, y → height − y) on the ``board`` (48" × 48" by default); the
+    terrain and the first priority stay as written. *data* is the scenario as parsed from TOML, changed in place."""
+    board = data.get("board", {})
+    width, height = board.get("width", 48.0), board.get("height", 48.0)
+    for side in ("good", "evil"):
+        for entry in data.get(side, []):
+            if "x" in entry:
+                entry["x"] = width - entry["x"]
+            if "y" in entry:
+                entry["y"] = height - entry["y"]

@@ -16,11 +16,12 @@ from kessen.rulesets.battlehost.board import Model
 from kessen.rulesets.battlehost.profiles import format_fight
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee import strikes as referee_strikes
+from kessen.rulesets.battlehost.referee.odds import shot_odds, strike_odds
 from kessen.rulesets.battlehost.rules.might import die_score
-from kessen.rulesets.battlehost.rules.sides import SIDES
+from kessen.rulesets.battlehost.rules.sides import SIDES, Side
 
 RULESET_ID = "battlehost"
 
@@ -78,9 +79,8 @@ def describe(state: st.BhState, option: Any, lang: str) -> str:
     """An option in the words of the *lang* catalogue, naming the model that acts; shots and strikes show the
     exact odds of the roll that follows (BH-PROC-2, BH-PROC-3)."""
     if isinstance(option, op.ShootAt):
-        dist = referee_shooting.shot_dist(state, option)
-        hit, wound = dist.probability(lambda o: o.hit), dist.probability(lambda o: o.wounded)
-        return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(hit), wound=_pct(wound))
+        shot = shot_odds(state, option)
+        return _say(lang, "shoot_at", model=option.model, target=option.target, hit=_pct(shot["hit"]), wound=_pct(shot["wound"]))
     if isinstance(option, op.MoveTo):
         key = ("stand_" if option.stand_up else "") + ("charge" if option.charge else "move")
         return _say(lang, key, model=option.model, charge=option.charge, x=f"{option.x:.2f}", y=f"{option.y:.2f}")
@@ -101,10 +101,9 @@ def describe(state: st.BhState, option: Any, lang: str) -> str:
     if isinstance(option, op.NextLoser):
         return _say(lang, "next_loser", model=option.model)
     if isinstance(option, op.MakeWayChoice):
-        f = state.fighting
-        assert f is not None and f.offer is not None and f.offer[1].make_way is not None
-        loser, friend = f.offer[0], f.offer[1].make_way.model
-        return _say(lang, "make_way" if option.make_way else "no_make_way", model=friend, loser=loser)
+        step = state.pending[0]
+        assert isinstance(step, sp.MakeWay) and step.retreat.make_way is not None
+        return _say(lang, "make_way" if option.make_way else "no_make_way", model=step.retreat.make_way.model, loser=step.loser)
     if isinstance(option, op.NextStriker):
         return _say(lang, "next_striker", model=option.model)
     if isinstance(option, op.StrikeAt):
@@ -129,13 +128,11 @@ def _strike_at(state: st.BhState, option: op.StrikeAt, lang: str) -> str:
     """The striker's next strike(s) at a target, with the exact odds of the strikes rule (BH-PROC-3)."""
     f = state.fighting
     assert f is not None and f.striker is not None
-    aimed = referee_strikes.aimed(f, option.target)
-    made = referee_strikes.strikes_made(state, aimed)
-    dist = referee_strikes.strike_dist(state, aimed)
-    mean = sum((p * o.wounds for o, p in dist.probabilities().items()), Fraction(0))
+    made = referee_strikes.strikes_made(state, referee_strikes.aimed(f, option.target))
+    strike = strike_odds(state, option)
     return _say(
         lang, "strike_at", model=f.striker, target=option.target, strikes=_strikes(lang, made),
-        mean=f"{float(mean):.2f}", slay=_pct(dist.probability(lambda o: o.slain)),
+        mean=f"{float(strike['expected_wounds']):.2f}", slay=_pct(strike["slay"]),
     )
 
 
@@ -229,60 +226,64 @@ def _model_line(m: Model, glyph: str, lang: str) -> str:
 
 
 def next_step(state: st.BhState, node: Node, lang: str) -> str:
-    """What the battle asks next (*node*) and of whom: the model or the side that acts, with the exact chances
-    where Might can still change a duel (BH-DUEL-6)."""
+    """What the battle asks next (*node*, at the state's first pending step) and of whom: the model or the side
+    that acts, with the exact chances where Might can still change a duel (BH-DUEL-6)."""
     if isinstance(node, Terminal):
         return _say(lang, "now_over")
-    if state.hero_die is not None:
-        die = state.hero_die
+    step = state.pending[0]
+    side = _word(lang, node.player) if isinstance(node, Decision) else ""
+    if isinstance(step, sp.HeroRoll | sp.HeroMight):
+        die = step.die
         hero, roll = state.get(die.hero), _word(lang, die.kind)
         if die.face is None:
             return _say(lang, "now_hero_die", model=escape(hero.id), roll=roll)
         return _say(lang, "now_hero_might", model=escape(hero.id), roll=roll, face=die.face, score=die_score(die, die.face), might=hero.might_left)
-    if state.phase == "priority":
+    if isinstance(step, sp.PriorityStep):
         return _say(lang, "now_priority", turn=state.turn + 1)
-    side = _word(lang, node.player) if isinstance(node, Decision) else ""
-    if state.phase == "move":
+    if isinstance(step, sp.MoveStep):
         return _say(lang, "now_move", side=side)
-    if state.phase == "shoot":
-        if state.shooting is not None:
-            return _say(lang, "now_shot", model=escape(state.shooting.model), target=escape(state.shooting.target))
+    if isinstance(step, sp.ShootStep):
         return _say(lang, "now_shoot", side=side)
-    if state.split_groups:
-        return _say(lang, "now_split", side=side, models=_shown(lang, state.split_groups[0].models))
-    f = state.fighting
-    if f is None:
+    if isinstance(step, sp.ShotRoll):
+        assert state.shooting is not None
+        return _say(lang, "now_shot", model=escape(state.shooting.model), target=escape(state.shooting.target))
+    if isinstance(step, sp.SplitStep):
+        return _say(lang, "now_split", side=side, models=_shown(lang, step.group.models))
+    if isinstance(step, sp.PickFight):
         return _say(lang, "now_fight", side=side)
-    what = _fight_step(state, f, node, side, lang)
+    f = st.current_fight(state)
+    what = _fight_step(state, f, step, node, side, lang)
     return _say(lang, "fighting", good=_shown(lang, st.alive_ids(state, f.fight.good)), evil=_shown(lang, st.alive_ids(state, f.fight.evil)), what=what)
 
 
-def _fight_step(state: st.BhState, f: st.Fighting, node: Chance | Decision, side: str, lang: str) -> str:
-    if f.stage == "declare":
+def _fight_step(state: st.BhState, f: st.Fighting, step: sp.Step, node: Chance | Decision, side: str, lang: str) -> str:
+    if isinstance(step, sp.Declare):
         assert isinstance(node, Decision)
         return _say(lang, "now_declare", model=escape(node.options[0].model))  # type: ignore[attr-defined]
-    if f.stage == "dice":
+    if isinstance(step, sp.DuelRoll):
         return _say(lang, "now_duel")
-    if f.stage == "might":
-        return _might_chances(state, f, lang)
-    if f.stage == "roll_off":
+    if isinstance(step, sp.DuelMight):
+        return _might_chances(state, f, step.side, lang)
+    if isinstance(step, sp.RollOff):
         return _say(lang, "now_roll_off")
-    if f.stage == "stand_up":
-        return _say(lang, "now_stand_up", model=escape(f.stand_offers[0]))
-    if f.stage == "back_away":
-        if f.offer is not None and f.offer[1].make_way is not None:
-            return _say(lang, "now_make_way", model=escape(f.offer[1].make_way.model), loser=escape(f.offer[0]))
+    if isinstance(step, sp.StandUpOffer):
+        return _say(lang, "now_stand_up", model=escape(step.model))
+    if isinstance(step, sp.MakeWay):
+        assert step.retreat.make_way is not None
+        return _say(lang, "now_make_way", model=escape(step.retreat.make_way.model), loser=escape(step.loser))
+    if isinstance(step, sp.BackAway):
         return _say(lang, "now_back_away", side=side)
-    if f.striker is None:
+    if isinstance(step, sp.ChooseStriker):
         return _say(lang, "now_striker", side=side)
-    if f.target is None:
+    if isinstance(step, sp.Aim):
+        assert f.striker is not None
         return _say(lang, "now_aim", model=escape(f.striker), strikes=f.strikes_left)
+    assert isinstance(step, sp.StrikeRoll) and f.striker is not None and f.target is not None
     return _say(lang, "now_strike", model=escape(f.striker), target=escape(f.target))
 
 
-def _might_chances(state: st.BhState, f: st.Fighting, lang: str) -> str:
+def _might_chances(state: st.BhState, f: st.Fighting, side: Side, lang: str) -> str:
     """The side's exact chance to win the duel for each number of Might points it may spend (BH-DUEL-6..9)."""
-    side = f.might_order[0]
     heroes = [m for m in st.living(state, st.side_of(f.fight, side)) if m.is_hero and m.might_left]
     chances = _say(lang, "name_separator").join(
         _say(lang, "might_chance", points=o.points, chance=_pct(referee_duel.chance_after_might(state, f, side, o.points)))
@@ -317,3 +318,9 @@ def _shown(lang: str, names: tuple[str, ...]) -> str:
 def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
 
+
+def prompt(decision: Decision, lang: str) -> str:
+    """The question *decision* asks, naming the side that decides and the model that acts (the catalogue's
+    ``prompts`` table, one entry per decision kind)."""
+    said = catalogue(RULESET_ID, lang)["prompts"][decision.kind]
+    return str(said).format(side=_word(lang, decision.player), actor=decision.actor)

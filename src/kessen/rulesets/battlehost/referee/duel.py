@@ -9,12 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded
-from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, living, put_model, side_of, with_fight
+from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded, ask
+from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, living, put_model, side_of, then, with_fight
+from kessen.rulesets.battlehost.referee.steps import (
+    BackAway,
+    ChooseStriker,
+    Declare,
+    DuelDecided,
+    DuelMight,
+    DuelRoll,
+    RollOff,
+    StandUpOffer,
+)
 from kessen.rulesets.battlehost.rules.dice import raise_with_might, useful_might
 from kessen.rulesets.battlehost.rules.duel import (
     Duellist,
@@ -50,10 +61,20 @@ def next_declarer(state: BhState, f: Fighting) -> Model | None:
     return None
 
 
-def declare(state: BhState, f: Fighting, choice: UseTwoHanded, out: list[Event]) -> BhState:
-    """A model declares whether it uses its two-handed weapon in this fight (BH-DUEL-2, BH-DUEL-3)."""
+def declare_node(state: BhState, step: Declare) -> Decision | None:
+    """The next model with a two-handed weapon declares whether it uses it; None when all have (BH-DUEL-2)."""
+    m = next_declarer(state, current_fight(state))
+    return None if m is None else ask(m.side, "two-handed", (UseTwoHanded(m.id, True), UseTwoHanded(m.id, False)), actor=m.id)
+
+
+def declare(state: BhState, step: Declare, choice: UseTwoHanded | None, out: list[Event]) -> BhState:
+    """A model declares whether it uses its two-handed weapon in this fight, and the next one after it
+    (BH-DUEL-2, BH-DUEL-3)."""
+    if choice is None:
+        return state
+    f = current_fight(state)
     out.append(ev.TwoHandedDeclared(model=choice.model, used=choice.use))
-    return with_fight(state, replace(f, declared=f.declared + ((choice.model, choice.use),)))
+    return then(with_fight(state, replace(f, declared=f.declared + ((choice.model, choice.use),))), step)
 
 
 def duellists(state: BhState, f: Fighting, side: Side) -> tuple[Duellist, ...]:
@@ -71,11 +92,18 @@ def _duel_dice(sides: tuple[tuple[Duellist, ...], tuple[Duellist, ...]]) -> Dist
     return side_best_dist(good).combine(side_best_dist(evil), DuelDice)
 
 
-def duel_rolled(state: BhState, f: Fighting, o: DuelDice, out: list[Event]) -> BhState:
-    """Both sides' best scores are known; Might follows, the priority player first (BH-DUEL-4..6)."""
+def duel_node(state: BhState, step: DuelRoll) -> Chance:
+    """Both sides' duel dice, as each side's best score (BH-DUEL-1..5, BH-DUEL-7)."""
+    f = current_fight(state)
+    return Chance(duel_dice_dist(duellists(state, f, "good"), duellists(state, f, "evil")), "duel roll")
+
+
+def duel_rolled(state: BhState, step: DuelRoll, o: DuelDice, out: list[Event]) -> BhState:
+    """Both sides' best scores are known; Might follows, the priority player first, then the winner (BH-DUEL-4..7)."""
     out.append(ev.DuelRolled(good_best=o.good_best, evil_best=o.evil_best))
     first = state.priority or "good"
-    return with_fight(state, replace(f, stage="might", good_best=o.good_best, evil_best=o.evil_best, might_order=(first, other_side(first))))
+    state = with_fight(state, replace(current_fight(state), good_best=o.good_best, evil_best=o.evil_best))
+    return then(state, DuelMight(first), DuelMight(other_side(first)), DuelDecided())
 
 
 def side_fight_value_of(state: BhState, f: Fighting, side: Side) -> int:
@@ -119,10 +147,20 @@ def chance_after_might(state: BhState, f: Fighting, side: Side, points: int) -> 
     )
 
 
-def spend_might(state: BhState, f: Fighting, points: int, out: list[Event]) -> BhState:
+def might_node(state: BhState, step: DuelMight) -> Decision | None:
+    """The side's choice of Might on its best die; None when no point it has can change it (BH-DUEL-6)."""
+    f = current_fight(state)
+    if useful_might_of(state, f, step.side) == 0:
+        return None
+    heroes = ", ".join(m.id for m in living(state, side_of(f.fight, step.side)) if m.is_hero and m.might_left)
+    return ask(step.side, "might", might_options(state, f, step.side), actor=heroes)
+
+
+def spend_might(state: BhState, step: DuelMight, choice: SpendMight | None, out: list[Event]) -> BhState:
     """Raise the side's best die by the points spent, taken from its Heroes in fight order (BH-DUEL-6, BH-DICE-4)."""
-    side = f.might_order[0]
-    f = replace(f, might_order=f.might_order[1:])
+    if choice is None:
+        return state
+    side, points, f = step.side, choice.points, current_fight(state)
     if points:
         left = points
         for m in living(state, side_of(f.fight, side)):
@@ -140,22 +178,28 @@ def spend_might(state: BhState, f: Fighting, points: int, out: list[Event]) -> B
     return with_fight(state, f)
 
 
-def after_might(state: BhState, f: Fighting, out: list[Event]) -> BhState:
+def after_might(state: BhState, step: DuelDecided, choice: None, out: list[Event]) -> BhState:
     """The winner: best score, then Fight value, else a roll-off (BH-DUEL-7..9)."""
+    f = current_fight(state)
     decided = decide_duel(
         f.good_best, f.evil_best,
         good_fight=side_fight_value_of(state, f, "good"), evil_fight=side_fight_value_of(state, f, "evil"),
     )
     if decided is None:
-        return with_fight(state, replace(f, stage="roll_off"))
+        return then(state, RollOff())
     return won(state, f, decided.winner, decided.decided_by, out)
 
 
-def rolled_off(state: BhState, f: Fighting, face: int, out: list[Event]) -> BhState:
+def roll_off_node(state: BhState, step: RollOff) -> Chance:
+    """One D6 decides a duel tied on scores and Fight values (BH-DUEL-9)."""
+    return Chance(ROLL_OFF_DIE, "roll-off")
+
+
+def rolled_off(state: BhState, step: RollOff, face: int, out: list[Event]) -> BhState:
     """The roll-off: 1–3 Evil wins, 4–6 Good wins (BH-DUEL-9)."""
     winner = roll_off_winner(face)
     out.append(ev.RolledOff(face=face, winner=winner))
-    return won(state, f, winner, "roll_off", out)
+    return won(state, current_fight(state), winner, "roll_off", out)
 
 
 def won(state: BhState, f: Fighting, winner: Side, decided_by: str, out: list[Event]) -> BhState:
@@ -164,5 +208,6 @@ def won(state: BhState, f: Fighting, winner: Side, decided_by: str, out: list[Ev
     winners = living(state, side_of(f.fight, winner))
     losers = alive_ids(state, side_of(f.fight, other_side(winner)))
     strikers = tuple(m.id for m in winners if makes_strikes(prone=m.prone))  # BH-BACK-5
-    offers = tuple(m.id for m in winners if m.prone)
-    return with_fight(state, replace(f, stage="stand_up", winner=winner, decided_by=decided_by, losers=losers, strikers=strikers, stand_offers=offers))
+    offers = tuple(StandUpOffer(m.id) for m in winners if m.prone)
+    state = with_fight(state, replace(f, winner=winner, decided_by=decided_by, losers=losers, strikers=strikers))
+    return then(state, *offers, BackAway(), ChooseStriker())

@@ -11,8 +11,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from kessen.core.engine import Decision
+from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch, segment_point_distance
+from kessen.core.notation import number, parse_point, point
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import (
     AHEAD,
@@ -27,19 +30,20 @@ from kessen.rulesets.battlehost.board import (
     has_control_zone,
     in_base_contact,
 )
-from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
-from kessen.rulesets.battlehost.referee.state import BhState, put_model
-from kessen.rulesets.battlehost.rules.sides import other_side
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
+from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
+from kessen.rulesets.battlehost.referee.steps import MoveStep
+from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
 
 # --- the geometry of a move (BH-MOVE-2..5) -----------------------------------------------------------------
 
 
-def control_zones_allow(
+def control_zone_breach(
     mover: Model, p1: Point, models: Sequence[Model], *, engaged: frozenset[str], charging: str | None = None
-) -> bool:
-    """The control-zone limits on a straight move (BH-MOVE-4).
+) -> Model | None:
+    """The first enemy whose control zone a straight move breaks into, or None (BH-MOVE-4).
 
     For each enemy X with a control zone, other than the charged model: starting 1" or more away, the
     distance stays at least 1" all the way; starting nearer, it never falls below its start. *engaged*
@@ -48,7 +52,7 @@ def control_zones_allow(
     p0 = mover.centre
     step = p1 - p0
     if step.length() == 0:
-        return True
+        return None
     d = step.unit()
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
@@ -56,29 +60,46 @@ def control_zones_allow(
         start = (p0 - x.centre).length() - mover.r - x.r
         if start >= CONTROL_ZONE - 1e-9:
             if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
-                return False
+                return x
         elif (p0 - x.centre).dot(d) < -1e-9:
-            return False  # the distance would fall below its start (it is convex along a line)
-    return True
+            return x  # the distance would fall below its start (it is convex along a line)
+    return None
+
+
+Breach = tuple[str, Model | None]
+"""Why a move is not allowed: ``too far``, ``blocked`` (by the model), ``overlap`` or ``no contact`` (with the
+charged model), ``control zone`` (of the model), ``ground`` (the board edge or a terrain block)."""
+
+
+def move_breach(
+    mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
+) -> Breach | None:
+    """The first rule a straight move of at most *limit* inches breaks, or None: no base touched on the way except
+    the charged one, on the board, clear of terrain, within the control-zone limits; a charge ends in base contact
+    (BH-MOVE-2..5, BH-GEO-7)."""
+    if (p1 - mover.centre).length() > limit + 1e-9:
+        return ("too far", None)
+    blockers = blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset())
+    if blockers:
+        return ("blocked", blockers[0])
+    if charging is not None:
+        target = next(m for m in models if m.id == charging)
+        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
+            return ("overlap", target)
+        if not in_base_contact(mover.at(p1), target):
+            return ("no contact", target)
+    zone = control_zone_breach(mover, p1, models, engaged=engaged, charging=charging)
+    if zone is not None:
+        return ("control zone", zone)
+    # the board edge and terrain last: the dearest test (BH-GEO-7)
+    return ("ground", None) if ground_blocks(mover.r, mover.centre, p1, board) else None
 
 
 def move_is_legal(
     mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
 ) -> bool:
-    """A straight move of at most *limit* inches: no base touched on the way except the charged one, on the
-    board, clear of terrain, within the control-zone limits; a charge ends in base contact (BH-MOVE-2..5)."""
-    if (p1 - mover.centre).length() > limit + 1e-9:
-        return False
-    if blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset()):
-        return False
-    if charging is not None:
-        target = next(m for m in models if m.id == charging)
-        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
-            return False
-        if not in_base_contact(mover.at(p1), target):
-            return False
-    # the board edge and terrain last: the dearest test (BH-GEO-7)
-    return control_zones_allow(mover, p1, models, engaged=engaged, charging=charging) and not ground_blocks(mover.r, mover.centre, p1, board)
+    """A straight move breaks none of BH-MOVE-2..5 (:func:`move_breach`)."""
+    return move_breach(mover, p1, models, board, limit=limit, engaged=engaged, charging=charging) is None
 
 
 CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
@@ -198,32 +219,34 @@ def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[floa
     return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
 
 
-@functools.lru_cache(maxsize=16)
-def move_options(state: BhState) -> tuple[MoveOption, ...]:
+def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
     a prone model; then ending the player's moves (BH-MOVE-1..7)."""
-    side = state.acting
     engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
     movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
     reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
+    lines: list[MoveTo] = []
     for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
         near, nearest = surroundings(screened, m, reach)
         mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
         charges.extend(mine[0])
         advances.extend(mine[1])
-    return (*charges, *advances, EndMoves())
+        lines.extend(mine[2])
+    if not charges and not advances:
+        return (EndMoves(),)  # the phase ends by itself, as kessen-save/1 files expect (see move_node)
+    return (*charges, *advances, EndMoves(), *lines)
 
 
 @functools.lru_cache(maxsize=4096)
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
-) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...]]:
-    """One model's charges and its other moves (BH-MOVE-2..7): they depend only on the models within its reach
-    (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a model whose
-    surroundings did not change since another model moved keeps the same options."""
+) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...]]:
+    """One model's charges, its other moves and its move into line (BH-MOVE-2..7): they depend only on the models
+    within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a
+    model whose surroundings did not change since another model moved keeps the same options."""
     limit = move_limit(m, stand_up=m.prone)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
@@ -243,13 +266,56 @@ def model_moves(
                 advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
     if m.prone:
         advances.append(StandUp(m.id))
-    return tuple(charges), tuple(advances)
+    line = into_line(m, near, engaged, nearest, board, limit=limit)
+    return tuple(charges), tuple(advances), (line,) if line is not None else ()
 
 
-def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
-    """A model stands up, moves or charges; or the player ends its moves (BH-MOVE-1..8)."""
+LINE_GAP = 0.05  # inches between the bases of a line: clear of each other (BH-GEO-3, BH-MOVE-3)
+
+
+def into_line(m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board, *, limit: float) -> MoveTo | None:
+    """A move into line beside the nearest friend that is not engaged, facing the nearest enemy: the spot of the
+    two at its flanks (square to the direction of the enemy, LINE_GAP apart) that is nearer, if *m* can legally move
+    there (BH-MOVE-2..4, BH-MOVE-7); else None.
+
+    [DECISION] A suggestion for people (menus), after the older options so that kessen-save/1 indices hold; the
+    AI does not take it."""
+    if nearest is None:
+        return None
+    friends = sorted((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id))
+    if not friends:
+        return None
+    f = friends[0]
+    facing = nearest.centre - f.centre
+    if facing.length() == 0:
+        return None
+    across = Point(-facing.y, facing.x).unit().scaled(f.r + m.r + LINE_GAP)
+    spots = sorted((f.centre + across, f.centre - across), key=lambda p: ((p - m.centre).length(), p.x, p.y))
+    for p in spots:
+        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(replace(m, prone=False), p, near, board, limit=limit, engaged=engaged):
+            return MoveTo(m.id, p.x, p.y, stand_up=m.prone)
+    return None
+
+
+def move_node(state: BhState, step: MoveStep) -> Decision:
+    """The moving player's choice: a model's move, charge or standing up, or the end of its moves (BH-MOVE-1). It
+    is free: any model of the side may go to any point the rules allow (:func:`free_move`).
+
+    [DECISION] When no model has a suggested move (only ending the moves is offered), the decision settles itself
+    as it always has, so that the moves of kessen-save/1 files (option indices) keep replaying; a model then left
+    unmoved could only have stepped aside from a blocked line."""
+    options = move_options(state, step.side)
+    return ask(step.side, "move", options, free=len(options) > 1)
+
+
+def apply_move(state: BhState, step: MoveStep, choice: MoveOption, out: list[Event]) -> BhState:
+    """A model stands up, moves or charges, and its player moves again; or the player ends its moves (BH-MOVE-1..8)."""
     if isinstance(choice, EndMoves):
-        return next_mover(state, out)
+        return state
+    return then(_moved(state, choice, out), step)
+
+
+def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhState:
     if isinstance(choice, StandUp):
         out.append(ev.StoodUp(model=choice.model))
         m = state.get(choice.model)
@@ -269,10 +335,112 @@ def apply_move(state: BhState, choice: MoveOption, out: list[Event]) -> BhState:
     return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
 
 
-def next_mover(state: BhState, out: list[Event]) -> BhState:
-    """The other player moves after the priority player; then the Shoot phase begins (BH-MOVE-1, BH-TURN-1)."""
-    if state.acting == state.priority:
-        return replace(state, acting=other_side(state.priority or "good"))
-    out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
-    return replace(state, phase="shoot", acting=state.priority)
+# --- a move the player writes (issue 10: any point the rules allow) -----------------------------------------
 
+_BREACH_RULES = {
+    "too far": "BH-MOVE-2", "blocked": "BH-MOVE-3", "overlap": "BH-MOVE-5", "no contact": "BH-MOVE-5",
+    "control zone": "BH-MOVE-4", "ground": "BH-MOVE-3",
+}
+
+
+def _model_at_start(text: str, models: Sequence[Model]) -> tuple[Model, str] | None:
+    """The model whose id *text* begins with (the longest such id, so that ``Orc 1`` never takes ``Orc 10``), and
+    the rest of *text* after it."""
+    found = [m for m in models if text == m.id or text.startswith(m.id + " ")]
+    if not found:
+        return None
+    m = max(found, key=lambda x: len(x.id))
+    return m, text[len(m.id):].strip()
+
+
+def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
+    """The move *text* writes for *side* (``move M to x,y``, ``charge M at T to x,y``, ``charge M at T``, ``stand M``,
+    ``stand M and move to x,y``, ``stand M and charge at T [to x,y]``), if the rules allow it; None when *text* is
+    no move form; else IllegalChoice naming the rule it breaks (BH-MOVE-1..7, BH-GEO-5, BH-GEO-7).
+
+    [DECISION] A point is taken to 0.001", the precision notation writes (so a save replays the very move);
+    ``charge M at T`` without a point places the charger where the suggested charge does (the contact point nearest
+    the direct line, BH-MOVE-5), to 0.001"; a zero-length move is allowed and uses the model's move."""
+    stand = text.startswith("stand ")
+    head = "stand " if stand else "move " if text.startswith("move ") else "charge " if text.startswith("charge ") else None
+    if head is None:
+        return None
+    found = _model_at_start(text[len(head):], state.models)
+    if found is None:
+        raise IllegalChoice(None, f"there is no model of that name in {text!r}")
+    m, rest = found
+    if stand and rest.startswith("and "):
+        rest = rest[4:]
+        head = "move " if rest.startswith("move ") else "charge " if rest.startswith("charge ") else None
+        if head is None:
+            return None
+        rest = rest[len(head):]
+    _check_mover(state, side, m, stand=stand)
+    if stand and rest == "":
+        return StandUp(m.id)
+    target: Model | None = None
+    if head == "charge ":
+        if not rest.startswith("at "):
+            return None
+        aimed = _model_at_start(rest[3:], state.models)
+        if aimed is None:
+            raise IllegalChoice(None, f"there is no model of that name to charge in {text!r}")
+        target, rest = aimed
+        if target.side == m.side:
+            raise IllegalChoice("BH-MOVE-5", f"a charge ends in base contact with an enemy model, and {target.id} is a friend")
+    return _free_move_to(state, m, target, rest, stand=stand)
+
+
+def _check_mover(state: BhState, side: Side, m: Model, *, stand: bool) -> None:
+    """*m* may move now: one of the moving side's models, not moved yet, not engaged; prone only if it stands up
+    (BH-MOVE-1, BH-MOVE-2, BH-MOVE-6, BH-MOVE-7)."""
+    if m.side != side:
+        raise IllegalChoice("BH-MOVE-1", f"{m.id} is not a model of the side moving now")
+    if m.id in state.done:
+        raise IllegalChoice("BH-MOVE-2", f"{m.id} has already moved this phase (a model moves at most once)")
+    contact = next((e for e in state.models if e.side != m.side and in_base_contact(e, m)), None)
+    if contact is not None:
+        raise IllegalChoice("BH-MOVE-6", f"{m.id} is engaged (in base contact with {contact.id}) and cannot move")
+    if stand and not m.prone:
+        raise IllegalChoice("BH-MOVE-7", f"{m.id} is not prone, so it has nothing to stand up from")
+    if m.prone and not stand:
+        raise IllegalChoice("BH-MOVE-7", f"{m.id} is prone: it stands up first and then moves at most half its Move (stand {m.id} and move to x,y)")
+
+
+def _free_move_to(state: BhState, m: Model, target: Model | None, rest: str, *, stand: bool) -> MoveTo | None:
+    limit = move_limit(m, stand_up=stand)
+    standing = replace(m, prone=False)
+    engaged = engaged_ids(state.models)
+    if rest == "" and target is not None:
+        p = charge_point(standing, target, state.models, state.board, limit=limit, engaged=engaged)
+        if p is None:
+            raise IllegalChoice("BH-MOVE-5", f"{m.id} cannot reach base contact with {target.id} in a straight move of {number(limit)}\" that the rules allow")
+        rest = f"to {point(p.x, p.y)}"
+    if not rest.startswith("to "):
+        return None
+    x, y = parse_point(rest[3:].strip(), "the point moved to")
+    to = Point(round(x, 3), round(y, 3))  # notation's precision, so that a save (in notation) replays the very move
+    if not state.board.on_board(to, m.r):
+        raise IllegalChoice("BH-GEO-5", f"{m.id}'s base would not be wholly on the board at {point(to.x, to.y)}")
+    charging = target.id if target is not None else None
+    breach = move_breach(standing, to, state.models, state.board, limit=limit, engaged=engaged, charging=charging)
+    if breach is not None:
+        raise IllegalChoice(_BREACH_RULES[breach[0]], _breach_reason(m, to, breach, limit, stand=stand))
+    return MoveTo(m.id, to.x, to.y, charge=charging, stand_up=stand)
+
+
+def _breach_reason(m: Model, to: Point, breach: Breach, limit: float, *, stand: bool) -> str:
+    kind, x = breach
+    other = x.id if x is not None else ""
+    if kind == "too far":
+        allowance = f"half its Move after standing up, {number(limit)}\"" if stand else f"its Move of {number(limit)}\""
+        return f"{m.id} would move {number((to - m.centre).length())}\", more than {allowance}"
+    if kind == "blocked":
+        return f"the path crosses or ends touching {other}'s base"
+    if kind == "overlap":
+        return f"{m.id} would overlap {other}'s base on the way in"
+    if kind == "no contact":
+        return f"the charge must end in base contact with {other}, and {point(to.x, to.y)} does not touch its base"
+    if kind == "control zone":
+        return f"the path breaks into {other}'s control zone (1\" around its base): only the charged model's zone may be entered"
+    return "the path touches a terrain block"

@@ -6,19 +6,19 @@ by die instead (might.py).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import replace
 
+from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model, distance, hidden_targets, is_engaged, terrain_blocks_sight
-from kessen.rulesets.battlehost.referee.fight import start_fight_phase
-from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption
-from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, wound
+from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption, ask
+from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
+from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll
 from kessen.rulesets.battlehost.rules.might import hit_die, rolls_die_by_die
 from kessen.rulesets.battlehost.rules.shooting import ShootOutcome, Shot, shoot
-from kessen.rulesets.battlehost.rules.sides import other_side
+from kessen.rulesets.battlehost.rules.sides import Side
 
 
 def may_shoot(state: BhState, m: Model) -> bool:
@@ -54,12 +54,11 @@ def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     return tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
 
 
-@functools.lru_cache(maxsize=16)
-def shoot_options(state: BhState) -> tuple[ShootOption, ...]:
+def shoot_options(state: BhState, side: Side) -> tuple[ShootOption, ...]:
     """Every model of the shooting side that may shoot, at every target it may choose; then ending its shooting (BH-SHOOT-1)."""
     options: list[ShootOption] = []
     for m in state.models:
-        if m.side == state.acting and may_shoot(state, m):
+        if m.side == side and may_shoot(state, m):
             options.extend(ShootAt(m.id, t.id) for t in targets(state, m))
     return (*options, EndShooting())
 
@@ -76,19 +75,40 @@ def shot_dist(state: BhState, shot: ShootAt) -> Dist[ShootOutcome]:
     return cached_dist(shoot, shot_input(state, shot))
 
 
-def apply_shoot(state: BhState, choice: ShootOption, out: list[Event]) -> BhState:
-    """A model takes its shot (rolled next), or the player shoots no more; then the other player, then the Fight phase (BH-SHOOT-1)."""
+def start_shoot_phase(state: BhState, step: ShootPhase, choice: None, out: list[Event]) -> BhState:
+    """The Shoot phase follows the Move phase (BH-TURN-1)."""
+    out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
+    return replace(state, phase="shoot")
+
+
+def shoot_node(state: BhState, step: ShootStep) -> Decision:
+    """The shooting player's choice: a model and its target, or the end of its shooting (BH-SHOOT-1)."""
+    return ask(step.side, "shoot", shoot_options(state, step.side))
+
+
+def apply_shoot(state: BhState, step: ShootStep, choice: ShootOption, out: list[Event]) -> BhState:
+    """A model takes its shot (rolled next) and its player shoots again, or the player shoots no more (BH-SHOOT-1).
+
+    A Hero with Might left rolls its hit roll alone, so that it may raise it (BH-DICE-4)."""
     if isinstance(choice, EndShooting):
-        if state.acting == state.priority:
-            return replace(state, acting=other_side(state.priority or "good"))
-        return start_fight_phase(state, out)
-    assert isinstance(choice, ShootAt)
+        return state
     state = replace(state, shooting=choice, shot=state.shot | {choice.model})
     m = state.get(choice.model)
     if rolls_die_by_die(hero=m.is_hero, might_left=m.might_left):
         assert m.shoot_value is not None
-        return replace(state, hero_die=hit_die(m.id, shoot_value=m.shoot_value, moved=state.moved_inches(m.id) > 0))
-    return state
+        return then(state, HeroRoll(hit_die(m.id, shoot_value=m.shoot_value, moved=state.moved_inches(m.id) > 0)), step)
+    return then(state, ShotRoll(), step)
+
+
+def shot_node(state: BhState, step: ShotRoll) -> Chance:
+    """The exact outcomes of the shot being made (BH-PROC-2)."""
+    assert state.shooting is not None
+    return Chance(shot_dist(state, state.shooting), "shot")
+
+
+def shot_rolled(state: BhState, step: ShotRoll, o: ShootOutcome, out: list[Event]) -> BhState:
+    """The shot's outcome, as rolled (BH-SHOOT-5..9)."""
+    return shot_result(state, o, out)
 
 
 def shot_result(state: BhState, o: ShootOutcome, out: list[Event]) -> BhState:

@@ -1,5 +1,5 @@
-"""The state of a battle: the frozen game state and the fight being resolved, and how the phases read and
-change it (sections 6–8).
+"""The state of a battle: the frozen game state, its queue of pending steps and the fight being resolved, and
+how the phases read and change it (sections 6–8).
 
 Shared by the phase modules (turns, moves, shooting, fight, duel, strikes, might) so that none of them imports
 another only for its types.
@@ -13,36 +13,32 @@ from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
 from kessen.dice import Dist
+from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Board, Model
-from kessen.rulesets.battlehost.referee.backing_away import Retreat
 from kessen.rulesets.battlehost.referee.options import ShootAt
-from kessen.rulesets.battlehost.referee.pairing import Fight, OpenGroup
+from kessen.rulesets.battlehost.referee.pairing import Fight
+from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step
 from kessen.rulesets.battlehost.rules.might import HeroDie
 from kessen.rulesets.battlehost.rules.sides import Side
 
 Phase = Literal["priority", "move", "shoot", "fight", "over"]
-FightStage = Literal["declare", "dice", "might", "roll_off", "stand_up", "back_away", "strike"]
 
 # --- the state -------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Fighting:
-    """The fight being resolved and how far it has got (BH-FIGHT-3)."""
+    """The fight being resolved and what is known of it so far (BH-FIGHT-3); its steps are in the state's queue."""
 
     fight: Fight
-    stage: FightStage = "declare"
     declared: tuple[tuple[str, bool], ...] = ()
     good_best: int = 0
     evil_best: int = 0
-    might_order: tuple[Side, ...] = ()
     might_spent: int = 0
     winner: Side | None = None
     decided_by: str = ""
-    stand_offers: tuple[str, ...] = ()
     losers: tuple[str, ...] = ()
-    offer: tuple[str, Retreat] | None = None
     trapped: frozenset[str] = frozenset()
     strikers: tuple[str, ...] = ()
     striker: str | None = None
@@ -60,7 +56,8 @@ class Fighting:
 
 @dataclass(frozen=True, slots=True)
 class BhState:
-    """A frozen game state of a battlehost battle."""
+    """A frozen game state of a battlehost battle: the board and its models, the turn, what has happened this
+    turn, and ``pending``, the steps still to play (the first is the one the battle stands at)."""
 
     name: str
     board: Board
@@ -71,18 +68,21 @@ class BhState:
     turn: int = 0
     priority: Side | None = None
     phase: Phase = "priority"
-    acting: Side | None = None
     moved: tuple[tuple[str, float], ...] = ()
     done: frozenset[str] = frozenset()
     shot: frozenset[str] = frozenset()
     shooting: ShootAt | None = None
-    split_groups: tuple[OpenGroup, ...] = ()
     fights: tuple[Fight, ...] = ()
-    picker: Side | None = None
     fighting: Fighting | None = None
     casualties: tuple[tuple[str, Side], ...] = ()
     ended: bool = False
-    hero_die: HeroDie | None = None  # a Hero's own hit or To Wound die, rolled alone for Might (BH-DICE-4)
+    pending: tuple[Step, ...] = (PriorityStep(),)
+
+    @property
+    def hero_die(self) -> HeroDie | None:
+        """A Hero's own hit or To Wound die being rolled alone, so that Might may raise it (BH-DICE-4)."""
+        step = self.pending[0] if self.pending else None
+        return step.die if isinstance(step, HeroRoll | HeroMight) else None
 
     def model(self, model_id: str) -> Model | None:
         return next((m for m in self.models if m.id == model_id), None)
@@ -111,6 +111,18 @@ def put_model(state: BhState, m: Model) -> BhState:
 def with_fight(state: BhState, f: Fighting) -> BhState:
     """The state with *f* as the fight being resolved."""
     return replace(state, fighting=f)
+
+
+def current_fight(state: BhState) -> Fighting:
+    """The fight being resolved."""
+    f = state.fighting
+    assert f is not None
+    return f
+
+
+def then(state: BhState, *steps: Step) -> BhState:
+    """The state with *steps* to play next, before the rest of its queue."""
+    return replace(state, pending=steps + state.pending)
 
 
 def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
@@ -149,13 +161,16 @@ def fight_resolved(f: Fighting) -> ev.FightResolved:
 A = TypeVar("A")
 O = TypeVar("O")
 
-_DIST_CACHE: dict[tuple[Callable[[Any], Dist[Any]], Any], Dist[Any]] = {}
+DIST_CACHE_BYTES = 32 * 2**20
+"""The memory the distributions kept for battles may take (each costs its question and its outcomes)."""
+
+_DIST_CACHE: BoundedCache[tuple[Callable[[Any], Dist[Any]], Any], Dist[Any]] = BoundedCache(
+    DIST_CACHE_BYTES, lambda key, dist: deep_bytes(key[1]) + dist_bytes(dist)
+)
 
 
 def cached_dist(procedure: Callable[[A], Dist[O]], arg: A) -> Dist[O]:
-    """``procedure(arg)``, computed once per battle process: battles ask the same odds questions again and again."""
-    key = (procedure, arg)
-    found = _DIST_CACHE.get(key)
-    if found is None:
-        found = _DIST_CACHE[key] = procedure(arg)
+    """``procedure(arg)``, kept while it is among the recently used: battles ask the same odds questions again and
+    again."""
+    found: Dist[O] = _DIST_CACHE.get((procedure, arg), lambda: procedure(arg))
     return found

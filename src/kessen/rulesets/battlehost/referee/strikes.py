@@ -8,22 +8,51 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.referee.state import BhState, Fighting, cached_dist, side_of, with_fight, wound
+from kessen.rulesets.battlehost.referee.options import NextStriker, StrikeAt, ask
+from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, side_of, then, with_fight, wound
+from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll
 from kessen.rulesets.battlehost.rules.might import HeroDie, rolls_die_by_die, wound_die
 from kessen.rulesets.battlehost.rules.sides import other_side
 from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, rolls_per_strike, strike_targets_allowed, strikes
 from kessen.rulesets.battlehost.rules.wounding import to_wound_modifier, wound_chart
 
 
-def choose_striker(state: BhState, f: Fighting, striker: str) -> BhState:
-    """The next winner to strike, with its A strikes (BH-STRIKE-4, BH-STRIKE-7)."""
-    return with_fight(state, replace(
-        f, striker=striker, strikes_left=state.get(striker).attacks, strikers=tuple(s for s in f.strikers if s != striker), struck=(),
-    ))
+def _strikers_and_losers(state: BhState, f: Fighting) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return alive_ids(state, f.strikers), alive_ids(state, side_of(f.fight, other_side(f.winner or "good")))
+
+
+def striker_node(state: BhState, step: ChooseStriker) -> Decision | None:
+    """The winning player's choice of the winner that strikes next (BH-STRIKE-7); None when no winner or no loser
+    is left, or when the order cannot matter: one winner, or one loser (BH-PROC-5), who then strike in fight order."""
+    f = current_fight(state)
+    strikers, losers = _strikers_and_losers(state, f)
+    if len(strikers) <= 1 or len(losers) <= 1:
+        return None
+    return ask(f.winner or "", "striker", [NextStriker(m) for m in strikers])
+
+
+def choose_striker(state: BhState, step: ChooseStriker, choice: NextStriker | None, out: list[Event]) -> BhState:
+    """The next winner to strike, with its A strikes, then the one after it (BH-STRIKE-4, BH-STRIKE-7)."""
+    f = current_fight(state)
+    strikers, losers = _strikers_and_losers(state, f)
+    if choice is None and not (strikers and losers):
+        return state
+    striker = strikers[0] if choice is None else choice.model
+    f = replace(f, striker=striker, strikes_left=state.get(striker).attacks, strikers=tuple(s for s in strikers if s != striker), struck=())
+    return then(with_fight(state, f), Aim(), step)
+
+
+def aim_node(state: BhState, step: Aim) -> Decision | None:
+    """The striker's choice of its next strike's target (BH-STRIKE-7, BH-STRIKE-8); None when it has no strike
+    left or no target it may strike (BH-STRIKE-9)."""
+    f = current_fight(state)
+    allowed = allowed_targets(state, f) if f.strikes_left > 0 else ()
+    return ask(f.winner or "", "strike", [StrikeAt(t) for t in allowed], actor=f.striker or "") if allowed else None
 
 
 def allowed_targets(state: BhState, f: Fighting) -> tuple[str, ...]:
@@ -44,15 +73,19 @@ def aimed(f: Fighting, target: str) -> Fighting:
     return replace(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
 
 
-def aim(state: BhState, f: Fighting, target: str) -> BhState:
-    """The current striker aims its next strike; a Hero with Might rolls it die by die (BH-STRIKE-5, BH-DICE-4)."""
-    f = aimed(f, target)
+def aim(state: BhState, step: Aim, choice: StrikeAt | None, out: list[Event]) -> BhState:
+    """The current striker aims its next strike, rolled next, then aims again; a Hero with Might rolls it die by
+    die (BH-STRIKE-5, BH-DICE-4). With no strike left, or no target, the striker is done (BH-STRIKE-9)."""
+    f = current_fight(state)
+    if choice is None:
+        return with_fight(state, replace(f, striker=None, strikes_left=0, struck=(), target=None))
+    f = aimed(f, choice.target)
     assert f.striker is not None
     striker = state.get(f.striker)
     if not rolls_die_by_die(hero=striker.is_hero, might_left=striker.might_left):
-        return with_fight(state, f)
-    f = replace(f, rolls_left=rolls_per_strike(trapped=target in f.trapped), strike_wounds=0)
-    return replace(with_fight(state, f), hero_die=strike_die(state, f))
+        return then(with_fight(state, f), StrikeRoll(), step)
+    f = replace(f, rolls_left=rolls_per_strike(trapped=choice.target in f.trapped), strike_wounds=0)
+    return then(with_fight(state, f), HeroRoll(strike_die(state, f)), step)
 
 
 def strike_input(striker: Model, target: Model, *, strikes_made: int, trapped: bool, two_handed: bool) -> Strikes:
@@ -73,8 +106,14 @@ def strike_dist(state: BhState, f: Fighting) -> Dist[StrikesOutcome]:
     return cached_dist(strikes, strike_input(striker, target, strikes_made=made, trapped=f.target in f.trapped, two_handed=f.uses_two_handed(striker.id)))
 
 
-def strike_result(state: BhState, f: Fighting, o: StrikesOutcome, out: list[Event]) -> BhState:
+def strike_node(state: BhState, step: StrikeRoll) -> Chance:
+    """The strikes just aimed, from the strikes rule (BH-STRIKE-2..6)."""
+    return Chance(strike_dist(state, current_fight(state)), "strike")
+
+
+def strike_result(state: BhState, step: StrikeRoll, o: StrikesOutcome, out: list[Event]) -> BhState:
     """The wounds of the strikes just rolled (BH-STRIKE-3)."""
+    f = current_fight(state)
     assert f.striker is not None and f.target is not None
     made = strikes_made(state, f)
     target = f.target
@@ -105,7 +144,7 @@ def strike_roll_result(state: BhState, f: Fighting, wounded: bool, out: list[Eve
         state = wound(state, target, 1, out)
     alive = state.model(target) is not None
     if alive and f.rolls_left > 0:
-        return replace(state, hero_die=strike_die(state, f))
+        return then(state, HeroRoll(strike_die(state, f)))
     out.append(ev.Struck(model=striker, target=target, strikes=1, wounds=f.strike_wounds))
     return with_fight(state, replace(
         f, strikes_left=f.strikes_left - 1, wounds=f.wounds + f.strike_wounds, slain=f.slain + int(not alive),

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from kessen.core.engine import Chance, Terminal
 from kessen.core.events import Event
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
+from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, PriorityStep, ShootPhase, ShootStep
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side
 
 
@@ -33,7 +35,14 @@ def priority_dist(*, first_turn: bool) -> Dist[PriorityRoll]:
     return pairs.filter_given(lambda r: r.good != r.evil) if first_turn else pairs
 
 
-def apply_priority(state: BhState, roll: PriorityRoll | GivenPriority, out: list[Event]) -> BhState:
+def priority_node(state: BhState, step: PriorityStep) -> Chance:
+    """The first turn's priority as the scenario gives it (one certain outcome), else both players' dice (BH-TURN-2)."""
+    if state.turn == 0 and state.first_priority is not None:
+        return Chance(Dist.always(GivenPriority(state.first_priority)), "priority given")
+    return Chance(priority_dist(first_turn=state.turn == 0), "priority roll")
+
+
+def apply_priority(state: BhState, step: PriorityStep, roll: PriorityRoll | GivenPriority, out: list[Event]) -> BhState:
     """BH-TURN-2: the higher roll has priority; a later tie goes to the player who did not have it."""
     turn = state.turn + 1
     if isinstance(roll, GivenPriority):
@@ -48,17 +57,37 @@ def apply_priority(state: BhState, roll: PriorityRoll | GivenPriority, out: list
 
 
 def _start_turn(state: BhState, turn: int, side: Side, out: list[Event]) -> BhState:
-    """The Move phase follows the priority roll; nothing has moved or shot yet this turn (BH-TURN-1, BH-MOVE-8)."""
+    """The Move phase follows the priority roll, each player moving in turn, then the Shoot and the Fight phases;
+    nothing has moved or shot yet this turn (BH-TURN-1, BH-MOVE-1, BH-SHOOT-1, BH-MOVE-8)."""
     out.append(ev.PhaseStarted(turn=turn, phase="move"))
-    return replace(state, turn=turn, priority=side, phase="move", acting=side, moved=(), done=frozenset(), shot=frozenset())
+    other = other_side(side)
+    phases = (MoveStep(side), MoveStep(other), ShootPhase(), ShootStep(side), ShootStep(other), FightPhase())
+    return replace(state, turn=turn, priority=side, phase="move", moved=(), done=frozenset(), shot=frozenset(), pending=phases + state.pending)
 
 
 def end_turn(state: BhState, out: list[Event]) -> BhState:
     """End phase: the battle ends after the last turn, else the next turn's priority roll (BH-TURN-1, BH-TURN-3)."""
-    state = replace(state, fights=(), fighting=None, picker=None)
+    state = replace(state, fights=(), fighting=None)
     if state.turn >= state.turns:
         return end_battle(state, out)
     return replace(state, phase="priority")
+
+
+def next_turn(state: BhState, out: list[Event]) -> BhState:
+    """When a turn's steps are all played, the next turn begins with its priority roll (BH-TURN-1)."""
+    return replace(state, pending=(PriorityStep(),))
+
+
+def wiped_out(state: BhState, out: list[Event]) -> BhState | None:
+    """BH-TURN-3: a side with no models left loses at once, whatever step the battle is at; else None."""
+    if state.turn > 0 and any(not state.side_models(s) for s in SIDES):
+        return end_battle(state, out)
+    return None
+
+
+def result(state: BhState) -> Terminal | None:
+    """The end of the battle, its winner and summary (BH-TURN-3), or None while it goes on."""
+    return Terminal(winner(state), summary(state)) if state.ended else None
 
 
 def end_battle(state: BhState, out: list[Event]) -> BhState:
@@ -66,7 +95,7 @@ def end_battle(state: BhState, out: list[Event]) -> BhState:
     f = state.fighting
     if f is not None and f.winner is not None:
         out.append(fight_resolved(f))
-    state = replace(state, ended=True, phase="over", fighting=None, shooting=None)
+    state = replace(state, ended=True, phase="over", fighting=None, shooting=None, pending=())
     lost = casualties(state)
     out.append(ev.BattleEnded(
         winner=winner(state) or "draw", turn=state.turn,

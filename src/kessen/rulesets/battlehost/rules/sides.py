@@ -16,3 +16,13 @@ def other_side(side: Side) -> Side:
     'evil'
     """
     return "evil" if side == "good" else "good"
+
+
+def side_named(name: str) -> Side:
+    """The side a decision's player names.
+
+    >>> side_named("evil")
+    'evil'
+    """
+    assert name in SIDES, name
+    return "good" if name == "good" else "evil"
