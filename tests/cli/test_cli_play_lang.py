@@ -82,7 +82,7 @@ def test_resume_as_a_side_asks_in_japanese(tmp_path: Path) -> None:
     again = tmp_path / "again.json"
     done = kessen("resume", str(save), "--side", "Hero", "--lang", "ja", "--save", str(again), stdin="x\nq\n")
     assert done.returncode == 0, done.stderr
-    assert "までの番号か記法を入力してください。help で説明(入力: 'x')" in done.stdout
+    assert "できません: not a choice here (got 'x'); for example 'activate hero 1'" in done.stdout
     assert f"{again} に保存しました" in " ".join(done.stdout.split())
     assert not any(prompt in done.stdout for prompt in ENGLISH_PROMPTS)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -308,6 +309,12 @@ def test_browser_play_shows_each_options_exact_odds(server: str, page: Page) -> 
 # --- simulate -----------------------------------------------------------------------------------------------------
 
 
+def js_percent(p: float) -> str:
+    """*p* as the page writes it: JavaScript's ``(p * 100).toFixed(1)`` rounds the double's exact value half up
+    (5/16 → 31.3%, where Python's format rounds the tie to even, 31.2%)."""
+    return f"{Decimal(p * 100).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
+
+
 def test_browser_simulate_to_its_result(server: str, page: Page) -> None:
     """Armies-clash: 16 battles with a progress bar, then the win rates with their 95% intervals and the casualty
     histogram, each number kessen.sim's for the same scenario, runs and seed."""
@@ -325,8 +332,8 @@ def test_browser_simulate_to_its_result(server: str, page: Page) -> None:
         row = page.locator(f'.win-table tr[data-side="{side}"]')
         p, low, high = stats.win_rate(side)
         assert row.locator("td").nth(0).inner_text() == str(stats.wins[side])
-        assert row.locator("td.rate").inner_text() == f"{p * 100:.1f}%"
-        assert row.locator("td.interval").inner_text() == f"{low * 100:.1f}% – {high * 100:.1f}%"
+        assert row.locator("td.rate").inner_text() == js_percent(p)
+        assert row.locator("td.interval").inner_text() == f"{js_percent(low)} – {js_percent(high)}"
     assert page.locator("#sim-chart-field").input_value() == "casualties"
     assert page.locator("#sim-histogram rect.bar").count() >= len(stats.sides)
     page.reload()  # the address keeps the simulation
