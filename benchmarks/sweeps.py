@@ -53,7 +53,7 @@ def _measure(make: type[Executor] | None, workers: int, path: str, db: str) -> t
     return ready - started, playing, _cpu(who) - cpu, sum(t.battles for t in run.tallies.values())
 
 
-def run(out: Console, *, runs: int = 48) -> None:
+def run(out: Console, *, runs: int = 200) -> None:
     """Play a 2-cell sweep of *runs* battles a cell on each executor and print battles per second and the scaling."""
     load_before = os.getloadavg()[0]
     rows: list[list[str]] = []
