@@ -50,7 +50,7 @@ def match_at(red: list[dict[str, Any]], blue: list[dict[str, Any]], wanted: Any,
                 break
             if d.kind == "activation":
                 m.choose("end turn" if d.player == "Blue" else f"activate {mover} 3")
-            elif d.kind == "action" and f"attack {target}" in [o.notation for o in d.options]:
+            elif d.kind == "move" and f"attack {target}" in [o.notation for o in d.options]:
                 m.choose(f"attack {target}")
             else:
                 break
@@ -60,7 +60,7 @@ def match_at(red: list[dict[str, Any]], blue: list[dict[str, Any]], wanted: Any,
 
 
 def acting(m: Match, d: Any, actions: int = 2) -> bool:
-    return bool(d.kind == "action" and m.state.current.actions >= actions)
+    return bool(d.kind == "move" and m.state.current.actions >= actions)
 
 
 def recoiling(m: Match, d: Any) -> bool:
@@ -140,7 +140,7 @@ def test_sb_move_2_sb_move_3_illegal_moves_are_refused_with_the_rule_and_change_
     """SB-MOVE-1..3, SB-ACT-1, SB-MELEE-1, SB-DOWN-2: a move too far, through a base or impassable terrain, off the
     table, over a drop edge, or from contact to a point still touching the enemy is refused, naming the rule and
     the reason; the match stands exactly where it stood (state, events, decision)."""
-    m = match_at([model("A", 100, 100, quality=2)], blue, lambda m, d: d.kind == "action" and d.actor == "A", **extra)
+    m = match_at([model("A", 100, 100, quality=2)], blue, lambda m, d: d.kind == "move" and d.actor == "A", **extra)
     assert unchanged(m, text, rule).reason == reason
 
 
@@ -148,12 +148,12 @@ def test_sb_down_3_sb_down_7_fallen_and_transfixed_models_move_nowhere() -> None
     """SB-MOVE-1, SB-DOWN-3, SB-DOWN-7: a fallen or transfixed model cannot move: its action is not free and any
     move it names is refused with the rule that holds it."""
     state = ready(state_of([model("A", 100, 100, state="fallen")], [model("B", 700, 700)]), "Red", "A")
-    node = decision(state, "action")
+    node = decision(state, "move")
     assert not node.free and opt.StandUp() in node.options
     with pytest.raises(IllegalChoice, match=r"^SB-DOWN-3: A is fallen and cannot move \(it stands up first\)$"):
         GAME.parse(state, node, "move A to 100,150")
     state = ready(state_of([model("A", 100, 100, state="transfixed")], [model("B", 700, 700)]), "Red", "A", actions=2)
-    node = decision(state, "action")
+    node = decision(state, "move")
     assert not node.free and opt.BreakFree() in node.options and not any(isinstance(o, opt.Move) for o in node.options)
     with pytest.raises(IllegalChoice, match=r"^SB-DOWN-7: A is transfixed and cannot move$"):
         GAME.parse(state, node, "move A to 100,150")
@@ -163,7 +163,7 @@ def test_sb_move_3_from_contact_a_free_move_disengages_first() -> None:
     """SB-MOVE-3, SB-DIS-2: a free move out of contact is a move like the suggested ones: the free hack of the
     standing enemy comes first, and the odds shown beside it are those of the disengage procedure."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)]), "Red", "A")
-    node = decision(state, "action")
+    node = decision(state, "move")
     move = GAME.parse(state, node, "move A to 40,100")
     assert move == opt.Move(40.0, 100.0, "move", "") and move not in node.options
     odds = GAME.odds(state, node, move)
@@ -181,7 +181,7 @@ def test_sb_terr_1_sb_terr_2_suggested_moves_include_high_ground_cover_and_a_lin
     suggestions (end activation stays where it was)."""
     state = ready(state_of([model("A", 100, 100), model("F", 200, 100)], [model("B", 700, 700)],
                            high_ground=[{"rect": [100.0, 150.0, 300.0, 300.0], "height_mm": 40}], cover=[[0.0, 180.0, 60.0, 260.0]]), "Red", "A")
-    options = decision(state, "action").options
+    options = decision(state, "move").options
     end = options.index(opt.EndActivation())
     older = [o.purpose for o in options[:end] if isinstance(o, opt.Move)]
     newer = {o.purpose: o for o in options[end + 1 :] if isinstance(o, opt.Move)}
@@ -416,7 +416,7 @@ def test_sb_dis_5_sb_fall_1_the_odds_beside_a_choice_are_those_of_that_choice() 
     (SB-FALL-1); a recoil that touches a new active enemy shows the hack it draws (SB-RECOIL-3); every key is
     labelled in the catalogues' [odds] table in both languages."""
     state = ready(state_of([model("E1", 100, 125, combat=2), model("E2", 100, 75, combat=4)], [model("B", 100, 100)]), "Blue", "B")
-    node = decision(state, "action")
+    node = decision(state, "move")
     state, _ = step(state, GAME.parse(state, node, "move B to 40,100"))
     order = decision(state, "hack order")
     pending = state.pending[0]
@@ -458,4 +458,4 @@ def test_sb_turn_3_each_prompt_names_who_decides_and_who_acts() -> None:
     assert GAME.prompt(state, node, "en") == "Blue: B lost to A and recoils one base depth: choose where"
     assert GAME.prompt(state, node, "ja") == "Blue: B が A に敗れてベース1枚分後退する: 行き先を選ぶ"
     acting_state = ready(state_of([model("A", 100, 100)], [model("B", 700, 700)]), "Red", "A")
-    assert GAME.prompt(acting_state, decision(acting_state, "action"), "en") == "Red: the next action of A (actions left: 1)"
+    assert GAME.prompt(acting_state, decision(acting_state, "move"), "en") == "Red: the next action of A (actions left: 1)"

@@ -218,7 +218,7 @@ def test_sb_recoil_5_free_hack_on_a_leaving_model_with_no_room_is_a_fall() -> No
     state = state_of([model("E", 37.62, 304.34)], [model("B", 13, 300)], impassable=EDGE_POCKET)
     assert recoil_options(state.figures, state.table, state.get("B"), state.get("E")) == ()
     state = ready(state, "Blue", "B")
-    retreat = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    retreat = next(o for o in decision(state, "move").options if isinstance(o, opt.Move))
     assert (retreat.purpose, retreat.x) == ("retreat", 12.5)  # a legal move along the edge
     state = step(state, retreat)[0]
     node = chance(state, "free hack")
@@ -243,7 +243,7 @@ def test_sb_recoil_5_room_to_recoil_is_judged_per_hacker() -> None:
     red = [model("E1", 37.62, 304.34), model("E2", 29.07, 280.85), model("Z", 13, 420)]
     state = state_of(red, [model("B", 13, 300)], impassable=EDGE_POCKET)
     state = ready(state, "Blue", "B")
-    charge = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    charge = next(o for o in decision(state, "move").options if isinstance(o, opt.Move))
     assert (charge.purpose, charge.toward) == ("charge", "Z")
     state = step(state, charge)[0]
     top = state.pending[0]
@@ -310,7 +310,7 @@ def test_sb_follow_3_after_a_disengagement_hack() -> None:
     """SB-FOLLOW-3: a free hack during a disengagement that makes the leaver recoil lets the hacker follow up."""
     state = state_of([model("E1", 375, 400)], [model("B", 400, 400)], options={"follow_up": True})
     state = ready(state, "Blue", "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    move = next(o for o in decision(state, "move").options if isinstance(o, opt.Move))
     state = step(state, move)[0]
     chance(state, "free hack")
     state = step(state, RECOIL)[0]

@@ -48,11 +48,11 @@ GRUESOME = MeleeOutcome("attacker", "gruesome_kill", "defender")
 
 
 def attacks(state: SobState) -> set[str]:
-    return {o.target for o in decision(state, "action").options if isinstance(o, opt.Attack)}
+    return {o.target for o in decision(state, "move").options if isinstance(o, opt.Attack)}
 
 
 def moves(state: SobState) -> list[opt.Move]:
-    return [o for o in decision(state, "action").options if isinstance(o, opt.Move)]
+    return [o for o in decision(state, "move").options if isinstance(o, opt.Move)]
 
 
 # --- SB-MELEE ----------------------------------------------------------------------------------------------------
@@ -346,7 +346,7 @@ def test_sb_down_7_transfixed_breaks_free_with_two_actions() -> None:
     one = ready(base, "Red", "A", 1)
     assert one.current is None and one.active == "Blue"  # nothing it may do with one action: the activation ends
     two = ready(base, "Red", "A", 2)
-    assert decision(two, "action").options == (opt.BreakFree(), opt.EndActivation())
+    assert decision(two, "move").options == (opt.BreakFree(), opt.EndActivation())
     freed, events = step(two, opt.BreakFree())
     assert freed.get("A").state == "standing" and types(events)[0] == "broke_free"
     assert freed.current is None or freed.current.actions == 0
@@ -402,7 +402,7 @@ def test_sb_act_2_turnover_after_the_actions_are_spent() -> None:
     state = turn_of(two_a_side(), "Red")
     state = step(state, opt.Activate("A1", 3))[0]
     state = step(state, ActivationOutcome(1, 2, True))[0]
-    assert state.active == "Red" and decision(state, "action").player == "Red"
+    assert state.active == "Red" and decision(state, "move").player == "Red"
     state, events = step(state, moves(state)[0])
     assert types(events) == ["moved", "turnover", "turn_started"]
     assert state.active == "Blue" and state.round == 1
@@ -482,7 +482,7 @@ def test_sb_move_3_move_from_contact_must_end_out_of_contact() -> None:
 def test_sb_move_1_sb_down_3_fallen_cannot_move_or_disengage() -> None:
     """SB-MOVE-1, SB-DOWN-3: a fallen model has no move option (so it cannot disengage) but may attack and stand up."""
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100, state="fallen")]), "Blue", "B", 2)
-    options = decision(state, "action").options
+    options = decision(state, "move").options
     assert not any(isinstance(o, opt.Move) for o in options)
     assert opt.Attack("A") in options and opt.StandUp() in options
 

@@ -410,7 +410,7 @@ def sc10() -> tuple[SobState, opt.Move]:
     """Blue B (C3) at (400, 400) touching Red E1 (C2, west) and Red E2 (C4, north); B activates and moves away."""
     state = state_of([model("E1", 375, 400, combat=2), model("E2", 400, 425, combat=4)], [model("B", 400, 400)])
     state = activated(turn_of(state, "Blue"), "B", 2, dice=2)
-    moves = [o for o in decision(state, "action").options if isinstance(o, opt.Move)]
+    moves = [o for o in decision(state, "move").options if isinstance(o, opt.Move)]
     assert moves
     move = moves[0]
     state = step(state, move)[0]
@@ -515,7 +515,7 @@ def sc12_targets(*, priority: bool, rules: list[str] | None = None, e2_points: i
         options={"melee_priority": priority},
     )
     state = ready(state, "Red", "A", 1)
-    return {o.target for o in decision(state, "action").options if isinstance(o, opt.Attack)}
+    return {o.target for o in decision(state, "move").options if isinstance(o, opt.Attack)}
 
 
 def test_sb_prio_1_sb_prio_3_sc12_standing_first() -> None:
@@ -547,7 +547,7 @@ def test_sb_dis_1_sc13_leaving_helpless_enemies_is_free() -> None:
     """SC-13, SB-DIS-1: B touching only a fallen and a transfixed Red model moves away with no free hacks."""
     state = state_of([model("R1", 375, 400, state="fallen"), model("R2", 400, 425, state="transfixed")], [model("B", 400, 400)])
     state = activated(turn_of(state, "Blue"), "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    move = next(o for o in decision(state, "move").options if isinstance(o, opt.Move))
     state, events = step(state, move)
     assert at(state.get("B"), move.x, move.y)
     assert "combat_roll" not in types(events)
@@ -558,7 +558,7 @@ def test_sb_dis_4_sc13_free_disengage_leaves_two_standing() -> None:
     """SC-13, SB-DIS-4: a Blue model with Free Disengage leaving two standing enemies takes no hacks."""
     state = state_of([model("R1", 375, 400), model("R2", 400, 425)], [model("B", 400, 400, special_rules=["free_disengage"])])
     state = activated(turn_of(state, "Blue"), "B", 1)
-    move = next(o for o in decision(state, "action").options if isinstance(o, opt.Move))
+    move = next(o for o in decision(state, "move").options if isinstance(o, opt.Move))
     state, events = step(state, move)
     assert at(state.get("B"), move.x, move.y) and "combat_roll" not in types(events)
 
@@ -568,10 +568,10 @@ def test_sb_dis_4_sc13_free_disengage_leaves_two_standing() -> None:
 
 def test_sb_action_1_sc14_power_blow_needs_two_actions() -> None:
     """SC-14, SB-ACTION-1, SB-MOD-2: with one action left there is no power blow; with two there is, and it costs both."""
-    one = decision(ready(sc1(), "Red", "A", 1), "action").options
+    one = decision(ready(sc1(), "Red", "A", 1), "move").options
     assert opt.Attack("B") in one and opt.Attack("B", power_blow=True) not in one
     two = ready(sc1(), "Red", "A", 2)
-    assert opt.Attack("B", power_blow=True) in decision(two, "action").options
+    assert opt.Attack("B", power_blow=True) in decision(two, "move").options
     after, _ = step(two, opt.Attack("B", power_blow=True))
     assert after.current is not None and after.current.actions == 0
     assert pending_roll(after).roll.power_blow
@@ -581,7 +581,7 @@ def test_sb_down_2_sb_down_3_sc14_fallen_stands_then_attacks() -> None:
     """SC-14, SB-DOWN-2, SB-DOWN-3: a fallen model with two actions may stand up (1) and then attack (1); while fallen
     it has no move."""
     state = ready(state_of([model("A", 100, 100, state="fallen")], [model("B", 125, 100)]), "Red", "A", 2)
-    options = decision(state, "action").options
+    options = decision(state, "move").options
     assert opt.StandUp() in options and not any(isinstance(o, opt.Move) for o in options)
     state, events = step(state, opt.StandUp())
     assert state.get("A").state == "standing" and state.current is not None and state.current.actions == 1
@@ -594,7 +594,7 @@ def test_sb_down_7_sb_mod_7_sc14_transfixed_cannot_fallen_attack_gives_plus_two(
     """SC-14, SB-DOWN-7, SB-MOD-7: a transfixed model cannot attack; an attack by a fallen model gives its opponent
     +2 and a lethal win (EX-7: attacker C4 fallen, defender C2: the attacker wins 5/12, is killed 5/12)."""
     transfixed = ready(state_of([model("A", 100, 100, state="transfixed")], [model("B", 125, 100)]), "Red", "A", 2)
-    assert not any(isinstance(o, opt.Attack) for o in decision(transfixed, "action").options)
+    assert not any(isinstance(o, opt.Attack) for o in decision(transfixed, "move").options)
     fallen = ready(state_of([model("A", 100, 100, combat=4, state="fallen")], [model("B", 125, 100, combat=2)]), "Red", "A", 1)
     state, _ = step(fallen, opt.Attack("B"))
     dist = results(chance(state, "combat roll"))

@@ -64,7 +64,7 @@ def test_sb_turn_3_decisions_have_a_documented_kind_and_name_who_acts() -> None:
             else:
                 choice = draw(node.dist, rng)
             state, _ = g.apply(state, choice)
-    assert {"activation", "action"} <= seen
+    assert {"activation", "move"} <= seen
 
 
 def test_sb_geo_1_swap_deployment_turns_each_model_about_the_table_centre() -> None:

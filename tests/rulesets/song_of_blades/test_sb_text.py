@@ -200,7 +200,7 @@ def test_sb_turn_3_every_prompt_names_who_acts() -> None:
         else:
             choice = draw(node.dist, rng)
         state, _ = g.apply(state, choice)
-    assert {"activation", "action"} <= met
+    assert {"activation", "move"} <= met
 
 
 def who_acts(state: SobState, node: Decision) -> str:

@@ -70,7 +70,7 @@ class SobAI:
         options = decision.options
         if decision.kind == "activation":
             return self._activation(state, options)
-        if decision.kind == "action":
+        if decision.kind == "move":
             return self._action(state, options)
         if decision.kind == "follow-up":
             return FollowUp(True)

@@ -90,7 +90,7 @@ def _activation_node(state: SobState, step: ChooseActivation) -> Decision:
 def _action_node(state: SobState, step: ChooseAction) -> Decision:
     """The activated model's next action; free while it can move (any point the rules allow, SB-MOVE-*)."""
     free = state.get(step.model).state == "standing"
-    return decision(state.active or "", "action", action_options(state), actor=step.model, free=free)
+    return decision(state.active or "", "move", action_options(state), actor=step.model, free=free)
 
 
 def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState:

@@ -67,7 +67,7 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
     if found is not None:
         return found
     said = words(text)
-    if decision.kind == "action":
+    if decision.kind == "move":
         move = _action(state, decision, said)
         if move is not None:
             return move

@@ -10,12 +10,12 @@ from typing import Literal
 
 from kessen.core.geometry import Point
 
-DecisionKind = Literal["activation", "action", "recoil", "recoil hacker", "hack order", "follow-up"]
+DecisionKind = Literal["activation", "move", "recoil", "recoil hacker", "hack order", "follow-up"]
 """The kinds of decision a player makes (SB-TURN-3); docs/scenarios/song-of-blades.md gives each one's notation.
 
 [DECISION] A move is one of the activated model's actions (SB-ACTION-1), chosen beside its attacks, standing up
-and ending the activation; so the free moves are offered by the ``action`` decision (free while the model can
-move), not by a decision of their own kind ``move``."""
+and ending the activation; that decision (the model's next action) has the kind ``move``, which kessen gives every
+decision that offers a free move (issue 10), and is free while the model can move."""
 
 
 @dataclass(frozen=True, slots=True)
