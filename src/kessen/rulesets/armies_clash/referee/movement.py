@@ -56,8 +56,7 @@ def _mover(state: AcState, turn: Turn) -> Mover:
             piece, side, False, s.footprint, c.swim_ft > 0, turn.budget,
             retreat=turn.doing == "retreat", routed=unit.routed, road_available=not turn.road_used,
         )
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     return Mover(piece, side, True, solo.footprint, c.swim_ft > 0, turn.budget, road_available=not turn.road_used)
 
 
@@ -122,8 +121,7 @@ def move(state: AcState, step: PieceMove, choice: Destination | Stay | None, out
         return piece_done(flee(state, piece, out))
     stand = state.stand(piece)
     if dest.kind == "join":
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         state = replace_solo(state, replace(solo, joined_to=dest.stand, hidden=False))
         out.append(ev.Moved(piece=piece, x=dest.x, y=dest.y, cost=dest.cost, road=dest.road))
         out.append(ev.Joined(solo=piece, stand=dest.stand))
@@ -131,8 +129,7 @@ def move(state: AcState, step: PieceMove, choice: Destination | Stay | None, out
     if stand is not None:
         state = replace_stand(state, replace(stand, x=dest.x, y=dest.y))
     else:
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         state = replace_solo(state, replace(solo, x=dest.x, y=dest.y))
     out.append(ev.Moved(piece=piece, x=dest.x, y=dest.y, cost=dest.cost, road=dest.road))
     state = reveal_near(state, piece, out)
@@ -172,8 +169,7 @@ def flee(state: AcState, piece: str, out: list[Event]) -> AcState:
     solos leave with it; a unit whose last stand flees is eliminated now (AC-MOVE-5, AC-END-3)."""
     stand = state.stand(piece)
     if stand is None:
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         out.append(ev.Fled(piece=piece, unit=""))
         return replace_solo(state, replace(solo, status="gone"))
     unit = state.unit(stand.unit)
