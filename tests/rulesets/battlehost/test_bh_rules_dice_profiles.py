@@ -18,6 +18,7 @@ from kessen.rulesets.battlehost.profiles import (
     parse_fight,
 )
 from kessen.rulesets.battlehost.rules.dice import raise_with_might, score, score_die, useful_might
+from kessen.rulesets.battlehost.scenario import ModelEntry
 
 
 def test_bh_dice_1_a_die_has_six_faces() -> None:
@@ -101,4 +102,17 @@ def test_bh_dice_4_only_heroes_have_might() -> None:
         validate_data(Profile, {**warrior, "might": 1})
     hero = validate_data(Profile, {**warrior, "type": "hero", "might": 3, "fight": 6, "shoot_value": None})
     assert (hero.might, hero.f) == (3, "6/-")
+
+
+@pytest.mark.parametrize("model", [Profile, ModelEntry])
+@pytest.mark.parametrize("points", ["might", "will", "fate"])
+def test_bh_dice_4_a_warrior_has_no_might_will_or_fate(model: type[Profile] | type[ModelEntry], points: str) -> None:
+    """BH-DICE-4 (section 4): only Heroes have Might, Will and Fate; a warrior with any of them, in a profile or
+    in a scenario's model, is rejected naming that field and its value; a Hero keeps them."""
+    warrior = {"name": "orc", "move": 6, "fight": 3, "strength": 3, "defence": 4, "x": 10.0, "y": 10.0}
+    if model is Profile:
+        warrior = {k: v for k, v in warrior.items() if k not in ("x", "y")} | {"attacks": 1, "wounds": 1, "courage": 2}
+    with pytest.raises(InputError, match=rf"^{points}: must be 0 for a warrior .*\(got 2\)"):
+        validate_data(model, {**warrior, points: 2})
+    assert getattr(validate_data(model, {**warrior, "type": "hero", points: 2}), points) == 2
 

@@ -96,6 +96,15 @@ def format_fight(fight: int, shoot_value: int | None) -> str:
     return f"{fight}/{shoot_value}+" if shoot_value is not None else f"{fight}/-"
 
 
+def check_hero_points(model_type: ModelType, *, might: int, will: int, fate: int) -> None:
+    """Only Heroes have Might, Will and Fate (section 4): a warrior with any of them above 0 is an InputError
+    naming the field."""
+    if model_type == "warrior":
+        for name, points in (("might", might), ("will", will), ("fate", fate)):
+            if points > 0:
+                raise InputError(name, points, "must be 0 for a warrior (only Heroes have it)")
+
+
 class Profile(StrictModel):
     """A model's characteristics as a data file gives them (section 4).
 
@@ -122,10 +131,7 @@ class Profile(StrictModel):
 
     def check(self) -> None:
         """Might, Will and Fate belong to Heroes only (section 4)."""
-        if self.type == "warrior":
-            for name in ("might", "will", "fate"):
-                if getattr(self, name) > 0:
-                    raise InputError(name, getattr(self, name), "must be 0 for a warrior (only Heroes have it)")
+        check_hero_points(self.type, might=self.might, will=self.will, fate=self.fate)
 
     @property
     def f(self) -> str:

@@ -24,6 +24,7 @@ from kessen.rulesets.battlehost.profiles import (
     ShootValue,
     Strength,
     Wounds,
+    check_hero_points,
     parse_fight,
 )
 from kessen.rulesets.battlehost.rules.sides import Side
@@ -89,10 +90,7 @@ class ModelEntry(StrictModel):
 
     def check(self) -> None:
         """Heroes only have Might, Will and Fate; wounds suffered below W; Might left at most Might (section 4)."""
-        if self.type == "warrior":
-            for name in ("might", "will", "fate"):
-                if getattr(self, name) > 0:
-                    raise InputError(name, getattr(self, name), "must be 0 for a warrior (only Heroes have it)")
+        check_hero_points(self.type, might=self.might, will=self.will, fate=self.fate)
         if isinstance(self.fight, str):
             parse_fight(self.fight)
             if self.shoot_value is not None:

@@ -240,41 +240,40 @@ def next_step(state: st.BhState, node: Node, lang: str) -> str:
         return _say(lang, "now_hero_might", model=escape(hero.id), roll=roll, face=die.face, score=die_score(die, die.face), might=hero.might_left)
     if isinstance(step, sp.PriorityStep):
         return _say(lang, "now_priority", turn=state.turn + 1)
-    if isinstance(step, sp.MoveStep):
-        return _say(lang, "now_move", side=side)
-    if isinstance(step, sp.ShootStep):
-        return _say(lang, "now_shoot", side=side)
+    key = _TURN_PROMPTS.get(type(step))
+    if key is not None:
+        return _say(lang, key, side=side)
     if isinstance(step, sp.ShotRoll):
         assert state.shooting is not None
         return _say(lang, "now_shot", model=escape(state.shooting.model), target=escape(state.shooting.target))
     if isinstance(step, sp.SplitStep):
         return _say(lang, "now_split", side=side, models=_shown(lang, step.group.models))
-    if isinstance(step, sp.PickFight):
-        return _say(lang, "now_fight", side=side)
     f = st.current_fight(state)
     what = _fight_step(state, f, step, node, side, lang)
     return _say(lang, "fighting", good=_shown(lang, st.alive_ids(state, f.fight.good)), evil=_shown(lang, st.alive_ids(state, f.fight.evil)), what=what)
 
 
+# The steps whose prompt names only the side that acts (or no one): in the turn, and within a fight.
+_TURN_PROMPTS: dict[type, str] = {sp.MoveStep: "now_move", sp.ShootStep: "now_shoot", sp.PickFight: "now_fight"}
+_FIGHT_PROMPTS: dict[type, str] = {
+    sp.DuelRoll: "now_duel", sp.RollOff: "now_roll_off", sp.BackAway: "now_back_away", sp.ChooseStriker: "now_striker",
+}
+
+
 def _fight_step(state: st.BhState, f: st.Fighting, step: sp.Step, node: Chance | Decision, side: str, lang: str) -> str:
+    key = _FIGHT_PROMPTS.get(type(step))
+    if key is not None:
+        return _say(lang, key, side=side)
     if isinstance(step, sp.Declare):
         assert isinstance(node, Decision)
         return _say(lang, "now_declare", model=escape(node.options[0].model))  # type: ignore[attr-defined]
-    if isinstance(step, sp.DuelRoll):
-        return _say(lang, "now_duel")
     if isinstance(step, sp.DuelMight):
         return _might_chances(state, f, step.side, lang)
-    if isinstance(step, sp.RollOff):
-        return _say(lang, "now_roll_off")
     if isinstance(step, sp.StandUpOffer):
         return _say(lang, "now_stand_up", model=escape(step.model))
     if isinstance(step, sp.MakeWay):
         assert step.retreat.make_way is not None
         return _say(lang, "now_make_way", model=escape(step.retreat.make_way.model), loser=escape(step.loser))
-    if isinstance(step, sp.BackAway):
-        return _say(lang, "now_back_away", side=side)
-    if isinstance(step, sp.ChooseStriker):
-        return _say(lang, "now_striker", side=side)
     if isinstance(step, sp.Aim):
         assert f.striker is not None
         return _say(lang, "now_aim", model=escape(f.striker), strikes=f.strikes_left)

@@ -83,8 +83,7 @@ def piece_declare_options(state: AcState, turn: Turn, step: PieceDeclare) -> tup
     action the unit could take, Configure excepted (AC-SPELL-2)."""
     if step.joined:
         return declare_options(state, Turn(turn.piece, True))
-    stand = state.stand(turn.piece)
-    assert stand is not None
+    stand = state.stand_named(turn.piece)
     unit = state.unit(stand.unit)
     options = []
     if unit.formation != "defensive" and state.creature(stand.creature).attacks:
@@ -99,8 +98,7 @@ def declare(state: AcState, turn: Turn, choice: Declare, out: list[Event]) -> Ac
     """The unit or solo declares its action (AC-ACT-1); a solo then moves, a unit activates its pieces."""
     out.append(ev.ActionDeclared(who=turn.actor, action=choice.action))
     if turn.solo:
-        solo = state.solo(turn.actor)
-        assert solo is not None
+        solo = state.solo_named(turn.actor)
         budget = solo_budget(state, solo, choice.action)
         return then(set_turn(state, action=choice.action, piece=solo.id, budget=budget), PieceMove())
     if choice.action == "configure":
@@ -123,8 +121,7 @@ def activate(state: AcState, choice: Activate | ActivateSolo | None, out: list[E
             road_used=False,
         )
         return then(state, SoloBonus())
-    stand = state.stand(choice.stand)
-    assert stand is not None
+    stand = state.stand_named(choice.stand)
     state = set_turn(state, done=turn.done | {stand.id}, piece=stand.id, moved=False, road_used=False, piece_action="")
     if turn.action == "cast" and not castable(state, stand.id):
         return then(set_turn(state, budget=0), PieceDeclare(joined=False))  # AC-SPELL-2
@@ -138,12 +135,10 @@ def piece_declare(state: AcState, step: PieceDeclare, choice: Declare, out: list
     assert turn is not None
     out.append(ev.ActionDeclared(who=turn.piece, action=choice.action))
     if step.joined:
-        solo = state.solo(turn.piece)
-        assert solo is not None
+        solo = state.solo_named(turn.piece)
         budget = solo_budget(state, solo, choice.action)
         return then(set_turn(state, action=choice.action, budget=budget, moved=False, road_used=False), PieceMove())
-    stand = state.stand(turn.piece)
-    assert stand is not None
+    stand = state.stand_named(turn.piece)
     state = set_turn(state, piece_action=choice.action)
     assert state.turn is not None
     return then(set_turn(state, budget=stand_budget(state, state.turn, stand)), PieceMove())
@@ -195,8 +190,7 @@ def act(state: AcState, turn: Turn, choice: ActOption, out: list[Event]) -> AcSt
         assert state.turn is not None
         if choice.action == "hide":
             return hide(state, state.turn)
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         state = set_turn(state, budget=turn.budget + speed_squares(state.creature(solo.creature).speed_ft))
     now = state.turn
     assert now is not None

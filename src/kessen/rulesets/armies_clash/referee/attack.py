@@ -123,8 +123,7 @@ def attacker(state: AcState, piece: str) -> Attacker:
     if stand is not None:
         unit = state.unit(stand.unit)
         return Attacker("stand", stand.isolated, stand.hidden, unit.formation or "none", unit.incited)
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     return Attacker("solo", solo.isolated and solo.joined_to is None, solo.hidden, "none", False)
 
 
@@ -152,12 +151,10 @@ def target_info(state: AcState, kind: TargetKind, target: str) -> Target:
         return Target(objective_footprint(state.static.objective(target)), state.static.objective(target).ac,
                       state.hp_of(target), False, False, None, False)
     if kind == "stand":
-        s = state.stand(target)
-        assert s is not None
+        s = state.stand_named(target)
         c = state.creature(s.creature)
         return Target(s.footprint, c.ac, s.hp, s.isolated, state.unit(s.unit).formation == "defensive", c, s.hidden)
-    solo = state.solo(target)
-    assert solo is not None
+    solo = state.solo_named(target)
     c = state.creature(solo.creature)
     fp = piece_footprint(state, target)
     return Target(
@@ -242,16 +239,14 @@ def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
     mean = dist.map(lambda o: o.damage).mean()
     assert isinstance(mean, Fraction)
     if kind == "solo":
-        solo = state.solo(option.target)
-        assert solo is not None
+        solo = state.solo_named(option.target)
         if solo.status == "up":
             return AttackOdds(mean, "falls", dist.probability(lambda o: isinstance(o, SoloHits) and o.status != "up"))
         return AttackOdds(mean, "killed", dist.probability(lambda o: isinstance(o, SoloHits) and o.status == "dead"))
     if kind == "objective":
         hp = state.hp_of(option.target)
         return AttackOdds(mean, "destroyed", dist.probability(lambda o: o.damage >= hp))
-    stand = state.stand(option.target)
-    assert stand is not None
+    stand = state.stand_named(option.target)
     threshold = stand.hp
     if threshold == 0:  # a casualty passes all it takes on (AC-DMG-4), first to the default stand (AC-DMG-2)
         nexts = [s for s in overflow_eligible(state, stand.id, ()) if s.hp > 0]

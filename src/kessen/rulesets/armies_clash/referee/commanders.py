@@ -39,8 +39,7 @@ def bonus_options(state: AcState, turn: Turn) -> tuple[Benefit, ...]:
     (if it has not spent its bonus action yet; never while the unit is routed, whose Rally comes only at the start of
     the turn, AC-MORALE-6) or give up the post; a solo that may command, joined to a stand of a unit without a
     commander and commanding no other unit, may take the post, by default (AC-CMD-1, AC-CMD-2, AC-CMD-3)."""
-    solo = state.solo(turn.piece)
-    assert solo is not None
+    solo = state.solo_named(turn.piece)
     unit = state.unit(turn.actor)
     if solo.id in turn.bonus_used:
         return (Benefit("none"),)

@@ -83,8 +83,7 @@ def damage_stand(state: AcState, target: str, damage: int, chain: tuple[str, ...
 def overflow_eligible(state: AcState, source: str, chain: tuple[str, ...]) -> list[Stand]:
     """Adjacent stands of the same unit and creature not yet in the chain; engine default first: lowest HP above 0,
     then lowest id, casualties last (AC-DMG-2)."""
-    s = state.stand(source)
-    assert s is not None
+    s = state.stand_named(source)
     eligible = [
         t for t in state.stands
         if t.unit == s.unit and t.creature == s.creature and t.id not in chain and t.id != source and adjacent(t.footprint, s.footprint)
@@ -106,8 +105,7 @@ def solo_damaged(state: AcState, target: str, after: Condition, out: list[Event]
     """A solo's condition after damage, as the standard rules judged it (AC-SOLO-5, AC-DMG-5): the HP it lost, its
     fall (dying or killed), the failed death saves of a PC hurt while unconscious; a commander that falls stops
     commanding (AC-CMD-2)."""
-    solo = state.solo(target)
-    assert solo is not None
+    solo = state.solo_named(target)
     before = solo_condition(solo)
     if after == before:
         return state

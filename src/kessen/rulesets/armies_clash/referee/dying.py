@@ -18,15 +18,13 @@ def death_steps(state: AcState) -> AcState:
 
 def death_question(state: AcState, step: DeathRoll) -> DeathSavesQuestion:
     """The dying solo's death saves so far (AC-END-4)."""
-    solo = state.solo(step.solo)
-    assert solo is not None
+    solo = state.solo_named(step.solo)
     return DeathSavesQuestion(successes=min(2, solo.successes), failures=min(2, solo.failures))
 
 
 def death_result(state: AcState, ident: str, outcome: DeathSavesOutcome, out: list[Event]) -> AcState:
     """End-of-round death saves: dead, stable (unconscious at 0 HP) or revived with 1 HP (AC-END-4)."""
-    solo = state.solo(ident)
-    assert solo is not None
+    solo = state.solo_named(ident)
     out.append(ev.DeathSaves(piece=ident, result=outcome.result, rolls=outcome.rolls))
     if outcome.result == "dead":
         return replace_solo(state, replace(solo, status="dead"))

@@ -78,8 +78,7 @@ def shift(state: AcState, step: ShiftGap, choice: Shift | NoShift, out: list[Eve
     """The chosen stand steps into the gap (AC-END-2)."""
     if isinstance(choice, NoShift):
         return state
-    stand = state.stand(choice.stand)
-    assert stand is not None
+    stand = state.stand_named(choice.stand)
     state = replace_stand(state, replace(stand, x=stand.x + choice.dx, y=stand.y + choice.dy))
     out.append(ev.Shifted(piece=stand.id, x=stand.x + choice.dx, y=stand.y + choice.dy))
     return replace(state, shifted=state.shifted | {stand.id})

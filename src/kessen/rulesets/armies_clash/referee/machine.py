@@ -249,8 +249,7 @@ def _more_targets(state: AcState, step: MoreTargets, choice: Any, out: list[Even
 
 
 def _place_solo_node(state: AcState, step: PlaceSolo) -> Decision:
-    solo = state.solo(step.solo)
-    assert solo is not None
+    solo = state.solo_named(step.solo)
     return ask(solo.side, "place_solo", special_actions.place_options(state, step), actor=solo.id)
 
 

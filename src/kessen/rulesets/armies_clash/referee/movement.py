@@ -56,8 +56,7 @@ def _mover(state: AcState, turn: Turn) -> Mover:
             piece, side, False, s.footprint, c.swim_ft > 0, turn.budget,
             retreat=turn.doing == "retreat", routed=unit.routed, road_available=not turn.road_used,
         )
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     return Mover(piece, side, True, solo.footprint, c.swim_ft > 0, turn.budget, road_available=not turn.road_used)
 
 
@@ -122,8 +121,7 @@ def move(state: AcState, step: PieceMove, choice: Destination | Stay | None, out
         return piece_done(flee(state, piece, out))
     stand = state.stand(piece)
     if dest.kind == "join":
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         state = replace_solo(state, replace(solo, joined_to=dest.stand, hidden=False))
         out.append(ev.Moved(piece=piece, x=dest.x, y=dest.y, cost=dest.cost, road=dest.road))
         out.append(ev.Joined(solo=piece, stand=dest.stand))
@@ -131,8 +129,7 @@ def move(state: AcState, step: PieceMove, choice: Destination | Stay | None, out
     if stand is not None:
         state = replace_stand(state, replace(stand, x=dest.x, y=dest.y))
     else:
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         state = replace_solo(state, replace(solo, x=dest.x, y=dest.y))
     out.append(ev.Moved(piece=piece, x=dest.x, y=dest.y, cost=dest.cost, road=dest.road))
     state = reveal_near(state, piece, out)
@@ -172,8 +169,7 @@ def flee(state: AcState, piece: str, out: list[Event]) -> AcState:
     solos leave with it; a unit whose last stand flees is eliminated now (AC-MOVE-5, AC-END-3)."""
     stand = state.stand(piece)
     if stand is None:
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         out.append(ev.Fled(piece=piece, unit=""))
         return replace_solo(state, replace(solo, status="gone"))
     unit = state.unit(stand.unit)
@@ -306,6 +302,14 @@ def _off_grid(state: AcState, fp: Footprint) -> bool:
     return not all(state.grid.on_grid(sq) for sq in fp.squares())
 
 
+def _end_refusal(state: AcState, mover: Mover, fp: Footprint, *, off_grid: str) -> Refusal | None:
+    """Why *mover* may not end at *fp*, for a reason the square itself gives: off the grid (AC-MOVE-5, with the
+    *off_grid* reason) or taken (AC-MOVE-4); else None."""
+    if _off_grid(state, fp):
+        return "AC-MOVE-5", off_grid
+    return _blocker(state, mover, fp)
+
+
 def move_refusal(state: AcState, turn: Turn, x: int, y: int, joining: str) -> Refusal:
     """Why the active piece may not end its move at ``x,y`` (joining the stand *joining*), a place no legal move
     reaches: the first rule it breaks (AC-JOIN-1, AC-MOVE-4, AC-MOVE-5, AC-MOVE-3, AC-MORALE-4, AC-MOVE-1)."""
@@ -321,11 +325,9 @@ def move_refusal(state: AcState, turn: Turn, x: int, y: int, joining: str) -> Re
         return "AC-JOIN-1", f"{piece} cannot reach and join {joining} at {x},{y}"
     if (x, y) == (mover.footprint.x, mover.footprint.y):
         return "AC-MOVE-1", f"{piece} stands at {x},{y} already (say stay)"
-    if _off_grid(state, fp):
-        return "AC-MOVE-5", f"no legal move of {piece} leaves the grid at {x},{y} (a flight ends at its first step off it)"
-    blocked = _blocker(state, mover, fp)
-    if blocked is not None:
-        return blocked
+    refused = _end_refusal(state, mover, fp, off_grid=f"no legal move of {piece} leaves the grid at {x},{y} (a flight ends at its first step off it)")
+    if refused is not None:
+        return refused
     if not mover.is_solo and not mover.retreat and any(
         sq in lock_squares(enemy_footprints(state, mover.side, stands_only=True)) for sq in mover.footprint.squares()
     ):
@@ -355,9 +357,7 @@ def push_refusal(state: AcState, step: ForcedMove, x: int, y: int) -> Refusal:
         return "AC-STAND-4", f"{step.by}'s push moves {step.piece} at most {step.squares} squares, and {x},{y} is {steps} away"
     if distance(source, fp) - distance(source, start) != steps:
         return "AC-MOVE-8", f"each step of a push takes {step.piece} farther from {step.by}, and {x},{y} is not that way"
-    if _off_grid(state, fp):
-        return "AC-MOVE-5", f"a push ends at its first step off the grid, before {x},{y}"
-    blocked = _blocker(state, mover, fp)
-    if blocked is not None:
-        return blocked
+    refused = _end_refusal(state, mover, fp, off_grid=f"a push ends at its first step off the grid, before {x},{y}")
+    if refused is not None:
+        return refused
     return "AC-MOVE-8", f"a push stops before any square {step.piece} could not occupy, and every way to {x},{y} has one"

@@ -116,8 +116,7 @@ def _cast_area(state: AcState, decision: Decision, choice: CastArea) -> str:
 
 
 def _shift(state: AcState, decision: Decision, choice: Shift) -> str:
-    stand = state.stand(choice.stand)
-    assert stand is not None
+    stand = state.stand_named(choice.stand)
     return f"shift {choice.stand} to {square(stand.x + choice.dx, stand.y + choice.dy)}"
 
 

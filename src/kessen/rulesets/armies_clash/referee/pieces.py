@@ -28,8 +28,7 @@ def stats(state: AcState, piece: str) -> Creature:
     s = state.stand(piece)
     if s is not None:
         return state.creature(s.creature)
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     return state.creature(solo.creature)
 
 
@@ -44,8 +43,7 @@ def castable(state: AcState, piece: str) -> list[SpellRecord]:
     if s is not None:
         used = s.spells_used
     else:
-        solo = state.solo(piece)
-        assert solo is not None
+        solo = state.solo_named(piece)
         used = solo.spells_used
     return [sp for sp in stats(state, piece).spells if spell_uses_left(used, sp.id, sp.uses)]
 
@@ -59,11 +57,9 @@ def piece_footprint(state: AcState, piece: str) -> Footprint:
     s = state.stand(piece)
     if s is not None:
         return s.footprint
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     if solo.joined_to is not None:
-        stand = state.stand(solo.joined_to)
-        assert stand is not None
+        stand = state.stand_named(solo.joined_to)
         return stand.footprint
     return solo.footprint
 

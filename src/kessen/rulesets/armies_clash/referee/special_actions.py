@@ -57,8 +57,7 @@ def stealth_result(state: AcState, step: StealthRoll, hidden: bool, out: list[Ev
     stand = state.stand(step.piece)
     if stand is not None:
         return replace_stand(state, replace(stand, hidden=hidden))
-    solo = state.solo(step.piece)
-    assert solo is not None
+    solo = state.solo_named(step.piece)
     return replace_solo(state, replace(solo, hidden=hidden))
 
 
@@ -74,8 +73,7 @@ def joined_options(state: AcState, piece: str) -> tuple[Stay | Switch | Leave, .
     unit (AC-JOIN-4)."""
     solo = state.solo(piece)
     assert solo is not None and solo.joined_to is not None
-    stand = state.stand(solo.joined_to)
-    assert stand is not None
+    stand = state.stand_named(solo.joined_to)
     options: list[Stay | Switch | Leave] = [Stay()]
     size = solo.size
     c = state.creature(solo.creature)
@@ -99,8 +97,7 @@ def joined_move(state: AcState, choice: Stay | Switch | Leave, out: list[Event])
     """A joined solo stays, switches stands or leaves its stand; then it acts (AC-JOIN-4, AC-JOIN-6, AC-ACT-3)."""
     turn = state.turn
     assert turn is not None
-    solo = state.solo(turn.piece)
-    assert solo is not None
+    solo = state.solo_named(turn.piece)
     if isinstance(choice, Switch):
         state = replace_solo(state, replace(solo, joined_to=choice.stand))
         out.append(ev.Joined(solo=solo.id, stand=choice.stand))
@@ -119,8 +116,7 @@ def joined_move(state: AcState, choice: Stay | Switch | Leave, out: list[Event])
 def place_options(state: AcState, step: PlaceSolo) -> tuple[PlaceAt | JoinStand, ...]:
     """Where a solo of an eliminated stand goes: on the vacated squares (its old anchor first), onto an adjacent
     stand of the unit, or failing room, the nearest legal place (AC-JOIN-5)."""
-    solo = state.solo(step.solo)
-    assert solo is not None
+    solo = state.solo_named(step.solo)
     c = state.creature(solo.creature)
     size = solo.size
     occ = occupancy(state)
@@ -162,8 +158,7 @@ def place_options(state: AcState, step: PlaceSolo) -> tuple[PlaceAt | JoinStand,
 
 def place_solo(state: AcState, step: PlaceSolo, choice: PlaceAt | JoinStand, out: list[Event]) -> AcState:
     """The solo of an eliminated stand joins another stand or is placed on the grid (AC-JOIN-5)."""
-    solo = state.solo(step.solo)
-    assert solo is not None
+    solo = state.solo_named(step.solo)
     if isinstance(choice, JoinStand):
         out.append(ev.Joined(solo=solo.id, stand=choice.stand))
         return replace_solo(state, replace(solo, joined_to=choice.stand))

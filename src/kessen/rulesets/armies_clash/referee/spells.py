@@ -105,8 +105,7 @@ def _spend(state: AcState, piece: str, spell: str) -> AcState:
     stand = state.stand(piece)
     if stand is not None:
         return replace_stand(state, replace(stand, spells_used=spend_spell(stand.spells_used, spell)))
-    solo = state.solo(piece)
-    assert solo is not None
+    solo = state.solo_named(piece)
     return replace_solo(state, replace(solo, spells_used=spend_spell(solo.spells_used, spell)))
 
 

@@ -182,6 +182,18 @@ class AcState:
     def solo(self, ident: str) -> Solo | None:
         return next((s for s in self.solos if s.id == ident), None)
 
+    def stand_named(self, ident: str) -> Stand:
+        """The stand *ident*, which the caller knows is on the table."""
+        found = self.stand(ident)
+        assert found is not None, f"no stand {ident}"
+        return found
+
+    def solo_named(self, ident: str) -> Solo:
+        """The solo *ident*, which the caller knows is on the table."""
+        found = self.solo(ident)
+        assert found is not None, f"no solo {ident}"
+        return found
+
     def creature(self, ident: str) -> Creature:
         return self.static.creatures[ident]
 
@@ -193,9 +205,7 @@ class AcState:
         s = self.stand(piece)
         if s is not None:
             return self.unit(s.unit).side
-        solo = self.solo(piece)
-        assert solo is not None, piece
-        return solo.side
+        return self.solo_named(piece).side
 
     def unit_stands(self, unit: str) -> tuple[Stand, ...]:
         return tuple(s for s in self.stands if s.unit == unit)

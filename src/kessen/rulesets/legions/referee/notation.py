@@ -90,13 +90,28 @@ def _order(state: LiState, decision: Decision, words: list[str]) -> Any:
     return None
 
 
-def _mover(state: LiState, decision: Decision, words: list[str]) -> Any:
-    if len(words) == 2 and words[0] == "move" and _is_detachment(state, words[1]):
-        det = state.detachment(words[1])
-        if det.owner != decision.player:
-            raise IllegalChoice("LI-MOVE-1", f"{det.id} is not a Detachment of {decision.player}")
-        raise IllegalChoice("LI-MOVE-1", f"{det.id} does not move now: it has moved, or its Order does not move it")
-    return None
+Reader = Callable[[LiState, Decision, list[str]], Any]
+
+
+def _refusing_detachment(verb: str, *, not_own: str, not_now: str, why: str) -> Reader:
+    """The reader of a decision that picks a Detachment by ``<verb> <detachment>``: every suggested option is one,
+    so a Detachment it names is refused, as another player's (rule *not_own*) or as one that may not act now (rule
+    *not_now*, because *why*); other words are no choice."""
+
+    def read(state: LiState, decision: Decision, words: list[str]) -> Any:
+        if len(words) == 2 and words[0] == verb and _is_detachment(state, words[1]):
+            det = state.detachment(words[1])
+            if det.owner != decision.player:
+                raise IllegalChoice(not_own, f"{det.id} is not a Detachment of {decision.player}")
+            raise IllegalChoice(not_now, f"{det.id} {why}")
+        return None
+
+    return read
+
+
+_mover = _refusing_detachment(
+    "move", not_own="LI-MOVE-1", not_now="LI-MOVE-1", why="does not move now: it has moved, or its Order does not move it"
+)
 
 
 def _move_notation(actor: str, choice: Any) -> str:
@@ -165,13 +180,10 @@ def _move_choice(state: LiState, det: Detachment, words: list[str]) -> Any:
     return None
 
 
-def _activation(state: LiState, decision: Decision, words: list[str]) -> Any:
-    if len(words) == 2 and words[0] == "activate" and _is_detachment(state, words[1]):
-        det = state.detachment(words[1])
-        if det.owner != decision.player:
-            raise IllegalChoice("LI-ACT-1", f"{det.id} is not a Detachment of {decision.player}")
-        raise IllegalChoice("LI-ACT-2", f"{det.id} may not activate now: it has activated, or its Order or state does not let it")
-    return None
+_activation = _refusing_detachment(
+    "activate", not_own="LI-ACT-1", not_now="LI-ACT-2",
+    why="may not activate now: it has activated, or its Order or state does not let it",
+)
 
 
 def fire_notation(det: Detachment, choice: Fire | HoldFire) -> str:
@@ -377,7 +389,7 @@ def _withdrawer(state: LiState, decision: Decision, words: list[str]) -> Any:
     return None
 
 
-_READERS: dict[str, Callable[[LiState, Decision, list[str]], Any]] = {
+_READERS: dict[str, Reader] = {
     "order": _order,
     "mover": _mover,
     "move": _move,
