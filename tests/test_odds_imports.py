@@ -8,6 +8,7 @@ imported everything.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -113,7 +114,8 @@ def test_issue_13_4_the_public_api_is_unchanged() -> None:
 
 
 def test_issue_13_4_an_engine_is_loaded_once_or_given_as_it_is() -> None:
-    """A ruleset's engine is a loader called on first use, once; or its parts given as they are; not both."""
+    """A ruleset's engine is a loader called on first use, once; or its parts given as they are; not both; and
+    ``dataclasses.replace`` gives a ruleset of another game."""
     calls: list[int] = []
 
     def load() -> Engine:
@@ -126,5 +128,7 @@ def test_issue_13_4_an_engine_is_loaded_once_or_given_as_it_is() -> None:
     assert calls == [1]
     given = Ruleset("y", "Y", "Y", {}, game="a game")
     assert (given.game, given.swap_deployment, given.kinds_since_v1) == ("a game", None, frozenset())
+    swapped = dataclasses.replace(lazy, game="another game")
+    assert (swapped.id, swapped.game, swapped.kinds_since_v1, calls) == ("x", "another game", frozenset(), [1])
     with pytest.raises(TypeError, match="not both"):
         Ruleset("z", "Z", "Z", {}, game="a game", engine=load)

@@ -10,7 +10,7 @@ import dataclasses
 import importlib
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
@@ -95,14 +95,15 @@ class Ruleset:
 
     The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
     ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
+    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap).
     """
 
     id: str
     title: str
     prefix: str
     procedures: Mapping[str, Procedure[Any]]
-    _loader: Callable[[], Engine] | None
-    _engine: Engine | None
+    _loader: Callable[[], Engine] | None = field(init=False)
+    _engine: Engine | None = field(init=False)
 
     def __init__(
         self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Any = None,
