@@ -131,6 +131,7 @@ def _odds_case(name: str, procedure_name: str, reference: Callable[[Mapping[str,
     return OddsCase(
         ruleset=RULESET, name=name, kessen=cold(lambda: procedure.compute(value), *_PACKAGES),
         reference=lambda: reference(normalised), check=same_probabilities,
+        procedure=procedure_name, data=data,
     )
 
 

@@ -174,6 +174,7 @@ def _odds_case(name: str, procedure_name: str, data: dict[str, Any]) -> OddsCase
     return OddsCase(
         ruleset=RULESET, name=name, kessen=cold(lambda: procedure.compute(value), *_PACKAGES),
         reference=lambda: reference(normalised), check=same_probabilities,
+        procedure=procedure_name, data=data,
     )
 
 

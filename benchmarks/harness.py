@@ -35,6 +35,10 @@ class OddsCase:
     reference: Callable[[], Any]
     check: Callable[[Any, Any], None]
     reference_name: str = "icepool"
+    procedure: str = ""
+    """The procedure asked, and *data* its input as a caller gives it: the API call ``kessen.odds(ruleset,
+    procedure, data)`` is timed too, validation included."""
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,7 @@ def _odds_case(name: str, data: dict[str, Any]) -> OddsCase:
     return OddsCase(
         ruleset=RULESET, name=name, kessen=cold(lambda: procedure.compute(value), *_PACKAGES),
         reference=lambda: icepool_fire(normalised), check=same_probabilities,
+        procedure="fire", data=data,
     )
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from rich.console import Console
 
 from benchmarks.harness import SamplingCase, Settings, best_times, ratio, seconds, table, verdict
-from kessen.dice import d, draw_many, sampler, stream
+from kessen.dice import Dist, d, draw, draw_many, sampler, stream
 
 DRAWS = 10**6
 TARGET_SLOWDOWN = 3.0
@@ -23,7 +23,42 @@ def _rate(per_batch: float, n: int) -> str:
 
 
 def run(cases: Sequence[SamplingCase], settings: Settings, out: Console, n: int = DRAWS) -> None:
-    """Print the sampling table for the generic distributions and *cases*."""
+    """Print the sampling table for the generic distributions and *cases*, then the single-draw table."""
+    run_batches(cases, settings, out, n)
+    run_single(cases, settings, out)
+
+
+def run_single(cases: Sequence[SamplingCase], settings: Settings, out: Console) -> None:
+    """One draw at a time, as a battle draws (issue 13 §1): from a distribution whose sampler is cached, and from
+    a distribution built anew (its sampler built for that one draw)."""
+    rng = stream(SEED)
+    labelled: list[tuple[str, str, Callable[[], object]]] = [
+        ("(reference)", "numpy rng.integers(0, 6)", lambda: rng.integers(0, 6))
+    ]
+    for case in (*GENERIC, *cases):
+        dist = case.dist
+        weights = dict(dist.items())
+        sampler(dist)
+        name = f"{case.name} ({len(weights)} outcomes)"
+        labelled += [
+            (name, "draw(dist, rng), sampler cached", lambda dist=dist: draw(dist, rng)),
+            (name, "draw(Dist(weights), rng), built anew", lambda weights=weights: draw(Dist(weights), rng)),
+            (name, "Dist(weights) alone (the build)", lambda weights=weights: Dist(weights)),
+        ]
+    times = best_times([fn for _, _, fn in labelled], settings)
+    rows = [[name, label, seconds(per_draw), ratio(per_draw / times[0])] for (name, label, _), per_draw in zip(labelled, times)]
+    out.print(
+        table(
+            "Single draws: one outcome at a time",
+            [("distribution", "left"), ("path", "left"), ("per draw", "right"), ("× numpy scalar", "right")],
+            rows,
+            caption="per draw = best of the runs; × numpy scalar = time / one scalar numpy integer (lower is better)",
+        )
+    )
+
+
+def run_batches(cases: Sequence[SamplingCase], settings: Settings, out: Console, n: int = DRAWS) -> None:
+    """Print the batched sampling table for the generic distributions and *cases*."""
     rng = stream(SEED)
     labelled: list[tuple[str, str, Callable[[], object], bool]] = [
         ("(reference)", "numpy rng.integers(1, 7, size=n)", lambda: rng.integers(1, 7, size=n), False)

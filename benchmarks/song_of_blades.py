@@ -149,6 +149,18 @@ def icepool_morale(q: Mapping[str, Any]) -> icepool.Die[Any]:
     )
 
 
+_ALWAYS_FALLEN = {"opportunistic", "combat_master", "assassin"}
+
+
+def icepool_melee_targets(q: Mapping[str, Any]) -> icepool.Die[Any]:
+    """§6.5 in icepool, a question that rolls no dice: one outcome, whether each enemy may be attacked
+    (SB-PRIO-1..4)."""
+    enemies = q["enemies"]
+    upright = sum(e["points"] for e in enemies if e["state"] != "fallen")
+    free = not q["melee_priority"] or bool(_ALWAYS_FALLEN & set(q["special_rules"])) or upright == 0
+    return icepool.Die([tuple(free or e["state"] != "fallen" or upright <= e["points"] for e in enemies)])
+
+
 # --- the questions --------------------------------------------------------------------------------
 
 
@@ -186,6 +198,10 @@ ODDS_QUESTIONS: tuple[tuple[str, str, Callable[[Mapping[str, Any]], Any], dict[s
     ),
     ("activation, 3 dice, Quality 4", "activation", icepool_activation, {"quality": 4, "dice": 3}),
     ("morale, Quality 4", "morale", icepool_morale, {"quality": 4}),
+    ("melee_targets, priority, 3 enemies (no dice)", "melee_targets", icepool_melee_targets, {
+        "melee_priority": True,
+        "enemies": [{"points": 30}, {"state": "fallen", "points": 60}, {"state": "fallen", "points": 25}],
+    }),
 )
 
 
@@ -200,6 +216,8 @@ def _odds_case(name: str, procedure_name: str, reference: Callable[[Mapping[str,
         kessen=cold(lambda: procedure.compute(value), *_PACKAGES),
         reference=lambda: reference(normalised),
         check=same_probabilities,
+        procedure=procedure_name,
+        data=data,
     )
 
 

@@ -1,16 +1,41 @@
 """kessen (決戦): a rules engine for tabletop miniature wargames.
 
 Exact odds for any combat action, a referee for whole battles, and fast simulation.
+
+The battle half (``Match``, ``simulate``, ``sweep``) is imported the first time it is asked for (PEP 562), so that
+exact odds start without loading any engine; ``odds`` is imported here, as its name is also its module's.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from kessen.core.errors import IllegalChoice, InputError, KessenError
-from kessen.match import Match
 from kessen.odds import OddsResult, odds
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.sim import simulate, sweep
 from kessen.version import __version__
+
+if TYPE_CHECKING:
+    from kessen.match import Match
+    from kessen.sim import simulate, sweep
 
 __all__ = [
     "IllegalChoice", "InputError", "KessenError", "Match", "OddsResult", "get_ruleset", "odds", "ruleset_ids", "simulate",
     "sweep", "__version__",
 ]
+
+_LAZY = {"Match": "kessen.match", "simulate": "kessen.sim", "sweep": "kessen.sim"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kessen' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -157,3 +157,35 @@ def test_draws_for_a_seed_do_not_depend_on_what_was_sampled_before() -> None:
     earlier = Dist({1: 1, 2: 1, 3: 1})
     draw_many(earlier, stream(0), 1)  # caches a sampler under the equal key
     assert draw_many(reversed_order, stream(0), 30) == alone
+
+
+SCALAR_CASES = {
+    **DISTRIBUTIONS,
+    "certain": Dist.always("x"),
+    "largest exact total": Dist({0: 2**62, 1: 2**62 - 1}),
+    "float fallback": binomial(40, Fraction(1, 3)),
+    "huge and tiny weights": Dist({"a": 2**64, "b": 1, "c": 2**64 + 1}),
+}
+
+
+@pytest.mark.parametrize("name", list(SCALAR_CASES))
+def test_issue_13_1_a_single_draw_takes_what_a_batch_of_one_took(name: str) -> None:
+    """Issue 13 §1, a scalar path for single draws: ``draw`` no longer goes through numpy arrays, and for every
+    stream state it gives the outcome a batch of one gives and leaves the stream where that batch leaves it
+    (so every seeded battle draws what it drew before), on the exact path and the float fallback alike, with
+    other draws (a 32-bit bounded one, a float) interleaved."""
+    dist, scalar, batch = SCALAR_CASES[name], stream(20261201), stream(20261201)
+    one = Sampler(dist)
+    for i in range(400):
+        assert draw(dist, scalar) == one.outcomes[int(one.indices(batch, 1)[0])], f"draw {i}"
+        if i % 7 == 0:
+            assert scalar.integers(0, 6) == batch.integers(0, 6, size=1)[0]
+        if i % 11 == 0:
+            assert scalar.random() == batch.random(1)[0]
+    assert scalar.bit_generator.state == batch.bit_generator.state
+
+
+def test_issue_13_1_single_draws_agree_with_the_exact_distribution() -> None:
+    """The scalar path draws with the distribution's frequencies (2d6: eleven outcomes of unequal weight)."""
+    dist, rng = d(6) + d(6), stream(8)
+    assert chi_square_p(dist, [draw(dist, rng) for _ in range(N)]) > ALPHA

@@ -13,10 +13,10 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from kessen.core.errors import InputError, KessenError, error_line
+from kessen.dice import SEED_LIMIT
 from kessen.io.files import ODDS_INPUT, load_json, read_input
 from kessen.odds import answer
 from kessen.rulesets import get_ruleset, ruleset_ids
-from kessen.sim.battles import SEED_LIMIT
 
 
 class _PipeClosed(Exception):

@@ -10,9 +10,12 @@ from typing import Any
 
 from kessen.dice.dist import Dist, binomial, d, highest, keep_highest, mixture, successes
 
+SEED_LIMIT = 2**64
+"""Seeds are 64-bit: from 0 to 2**64 - 1 (every battle of a sweep gets one, replayable with ``--seed``)."""
+
 _SAMPLING = ("Sampler", "Stream", "child_streams", "draw", "draw_many", "sampler", "stream")
 
-__all__ = ["Dist", "binomial", "d", "highest", "keep_highest", "mixture", "successes", *_SAMPLING]
+__all__ = ["SEED_LIMIT", "Dist", "binomial", "d", "highest", "keep_highest", "mixture", "successes", *_SAMPLING]
 
 
 def __getattr__(name: str) -> Any:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Hashable
+from itertools import accumulate
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -26,13 +28,15 @@ def child_streams(seed: int, n: int) -> list[Stream]:
 
 
 class Sampler(Generic[O]):
-    """Draws outcomes of one distribution: a cumulative table built once, one numpy call per batch.
+    """Draws outcomes of one distribution from its cumulative weights, built once.
 
-    While the total weight fits in 63 bits the draw is exact (a uniform integer below the total,
-    located in the cumulative integer weights); beyond that it uses float cumulative probabilities.
+    While the total weight fits in 63 bits the draw is exact (a uniform integer below the total, located in the
+    cumulative integer weights); beyond that it uses float cumulative probabilities. A single draw stays in
+    Python (one scalar numpy call and a bisection); a batch is one vectorised numpy call. Both take the same
+    numbers from the stream in the same way, so a draw does not depend on which path made it.
     """
 
-    __slots__ = ("outcomes", "_cumulative", "_total", "_exact", "_table")
+    __slots__ = ("outcomes", "_cumulative", "_array", "_total", "_exact", "_table")
 
     TABLE_LIMIT = 1 << 20  # up to this total weight, a batch uses a lookup table instead of the binary search
     TABLE_BATCH = 256  # the table is built on the first batch of at least this many draws
@@ -43,11 +47,19 @@ class Sampler(Generic[O]):
         self._total = dist.total
         self._exact = self._total < 2**63
         self._table: np.ndarray[Any, Any] | None = None
+        self._array: np.ndarray[Any, Any] | None = None
+        self._cumulative: list[int] | list[float]
         if self._exact:
-            self._cumulative = np.cumsum(np.array(weights, dtype=np.int64))
+            self._cumulative = list(accumulate(weights))  # the numpy array for batches is built on the first one
         else:
-            self._cumulative = np.cumsum(np.array([w / self._total for w in weights], dtype=np.float64))
-            self._cumulative[-1] = 1.0
+            self._array = np.cumsum(np.array([w / self._total for w in weights], dtype=np.float64))
+            self._array[-1] = 1.0
+            self._cumulative = self._array.tolist()
+
+    def _cumulative_array(self) -> np.ndarray[Any, Any]:
+        if self._array is None:
+            self._array = np.array(self._cumulative, dtype=np.int64)
+        return self._array
 
     def indices(self, rng: Stream, size: int) -> np.ndarray[Any, np.dtype[np.intp]]:
         """Indices into ``outcomes`` of *size* independent draws."""
@@ -57,18 +69,25 @@ class Sampler(Generic[O]):
                 self._table = self._lookup_table()
             if self._table is not None:
                 return self._table[u]
-            return np.searchsorted(self._cumulative, u, side="right")
-        return np.searchsorted(self._cumulative, rng.random(size), side="right")
+            return np.searchsorted(self._cumulative_array(), u, side="right")
+        return np.searchsorted(self._cumulative_array(), rng.random(size), side="right")
 
     def _lookup_table(self) -> np.ndarray[Any, Any]:
         """Index i repeated weight_i times: u in [cum_{i-1}, cum_i) maps to i, exactly as the search does."""
-        counts = np.diff(self._cumulative, prepend=0)
+        counts = np.diff(self._cumulative_array(), prepend=0)
         dtype = np.min_scalar_type(max(len(self.outcomes) - 1, 0))
         return np.repeat(np.arange(len(self.outcomes), dtype=dtype), counts)
 
+    def index(self, rng: Stream) -> int:
+        """The index into ``outcomes`` of one draw: the number a batch of one would take from *rng*, taken as a
+        scalar (the same value, the stream left in the same state), located by bisection as the batch's search
+        locates it (``bisect_right`` is ``searchsorted(side="right")``)."""
+        u = rng.integers(0, self._total, dtype=np.int64) if self._exact else rng.random()
+        return bisect_right(self._cumulative, u)
+
     def draw(self, rng: Stream) -> O:
         """One outcome."""
-        return self.outcomes[int(self.indices(rng, 1)[0])]
+        return self.outcomes[self.index(rng)]
 
     def draw_many(self, rng: Stream, size: int) -> list[O]:
         """*size* independent outcomes."""

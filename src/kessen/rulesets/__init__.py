@@ -1,4 +1,4 @@
-"""The registry: ruleset id → its procedures (and, once built, its game).
+"""The registry: ruleset id → its procedures and, loaded the first time it is asked for, its engine.
 
 Each ruleset package defines ``RULESET``; this module imports it on first use. A ruleset never
 imports another ruleset, and ``core``/``dice`` never import a ruleset.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
@@ -76,19 +77,74 @@ def outcome_fields(outcome: Any) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class Engine:
+    """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and the
+    decision kinds added since ``kessen-save/1``."""
+
+    game: Any
+    swap_deployment: Callable[[dict[str, Any]], None] | None = None
+    kinds_since_v1: frozenset[str] = frozenset()
+
+
+_engine_lock = threading.Lock()
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Ruleset:
-    """A ruleset: its id, title, rule-ID prefix and procedures; ``game`` once the engine plays it."""
+    """A ruleset: its id, title, rule-ID prefix and procedures, and the engine it plays battles with.
+
+    The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
+    ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
+    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap).
+    """
 
     id: str
     title: str
     prefix: str
     procedures: Mapping[str, Procedure[Any]]
-    game: Any = field(default=None)
-    swap_deployment: Callable[[dict[str, Any]], None] | None = None
-    """Turns a parsed scenario file's deployment so the sides stand where the other stood (a sweep's swap_sides)."""
-    kinds_since_v1: frozenset[str] = frozenset()
-    """Decision kinds added after ``kessen-save/1`` (whose decisions are option indices): a v1 file never recorded
-    them, so its replay gives each its first option, which is what the engine did before without asking."""
+    _loader: Callable[[], Engine] | None = field(init=False)
+    _engine: Engine | None = field(init=False)
+
+    def __init__(
+        self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Any = None,
+        swap_deployment: Callable[[dict[str, Any]], None] | None = None, kinds_since_v1: frozenset[str] = frozenset(),
+        *, engine: Callable[[], Engine] | None = None,
+    ) -> None:
+        if engine is not None and (game is not None or swap_deployment is not None or kinds_since_v1):
+            raise TypeError("give a ruleset's engine either as a loader or as its parts, not both")
+        for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_loader", engine)
+        object.__setattr__(self, "_engine", None if engine else Engine(game, swap_deployment, kinds_since_v1))
+
+    def _loaded(self) -> Engine:
+        found = self._engine
+        if found is None:
+            with _engine_lock:  # one Game object per ruleset, however many threads ask at once
+                found = self._engine
+                if found is None:
+                    assert self._loader is not None
+                    found = self._loader()
+                    object.__setattr__(self, "_engine", found)
+        return found
+
+    @property
+    def game(self) -> Any:
+        """The ruleset's ``Game`` (None for a ruleset that only answers odds)."""
+        return self._loaded().game
+
+    @property
+    def swap_deployment(self) -> Callable[[dict[str, Any]], None] | None:
+        """Turns a parsed scenario file's deployment so the sides stand where the other stood (a sweep's
+        swap_sides)."""
+        return self._loaded().swap_deployment
+
+    @property
+    def kinds_since_v1(self) -> frozenset[str]:
+        """Decision kinds added after ``kessen-save/1`` (whose decisions are option indices): a v1 file never
+        recorded them, so its replay gives each its first option, which is what the engine did before without
+        asking."""
+        return self._loaded().kinds_since_v1
 
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""

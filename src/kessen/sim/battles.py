@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kessen.core.errors import InputError
+from kessen.dice import SEED_LIMIT
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.rulesets import Ruleset
 from kessen.sim.tally import Tally
@@ -17,8 +18,6 @@ from kessen.sim.tally import Tally
 if TYPE_CHECKING:
     from kessen.sim.executors import Executor
 
-SEED_LIMIT = 2**64
-"""Seeds are 64-bit: from 0 to 2**64 - 1 (every battle of a sweep gets one, replayable with ``--seed``)."""
 
 
 def check_seed(seed: object, field: str = "seed") -> int:

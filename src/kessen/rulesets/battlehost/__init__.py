@@ -17,16 +17,22 @@ Not done yet: the odds procedures take "trapped" as given (the engine decides it
 and take Might only in the duel (section 9 defines no Might input for shots and strikes).
 """
 
-from kessen.rulesets import Ruleset
+from kessen.rulesets import Engine, Ruleset
 from kessen.rulesets.battlehost.procedures import PROCEDURES
-from kessen.rulesets.battlehost.referee.game import BattlehostGame
-from kessen.rulesets.battlehost.scenario import swap_deployment
+
+
+def _engine() -> Engine:
+    """The engine, imported the first time a battle asks for it (odds never do)."""
+    from kessen.rulesets.battlehost.referee.game import BattlehostGame
+    from kessen.rulesets.battlehost.scenario import swap_deployment
+
+    return Engine(BattlehostGame(), swap_deployment)
+
 
 RULESET = Ruleset(
     id="battlehost",
     title="Middle-earth SBG Battlehost quickstart: shooting, duels, strikes and fights",
     prefix="BH",
     procedures=PROCEDURES,
-    game=BattlehostGame(),
-    swap_deployment=swap_deployment,
+    engine=_engine,
 )

@@ -33,16 +33,22 @@ Not done: shooting, magic and the special rules beyond the four the seed names (
 other than the gruesome-kill trigger (SB-TURN-2).
 """
 
-from kessen.rulesets import Ruleset
+from kessen.rulesets import Engine, Ruleset
 from kessen.rulesets.song_of_blades.procedures import PROCEDURES
-from kessen.rulesets.song_of_blades.referee.game import SobGame
-from kessen.rulesets.song_of_blades.scenario import swap_deployment
+
+
+def _engine() -> Engine:
+    """The engine, imported the first time a battle asks for it (odds never do)."""
+    from kessen.rulesets.song_of_blades.referee.game import SobGame
+    from kessen.rulesets.song_of_blades.scenario import swap_deployment
+
+    return Engine(SobGame(), swap_deployment)
+
 
 RULESET = Ruleset(
     id="song-of-blades",
     title="Song of Blades and Heroes: melee, disengaging, activation and morale",
     prefix="SB",
     procedures=PROCEDURES,
-    game=SobGame(),
-    swap_deployment=swap_deployment,
+    engine=_engine,
 )
