@@ -35,7 +35,7 @@ def test_play_in_japanese_prompts_refuses_and_saves_in_japanese(tmp_path: Path) 
     out = done.stdout
     assert "選択(番号、記法、help、q): " in out
     assert re.search(r"1 から \d+ までの番号か記法を入力してください。help で説明\(入力: '99'\)", out)
-    assert "できません: not a choice here (got 'foo')" in out
+    assert "できません: ここで選べる記法ではありません(入力: 'foo')。例: " in out
     assert f"{save} に保存しました" in " ".join(out.split())  # rich may wrap a long path's line
     assert "第1/8ラウンド" in out  # the board's header
     assert all(JAPANESE.search(line) for line in OPTION_LINE.findall(out))
@@ -82,7 +82,7 @@ def test_resume_as_a_side_asks_in_japanese(tmp_path: Path) -> None:
     again = tmp_path / "again.json"
     done = kessen("resume", str(save), "--side", "Hero", "--lang", "ja", "--save", str(again), stdin="x\nq\n")
     assert done.returncode == 0, done.stderr
-    assert "できません: not a choice here (got 'x'); for example 'activate hero 1'" in done.stdout
+    assert "できません: ここで選べる記法ではありません(入力: 'x')。例: 'activate hero 1', 'activate hero 2', 'activate hero 3'" in done.stdout
     assert f"{again} に保存しました" in " ".join(done.stdout.split())
     assert not any(prompt in done.stdout for prompt in ENGLISH_PROMPTS)
 

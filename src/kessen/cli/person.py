@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from kessen import i18n
 from kessen.cli.sitting import QuitGame, Sitting, save_now
-from kessen.core.errors import IllegalChoice, KessenError, error_line
+from kessen.core.errors import IllegalChoice, KessenError, NotNotation, error_line
 from kessen.core.events import Event
 from kessen.match import PendingDecision
 
@@ -96,7 +96,7 @@ class Person:
             try:
                 self.match.choose(text, on_events=self.narrate)
             except IllegalChoice as refusal:
-                self.say("refused", reason=escape(str(refusal)))
+                self.refuse(refusal)
                 return False
             return True
         return False
@@ -123,7 +123,7 @@ class Person:
         try:
             found = self.match.odds(notation)
         except IllegalChoice as refusal:
-            self.say("refused", reason=escape(str(refusal)))
+            self.refuse(refusal)
             return
         if not found:
             self.say("no_odds", choice=escape(notation))
@@ -158,6 +158,16 @@ class Person:
 
     def say(self, key: str, **fields: object) -> None:
         self.out.print(self.text(key, **fields))
+
+    def refuse(self, refusal: IllegalChoice) -> None:
+        """A refused choice: the rule and its reason, or, for text that is no notation at all, what may be typed,
+        in the player's language."""
+        if isinstance(refusal, NotNotation):
+            shown = ", ".join(repr(e) for e in refusal.examples)
+            examples = self.text("not_notation_examples", examples=escape(shown)) if shown else ""
+            self.say("not_notation", answer=escape(repr(refusal.text)), examples=examples)
+        else:
+            self.say("refused", reason=escape(str(refusal)))
 
 
 def option_lines(ruleset: str, lang: str, decision: PendingDecision) -> list[str]:

@@ -84,6 +84,16 @@ class IllegalChoice(KessenError, ValueError):
         self.rule, self.reason = rule, reason
 
 
+class NotNotation(IllegalChoice):
+    """Text that is no notation of the decision at all (no rule forbids it: it says nothing the decision reads);
+    *examples* are a few of the decision's forms, for the person to see what may be typed."""
+
+    def __init__(self, text: str, examples: tuple[str, ...]) -> None:
+        hint = f"; for example {', '.join(repr(e) for e in examples)}" if examples else ""
+        super().__init__(None, f"not a choice here (got {text!r}){hint}")
+        self.text, self.examples = text, examples
+
+
 def error_line(error: BaseException | str) -> str:
     """The one line an error kessen refuses with is shown as: ``kessen: error: <message>``, any line break inside
     the message written out as ``\\n`` so that it stays one line. The CLI prints it on stderr (exit 2); the web

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from kessen.core.errors import IllegalChoice
+from kessen.core.errors import IllegalChoice, NotNotation
 
 O = TypeVar("O")
 
@@ -78,8 +78,6 @@ def find_suggested(options: Iterable[O], notation_of: Callable[[O], str], text: 
     return None
 
 
-def unknown(text: str, examples: Iterable[str]) -> IllegalChoice:
+def unknown(text: str, examples: Iterable[str]) -> NotNotation:
     """The error for text that is no notation of this decision, showing a few of the forms it takes."""
-    shown = [e for _, e in zip(range(3), examples)]
-    hint = f"; for example {', '.join(repr(e) for e in shown)}" if shown else ""
-    return IllegalChoice(None, f"not a choice here (got {text!r}){hint}")
+    return NotNotation(text, tuple(e for _, e in zip(range(3), examples)))
