@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,13 +23,14 @@ from kessen.core.board import Board
 from kessen.core.engine import Chance, Decision, Game, Terminal
 from kessen.core.errors import IllegalChoice, InputError, KessenError, SaveFileError
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.core.saves import SAVE_V1, Recorded, SaveFile, dumps, loads
 from kessen.core.session import Session, Snapshot, encode_outcome, find_outcome
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.rulesets import Ruleset, get_ruleset
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Option:
     """A suggested option of a pending decision: its notation, its words, and the exact odds of choosing it."""
 
@@ -39,7 +40,7 @@ class Option:
     choice: Any = field(repr=False, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PendingDecision:
     """The decision a person must make now: who decides, its documented *kind*, who acts, the question in the
     match's language, and the suggested options. A *free* decision accepts any other legal notation too."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import pickle
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.bounds import check_tree
@@ -17,7 +17,7 @@ from kessen.io.validation import StrictModel, validate_data
 from kessen.rulesets import Procedure, get_ruleset, outcome_fields
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OddsResult:
     """The answer to one odds question: the normalised input and every outcome with its probability."""
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.dice import Dist
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chance:
     """The next step is a procedure's outcome, drawn from its exact distribution; *kind* names the roll."""
 
@@ -28,7 +28,7 @@ class Chance:
         return self.kind
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Decision:
     """A player must choose.
 
@@ -52,7 +52,7 @@ class Decision:
         return self.kind
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Terminal:
     """The battle is over: the winner (None for a draw) and the summary numbers (see docs/architecture.md)."""
 

@@ -7,10 +7,11 @@ takes a tolerance ``eps`` so that bases placed exactly in contact stay in contac
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from kessen.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Point:
     """A point, or a vector, on the table."""
 
@@ -48,7 +49,7 @@ class Point:
         return Point(round(self.x, places), round(self.y, places))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rect:
     """An axis-aligned rectangle [x0, x1] × [y0, y1]."""
 

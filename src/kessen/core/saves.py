@@ -11,16 +11,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from kessen.core.errors import SaveFileError
+from kessen.core.records import record
 
 SAVE_V1 = "kessen-save/1"
 SAVE_V2 = "kessen-save/2"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recorded:
     """One recorded step: a decision's notation (``"d"``) or a chance outcome as drawn (``"c"``)."""
 
@@ -31,7 +31,7 @@ class Recorded:
         return [self.kind, self.value]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveFile:
     """A loaded save. Version 2 has ``steps``; version 1 has ``decisions`` (option indices) instead."""
 

@@ -20,12 +20,13 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Chance, Decision, Game, Node, Terminal
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.dice import Dist, draw, stream
 
 S = TypeVar("S")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Taken:
     """One step of a played game: the state it was taken at, its node, and the choice made or the outcome drawn."""
 
@@ -34,7 +35,7 @@ class Taken:
     choice: Any
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snapshot:
     """Where a session stood: enough to go back there exactly (the same state object, the same stream)."""
 

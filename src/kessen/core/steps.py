@@ -15,11 +15,11 @@ builds no option list twice.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
+from kessen.core.records import record
 
 S = TypeVar("S", bound="Staged")
 T = TypeVar("T")
@@ -34,7 +34,7 @@ class Staged(Protocol):
     def pending(self) -> tuple[Hashable, ...]: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StepRule(Generic[S, T]):
     """How one kind of step *T* is played.
 

@@ -24,13 +24,13 @@ import secrets
 import stat
 import sys
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 from kessen.io.bounds import JsonHooks, check_tree, prefixed, scan_json, scan_toml
 from kessen.io.validation import validate_data
 
@@ -41,7 +41,7 @@ STANDARD_INPUT = "standard input"
 _BOM = "\ufeff"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FileKind:
     """A kind of input file and the most bytes one may have (far above any real one, far below harm)."""
 

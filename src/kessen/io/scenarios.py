@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 from kessen.io.files import SCENARIO, parse_toml, read_input
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"  # the repository's examples/, beside src/
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ScenarioFile:
     """A scenario file read and its ruleset found: named by the file's ``ruleset`` key or by ``--ruleset``, or
     ``guessed`` from an ``examples/<ruleset>/`` folder on its path (the command line says so)."""
@@ -85,7 +85,7 @@ def scenario_model(ruleset_id: str) -> type[BaseModel]:
     return model
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShippedScenario:
     """A scenario that ships with kessen: ``name`` is ``<ruleset>/<file stem>`` (what the web page and
     ``kessen scenarios`` call it), ``title`` its ``name`` field, ``description`` one line about it, ``sides`` its

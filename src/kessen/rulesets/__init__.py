@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.validation import StrictModel
@@ -30,7 +31,7 @@ _PACKAGES: dict[str, str] = {
 I = TypeVar("I", bound=StrictModel)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Procedure(Generic[I]):
     """One combat procedure: a pure function from a validated input to an exact distribution.
 
@@ -76,7 +77,7 @@ def outcome_fields(outcome: Any) -> dict[str, Any]:
     raise TypeError(f"an outcome must be a dataclass or a named tuple, not {type(outcome).__name__}")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Engine:
     """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and the
     decision kinds added since ``kessen-save/1``."""

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from kessen.core.engine import Terminal
+from kessen.core.records import record
 from kessen.rulesets import get_ruleset
 from kessen.sim.play import play_from
 from kessen.sim.tally import Tally
@@ -29,7 +29,7 @@ CHUNK_BATTLES = 16
 and the cost of sending it to a worker and keeping its result is well under 1%."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chunk:
     """Battles ``first`` to ``first + size - 1`` of cell ``cell`` (chunk number ``index`` of that cell)."""
 
@@ -66,7 +66,7 @@ def battle_seeds(seed: int, chunk: Chunk) -> tuple[int, ...]:
     return tuple(int(s) for s in sequence.generate_state(chunk.size, dtype=np.uint64))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChunkJob:
     """What a worker needs to play one chunk: the cell's scenario (its ruleset, text and name) and the seeds."""
 

@@ -22,7 +22,6 @@ import hashlib
 import itertools
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,6 +29,7 @@ import tomli_w
 from pydantic import Field
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 from kessen.io.files import SWEEP, load_toml, read_input
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.io.validation import StrictModel
@@ -91,7 +91,7 @@ class SweepFile(StrictModel):
         return (self.scenario,) if self.scenario is not None else tuple(self.scenarios or ())
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cell:
     """One cell of a sweep: a scenario with some fields set (and perhaps its deployment swapped)."""
 
@@ -112,7 +112,7 @@ class Cell:
         return ", ".join(parts + ([swapped] if self.swapped else [])) or Path(self.scenario).name
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sweep:
     """A loaded sweep file: its text, what it asks for, its cells, and the hash that names it in the store."""
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from importlib import resources
 from importlib.abc import Traversable
+
+from kessen.core.records import record
 
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -17,7 +18,7 @@ _TYPES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Asset:
     """One static file: its bytes, media type and a content hash for ``ETag``."""
 

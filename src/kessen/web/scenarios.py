@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 from kessen.io.files import parse_toml
 from kessen.io.scenarios import ShippedScenario, read_scenario, shipped_scenarios
 from kessen.rulesets import Ruleset, get_ruleset, ruleset_ids
@@ -20,7 +20,7 @@ PASTED = "scenario"
 _NAME = re.compile(r"[a-z0-9-]+/[A-Za-z0-9_.-]+")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chosen:
     """A scenario ready to play: its ruleset, its text, and the name it goes by (*source*: the shipped name, or
     :data:`PASTED`)."""

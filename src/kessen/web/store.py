@@ -21,11 +21,11 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from kessen.core.errors import InputError, KessenError
+from kessen.core.records import record
 
 SCHEMA_VERSION = 2
 
@@ -91,7 +91,7 @@ class StoreFull(KessenError):
         self.what, self.limit = what, limit
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Room:
     """How many rows a table may keep (*limit*), and how long an unfinished one may lie untouched (*idle*
     seconds) before it may be dropped to make room."""
@@ -100,7 +100,7 @@ class Room:
     idle: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MatchRecord:
     """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text)."""
 
@@ -113,7 +113,7 @@ class MatchRecord:
     finished: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SimulationRecord:
     """One simulation as stored: its request (*source* names the scenario), its state, how many battles are done,
     and its result once finished (or the error that stopped it)."""

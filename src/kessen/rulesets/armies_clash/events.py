@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kessen.core.events import Event
+from kessen.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitiativeRolled(Event):
     type: ClassVar[str] = "initiative"
     who: str
@@ -16,46 +16,46 @@ class InitiativeRolled(Event):
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnOrder(Event):
     type: ClassVar[str] = "turn_order"
     order: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundStarted(Event):
     type: ClassVar[str] = "round_started"
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnStarted(Event):
     type: ClassVar[str] = "turn_started"
     who: str
     side: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Surprised(Event):
     type: ClassVar[str] = "surprised"
     who: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActionDeclared(Event):
     type: ClassVar[str] = "action_declared"
     who: str
     action: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Configured(Event):
     type: ClassVar[str] = "configured"
     unit: str
     formation: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommanderBenefit(Event):
     type: ClassVar[str] = "commander_benefit"
     commander: str
@@ -64,7 +64,7 @@ class CommanderBenefit(Event):
     success: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RallyRolled(Event):
     type: ClassVar[str] = "rally"
     commander: str
@@ -72,7 +72,7 @@ class RallyRolled(Event):
     success: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Moved(Event):
     type: ClassVar[str] = "moved"
     piece: str
@@ -82,14 +82,14 @@ class Moved(Event):
     road: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fled(Event):
     type: ClassVar[str] = "fled"
     piece: str
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attacked(Event):
     type: ClassVar[str] = "attacked"
     attacker: str
@@ -100,14 +100,14 @@ class Attacked(Event):
     damage: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Supported(Event):
     type: ClassVar[str] = "supported"
     piece: str
     helped: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpellCast(Event):
     type: ClassVar[str] = "spell_cast"
     caster: str
@@ -115,7 +115,7 @@ class SpellCast(Event):
     aim: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpellResult(Event):
     type: ClassVar[str] = "spell_result"
     caster: str
@@ -125,7 +125,7 @@ class SpellResult(Event):
     damage: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Damaged(Event):
     type: ClassVar[str] = "damaged"
     piece: str
@@ -133,7 +133,7 @@ class Damaged(Event):
     hp: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Overflowed(Event):
     type: ClassVar[str] = "overflowed"
     source: str
@@ -141,20 +141,20 @@ class Overflowed(Event):
     damage: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BecameCasualty(Event):
     type: ClassVar[str] = "casualty"
     piece: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SoloDown(Event):
     type: ClassVar[str] = "solo_down"
     piece: str
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeathSaveFailed(Event):
     """Damage to an unconscious PC solo counts as failed death saves (AC-DMG-5); ``failures`` is the new tally."""
 
@@ -163,27 +163,27 @@ class DeathSaveFailed(Event):
     failures: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hid(Event):
     type: ClassVar[str] = "hid"
     piece: str
     hidden: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Revealed(Event):
     type: ClassVar[str] = "revealed"
     piece: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Joined(Event):
     type: ClassVar[str] = "joined"
     solo: str
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LeftStand(Event):
     type: ClassVar[str] = "left_stand"
     solo: str
@@ -191,21 +191,21 @@ class LeftStand(Event):
     y: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommandTaken(Event):
     type: ClassVar[str] = "command_taken"
     commander: str
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommandGivenUp(Event):
     type: ClassVar[str] = "command_given_up"
     commander: str
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pushed(Event):
     type: ClassVar[str] = "pushed"
     piece: str
@@ -215,20 +215,20 @@ class Pushed(Event):
     squares: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommandLost(Event):
     type: ClassVar[str] = "command_lost"
     commander: str
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandRemoved(Event):
     type: ClassVar[str] = "stand_removed"
     piece: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shifted(Event):
     type: ClassVar[str] = "shifted"
     piece: str
@@ -236,7 +236,7 @@ class Shifted(Event):
     y: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitEliminated(Event):
     type: ClassVar[str] = "unit_eliminated"
     unit: str
@@ -244,7 +244,7 @@ class UnitEliminated(Event):
     vp: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeathSaves(Event):
     type: ClassVar[str] = "death_saves"
     piece: str
@@ -252,14 +252,14 @@ class DeathSaves(Event):
     rolls: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleChecked(Event):
     type: ClassVar[str] = "morale"
     unit: str
     routed: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ObjectiveDestroyed(Event):
     type: ClassVar[str] = "objective_destroyed"
     objective: str
@@ -267,7 +267,7 @@ class ObjectiveDestroyed(Event):
     vp: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ObjectiveDamaged(Event):
     type: ClassVar[str] = "objective_damaged"
     objective: str
@@ -275,14 +275,14 @@ class ObjectiveDamaged(Event):
     hp: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DefendScored(Event):
     type: ClassVar[str] = "defend_scored"
     objective: str
     scorer: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CustomScored(Event):
     type: ClassVar[str] = "custom_scored"
     objective: str
@@ -290,7 +290,7 @@ class CustomScored(Event):
     vp: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundEnded(Event):
     type: ClassVar[str] = "round_ended"
     round: int
@@ -298,14 +298,14 @@ class RoundEnded(Event):
     vp_b: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoutRolled(Event):
     type: ClassVar[str] = "rout_roll"
     unit: str
     eliminated: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BattleEnded(Event):
     type: ClassVar[str] = "battle_ended"
     result: str

@@ -8,10 +8,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kessen.core import board as core_board
 from kessen.core.geometry import Point, Rect, segment_point_distance, segment_rect_distance
+from kessen.core.records import record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
 
@@ -31,7 +32,7 @@ def radius(base_mm: int) -> float:
     return base_mm / MM_PER_INCH / 2
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Model:
     """One model on the table: its profile, where it stands and how it fares (section 4)."""
 
@@ -71,7 +72,7 @@ class Model:
         return replace(self, x=p.x, y=p.y)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Board:
     """The board and its impassable terrain blocks (BH-GEO-5)."""
 
@@ -253,7 +254,7 @@ def _triangle_distance(p: Point, a: Point, b: Point, c: Point) -> float:
     return min(segment_point_distance(a, b, p), segment_point_distance(b, c, p), segment_point_distance(c, a, p))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SightArea:
     """What a shooter sees of a target: the triangle (shooter's centre, t1, t2) and the target's base (BH-GEO-8)."""
 

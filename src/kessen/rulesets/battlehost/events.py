@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kessen.core.events import Event
+from kessen.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PriorityRolled(Event):
     """BH-TURN-2: both players roll; the higher roll has priority (a tie as the rule says)."""
 
@@ -19,7 +19,7 @@ class PriorityRolled(Event):
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PriorityGiven(Event):
     """The scenario gives the first turn's priority (section 4)."""
 
@@ -28,14 +28,14 @@ class PriorityGiven(Event):
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PhaseStarted(Event):
     type: ClassVar[str] = "phase_started"
     turn: int
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Moved(Event):
     type: ClassVar[str] = "moved"
     model: str
@@ -44,7 +44,7 @@ class Moved(Event):
     inches: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Charged(Event):
     type: ClassVar[str] = "charged"
     model: str
@@ -54,13 +54,13 @@ class Charged(Event):
     inches: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StoodUp(Event):
     type: ClassVar[str] = "stood_up"
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shot(Event):
     type: ClassVar[str] = "shot"
     model: str
@@ -69,20 +69,20 @@ class Shot(Event):
     wounded: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Wounded(Event):
     type: ClassVar[str] = "wounded"
     model: str
     wounds_left: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Slain(Event):
     type: ClassVar[str] = "slain"
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightChosen(Event):
     type: ClassVar[str] = "fight_chosen"
     player: str
@@ -90,21 +90,21 @@ class FightChosen(Event):
     evil: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TwoHandedDeclared(Event):
     type: ClassVar[str] = "two_handed"
     model: str
     used: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelRolled(Event):
     type: ClassVar[str] = "duel_rolled"
     good_best: int
     evil_best: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MightSpent(Event):
     type: ClassVar[str] = "might_spent"
     model: str
@@ -112,7 +112,7 @@ class MightSpent(Event):
     best: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeroRolled(Event):
     """A Hero's own hit or To Wound die, rolled alone so that it may spend Might on it (BH-DICE-4)."""
 
@@ -123,7 +123,7 @@ class HeroRolled(Event):
     score: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MightOnRoll(Event):
     """Might spent on a Hero's own hit or To Wound die (BH-DICE-4, BH-SHOOT-7, BH-STRIKE-2)."""
 
@@ -134,21 +134,21 @@ class MightOnRoll(Event):
     score: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RolledOff(Event):
     type: ClassVar[str] = "rolled_off"
     face: int
     winner: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelWon(Event):
     type: ClassVar[str] = "duel_won"
     winner: str
     decided_by: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BackedAway(Event):
     type: ClassVar[str] = "backed_away"
     model: str
@@ -156,7 +156,7 @@ class BackedAway(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MadeWay(Event):
     type: ClassVar[str] = "made_way"
     model: str
@@ -165,14 +165,14 @@ class MadeWay(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Trapped(Event):
     type: ClassVar[str] = "trapped"
     model: str
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Struck(Event):
     type: ClassVar[str] = "struck"
     model: str
@@ -181,7 +181,7 @@ class Struck(Event):
     wounds: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightResolved(Event):
     type: ClassVar[str] = "fight_resolved"
     winner: str
@@ -191,7 +191,7 @@ class FightResolved(Event):
     slain: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BattleEnded(Event):
     type: ClassVar[str] = "battle_ended"
     winner: str

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 from kessen.io.validation import StrictModel
 
 ModelType = Literal["hero", "warrior"]
@@ -24,7 +24,7 @@ Courage = Annotated[int, Field(ge=1, le=10)]
 HeroPoints = Annotated[int, Field(ge=0, le=10)]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MissileWeapon:
     """A missile weapon's range and Strength (BH-SHOOT-8, BH-SHOOT-10)."""
 

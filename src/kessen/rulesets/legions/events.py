@@ -2,44 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kessen.core.events import Event
+from kessen.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundStarted(Event):
     type: ClassVar[str] = "round_started"
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PhaseStarted(Event):
     type: ClassVar[str] = "phase_started"
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StageStarted(Event):
     type: ClassVar[str] = "stage_started"
     stage: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OrderIssued(Event):
     type: ClassVar[str] = "order_issued"
     detachment: str
     order: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitiativeWon(Event):
     type: ClassVar[str] = "initiative"
     side: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Moved(Event):
     type: ClassVar[str] = "moved"
     detachment: str
@@ -48,7 +48,7 @@ class Moved(Event):
     engaged: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModelMoved(Event):
     """A model of a moving Detachment placed on its own (the Detachment's move goes on)."""
 
@@ -59,7 +59,7 @@ class ModelMoved(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Activated(Event):
     type: ClassVar[str] = "activated"
     detachment: str
@@ -67,14 +67,14 @@ class Activated(Event):
     stage: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeldFire(Event):
     type: ClassVar[str] = "held_fire"
     detachment: str
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TargetDeclared(Event):
     type: ClassVar[str] = "target_declared"
     detachment: str
@@ -82,7 +82,7 @@ class TargetDeclared(Event):
     penalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Volley(Event):
     type: ClassVar[str] = "volley"
     detachment: str
@@ -100,7 +100,7 @@ class Volley(Event):
     shields_lost: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HitAllocated(Event):
     """One hit allocated by the target's controller to a model, and what it did (``wound``, ``shield``: a Void Shield
     struck down, ``no_effect``: saved or stopped)."""
@@ -111,7 +111,7 @@ class HitAllocated(Event):
     result: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Destroyed(Event):
     type: ClassVar[str] = "destroyed"
     model: str
@@ -119,7 +119,7 @@ class Destroyed(Event):
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OrderRemoved(Event):
     type: ClassVar[str] = "order_removed"
     detachment: str
@@ -127,7 +127,7 @@ class OrderRemoved(Event):
     why: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormationBroken(Event):
     type: ClassVar[str] = "formation_broken"
     formation: str
@@ -135,7 +135,7 @@ class FormationBroken(Event):
     break_point: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleChecked(Event):
     type: ClassVar[str] = "morale_check"
     detachment: str
@@ -143,19 +143,19 @@ class MoraleChecked(Event):
     result: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatStarted(Event):
     type: ClassVar[str] = "combat_started"
     detachments: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Paired(Event):
     type: ClassVar[str] = "paired"
     fights: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightRolled(Event):
     type: ClassVar[str] = "fight"
     attacker: str
@@ -165,7 +165,7 @@ class FightRolled(Event):
     winner: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatResult(Event):
     type: ClassVar[str] = "combat_result"
     detachments: str
@@ -173,14 +173,14 @@ class CombatResult(Event):
     fights_won: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Withdrawal(Event):
     type: ClassVar[str] = "withdrawal"
     detachment: str
     roll: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalMove(Event):
     type: ClassVar[str] = "withdrawal_move"
     model: str
@@ -190,13 +190,13 @@ class WithdrawalMove(Event):
     wounds_lost: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NoLongerEngaged(Event):
     type: ClassVar[str] = "no_longer_engaged"
     detachment: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BattleEnded(Event):
     type: ClassVar[str] = "battle_ended"
     winner: str

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from kessen.core.records import record
 
 ModelType = Literal["infantry", "cavalry", "walker", "vehicle", "super_heavy_vehicle", "knight", "titan"]
 Obscured = Literal[0, 25, 50]
@@ -41,7 +42,7 @@ def is_armoured(model_type: str) -> bool:
     return model_type in ARMOURED
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Profile:
     """One weapon profile (§3.3)."""
 
@@ -52,7 +53,7 @@ class Profile:
     light_at: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Weapon:
     """A weapon with one or more profiles (§3.3, LI-FIRE-3)."""
 

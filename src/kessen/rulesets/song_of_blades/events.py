@@ -7,13 +7,13 @@ for a combat roll, both scores. Fields that hold a model id or a side name are n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from kessen.core.events import Event
+from kessen.core.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollOff(Event):
     """The roll-off's last roll (ties are rolled again): *first* takes the first turn, *side* is the other."""
 
@@ -24,7 +24,7 @@ class RollOff(Event):
     side_die: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TurnStarted(Event):
     """A side begins its turn of a round."""
 
@@ -33,7 +33,7 @@ class TurnStarted(Event):
     side: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Activation(Event):
     """An activation roll: its dice against Quality, the actions and failures (SB-ACT-1, SB-ACT-2)."""
 
@@ -47,7 +47,7 @@ class Activation(Event):
     turnover: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Turnover(Event):
     """Two failures or more: the turn passes (SB-ACT-2)."""
 
@@ -55,7 +55,7 @@ class Turnover(Event):
     side: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Moved(Event):
     """A straight move, what it was for (charge, advance, retreat, line) and the model it was about (SB-MOVE-1)."""
 
@@ -67,7 +67,7 @@ class Moved(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MovedTo(Event):
     """A straight move about no other model: into cover, onto high ground or anywhere the player chose (SB-MOVE-1);
     *ground* is ``cover`` or ``high_ground`` where it ends there, else empty."""
@@ -79,7 +79,7 @@ class MovedTo(Event):
     ground: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandUp(Event):
     """A fallen model stands up (SB-DOWN-2)."""
 
@@ -87,7 +87,7 @@ class StandUp(Event):
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakFree(Event):
     """A transfixed model breaks free (SB-DOWN-7)."""
 
@@ -95,7 +95,7 @@ class BreakFree(Event):
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackDeclared(Event):
     """A melee attack or power blow, maybe from ambush (SB-MELEE-1, SB-MOD-2, SB-MOD-3)."""
 
@@ -106,7 +106,7 @@ class AttackDeclared(Event):
     ambush: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatResult(Event):
     """A combat roll: both dice and scores, who won (``attacker_wins``, ``defender_wins``, ``tie``, or ``held``: a
     defensive roll that won, SB-MELEE-4) and the result for the loser."""
@@ -123,7 +123,7 @@ class CombatResult(Event):
     result: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fell(Event):
     """A model falls (SB-MELEE-6, SB-RECOIL-5)."""
 
@@ -131,7 +131,7 @@ class Fell(Event):
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recoiled(Event):
     """A model recoils: a step, a jump over a friend or a drop (SB-RECOIL-1)."""
 
@@ -142,7 +142,7 @@ class Recoiled(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FollowedUp(Event):
     """A winner follows up a recoiled loser (SB-FOLLOW-1)."""
 
@@ -152,7 +152,7 @@ class FollowedUp(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Disengaged(Event):
     """A model left contact after its free hacks (SB-DIS-6)."""
 
@@ -161,7 +161,7 @@ class Disengaged(Event):
     free_hacks: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleTested(Event):
     """A morale test: its dice against Quality, the failures and the result (SB-MOR-2)."""
 
@@ -173,7 +173,7 @@ class MoraleTested(Event):
     result: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fled(Event):
     """A model flees (SB-MOVE-4)."""
 
@@ -183,7 +183,7 @@ class Fled(Event):
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Removed(Event):
     """A model leaves the table, and how."""
 
@@ -192,7 +192,7 @@ class Removed(Event):
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PointsLost(Event):
     """At the end: what one side lost, in models and in points of its starting points (SB-TURN-4)."""
 
@@ -203,7 +203,7 @@ class PointsLost(Event):
     starting_points: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameEnded(Event):
     """The game is over (SB-TURN-4): ``result`` is ``won`` (by *side*) or ``drawn`` (both sides lost the same share
     of their points; *side* is empty)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee.steps import Pending
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
 from kessen.rulesets.armies_clash.rules.movement import FormationName
@@ -28,7 +29,7 @@ class _OnTheGrid:
         return Footprint(self.x, self.y, self.size)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stand(_OnTheGrid):
     """A stand on the grid (§4.3); ``hp`` 0 is a casualty (AC-DMG-3)."""
 
@@ -48,7 +49,7 @@ class Stand(_OnTheGrid):
         return self.hp == 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Unit:
     """A unit (§4.4, §5.4) and its battle status."""
 
@@ -67,7 +68,7 @@ class Unit:
     prepared_round: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Solo(_OnTheGrid):
     """A solo (§4.5, §5.5): unattached on the grid at ``(x, y)`` or joined to a stand."""
 
@@ -122,7 +123,7 @@ class Static:
         return next(o for o in self.objectives if o.id == ident)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Turn:
     """The turn in progress: whose, the declared action, and the piece now moving and acting (the stage it stands
     at is the turn step queued last, ``referee.steps``)."""
@@ -147,7 +148,7 @@ class Turn:
         return self.piece_action or self.action
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AcState:
     """A frozen state of an armies-clash battle."""
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance, Terminal
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
@@ -14,7 +15,7 @@ from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, Prior
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PriorityRoll:
     """Both players' priority dice (BH-TURN-2)."""
 
@@ -22,7 +23,7 @@ class PriorityRoll:
     evil: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GivenPriority:
     """The scenario gives the first turn's priority (section 4): a step with one certain outcome."""
 

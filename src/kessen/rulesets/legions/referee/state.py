@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kessen.core.geometry import Point
+from kessen.core.records import record
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
 from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Model:
     """One model on the battlefield (§3.2); ``wounds_remaining`` 0 means destroyed and removed."""
 
@@ -56,7 +57,7 @@ class Model:
         return target_profile(self, wounds_remaining=self.wounds_remaining, rear_arc=rear_arc)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Detachment:
     """A Detachment with the statuses the Combat phase reads (§3.4)."""
 
@@ -100,7 +101,7 @@ class Detachment:
         return replace(self, models=tuple(model if m.id == model.id else m for m in self.models))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Formation:
     """A Formation: its starting size and whether it is Broken (§3.5)."""
 
@@ -110,7 +111,7 @@ class Formation:
     broken: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatProgress:
     """The combat being resolved: its Detachments, the pairs of them Engaged with each other when it began, its
     fights still to come and the tallies (LI-CC-1, LI-ENG-1)."""
@@ -132,7 +133,7 @@ class CombatProgress:
         return tuple(sorted(d for pair in self.engaged if det_id in pair for d in pair if d != det_id))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LiState:
     """A frozen state of a legions battle."""
 

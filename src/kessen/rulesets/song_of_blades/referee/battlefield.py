@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kessen.core.geometry import (
     Point,
@@ -14,6 +14,7 @@ from kessen.core.geometry import (
     swept_overlaps_base,
     swept_overlaps_rect,
 )
+from kessen.core.records import record
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
@@ -23,7 +24,7 @@ STICKS_MM = {  # SB-GEO-7
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Figure:
     """One model on the table: its profile and where and how it stands (§3.1, §3.2)."""
 
@@ -60,7 +61,7 @@ class Figure:
         return replace(self, x=round(p.x, 6), y=round(p.y, 6))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Table:
     """The table and its terrain (§3.3, §3.4)."""
 
@@ -190,7 +191,7 @@ def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Po
     return max(0.0, run - 0.01)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RecoilOption:
     """One way a loser may recoil (SB-GEO-5, SB-GEO-6): a step, a jump over a friend, or over a drop edge; (x, y) is
     where it ends (for a drop, where it lands)."""

@@ -6,9 +6,10 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -18,24 +19,24 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee
 # --- pending steps ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollOff:
     """Who takes the first turn (SB-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseActivation:
     """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseAction:
     """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActivationRoll:
     """The activation roll of a model with its chosen dice (SB-ACT-1)."""
 
@@ -43,7 +44,7 @@ class ActivationRoll:
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatRoll:
     """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
 
@@ -53,7 +54,7 @@ class CombatRoll:
     roll: Melee
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseRecoil:
     """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
 
@@ -61,7 +62,7 @@ class ChooseRecoil:
     winner: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseRecoilHacker:
     """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
 
@@ -69,7 +70,7 @@ class ChooseRecoilHacker:
     candidates: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OfferFollowUp:
     """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
 
@@ -77,7 +78,7 @@ class OfferFollowUp:
     loser: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Disengaging:
     """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
 
@@ -89,7 +90,7 @@ class Disengaging:
     flee_moves: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleTest:
     """A model takes a morale test (SB-MOR-1)."""
 
@@ -102,7 +103,7 @@ Pending = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Activation:
     """The model being activated and what it has left (SB-ACT-*, SB-ACTION-*)."""
 
@@ -112,7 +113,7 @@ class Activation:
     attacked: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Casualty:
     """A model removed from the table, with its points and how it went (SB-TURN-4)."""
 
@@ -122,7 +123,7 @@ class Casualty:
     how: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SobState:
     """A frozen game state of a song-of-blades skirmish."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 from kessen.rulesets.song_of_blades.rules.melee import Melee, MeleeOutcome, combat_roll_counts
@@ -12,7 +12,7 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee, MeleeOutcome, comb
 DisengageResult = Literal["disengaged", "fall", "recoil", "kill", "gruesome_kill"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HackingEnemy:
     """One enemy in contact with a model that leaves contact (§6.2).
 
@@ -32,7 +32,7 @@ class HackingEnemy:
     can_recoil: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Disengage:
     """A model leaving contact with all its enemies, listed in the hack order its player chose (§6.2)."""
 
@@ -46,7 +46,7 @@ class Disengage:
     can_recoil: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DisengageOutcome:
     """How leaving contact ended (§6.2)."""
 

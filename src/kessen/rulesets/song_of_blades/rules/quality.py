@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from math import factorial, prod
 from typing import Literal, NamedTuple
 
+from kessen.core.records import record
 from kessen.dice import Dist, binomial
 
 
@@ -57,7 +57,7 @@ def faces_text(faces: tuple[int, ...]) -> str:
     return ", ".join(str(face) for face in faces)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActivationOutcome:
     """Actions earned, failures rolled, and whether the turn passes (§6.3)."""
 
@@ -104,7 +104,7 @@ def activation_odds(quality: int, dice: int) -> tuple[Fraction, Fraction]:
 MoraleResult = Literal["stands", "flees", "destroyed"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleOutcome:
     """A morale test: failures, and whether the model stands, flees (1 or 2 moves) or is destroyed (§6.4)."""
 
