@@ -147,6 +147,19 @@ class Ruleset:
         asking."""
         return self._loaded().kinds_since_v1
 
+    @classmethod
+    def of_package(cls, package: str, *, id: str, title: str, prefix: str) -> Ruleset:
+        """The ruleset of *package*, laid out as every ruleset is (docs/architecture.md): its odds are
+        ``<package>.procedures.PROCEDURES``, its engine ``<package>.referee.game.ENGINE``, imported the first time a
+        battle asks for it (odds never do)."""
+        procedures: Mapping[str, Procedure[Any]] = importlib.import_module(f"{package}.procedures").PROCEDURES
+
+        def engine() -> Engine:
+            found: Engine = importlib.import_module(f"{package}.referee.game").ENGINE
+            return found
+
+        return cls(id, title, prefix, procedures, engine=engine)
+
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""
         try:

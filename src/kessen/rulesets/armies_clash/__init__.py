@@ -27,22 +27,9 @@ the spec's data model); a commander's Incite or Prepare between two stand activa
 of sight (AC-RANGE-3).
 """
 
-from kessen.rulesets import Engine, Ruleset
-from kessen.rulesets.armies_clash.procedures import PROCEDURES
+from kessen.rulesets import Ruleset
 
-
-def _engine() -> Engine:
-    """The engine, imported the first time a battle asks for it (odds never do)."""
-    from kessen.rulesets.armies_clash.referee.game import AcGame
-    from kessen.rulesets.armies_clash.scenario import swap_deployment
-
-    return Engine(AcGame(), swap_deployment)
-
-
-RULESET = Ruleset(
-    id="armies-clash",
+RULESET = Ruleset.of_package(
+    __name__, id="armies-clash", prefix="AC",
     title='D&D 5e "When Armies Clash": attacks, saves, morale, initiative, battle end and death saves',
-    prefix="AC",
-    procedures=PROCEDURES,
-    engine=_engine,
 )

@@ -17,22 +17,9 @@ Not done yet: the odds procedures take "trapped" as given (the engine decides it
 and take Might only in the duel (section 9 defines no Might input for shots and strikes).
 """
 
-from kessen.rulesets import Engine, Ruleset
-from kessen.rulesets.battlehost.procedures import PROCEDURES
+from kessen.rulesets import Ruleset
 
-
-def _engine() -> Engine:
-    """The engine, imported the first time a battle asks for it (odds never do)."""
-    from kessen.rulesets.battlehost.referee.game import BattlehostGame
-    from kessen.rulesets.battlehost.scenario import swap_deployment
-
-    return Engine(BattlehostGame(), swap_deployment)
-
-
-RULESET = Ruleset(
-    id="battlehost",
+RULESET = Ruleset.of_package(
+    __name__, id="battlehost", prefix="BH",
     title="Middle-earth SBG Battlehost quickstart: shooting, duels, strikes and fights",
-    prefix="BH",
-    procedures=PROCEDURES,
-    engine=_engine,
 )

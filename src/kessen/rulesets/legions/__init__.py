@@ -26,23 +26,9 @@ Not done: Overwatch, terrain beyond Cover Saves, hidden models and blocked lines
 reserves arriving, Void Shields re-igniting, weapon traits other than Light AT (outside the spec, §1).
 """
 
-from kessen.rulesets import Engine, Ruleset
-from kessen.rulesets.legions.procedures import PROCEDURES
+from kessen.rulesets import Ruleset
 
-
-def _engine() -> Engine:
-    """The engine, imported the first time a battle asks for it (odds never do)."""
-    from kessen.rulesets.legions.referee.game import LegionsGame
-    from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
-    from kessen.rulesets.legions.scenario import swap_deployment
-
-    return Engine(LegionsGame(), swap_deployment, KINDS_SINCE_V1)
-
-
-RULESET = Ruleset(
-    id="legions",
+RULESET = Ruleset.of_package(
+    __name__, id="legions", prefix="LI",
     title="Legions Imperialis: the Combat phase (firing, close combat, morale, Break Points)",
-    prefix="LI",
-    procedures=PROCEDURES,
-    engine=_engine,
 )

@@ -33,22 +33,9 @@ Not done: shooting, magic and the special rules beyond the four the seed names (
 other than the gruesome-kill trigger (SB-TURN-2).
 """
 
-from kessen.rulesets import Engine, Ruleset
-from kessen.rulesets.song_of_blades.procedures import PROCEDURES
+from kessen.rulesets import Ruleset
 
-
-def _engine() -> Engine:
-    """The engine, imported the first time a battle asks for it (odds never do)."""
-    from kessen.rulesets.song_of_blades.referee.game import SobGame
-    from kessen.rulesets.song_of_blades.scenario import swap_deployment
-
-    return Engine(SobGame(), swap_deployment)
-
-
-RULESET = Ruleset(
-    id="song-of-blades",
+RULESET = Ruleset.of_package(
+    __name__, id="song-of-blades", prefix="SB",
     title="Song of Blades and Heroes: melee, disengaging, activation and morale",
-    prefix="SB",
-    procedures=PROCEDURES,
-    engine=_engine,
 )

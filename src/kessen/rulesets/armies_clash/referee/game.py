@@ -10,6 +10,7 @@ from typing import Any
 from kessen.core.board import Board
 from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
+from kessen.rulesets import Engine
 from kessen.rulesets.armies_clash import text
 from kessen.rulesets.armies_clash.ai import AcAI
 from kessen.rulesets.armies_clash.board import board_data, render_board
@@ -18,7 +19,7 @@ from kessen.rulesets.armies_clash.referee.machine import MACHINE
 from kessen.rulesets.armies_clash.referee.odds import choice_odds
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
-from kessen.rulesets.armies_clash.scenario import load_scenario
+from kessen.rulesets.armies_clash.scenario import load_scenario, swap_deployment
 
 RULESET_ID = "armies-clash"
 
@@ -75,3 +76,7 @@ class AcGame:
 
     def board(self, state: AcState) -> Board:
         return board_data(state)
+
+
+ENGINE = Engine(AcGame(), swap_deployment)
+"""What the registry plays armies-clash battles with (``Ruleset.of_package``)."""

@@ -36,29 +36,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.notation import unknown, words
 from kessen.core.records import record
-from kessen.rulesets.armies_clash.referee.options import (
-    Activate,
-    ActivateSolo,
-    AttackWith,
-    Award,
-    Benefit,
-    Cast,
-    CastArea,
-    Declare,
-    Done,
-    JoinStand,
-    Leave,
-    NoAction,
-    NoShift,
-    PassOn,
-    PlaceAt,
-    PushTo,
-    Rally,
-    Shift,
-    Stay,
-    Support,
-    Switch,
-)
+from kessen.rulesets.armies_clash.referee import options as opt
 from kessen.rulesets.armies_clash.referee.attack import attack_refusal
 from kessen.rulesets.armies_clash.referee.movement import move_refusal, push_ends_of, push_refusal
 from kessen.rulesets.armies_clash.referee.pieces import spell_of, stats
@@ -96,13 +74,13 @@ def _destination(state: AcState, decision: Decision, d: Destination) -> str:
     return f"{text} joining {d.stand}" if d.kind == "join" else text
 
 
-def _declare(state: AcState, decision: Decision, choice: Declare) -> str:
+def _declare(state: AcState, decision: Decision, choice: opt.Declare) -> str:
     if choice.action == "configure":
         return f"configure {choice.formation}"
     return "no action" if choice.action == "none" else choice.action
 
 
-def _cast_area(state: AcState, decision: Decision, choice: CastArea) -> str:
+def _cast_area(state: AcState, decision: Decision, choice: opt.CastArea) -> str:
     """A burst at its origin square; a cone from the square just outside its base, and its direction; a line from
     its origin square, and its direction (AC-AOE-2..5)."""
     shape = spell_of(state, decision.actor, choice.spell).shape
@@ -115,34 +93,34 @@ def _cast_area(state: AcState, decision: Decision, choice: CastArea) -> str:
     return f"cast {choice.spell} at {square(choice.x, choice.y)}"
 
 
-def _shift(state: AcState, decision: Decision, choice: Shift) -> str:
+def _shift(state: AcState, decision: Decision, choice: opt.Shift) -> str:
     stand = state.stand_named(choice.stand)
     return f"shift {choice.stand} to {square(stand.x + choice.dx, stand.y + choice.dy)}"
 
 
 _WRITERS: dict[type, Callable[[AcState, Decision, Any], str]] = {
-    Rally: lambda s, dn, c: "rally" if c.rally else "no rally",
-    Benefit: lambda s, dn, c: "no bonus" if c.name == "none" else c.name,
-    Declare: _declare,
-    Activate: lambda s, dn, c: f"activate {c.stand}",
-    ActivateSolo: lambda s, dn, c: f"activate {c.solo}",
+    opt.Rally: lambda s, dn, c: "rally" if c.rally else "no rally",
+    opt.Benefit: lambda s, dn, c: "no bonus" if c.name == "none" else c.name,
+    opt.Declare: _declare,
+    opt.Activate: lambda s, dn, c: f"activate {c.stand}",
+    opt.ActivateSolo: lambda s, dn, c: f"activate {c.solo}",
     Destination: _destination,
-    Stay: lambda s, dn, c: "stay",
-    AttackWith: lambda s, dn, c: f"attack {c.target} with {c.using}",
-    Support: lambda s, dn, c: f"support {c.stand}",
-    Cast: lambda s, dn, c: f"cast {c.spell} at {c.target}",
-    CastArea: _cast_area,
-    Done: lambda s, dn, c: "done",
-    NoAction: lambda s, dn, c: "no action",
-    Leave: lambda s, dn, c: f"leave to {square(c.x, c.y)}",
-    Switch: lambda s, dn, c: f"switch to {c.stand}",
-    PassOn: lambda s, dn, c: f"overflow into {c.stand}",
-    Shift: _shift,
-    NoShift: lambda s, dn, c: "no shift",
-    JoinStand: lambda s, dn, c: f"join {c.stand}",
-    PlaceAt: lambda s, dn, c: f"place at {square(c.x, c.y)}",
-    Award: lambda s, dn, c: "award" if c.award else "no award",
-    PushTo: lambda s, dn, c: f"push {_pushed(s).piece} to {square(c.x, c.y)}",
+    opt.Stay: lambda s, dn, c: "stay",
+    opt.AttackWith: lambda s, dn, c: f"attack {c.target} with {c.using}",
+    opt.Support: lambda s, dn, c: f"support {c.stand}",
+    opt.Cast: lambda s, dn, c: f"cast {c.spell} at {c.target}",
+    opt.CastArea: _cast_area,
+    opt.Done: lambda s, dn, c: "done",
+    opt.NoAction: lambda s, dn, c: "no action",
+    opt.Leave: lambda s, dn, c: f"leave to {square(c.x, c.y)}",
+    opt.Switch: lambda s, dn, c: f"switch to {c.stand}",
+    opt.PassOn: lambda s, dn, c: f"overflow into {c.stand}",
+    opt.Shift: _shift,
+    opt.NoShift: lambda s, dn, c: "no shift",
+    opt.JoinStand: lambda s, dn, c: f"join {c.stand}",
+    opt.PlaceAt: lambda s, dn, c: f"place at {square(c.x, c.y)}",
+    opt.Award: lambda s, dn, c: "award" if c.award else "no award",
+    opt.PushTo: lambda s, dn, c: f"push {_pushed(s).piece} to {square(c.x, c.y)}",
 }
 
 
@@ -269,13 +247,13 @@ def _push_to(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
         raise IllegalChoice("AC-MOVE-8", f"{step.by} pushes {step.piece}, not {f['piece']}")
     x, y = f["at"]
     if (x, y) in push_ends_of(state, step):
-        return PushTo(x, y)
+        return opt.PushTo(x, y)
     raise IllegalChoice(*push_refusal(state, step, x, y))
 
 
 def _attack(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
     """An attack the piece may make now, else the rule it breaks (AC-ATTACK-1, AC-ATTACK-2, AC-RANGE-2)."""
-    choice = AttackWith(f["using"], f["target"])
+    choice = opt.AttackWith(f["using"], f["target"])
     if choice in decision.options:
         return choice
     raise IllegalChoice(*attack_refusal(state, decision.actor, choice))
@@ -287,20 +265,20 @@ def _cast_at_square(state: AcState, decision: Decision, f: dict[str, Any]) -> An
     direction: Direction = f.get("dir", (0, 0))
     shape = next((sp.shape for sp in _spells(state, decision.actor) if sp.id == spell), None)
     if shape == "cone":
-        choice = CastArea(spell, x - direction[0], y - direction[1], direction[0], direction[1], bool(f.get("mirrored")))
+        choice = opt.CastArea(spell, x - direction[0], y - direction[1], direction[0], direction[1], bool(f.get("mirrored")))
     else:
-        choice = CastArea(spell, x, y, direction[0], direction[1])
+        choice = opt.CastArea(spell, x, y, direction[0], direction[1])
     if choice in decision.options:
         return choice
     rule, reason = cast_refusal(state, decision.actor, spell, at=(x, y))
-    if rule == "AC-SPELL-2" and any(isinstance(o, CastArea) and o.spell == spell for o in decision.options):
+    if rule == "AC-SPELL-2" and any(isinstance(o, opt.CastArea) and o.spell == spell for o in decision.options):
         rule, reason = "AC-AOE-2", f"{spell} at {square(x, y)}: a cone or a line names its direction, another area none"
     raise IllegalChoice(rule, reason)
 
 
 def _cast_target(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
     """A targeted spell at a target the rules allow (a further one for a multi-target spell), else the rule broken."""
-    choice = Cast(f["spell"], f["target"])
+    choice = opt.Cast(f["spell"], f["target"])
     if choice in decision.options:
         return choice
     step = state.pending[0]
@@ -321,7 +299,7 @@ def _shift_to(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
     if stand is None:
         raise IllegalChoice("AC-END-2", f"no stand {f['stand']} on the grid")
     x, y = f["at"]
-    return offered(state, decision, Shift(stand.id, x - stand.x, y - stand.y))
+    return offered(state, decision, opt.Shift(stand.id, x - stand.x, y - stand.y))
 
 
 def _fixed(choice: Any) -> Callable[[AcState, Decision, dict[str, Any]], Any]:
@@ -334,52 +312,52 @@ def _made(make: Callable[[dict[str, Any]], Any]) -> Callable[[AcState, Decision,
     return lambda state, decision, f: offered(state, decision, make(f))
 
 
-_BENEFITS = tuple(Form(name, _fixed(Benefit(name))) for name in ("incite", "prepare", "command", "resign")) + (
-    Form("no bonus", _fixed(Benefit("none"))),
+_BENEFITS = tuple(Form(name, _fixed(opt.Benefit(name))) for name in ("incite", "prepare", "command", "resign")) + (
+    Form("no bonus", _fixed(opt.Benefit("none"))),
 )
-_DECLARES = tuple(Form(a, _fixed(Declare(a))) for a in ("attack", "cast", "dash", "hide", "join", "retreat")) + (
-    Form("no action", _fixed(Declare("none"))),
-    Form("configure {formation:formation}", _made(lambda f: Declare("configure", f["formation"]))),
+_DECLARES = tuple(Form(a, _fixed(opt.Declare(a))) for a in ("attack", "cast", "dash", "hide", "join", "retreat")) + (
+    Form("no action", _fixed(opt.Declare("none"))),
+    Form("configure {formation:formation}", _made(lambda f: opt.Declare("configure", f["formation"]))),
 )
 _CAST_TARGET = Form("cast {spell:id} at {target:id}", _cast_target)
 
 FORMS: dict[str, tuple[Form, ...]] = {
-    "rally": (Form("rally", _fixed(Rally(True))), Form("no rally", _fixed(Rally(False)))),
+    "rally": (Form("rally", _fixed(opt.Rally(True))), Form("no rally", _fixed(opt.Rally(False)))),
     "benefit": _BENEFITS,
     "bonus": _BENEFITS,
     "action": _DECLARES,
     "piece_action": _DECLARES,
     "activate": (
-        Form("activate {who:id}", lambda s, dn, f: offered(s, dn, Activate(f["who"]) if s.stand(f["who"]) else ActivateSolo(f["who"]))),
+        Form("activate {who:id}", lambda s, dn, f: offered(s, dn, opt.Activate(f["who"]) if s.stand(f["who"]) else opt.ActivateSolo(f["who"]))),
     ),
     "move": (
         Form("move {piece:id} to {at:square}", _move),
         Form("move {piece:id} to {at:square} joining {stand:id}", _move),
-        Form("stay", _fixed(Stay())),
+        Form("stay", _fixed(opt.Stay())),
     ),
     "joined_move": (
-        Form("stay", _fixed(Stay())),
-        Form("switch to {stand:id}", _made(lambda f: Switch(f["stand"]))),
-        Form("leave to {at:square}", _made(lambda f: Leave(*f["at"]))),
+        Form("stay", _fixed(opt.Stay())),
+        Form("switch to {stand:id}", _made(lambda f: opt.Switch(f["stand"]))),
+        Form("leave to {at:square}", _made(lambda f: opt.Leave(*f["at"]))),
     ),
     "act": (
         Form("attack {target:id} with {using:id}", _attack),
-        Form("support {stand:id}", _made(lambda f: Support(f["stand"]))),
+        Form("support {stand:id}", _made(lambda f: opt.Support(f["stand"]))),
         _CAST_TARGET,
         Form("cast {spell:id} at {at:square}", _cast_at_square),
         Form("cast {spell:id} at {at:square} {dir:dir}", _cast_at_square),
         Form("cast {spell:id} at {at:square} {dir:dir} {mirrored:mirrored}", _cast_at_square),
-        Form("dash", _fixed(Declare("dash"))),
-        Form("hide", _fixed(Declare("hide"))),
-        Form("no action", _fixed(NoAction())),
+        Form("dash", _fixed(opt.Declare("dash"))),
+        Form("hide", _fixed(opt.Declare("hide"))),
+        Form("no action", _fixed(opt.NoAction())),
     ),
-    "spell_targets": (_CAST_TARGET, Form("done", _fixed(Done()))),
-    "overflow": (Form("overflow into {stand:id}", _made(lambda f: PassOn(f["stand"]))),),
+    "spell_targets": (_CAST_TARGET, Form("done", _fixed(opt.Done()))),
+    "overflow": (Form("overflow into {stand:id}", _made(lambda f: opt.PassOn(f["stand"]))),),
     "place_solo": (
-        Form("place at {at:square}", _made(lambda f: PlaceAt(*f["at"]))),
-        Form("join {stand:id}", _made(lambda f: JoinStand(f["stand"]))),
+        Form("place at {at:square}", _made(lambda f: opt.PlaceAt(*f["at"]))),
+        Form("join {stand:id}", _made(lambda f: opt.JoinStand(f["stand"]))),
     ),
-    "shift": (Form("shift {stand:id} to {at:square}", _shift_to), Form("no shift", _fixed(NoShift()))),
+    "shift": (Form("shift {stand:id} to {at:square}", _shift_to), Form("no shift", _fixed(opt.NoShift()))),
     "push": (Form("push {piece:id} to {at:square}", _push_to),),
-    "custom_objective": (Form("award", _fixed(Award(True))), Form("no award", _fixed(Award(False)))),
+    "custom_objective": (Form("award", _fixed(opt.Award(True))), Form("no award", _fixed(opt.Award(False)))),
 }

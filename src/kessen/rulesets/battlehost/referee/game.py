@@ -18,6 +18,7 @@ from kessen.core.board import Board
 from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
 from kessen.core.steps import StepMachine, StepRule
+from kessen.rulesets import Engine
 from kessen.rulesets.battlehost import text
 from kessen.rulesets.battlehost.ai import BattlehostAI
 from kessen.rulesets.battlehost.board import board_data
@@ -26,7 +27,7 @@ from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
-from kessen.rulesets.battlehost.scenario import load_scenario
+from kessen.rulesets.battlehost.scenario import load_scenario, swap_deployment
 
 RULESET_ID = "battlehost"
 
@@ -111,3 +112,7 @@ class BattlehostGame:
 
     def show(self, state: BhState, lang: str) -> str:
         return text.show(state, MACHINE.node(state), lang)
+
+
+ENGINE = Engine(BattlehostGame(), swap_deployment)
+"""What the registry plays battlehost battles with (``Ruleset.of_package``)."""

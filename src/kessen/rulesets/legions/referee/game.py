@@ -20,6 +20,7 @@ from kessen.core.board import Board
 from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
 from kessen.core.steps import StepMachine, StepRule
+from kessen.rulesets import Engine
 from kessen.rulesets.legions.ai import LiAI
 from kessen.rulesets.legions.board import awaiting, board_data, render
 from kessen.rulesets.legions.referee import (
@@ -37,7 +38,8 @@ from kessen.rulesets.legions.referee import (
 )
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
-from kessen.rulesets.legions.scenario import load_scenario
+from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
+from kessen.rulesets.legions.scenario import load_scenario, swap_deployment
 from kessen.rulesets.legions.text import describe, narrate, say
 
 RULESET_ID = "legions"
@@ -140,3 +142,7 @@ class LegionsGame:
     def show(self, state: LiState, lang: str) -> str:
         """The board: Detachments and models, the battlefield to scale with its terrain, and who decides next."""
         return render(ready(state), lang)
+
+
+ENGINE = Engine(LegionsGame(), swap_deployment, KINDS_SINCE_V1)
+"""What the registry plays legions battles with (``Ruleset.of_package``)."""

@@ -18,6 +18,7 @@ from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.core.steps import Out, StepMachine, StepRule
 from kessen.i18n import narrate
+from kessen.rulesets import Engine
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
@@ -68,7 +69,7 @@ from kessen.rulesets.song_of_blades.referee.turns import (
 from kessen.rulesets.song_of_blades.rules.melee import melee_dice
 from kessen.rulesets.song_of_blades.rules.quality import activation_dice, morale_dice
 from kessen.rulesets.song_of_blades.rules.turns import ROLL_OFF
-from kessen.rulesets.song_of_blades.scenario import load_scenario
+from kessen.rulesets.song_of_blades.scenario import load_scenario, swap_deployment
 from kessen.rulesets.song_of_blades.board import board_data
 from kessen.rulesets.song_of_blades.text import describe, prompt, show
 
@@ -229,3 +230,7 @@ class SobGame:
 
     def board(self, state: SobState) -> Board:
         return board_data(state)
+
+
+ENGINE = Engine(SobGame(), swap_deployment)
+"""What the registry plays song-of-blades battles with (``Ruleset.of_package``)."""
