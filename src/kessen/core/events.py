@@ -6,8 +6,10 @@ import dataclasses
 import json
 from typing import Any, ClassVar
 
+from kessen.core.records import record
 
-@dataclasses.dataclass(frozen=True, slots=True)
+
+@record
 class Event:
     """Base of every event; subclasses set ``type`` and hold only JSON scalars and tuples of them."""
 

@@ -144,7 +144,7 @@ class BattlehostAI:
 
     def decide(self, state: st.BhState, decision: Decision) -> Any:
         kind: DecisionKind = decision.kind  # type: ignore[assignment]
-        policy = self._POLICIES.get(kind)
+        policy = _POLICIES.get(kind)
         return decision.options[0] if policy is None else policy(self, state, decision)
 
     def _is_shooter(self, m: Model) -> bool:
@@ -291,10 +291,12 @@ class BattlehostAI:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
 
-    _POLICIES: dict[DecisionKind, Callable[[BattlehostAI, st.BhState, Decision], Any]] = {
-        "move": _move,
-        "shoot": _shoot,
-        "two-handed": _two_handed,
-        "might": _duel_might,
-        "might on roll": _might_on_roll,
-    }
+
+_POLICIES: dict[DecisionKind, Callable[[BattlehostAI, st.BhState, Decision], Any]] = {
+    "move": BattlehostAI._move,
+    "shoot": BattlehostAI._shoot,
+    "two-handed": BattlehostAI._two_handed,
+    "might": BattlehostAI._duel_might,
+    "might on roll": BattlehostAI._might_on_roll,
+}
+"""The AI's policy for each kind of decision (a module table: a compiled class has no methods in its body)."""

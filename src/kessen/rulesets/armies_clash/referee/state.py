@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from mypy_extensions import mypyc_attr
+
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee.steps import Pending
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
@@ -16,6 +18,7 @@ UnitType = Literal["skirmisher", "regiment"]
 SoloStatus = Literal["up", "dying", "stable", "dead", "gone"]
 
 
+@mypyc_attr(native_class=False)  # its subclasses are records, which mypyc compiles as Python classes
 class _OnTheGrid:
     """A piece with a square footprint anchored at ``x``, ``y`` (§4.2)."""
 
