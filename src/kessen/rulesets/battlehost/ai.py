@@ -16,17 +16,18 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point, segment_point_distance
+from kessen.core.geometry import Point
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.board import (
     Board,
     Model,
-    blocking_models,
     distance,
     enemies_in_contact,
     engaged_ids,
-    ground_blocks,
+    first_blocker,
+    ground_blocks_at,
     is_engaged,
+    segment_distance,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
@@ -83,37 +84,40 @@ def duel_stakes(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -
     return sum((wounds[s] / won[s] for s in won if won[s]), Fraction(0))
 
 
+_SLOT_DIRECTIONS = tuple(Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES) for k in range(SLOT_ANGLES))
+
+
 def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point) -> int:
     """How many enemies could stand in base contact with *m* standing at *at*, each coming straight from where it is:
     contact positions around *at*, packed greedily, on the board, clear of terrain, friends and each other, that
     some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7)."""
     enemies = [e for e in models if e.side != m.side and not is_engaged(models, e)]
     friends = [f for f in models if f.side == m.side and f.id != m.id]
-    placed: list[Point] = []
+    placed: list[tuple[float, float]] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
         ring = m.r + e_r  # the slots' distance from *at*
         # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
         crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
         coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
-        for k in range(SLOT_ANGLES):
-            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(ring)
-            if not board.on_board(p, e_r) or board.overlaps_terrain(p, e_r):
+        for u in _SLOT_DIRECTIONS:
+            x, y = at.x + u.x * ring, at.y + u.y * ring
+            if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
                 continue
-            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in crowding):
+            if any(math.hypot(x - f.x, y - f.y) < f.r + e_r - 0.01 for f in crowding):
                 continue
-            if any(math.hypot(p.x - q.x, p.y - q.y) < 2 * e_r - 0.01 for q in placed):
+            if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
                 continue
-            if any(_can_come(board, e, p, m, at, friends) for e in coming):
-                placed.append(p)
+            if any(_can_come(board, e, x, y, m, at, friends) for e in coming):
+                placed.append((x, y))
     return len(placed)
 
 
-def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: list[Model]) -> bool:
-    if (p - e.centre).length() > 2 * e.move + m.r + e.r:
+def _can_come(board: Board, e: Model, x: float, y: float, m: Model, at: Point, friends: list[Model]) -> bool:
+    if math.hypot(x - e.x, y - e.y) > 2 * e.move + m.r + e.r:
         return False
-    if segment_point_distance(e.centre, p, at) < m.r + e.r - 0.05:
+    if segment_distance(e.x, e.y, x, y, at.x, at.y) < m.r + e.r - 0.05:
         return False  # it would have to pass through the model
-    return not ground_blocks(e.r, e.centre, p, board) and not blocking_models(e, p, friends)
+    return not ground_blocks_at(e.r, e.x, e.y, x, y, board) and first_blocker(e, x, y, friends) is None
 
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:

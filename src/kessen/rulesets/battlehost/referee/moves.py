@@ -14,7 +14,7 @@ from dataclasses import replace
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point, first_touch, segment_point_distance
+from kessen.core.geometry import Point, first_touch
 from kessen.core.notation import number, parse_point, point
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import (
@@ -23,12 +23,15 @@ from kessen.rulesets.battlehost.board import (
     EPS,
     Board,
     Model,
-    blocking_models,
     distance,
     engaged_ids,
+    first_blocker,
     ground_blocks,
+    ground_blocks_at,
     has_control_zone,
     in_base_contact,
+    segment_distance,
+    turned,
 )
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
@@ -49,19 +52,23 @@ def control_zone_breach(
     distance stays at least 1" all the way; starting nearer, it never falls below its start. *engaged*
     holds every engaged model of the table (they have no control zone, BH-GEO-4).
     """
-    p0 = mover.centre
-    step = p1 - p0
-    if step.length() == 0:
+    return _zone_breach(mover, p1.x, p1.y, models, engaged, charging)
+
+
+def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], engaged: frozenset[str], charging: str | None) -> Model | None:
+    x0, y0 = mover.x, mover.y
+    n = math.hypot(x1 - x0, y1 - y0)
+    if n == 0:
         return None
-    d = step.unit()
+    dx, dy = (x1 - x0) / n, (y1 - y0) / n
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
-        start = (p0 - x.centre).length() - mover.r - x.r
+        start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
         if start >= CONTROL_ZONE - 1e-9:
-            if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+            if segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r < CONTROL_ZONE - 1e-6:
                 return x
-        elif (p0 - x.centre).dot(d) < -1e-9:
+        elif (x0 - x.x) * dx + (y0 - x.y) * dy < -1e-9:
             return x  # the distance would fall below its start (it is convex along a line)
     return None
 
@@ -77,32 +84,41 @@ def move_breach(
     """The first rule a straight move of at most *limit* inches breaks, or None: no base touched on the way except
     the charged one, on the board, clear of terrain, within the control-zone limits; a charge ends in base contact
     (BH-MOVE-2..5, BH-GEO-7)."""
-    if (p1 - mover.centre).length() > limit + 1e-9:
+    return _breach(mover, p1.x, p1.y, models, board, limit, engaged, charging)
+
+
+def _breach(
+    mover: Model, x1: float, y1: float, models: Sequence[Model], board: Board, limit: float, engaged: frozenset[str], charging: str | None
+) -> Breach | None:
+    """:func:`move_breach` for a move to (x1, y1)."""
+    x0, y0 = mover.x, mover.y
+    if math.hypot(x1 - x0, y1 - y0) > limit + 1e-9:
         return ("too far", None)
-    blockers = blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset())
-    if blockers:
-        return ("blocked", blockers[0])
+    blocker = first_blocker(mover, x1, y1, models, charging)
+    if blocker is not None:
+        return ("blocked", blocker)
     if charging is not None:
         target = next(m for m in models if m.id == charging)
-        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
+        if segment_distance(x0, y0, x1, y1, target.x, target.y) - mover.r - target.r < -EPS:
             return ("overlap", target)
-        if not in_base_contact(mover.at(p1), target):
+        if abs(math.hypot(x1 - target.x, y1 - target.y) - mover.r - target.r) > EPS:  # in base contact at the end (BH-GEO-3)
             return ("no contact", target)
-    zone = control_zone_breach(mover, p1, models, engaged=engaged, charging=charging)
+    zone = _zone_breach(mover, x1, y1, models, engaged, charging)
     if zone is not None:
         return ("control zone", zone)
     # the board edge and terrain last: the dearest test (BH-GEO-7)
-    return ("ground", None) if ground_blocks(mover.r, mover.centre, p1, board) else None
+    return ("ground", None) if ground_blocks_at(mover.r, x0, y0, x1, y1, board) else None
 
 
 def move_is_legal(
     mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
 ) -> bool:
     """A straight move breaks none of BH-MOVE-2..5 (:func:`move_breach`)."""
-    return move_breach(mover, p1, models, board, limit=limit, engaged=engaged, charging=charging) is None
+    return _breach(mover, p1.x, p1.y, models, board, limit, engaged, charging) is None
 
 
 CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
+_CHARGE_TURNS = tuple(turned(angle) for angle in CHARGE_ANGLES)
 
 
 def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> Point | None:
@@ -110,16 +126,18 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
 
     Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
     """
-    if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
+    tx, ty = target.x, target.y
+    if math.hypot(tx - mover.x, ty - mover.y) - target.r - mover.r > limit + 1e-9:
         return None
-    towards_mover = (mover.centre - target.centre).unit()
+    n = math.hypot(mover.x - tx, mover.y - ty)
+    ux, uy = (mover.x - tx) / n, (mover.y - ty) / n  # towards the mover
     ring = target.r + mover.r
     local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
     ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
-    for angle in CHARGE_ANGLES:
-        p = target.centre + towards_mover.rotated(angle).scaled(ring)
-        if move_is_legal(mover, p, local, ground, limit=limit, engaged=engaged, charging=target.id):
-            return p
+    for c, s in _CHARGE_TURNS:
+        x, y = tx + (ux * c - uy * s) * ring, ty + (ux * s + uy * c) * ring
+        if _breach(mover, x, y, local, ground, limit, engaged, target.id) is None:
+            return Point(x, y)
     return None
 
 
@@ -292,7 +310,7 @@ def into_line(m: Model, near: tuple[Model, ...], engaged: frozenset[str], neares
     across = Point(-facing.y, facing.x).unit().scaled(f.r + m.r + LINE_GAP)
     spots = sorted((f.centre + across, f.centre - across), key=lambda p: ((p - m.centre).length(), p.x, p.y))
     for p in spots:
-        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(replace(m, prone=False), p, near, board, limit=limit, engaged=engaged):
+        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(m, p, near, board, limit=limit, engaged=engaged):  # prone or not, alike
             return MoveTo(m.id, p.x, p.y, stand_up=m.prone)
     return None
 

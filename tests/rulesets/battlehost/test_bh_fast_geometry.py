@@ -1,0 +1,64 @@
+"""The plain-float geometry the engine's hot paths use gives the very numbers of kessen.core.geometry's Points, and
+the short-circuits answer as the full lists do (BH-GEO-2, BH-GEO-7, BH-GEO-8)."""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as hs
+
+from kessen.core.geometry import Point, segment_point_distance
+from kessen.rulesets.battlehost.board import (
+    EPS,
+    Model,
+    gap,
+    blocking_models,
+    first_blocker,
+    hidden_targets,
+    partially_hides,
+    segment_distance,
+)
+
+coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
+BASES = (25, 25, 25, 40, 60)
+
+
+def piece(i: int, x: float, y: float, base_mm: int = 25, side: str = "good") -> Model:
+    return Model(f"m{i}", side, f"m{i}", "warrior", 6, 3, 4, 3, 4, 1, 1, 1, 0, False, base_mm, None, x, y)  # type: ignore[arg-type]
+
+
+layouts = hs.lists(hs.tuples(coordinate, coordinate, hs.sampled_from(BASES), hs.booleans()), min_size=2, max_size=12)
+
+
+def table(layout: list[tuple[float, float, int, bool]]) -> tuple[Model, ...]:
+    return tuple(piece(i, x, y, base, "good" if good else "evil") for i, (x, y, base, good) in enumerate(layout))
+
+
+@given(coordinate, coordinate, coordinate, coordinate, coordinate, coordinate)
+def test_bh_geo_7_segment_distance_is_core_segment_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> None:
+    """BH-GEO-7: the float segment distance is core.geometry's segment_point_distance to the last bit."""
+    assert segment_distance(ax, ay, bx, by, px, py) == segment_point_distance(Point(ax, ay), Point(bx, by), Point(px, py))
+
+
+@settings(max_examples=200)
+@given(layouts, coordinate, coordinate)
+def test_bh_geo_7_first_blocker_is_the_first_blocking_model(layout: list[tuple[float, float, int, bool]], x1: float, y1: float) -> None:
+    """BH-GEO-7: the path test's short-circuit finds the first of the models that block the move, or none when none do."""
+    models = table(layout)
+    mover = models[0]
+    found = blocking_models(mover, Point(x1, y1), models)
+    assert first_blocker(mover, x1, y1, models) == (found[0] if found else None)
+    ignored = found[0].id if found else None
+    rest = blocking_models(mover, Point(x1, y1), models, ignore=frozenset({ignored} if ignored else ()))
+    assert first_blocker(mover, x1, y1, models, ignored) == (rest[0] if rest else None)
+
+
+@settings(max_examples=200)
+@given(layouts)
+def test_bh_geo_8_hidden_targets_are_those_another_model_partially_hides(layout: list[tuple[float, float, int, bool]]) -> None:
+    """BH-GEO-8, BH-SHOOT-4: the screened sight test hides exactly the targets that some other model partially hides,
+    judged one by one in full."""
+    models = table(layout)
+    shooter, targets = models[0], models[1:]
+    assume(all(gap(a, b) >= -EPS for i, a in enumerate(models) for b in models[i + 1 :]))  # bases never overlap on a table
+    expected = {t.id for t in targets if any(partially_hides(x, shooter, t) for x in models if x.id not in (shooter.id, t.id))}
+    assert hidden_targets(shooter, targets, models) == expected
