@@ -1,22 +1,32 @@
-"""The plain-float geometry the engine's hot paths use gives the very numbers of kessen.core.geometry's Points, and
-the short-circuits answer as the full lists do (BH-GEO-2, BH-GEO-7, BH-GEO-8)."""
+"""The engine's fast paths are the same computations as the plain ones: the plain-float geometry gives the very numbers
+of kessen.core.geometry's Points, the short-circuits and the facts worked out from earlier ones answer as the full
+tests do, and the evolvers copy as dataclasses.replace does (BH-GEO-3, BH-GEO-7, BH-GEO-8, BH-MOVE-2)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+from bh_referee_support import model, state_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
 from kessen.core.geometry import Point, segment_point_distance
+from kessen.rulesets.battlehost.ai import engaged_ids_after_move
 from kessen.rulesets.battlehost.board import (
     EPS,
     Model,
+    engaged_ids,
     gap,
+    radius,
     blocking_models,
     first_blocker,
     hidden_targets,
     partially_hides,
     segment_distance,
 )
+from kessen.rulesets.battlehost.referee.evolve import evolver
+from kessen.rulesets.battlehost.referee import state as st
 
 coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
 BASES = (25, 25, 25, 40, 60)
@@ -62,3 +72,28 @@ def test_bh_geo_8_hidden_targets_are_those_another_model_partially_hides(layout:
     assume(all(gap(a, b) >= -EPS for i, a in enumerate(models) for b in models[i + 1 :]))  # bases never overlap on a table
     expected = {t.id for t in targets if any(partially_hides(x, shooter, t) for x in models if x.id not in (shooter.id, t.id))}
     assert hidden_targets(shooter, targets, models) == expected
+
+
+@settings(max_examples=200)
+@given(layouts, coordinate, coordinate)
+def test_bh_geo_3_engaged_after_a_move_is_engaged_ids_of_the_moved_table(layout: list[tuple[float, float, int, bool]], x: float, y: float) -> None:
+    """BH-GEO-3, BH-MOVE-6: the contacts after one model moves, worked out from those before, are the contacts of the
+    table with the model moved, judged afresh, whether or not the model was engaged before."""
+    models = table(layout)
+    moved = models[0].at(Point(x, y))
+    after = tuple(moved if m.id == moved.id else m for m in models)
+    assert engaged_ids_after_move(models, moved) == engaged_ids(after)
+
+
+def test_bh_move_2_evolve_is_dataclasses_replace() -> None:
+    """BH-MOVE-2: a model moved, and a state given another queue, models or fight by the evolvers, equal what
+    dataclasses.replace makes of them, field by field (the base radius recomputed with the model)."""
+    state = state_of([model("A", 10, 10)], [model("B", 20, 10, base_mm=40)])
+    b = state.get("B")
+    assert b.at(Point(3.5, 4.25)) == replace(b, x=3.5, y=4.25) and b.at(Point(3.5, 4.25)).r == b.r
+    assert evolver(Model, "base_mm")(b, 60).r == replace(b, base_mm=60).r == radius(60)
+    assert st.with_pending(state, ()) == replace(state, pending=())
+    assert st.with_models(state, state.models[:1]) == replace(state, models=state.models[:1])
+    assert st.put_model(state, b.at(Point(1, 2))).get("B").x == 1
+    with pytest.raises(TypeError, match="no field 'nothing'"):
+        evolver(Model, "nothing")

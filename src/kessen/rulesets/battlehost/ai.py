@@ -66,32 +66,33 @@ def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -
 
 
 def exchange(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
-    """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5)."""
-    value = Fraction(0)
-    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
-        value += p * o.wounds * (1 if o.winner == side else -1)
-    return value
+    """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5): summed in
+    the distribution's integer weights, over their total."""
+    dist = _fight_odds(mine, theirs, side)
+    return Fraction(sum(w * o.wounds * (1 if o.winner == side else -1) for o, w in dist.items()), dist.total)
 
 
 def duel_stakes(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
     """What winning the duel is worth against losing it: expected wounds dealt if the side wins plus expected
-    wounds suffered if it loses, from the exact fight odds (BH-PROC-5)."""
-    won: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
-    wounds: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
-    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
-        won[o.winner] += p
-        wounds[o.winner] += p * o.wounds
-    return sum((wounds[s] / won[s] for s in won if won[s]), Fraction(0))
+    wounds suffered if it loses, from the exact fight odds (BH-PROC-5), each the winner's weight of wounds over its
+    weight of winning."""
+    won: dict[str, int] = {"good": 0, "evil": 0}
+    wounds: dict[str, int] = {"good": 0, "evil": 0}
+    for o, w in _fight_odds(mine, theirs, side).items():
+        won[o.winner] += w
+        wounds[o.winner] += w * o.wounds
+    return sum((Fraction(wounds[s], won[s]) for s in won if won[s]), Fraction(0))
 
 
 _SLOT_DIRECTIONS = tuple(Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES) for k in range(SLOT_ANGLES))
 
 
-def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point) -> int:
+def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point, engaged: frozenset[str]) -> int:
     """How many enemies could stand in base contact with *m* standing at *at*, each coming straight from where it is:
     contact positions around *at*, packed greedily, on the board, clear of terrain, friends and each other, that
-    some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7)."""
-    enemies = [e for e in models if e.side != m.side and not is_engaged(models, e)]
+    some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7).
+    *engaged* holds the ids of every model of *models* in base contact with an enemy."""
+    enemies = [e for e in models if e.side != m.side and e.id not in engaged]
     friends = [f for f in models if f.side == m.side and f.id != m.id]
     placed: list[tuple[float, float]] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
@@ -120,6 +121,17 @@ def _can_come(board: Board, e: Model, x: float, y: float, m: Model, at: Point, f
     return not ground_blocks_at(e.r, e.x, e.y, x, y, board) and first_blocker(e, x, y, friends) is None
 
 
+def engaged_ids_after_move(models: tuple[Model, ...], moved: Model) -> frozenset[str]:
+    """:func:`engaged_ids` of *models* with the model of *moved*'s id standing as *moved*. A mover is engaged with no
+    one before it moves (BH-MOVE-6), so the contacts are the same but its own with the enemies it now touches
+    (BH-GEO-3); any other move is judged afresh."""
+    before = engaged_ids(models)
+    if moved.id in before:
+        return engaged_ids(tuple(moved if x.id == moved.id else x for x in models))
+    touching = enemies_in_contact(models, moved)
+    return before | {moved.id, *(e.id for e in touching)} if touching else before
+
+
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
     engaged = engaged_ids(state.models)
@@ -135,7 +147,7 @@ def holds_choke_point(state: st.BhState, m: Model) -> bool:
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
-    return open_contact_slots(state.models, state.board, m, m.centre) <= min(CHOKE_SLOTS, coming - 1)
+    return open_contact_slots(state.models, state.board, m, m.centre, engaged_ids(state.models)) <= min(CHOKE_SLOTS, coming - 1)
 
 
 class BattlehostAI:
@@ -186,8 +198,9 @@ class BattlehostAI:
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
             if joiners:
-                moved = tuple(m.at(at) if x.id == m.id else x for x in state.models)
-                room = open_contact_slots(moved, state.board, m.at(at), at) - 1
+                charged = m.at(at)
+                moved = tuple(charged if x.id == m.id else x for x in state.models)
+                room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
         return exchange([fighter(x) for x in (*friends, m)], [fighter(x) for x in theirs], self.side)
 

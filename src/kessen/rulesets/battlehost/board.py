@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import field, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import field
 
 from kessen.core import board as core_board
 from kessen.core.geometry import Point, Rect, segment_rect_distance
 from kessen.core.records import record
+from kessen.rulesets.battlehost.referee.evolve import evolver
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
 
@@ -70,7 +71,10 @@ class Model:
         return self.type == "hero"
 
     def at(self, p: Point) -> Model:
-        return replace(self, x=p.x, y=p.y)
+        return _moved_to(self, p.x, p.y)
+
+
+_moved_to: Callable[[Model, float, float], Model] = evolver(Model, "x", "y")
 
 
 @record
@@ -145,16 +149,32 @@ def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
     return tuple(o for o in models if o.side != m.side and in_base_contact(o, m))
 
 
-_ENGAGED: list[tuple[tuple[Model, ...], frozenset[str], dict[str, Model]]] = []
+class Arrangement:
+    """Facts of one arrangement of the table (a tuple of models), worked out once and kept while it is among the last
+    few used: models stand still through most steps of a battle, so the same tuple is asked about again and again."""
+
+    __slots__ = ("models", "engaged", "by_id", "targets")
+
+    def __init__(self, models: tuple[Model, ...]) -> None:
+        self.models = models
+        self.engaged = _engaged(models)
+        """The ids of every model in base contact with an enemy (BH-GEO-3)."""
+        self.by_id = {m.id: m for m in models}
+        self.targets: dict[str, tuple[Model, Board, tuple[Model, ...]]] = {}
+        """A shooter's id → the shooter, the board and the targets it may choose there (kept by the Shoot phase)."""
 
 
-def _engaged_entry(models: tuple[Model, ...]) -> tuple[tuple[Model, ...], frozenset[str], dict[str, Model]]:
-    for entry in _ENGAGED:
-        if entry[0] is models:
+_ARRANGEMENTS: list[Arrangement] = []
+
+
+def arrangement(models: tuple[Model, ...]) -> Arrangement:
+    """The facts of *models*, the same tuple (by identity) as one of the last few asked about, or worked out now."""
+    for entry in _ARRANGEMENTS:
+        if entry.models is models:
             return entry
-    entry = (models, _engaged(models), {m.id: m for m in models})
-    _ENGAGED.insert(0, entry)
-    del _ENGAGED[4:]
+    entry = Arrangement(models)
+    _ARRANGEMENTS.insert(0, entry)
+    del _ARRANGEMENTS[4:]
     return entry
 
 
@@ -175,15 +195,15 @@ def _engaged(models: Sequence[Model]) -> frozenset[str]:
 
 def engaged_ids(models: tuple[Model, ...]) -> frozenset[str]:
     """The ids of every model in base contact with an enemy (BH-GEO-3), kept for the last few arrangements."""
-    return _engaged_entry(models)[1]
+    return arrangement(models).engaged
 
 
 def is_engaged(models: Iterable[Model], m: Model) -> bool:
     """In base contact with an enemy model (BH-SHOOT-2, BH-GEO-3)."""
     if isinstance(models, tuple):
-        _, ids, by_id = _engaged_entry(models)
-        if by_id.get(m.id) is m:
-            return m.id in ids
+        known = arrangement(models)
+        if known.by_id.get(m.id) is m:
+            return m.id in known.engaged
     return bool(enemies_in_contact(models, m))
 
 

@@ -10,7 +10,6 @@ steps are all played the next turn is queued; a side wiped out ends the battle a
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +23,7 @@ from kessen.rulesets.battlehost.board import board_data
 from kessen.rulesets.battlehost.referee import duel, fight, might, moves, notation, odds, shooting, strikes, turns
 from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee.setup import initial_state
-from kessen.rulesets.battlehost.referee.state import BhState
+from kessen.rulesets.battlehost.referee.state import BhState, with_pending
 from kessen.rulesets.battlehost.rules.sides import SIDES
 from kessen.rulesets.battlehost.scenario import load_scenario
 
@@ -55,7 +54,7 @@ MACHINE: StepMachine[BhState] = StepMachine(
         sp.HeroRoll: StepRule(might.hero_die_rolled, might.hero_die_node),
         sp.HeroMight: StepRule(might.might_on_roll, might.might_on_roll_node),
     },
-    with_pending=lambda state, pending: replace(state, pending=pending),  # type: ignore[arg-type]
+    with_pending=with_pending,  # type: ignore[arg-type]
     result=turns.result,
     refill=turns.next_turn,
     interrupt=turns.wiped_out,

@@ -221,22 +221,6 @@ def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple
     return tuple(near), found
 
 
-def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[float]) -> list[tuple[Model, ...]]:
-    """For each mover, the models that may lie within its reach or be its nearest enemy: a quick screen of every pair
-    at once (with a margin for rounding), so that :func:`surroundings` judges only those exactly."""
-    import numpy as np  # noqa: PLC0415 - numpy loads with the first battle, not with the odds
-
-    xs, ys = np.array([x.x for x in models]), np.array([x.y for x in models])
-    rs = np.array([x.r for x in models])
-    enemy = np.array([[x.side != m.side for x in models] for m in movers])
-    mx, my = np.array([m.x for m in movers])[:, None], np.array([m.y for m in movers])[:, None]
-    centres = np.hypot(xs - mx, ys - my)
-    reach = np.array(reaches)[:, None]
-    gaps = np.where(enemy, centres - rs, np.inf)
-    keep = (centres - rs <= reach + 1e-6) | (gaps <= gaps.min(axis=1, keepdims=True) + 1e-6)
-    return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
-
-
 def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
@@ -247,8 +231,8 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
     reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
     lines: list[MoveTo] = []
-    for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
-        near, nearest = surroundings(screened, m, reach)
+    for m, reach in zip(movers, reaches):
+        near, nearest = surroundings(state.models, m, reach)
         mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
         charges.extend(mine[0])
         advances.extend(mine[1])

@@ -12,7 +12,7 @@ from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.board import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
 from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption, ask
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
 from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll
@@ -48,10 +48,17 @@ def may_target(state: BhState, shooter: Model, target: Model) -> bool:
 
 
 def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
-    """The enemies *shooter* may choose, nearest first (BH-SHOOT-4)."""
+    """The enemies *shooter* may choose, nearest first (BH-SHOOT-4); kept for the arrangement of the table, since a
+    Move phase asks of every shooter after each move and a Shoot phase after each shot."""
+    known = arrangement(state.models).targets
+    kept = known.get(shooter.id)
+    if kept is not None and kept[0] is shooter and kept[1] is state.board:
+        return kept[2]
     found = [e for e in state.models if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
     hidden = hidden_targets(shooter, found, state.models)
-    return tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+    chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+    known[shooter.id] = (shooter, state.board, chosen)
+    return chosen
 
 
 def shoot_options(state: BhState, side: Side) -> tuple[ShootOption, ...]:
