@@ -25,7 +25,7 @@ from kessen.rulesets.battlehost.board import (
     partially_hides,
     segment_distance,
 )
-from kessen.rulesets.battlehost.referee.evolve import evolver
+from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee import state as st
 
 coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
@@ -97,3 +97,18 @@ def test_bh_move_2_evolve_is_dataclasses_replace() -> None:
     assert st.put_model(state, b.at(Point(1, 2))).get("B").x == 1
     with pytest.raises(TypeError, match="no field 'nothing'"):
         evolver(Model, "nothing")
+    with pytest.raises(TypeError, match="no field 'r'"):
+        evolver(Model, "r")  # worked out from the base, as replace will not set it either
+
+
+def test_bh_turn_1_evolve_is_dataclasses_replace_for_every_record_it_copies() -> None:
+    """BH-TURN-1: ``evolve``, the copy each step of a turn makes of the state, its fight and its models, equals
+    dataclasses.replace with the same changes; a field it does not have is refused as replace refuses it."""
+    state = state_of([model("A", 10, 10)], [model("B", 20, 10, base_mm=40)])
+    changes = {"turn": 3, "phase": "fight", "done": frozenset({"A"}), "moved": (("A", 2.5),), "pending": ()}
+    assert evolve(state, **changes) == replace(state, **changes)
+    assert evolve(state) == state and evolve(state) is not state
+    b = state.get("B")
+    assert evolve(b, x=1.0, prone=True) == replace(b, x=1.0, prone=True) and evolve(b, base_mm=60).r == radius(60)
+    with pytest.raises(TypeError):
+        evolve(state, nothing=1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from fractions import Fraction
 from typing import Any
 
@@ -270,7 +270,7 @@ class BattlehostAI:
         index = [m.id for m in st.living(state, st.side_of(f.fight, model.side))].index(model.id)
         values = []
         for o in options:
-            trial = [replace(x, two_handed=o.use) if i == index else x for i, x in enumerate(mine)]
+            trial = [evolve(x, two_handed=o.use) if i == index else x for i, x in enumerate(mine)]
             values.append(exchange(trial, theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
 

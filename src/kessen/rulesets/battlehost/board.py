@@ -153,15 +153,23 @@ class Arrangement:
     """Facts of one arrangement of the table (a tuple of models), worked out once and kept while it is among the last
     few used: models stand still through most steps of a battle, so the same tuple is asked about again and again."""
 
-    __slots__ = ("models", "engaged", "by_id", "targets")
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged")
 
     def __init__(self, models: tuple[Model, ...]) -> None:
         self.models = models
-        self.engaged = _engaged(models)
-        """The ids of every model in base contact with an enemy (BH-GEO-3)."""
         self.by_id = {m.id: m for m in models}
+        self.sides = frozenset(m.side for m in models)
+        """The sides that have models on the table."""
         self.targets: dict[str, tuple[Model, Board, tuple[Model, ...]]] = {}
         """A shooter's id → the shooter, the board and the targets it may choose there (kept by the Shoot phase)."""
+        self._engaged: frozenset[str] | None = None
+
+    @property
+    def engaged(self) -> frozenset[str]:
+        """The ids of every model in base contact with an enemy (BH-GEO-3)."""
+        if self._engaged is None:
+            self._engaged = _engaged(self.models)
+        return self._engaged
 
 
 _ARRANGEMENTS: list[Arrangement] = []

@@ -6,7 +6,7 @@ battle and sends the result back to the shot or the strike it belongs to.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from kessen.rulesets.battlehost.referee.evolve import evolve
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
@@ -51,7 +51,7 @@ def might_on_roll(state: BhState, step: HeroMight, choice: MightOnRoll, out: lis
     assert die.face is not None
     points = choice.points
     if points:
-        state = put_model(state, replace(hero, might_left=hero.might_left - points))
+        state = put_model(state, evolve(hero, might_left=hero.might_left - points))
         out.append(ev.MightOnRoll(model=hero.id, roll=die.kind, points=points, score=die_score(die, die.face, points)))
     return _hero_die_done(state, die, die_succeeds(die, die.face, points), out)
 

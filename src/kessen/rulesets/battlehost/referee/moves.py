@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import replace
+from kessen.rulesets.battlehost.referee.evolve import evolve
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
@@ -146,7 +146,7 @@ def near_terrain(board: Board, a: Point, b: Point, reach: float) -> Board:
     every path that stays within reach − r − EPS of that segment (BH-GEO-5, BH-GEO-7)."""
     x0, x1, y0, y1 = min(a.x, b.x) - reach, max(a.x, b.x) + reach, min(a.y, b.y) - reach, max(a.y, b.y) + reach
     blocks = tuple(k for k in board.terrain if not (k.x0 > x1 or k.x1 < x0 or k.y0 > y1 or k.y1 < y0))
-    return board if len(blocks) == len(board.terrain) else replace(board, terrain=blocks)
+    return board if len(blocks) == len(board.terrain) else evolve(board, terrain=blocks)
 
 
 def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -> tuple[Model, ...]:
@@ -321,12 +321,12 @@ def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhStat
     if isinstance(choice, StandUp):
         out.append(ev.StoodUp(model=choice.model))
         m = state.get(choice.model)
-        return replace(put_model(state, replace(m, prone=False)), done=state.done | {m.id})
+        return evolve(put_model(state, evolve(m, prone=False)), done=state.done | {m.id})
     assert isinstance(choice, MoveTo)
     m = state.get(choice.model)
     if choice.stand_up:
         out.append(ev.StoodUp(model=m.id))
-        m = replace(m, prone=False)
+        m = evolve(m, prone=False)
     dest = Point(choice.x, choice.y)
     inches = (dest - m.centre).length()
     if choice.charge is not None:
@@ -334,7 +334,7 @@ def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhStat
     else:
         out.append(ev.Moved(model=m.id, x=dest.x, y=dest.y, inches=inches))
     state = put_model(state, m.at(dest))
-    return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
+    return evolve(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
 
 
 # --- a move the player writes (issue 10: any point the rules allow) -----------------------------------------
@@ -411,7 +411,7 @@ def _check_mover(state: BhState, side: Side, m: Model, *, stand: bool) -> None:
 
 def _free_move_to(state: BhState, m: Model, target: Model | None, rest: str, *, stand: bool) -> MoveTo | None:
     limit = move_limit(m, stand_up=stand)
-    standing = replace(m, prone=False)
+    standing = evolve(m, prone=False)
     engaged = engaged_ids(state.models)
     if rest == "" and target is not None:
         p = charge_point(standing, target, state.models, state.board, limit=limit, engaged=engaged)

@@ -6,7 +6,7 @@ by die instead (might.py).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from kessen.rulesets.battlehost.referee.evolve import evolve
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
@@ -85,7 +85,7 @@ def shot_dist(state: BhState, shot: ShootAt) -> Dist[ShootOutcome]:
 def start_shoot_phase(state: BhState, step: ShootPhase, choice: None, out: list[Event]) -> BhState:
     """The Shoot phase follows the Move phase (BH-TURN-1)."""
     out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
-    return replace(state, phase="shoot")
+    return evolve(state, phase="shoot")
 
 
 def shoot_node(state: BhState, step: ShootStep) -> Decision:
@@ -99,7 +99,7 @@ def apply_shoot(state: BhState, step: ShootStep, choice: ShootOption, out: list[
     A Hero with Might left rolls its hit roll alone, so that it may raise it (BH-DICE-4)."""
     if isinstance(choice, EndShooting):
         return state
-    state = replace(state, shooting=choice, shot=state.shot | {choice.model})
+    state = evolve(state, shooting=choice, shot=state.shot | {choice.model})
     m = state.get(choice.model)
     if rolls_die_by_die(hero=m.is_hero, might_left=m.might_left):
         assert m.shoot_value is not None
@@ -122,7 +122,7 @@ def shot_result(state: BhState, o: ShootOutcome, out: list[Event]) -> BhState:
     """The shot's hit and wound; a wound may slay the target (BH-SHOOT-9)."""
     shot = state.shooting
     assert shot is not None
-    state = replace(state, shooting=None)
+    state = evolve(state, shooting=None)
     out.append(ev.Shot(model=shot.model, target=shot.target, hit=o.hit, wounded=o.wounded))
     if o.wounded:
         state = wound(state, shot.target, 1, out)  # BH-SHOOT-9

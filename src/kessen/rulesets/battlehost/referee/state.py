@@ -8,7 +8,7 @@ another only for its types.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
@@ -151,9 +151,9 @@ def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhSta
     left = m.wounds_left - wounds
     if left > 0:
         out.append(ev.Wounded(model=m.id, wounds_left=left))
-        return put_model(state, replace(m, wounds_left=left))
+        return put_model(state, evolve(m, wounds_left=left))
     out.append(ev.Slain(model=m.id))
-    return replace(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
+    return evolve(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
 
 
 def fight_resolved(f: Fighting) -> ev.FightResolved:
