@@ -1,6 +1,6 @@
 """The engine's fast paths are the same computations as the plain ones: the plain-float geometry gives the very numbers
 of kessen.core.geometry's Points, the short-circuits and the facts worked out from earlier ones answer as the full
-tests do, and the evolvers copy as dataclasses.replace does (BH-GEO-3, BH-GEO-7, BH-GEO-8, BH-MOVE-2)."""
+tests do, and the evolvers copy as dataclasses.replace does (BH-GEO-3, BH-GEO-7, BH-GEO-8, BH-MOVE-2, BH-MOVE-5)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from bh_referee_support import model, state_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
-from kessen.core.geometry import Point, segment_point_distance
+from kessen.core.geometry import Point, Rect, segment_point_distance
 from kessen.rulesets.battlehost.ai import engaged_ids_after_move
 from kessen.rulesets.battlehost.board import (
     EPS,
+    Board,
     Model,
     engaged_ids,
     gap,
@@ -27,6 +28,7 @@ from kessen.rulesets.battlehost.board import (
 )
 from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal
 
 coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
 BASES = (25, 25, 25, 40, 60)
@@ -37,6 +39,9 @@ def piece(i: int, x: float, y: float, base_mm: int = 25, side: str = "good") -> 
 
 
 layouts = hs.lists(hs.tuples(coordinate, coordinate, hs.sampled_from(BASES), hs.booleans()), min_size=2, max_size=12)
+near_centre = hs.floats(min_value=14.0, max_value=34.0, allow_nan=False)
+crowds = hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES), hs.booleans()), min_size=2, max_size=12)
+"""Models within charging distance of each other, around a terrain block at the centre."""
 
 
 def table(layout: list[tuple[float, float, int, bool]]) -> tuple[Model, ...]:
@@ -112,3 +117,29 @@ def test_bh_turn_1_evolve_is_dataclasses_replace_for_every_record_it_copies() ->
     assert evolve(b, x=1.0, prone=True) == replace(b, x=1.0, prone=True) and evolve(b, base_mm=60).r == radius(60)
     with pytest.raises(TypeError):
         evolve(state, nothing=1)
+
+
+def _naive_charge_point(mover: Model, target: Model, models: tuple[Model, ...], board: Board, limit: float) -> Point | None:
+    """BH-MOVE-5 as written: the contact points around the target, straight in first then turning by 25° steps, each
+    judged by move_is_legal against every model of the table."""
+    towards_mover = (mover.centre - target.centre).unit()
+    for angle in CHARGE_ANGLES:
+        p = target.centre + towards_mover.rotated(angle).scaled(target.r + mover.r)
+        if move_is_legal(mover, p, models, board, limit=limit, engaged=engaged_ids(models), charging=target.id):
+            return p
+    return None
+
+
+@settings(max_examples=300)
+@given(crowds, hs.sampled_from([(), (Rect(20, 20, 28, 24),)]))
+def test_bh_move_5_charge_point_is_the_first_legal_contact_point(layout: list[tuple[float, float, int, bool]], terrain: tuple[Rect, ...]) -> None:
+    """BH-MOVE-5, BH-GEO-7: the charge point found with the models near the line, the terrain near it and the blockers
+    of earlier tries tried first is the first legal contact point judged against the whole table."""
+    models = table(layout)
+    assume(all(gap(a, b) > EPS for i, a in enumerate(models) for b in models[i + 1 :]))  # apart: no one engaged yet
+    mover = models[0]
+    board = Board(48.0, 48.0, terrain)
+    for target in models[1:]:
+        if target.side != mover.side:
+            found = charge_point(mover, target, models, board, limit=6.0, engaged=engaged_ids(models))
+            assert found == _naive_charge_point(mover, target, models, board, 6.0)
