@@ -133,8 +133,8 @@ def _naive_charge_point(mover: Model, target: Model, models: tuple[Model, ...], 
 @settings(max_examples=300)
 @given(crowds, hs.sampled_from([(), (Rect(20, 20, 28, 24),)]))
 def test_bh_move_5_charge_point_is_the_first_legal_contact_point(layout: list[tuple[float, float, int, bool]], terrain: tuple[Rect, ...]) -> None:
-    """BH-MOVE-5, BH-GEO-7: the charge point found with the models near the line, the terrain near it and the blockers
-    of earlier tries tried first is the first legal contact point judged against the whole table."""
+    """BH-MOVE-5, BH-GEO-7: the charge point found with only the models and the terrain near the line is the first legal
+    contact point judged against the whole table."""
     models = table(layout)
     assume(all(gap(a, b) > EPS for i, a in enumerate(models) for b in models[i + 1 :]))  # apart: no one engaged yet
     mover = models[0]

@@ -134,16 +134,10 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
     ring = target.r + mover.r
     local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
     ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
-    blocked_before: list[Model] = []  # the models that blocked an earlier try, tried first: they often block the next
     for c, s in _CHARGE_TURNS:
         x, y = tx + (ux * c - uy * s) * ring, ty + (ux * s + uy * c) * ring
-        if blocked_before and first_blocker(mover, x, y, blocked_before, target.id) is not None:
-            continue  # a blocked path is no legal charge (BH-GEO-7), whatever else it breaks
-        breach = _breach(mover, x, y, local, ground, limit, engaged, target.id)
-        if breach is None:
+        if _breach(mover, x, y, local, ground, limit, engaged, target.id) is None:
             return Point(x, y)
-        if breach[0] == "blocked" and breach[1] is not None:
-            blocked_before.append(breach[1])
     return None
 
 
