@@ -1,6 +1,6 @@
 """The engine's fast paths are the same computations as the plain ones: the plain-float geometry gives the very numbers
 of kessen.core.geometry's Points, the short-circuits and the facts worked out from earlier ones answer as the full
-tests do, and the evolvers copy as dataclasses.replace does (BH-GEO-3, BH-GEO-7, BH-GEO-8, BH-MOVE-2, BH-MOVE-5)."""
+tests do, and the evolvers copy as dataclasses.replace does (BH-GEO-3, BH-GEO-7, BH-GEO-8, BH-MOVE-2, BH-MOVE-5, BH-SHOOT-4)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from kessen.rulesets.battlehost.board import (
 from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal
+from kessen.rulesets.battlehost.referee.shooting import has_target, targets
 
 coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
 BASES = (25, 25, 25, 40, 60)
@@ -143,3 +144,21 @@ def test_bh_move_5_charge_point_is_the_first_legal_contact_point(layout: list[tu
         if target.side != mover.side:
             found = charge_point(mover, target, models, board, limit=6.0, engaged=engaged_ids(models))
             assert found == _naive_charge_point(mover, target, models, board, 6.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=6),
+       hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=6))
+def test_bh_shoot_4_has_target_agrees_with_the_target_list(good: list[tuple[float, float, int]], evil: list[tuple[float, float, int]]) -> None:
+    """BH-SHOOT-4, BH-GEO-8: a shooter has a target (the AI's question) exactly when the list of the targets it may
+    choose, in range, in sight past the terrain and partly hidden by no other model, is not empty."""
+    def side(prefix: str, spots: list[tuple[float, float, int]]) -> list[dict[str, object]]:
+        return [model(f"{prefix}{i}", x, y, base_mm=b, missile_weapon="orc bow", fight="3/4+") for i, (x, y, b) in enumerate(spots)]
+
+    models = table([(x, y, b, True) for x, y, b in good] + [(x, y, b, False) for x, y, b in evil])
+    assume(all(gap(a, b) >= -EPS for i, a in enumerate(models) for b in models[i + 1 :]))
+    wall = Board(48.0, 48.0, (Rect(22.0, 20.0, 26.0, 28.0),))
+    assume(not any(wall.overlaps_terrain(m.centre, m.r) for m in models))
+    state = state_of(side("G", good), side("E", evil), terrain=[[22.0, 20.0, 26.0, 28.0]])
+    for shooter in state.models:
+        assert has_target(state, shooter) == bool(targets(state, shooter))

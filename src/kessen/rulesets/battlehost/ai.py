@@ -220,7 +220,7 @@ class BattlehostAI:
 
         def has_target(m: Model) -> bool:
             if m.id not in aiming:
-                aiming[m.id] = bool(referee_shooting.targets(state, m))
+                aiming[m.id] = referee_shooting.has_target(state, m)
             return aiming[m.id]
 
         best: tuple[Fraction, int] | None = None

@@ -61,6 +61,18 @@ def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     return chosen
 
 
+def has_target(state: BhState, shooter: Model) -> bool:
+    """Whether *shooter* may choose any target (BH-SHOOT-4): ``bool(targets(state, shooter))``, found at the first
+    enemy in range and in sight whom no other model partly hides."""
+    kept = arrangement(state.models).targets.get(shooter.id)
+    if kept is not None and kept[0] is shooter and kept[1] is state.board:
+        return bool(kept[2])
+    return any(
+        in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
+        for e in state.models
+    )
+
+
 def shoot_options(state: BhState, side: Side) -> tuple[ShootOption, ...]:
     """Every model of the shooting side that may shoot, at every target it may choose; then ending its shooting (BH-SHOOT-1)."""
     options: list[ShootOption] = []
