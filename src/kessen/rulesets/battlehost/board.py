@@ -395,13 +395,16 @@ def hidden_targets(shooter: Model, targets: Sequence[Model], models: Sequence[Mo
     """
     hidden = set()
     sx, sy = shooter.x, shooter.y
+    widest = max((x.r for x in models), default=0.0)
     for t in targets:
         dx, dy = t.x - sx, t.y - sy
         length2 = dx * dx + dy * dy
         scale = 1.0 if length2 == 0 else length2
+        margin = t.r + widest  # no nearer to the segment than the screen's reach, no farther out of its box
+        x0, x1, y0, y1 = min(sx, t.x) - margin, max(sx, t.x) + margin, min(sy, t.y) - margin, max(sy, t.y) + margin
         area: Area | None = None
         for x in models:
-            if x.id == shooter.id or x.id == t.id:
+            if not (x0 <= x.x <= x1 and y0 <= x.y <= y1) or x.id == shooter.id or x.id == t.id:
                 continue
             along = min(max(((x.x - sx) * dx + (x.y - sy) * dy) / scale, 0.0), 1.0)
             ex, ey = sx + along * dx - x.x, sy + along * dy - x.y
