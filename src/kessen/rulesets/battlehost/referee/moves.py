@@ -165,30 +165,31 @@ def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -
 def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
     """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
     p0 = mover.centre
+    x0, y0, dx, dy = mover.x, mover.y, direction.x, direction.y
     reach = limit
     for x in models:
         if x.id == mover.id:
             continue
-        ahead = (x.centre - p0).dot(direction) > AHEAD
+        ahead = (x.x - x0) * dx + (x.y - y0) * dy > AHEAD
         t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
         if t is not None:
             reach = min(reach, t)
         if x.side != mover.side and has_control_zone(x, engaged):
-            start = (p0 - x.centre).length() - mover.r - x.r
+            start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
             if start >= CONTROL_ZONE - 1e-9:
                 t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
                 if t is not None:
                     reach = min(reach, t)
-            elif (p0 - x.centre).dot(direction) < 0:
+            elif (x0 - x.x) * dx + (y0 - x.y) * dy < 0:
                 return 0.0
     reach = max(0.0, reach)
     lo, hi = 0.0, reach
     board = near_terrain(board, p0, p0 + direction.scaled(hi), mover.r + EPS + 1e-6)
-    if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
+    if not ground_blocks_at(mover.r, x0, y0, x0 + dx * hi, y0 + dy * hi, board):
         return hi
     for _ in range(40):
         mid = (lo + hi) / 2
-        if ground_blocks(mover.r, p0, p0 + direction.scaled(mid), board):
+        if ground_blocks_at(mover.r, x0, y0, x0 + dx * mid, y0 + dy * mid, board):
             hi = mid
         else:
             lo = mid
