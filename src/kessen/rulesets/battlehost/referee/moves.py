@@ -260,13 +260,12 @@ def model_moves(
         if p is not None:
             charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
     if nearest is not None:
-        toward = nearest.centre - m.centre
-        run = furthest_move(m, toward.unit(), near, board, limit=limit, engaged=engaged)
+        toward = (nearest.centre - m.centre).unit()
+        run = furthest_move(m, toward, near, board, limit=limit, engaged=engaged)
         runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
         for length in runs:
             if length >= MIN_MOVE:
-                p = m.centre + toward.unit().scaled(length)
-                advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
+                advances.append(MoveTo(m.id, m.x + toward.x * length, m.y + toward.y * length, stand_up=m.prone))
     if m.prone:
         advances.append(StandUp(m.id))
     line = into_line(m, near, engaged, nearest, board, limit=limit)
@@ -285,18 +284,18 @@ def into_line(m: Model, near: tuple[Model, ...], engaged: frozenset[str], neares
     AI does not take it."""
     if nearest is None:
         return None
-    friends = sorted((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id))
-    if not friends:
+    f = min((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id), default=None)
+    if f is None:
         return None
-    f = friends[0]
-    facing = nearest.centre - f.centre
-    if facing.length() == 0:
+    fx, fy = nearest.x - f.x, nearest.y - f.y  # facing the enemy
+    if math.hypot(fx, fy) == 0:
         return None
-    across = Point(-facing.y, facing.x).unit().scaled(f.r + m.r + LINE_GAP)
-    spots = sorted((f.centre + across, f.centre - across), key=lambda p: ((p - m.centre).length(), p.x, p.y))
-    for p in spots:
-        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(m, p, near, board, limit=limit, engaged=engaged):  # prone or not, alike
-            return MoveTo(m.id, p.x, p.y, stand_up=m.prone)
+    side_on, k = math.hypot(-fy, fx), f.r + m.r + LINE_GAP
+    ax, ay = -fy / side_on * k, fx / side_on * k  # across the facing, to the flank
+    spots = sorted(((f.x + ax, f.y + ay), (f.x - ax, f.y - ay)), key=lambda p: (math.hypot(p[0] - m.x, p[1] - m.y), p[0], p[1]))
+    for x, y in spots:
+        if math.hypot(x - m.x, y - m.y) >= MIN_MOVE and _breach(m, x, y, near, board, limit, engaged, None) is None:  # prone or not, alike
+            return MoveTo(m.id, x, y, stand_up=m.prone)
     return None
 
 
