@@ -162,3 +162,13 @@ def test_bh_shoot_4_has_target_agrees_with_the_target_list(good: list[tuple[floa
     state = state_of(side("G", good), side("E", evil), terrain=[[22.0, 20.0, 26.0, 28.0]])
     for shooter in state.models:
         assert has_target(state, shooter) == bool(targets(state, shooter))
+
+
+def test_bh_geo_1_equal_models_hash_alike() -> None:
+    """BH-GEO-1: a model's hash follows its equality: a copy with the same fields is equal and hashes alike, so the
+    options kept for its surroundings are found again; a model hurt or moved is another key."""
+    state = state_of([model("A", 10, 10)], [model("B", 20, 10, base_mm=40)])
+    b = state.get("B")
+    same = evolve(b, prone=b.prone)
+    assert same == b and hash(same) == hash(b) and same is not b and {b: 1}[same] == 1
+    assert evolve(b, wounds_left=0) != b and evolve(b, x=21.0) not in {b}

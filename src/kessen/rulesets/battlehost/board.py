@@ -62,6 +62,11 @@ class Model:
     def __post_init__(self) -> None:
         object.__setattr__(self, "r", radius(self.base_mm))
 
+    def __hash__(self) -> int:
+        # Equal models have equal ids, places and wounds, so hashing these alone keeps ``hash`` and ``==`` in step; the
+        # move options kept for a model's surroundings hash a dozen models at every move.
+        return hash((self.id, self.x, self.y, self.wounds_left))
+
     @property
     def centre(self) -> Point:
         return Point(self.x, self.y)
