@@ -137,12 +137,14 @@ def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
 
 def living(state: BhState, ids: Sequence[str]) -> tuple[Model, ...]:
     """The models of *ids* still on the table, in the order given."""
-    return tuple(m for m in (state.model(i) for i in ids) if m is not None)
+    on_table = arrangement(state.models).by_id
+    return tuple(on_table[i] for i in ids if i in on_table)
 
 
 def alive_ids(state: BhState, ids: Sequence[str]) -> tuple[str, ...]:
     """The ids of *ids* still on the table, in the order given."""
-    return tuple(m.id for m in living(state, ids))
+    on_table = arrangement(state.models).by_id
+    return tuple(i for i in ids if i in on_table)
 
 
 def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhState:

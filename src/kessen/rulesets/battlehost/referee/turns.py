@@ -88,7 +88,7 @@ def next_turn(state: BhState, out: list[Event]) -> BhState:
 
 def wiped_out(state: BhState, out: list[Event]) -> BhState | None:
     """BH-TURN-3: a side with no models left loses at once, whatever step the battle is at; else None."""
-    if state.turn > 0 and any(s not in arrangement(state.models).sides for s in SIDES):
+    if state.turn > 0 and not arrangement(state.models).sides.issuperset(SIDES):
         return end_battle(state, out)
     return None
 
