@@ -165,10 +165,13 @@ def test_bh_shoot_4_has_target_agrees_with_the_target_list(good: list[tuple[floa
 
 
 def test_bh_geo_1_equal_models_hash_alike() -> None:
-    """BH-GEO-1: a model's hash follows its equality: a copy with the same fields is equal and hashes alike, so the
-    options kept for its surroundings are found again; a model hurt or moved is another key."""
+    """BH-GEO-1, BH-GEO-5: a model's hash and a board's follow their equality: a copy with the same fields is equal
+    and hashes alike, so the options kept for a model's surroundings are found again; a model hurt or moved, or a
+    board with another block, is another key."""
     state = state_of([model("A", 10, 10)], [model("B", 20, 10, base_mm=40)])
     b = state.get("B")
     same = evolve(b, prone=b.prone)
     assert same == b and hash(same) == hash(b) and same is not b and {b: 1}[same] == 1
     assert evolve(b, wounds_left=0) != b and evolve(b, x=21.0) not in {b}
+    board = Board(48.0, 48.0, (Rect(1, 1, 2, 2),))
+    assert hash(Board(48.0, 48.0, (Rect(1, 1, 2, 2),))) == hash(board) and Board(48.0, 48.0, (Rect(1, 1, 3, 2),)) not in {board}

@@ -90,6 +90,11 @@ class Board:
     height: float
     terrain: tuple[Rect, ...] = ()
 
+    def __hash__(self) -> int:
+        # Equal boards have equal sizes and as many blocks: enough for a hash that keeps in step with ``==``, without
+        # hashing every block each time the move options kept for a model's surroundings are looked up.
+        return hash((self.width, self.height, len(self.terrain)))
+
     def on_board(self, p: Point, r: float) -> bool:
         """A base is on the board when r ≤ x ≤ width − r and r ≤ y ≤ height − r (BH-GEO-5)."""
         return self.on_board_at(p.x, p.y, r)
