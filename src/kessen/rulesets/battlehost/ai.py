@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from fractions import Fraction
 from typing import Any
 
@@ -33,6 +32,7 @@ from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance

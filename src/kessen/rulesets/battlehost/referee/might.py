@@ -6,12 +6,11 @@ battle and sends the result back to the shot or the strike it belongs to.
 
 from __future__ import annotations
 
-from kessen.rulesets.battlehost.referee.evolve import evolve
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import MightOnRoll, ask
 from kessen.rulesets.battlehost.referee.shooting import shot_result
 from kessen.rulesets.battlehost.referee.state import BhState, current_fight, put_model, then

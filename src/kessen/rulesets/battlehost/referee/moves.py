@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from kessen.rulesets.battlehost.referee.evolve import evolve
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
@@ -33,6 +32,7 @@ from kessen.rulesets.battlehost.board import (
     segment_distance,
     turned,
 )
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
 from kessen.rulesets.battlehost.referee.steps import MoveStep
@@ -56,6 +56,7 @@ def control_zone_breach(
 
 
 def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], engaged: frozenset[str], charging: str | None) -> Model | None:
+    """:func:`control_zone_breach` for a move to (x1, y1)."""
     x0, y0 = mover.x, mover.y
     n = math.hypot(x1 - x0, y1 - y0)
     if n == 0:

@@ -6,13 +6,12 @@ by die instead (might.py).
 
 from __future__ import annotations
 
-from kessen.rulesets.battlehost.referee.evolve import evolve
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption, ask
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
 from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll
@@ -50,23 +49,28 @@ def may_target(state: BhState, shooter: Model, target: Model) -> bool:
 def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     """The enemies *shooter* may choose, nearest first (BH-SHOOT-4); kept for the arrangement of the table, since a
     Move phase asks of every shooter after each move and a Shoot phase after each shot."""
-    known = arrangement(state.models).targets
-    kept = known.get(shooter.id)
-    if kept is not None and kept[0] is shooter and kept[1] is state.board:
-        return kept[2]
+    kept = _kept_targets(state, shooter)
+    if kept is not None:
+        return kept
     found = [e for e in state.models if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
     hidden = hidden_targets(shooter, found, state.models)
     chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
-    known[shooter.id] = (shooter, state.board, chosen)
+    arrangement(state.models).targets[shooter.id] = (shooter, state.board, chosen)
     return chosen
+
+
+def _kept_targets(state: BhState, shooter: Model) -> tuple[Model, ...] | None:
+    """The targets of *shooter* already found for this arrangement of the table and this board, if they were."""
+    kept = arrangement(state.models).targets.get(shooter.id)
+    return kept[2] if kept is not None and kept[0] is shooter and kept[1] is state.board else None
 
 
 def has_target(state: BhState, shooter: Model) -> bool:
     """Whether *shooter* may choose any target (BH-SHOOT-4): ``bool(targets(state, shooter))``, found at the first
     enemy in range and in sight whom no other model partly hides."""
-    kept = arrangement(state.models).targets.get(shooter.id)
-    if kept is not None and kept[0] is shooter and kept[1] is state.board:
-        return bool(kept[2])
+    kept = _kept_targets(state, shooter)
+    if kept is not None:
+        return bool(kept)
     return any(
         in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
         for e in state.models

@@ -8,7 +8,6 @@ another only for its types.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
@@ -16,8 +15,8 @@ from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.referee.evolve import evolver
 from kessen.rulesets.battlehost.board import Board, Model, arrangement
+from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee.options import ShootAt
 from kessen.rulesets.battlehost.referee.pairing import Fight
 from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step

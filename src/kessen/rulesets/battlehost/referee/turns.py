@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from typing import Any
 
 from kessen.core.engine import Chance, Terminal
@@ -12,6 +11,7 @@ from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import arrangement
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
 from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, PriorityStep, ShootPhase, ShootStep
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side
