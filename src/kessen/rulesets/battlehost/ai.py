@@ -11,27 +11,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point, segment_point_distance
+from kessen.core.geometry import Point
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.board import (
     Board,
     Model,
-    blocking_models,
     distance,
     enemies_in_contact,
     engaged_ids,
-    ground_blocks,
+    first_blocker,
+    ground_blocks_at,
     is_engaged,
+    segment_distance,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
@@ -65,55 +66,70 @@ def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -
 
 
 def exchange(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
-    """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5)."""
-    value = Fraction(0)
-    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
-        value += p * o.wounds * (1 if o.winner == side else -1)
-    return value
+    """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5): summed in
+    the distribution's integer weights, over their total."""
+    dist = _fight_odds(mine, theirs, side)
+    return Fraction(sum(w * o.wounds * (1 if o.winner == side else -1) for o, w in dist.items()), dist.total)
 
 
 def duel_stakes(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
     """What winning the duel is worth against losing it: expected wounds dealt if the side wins plus expected
-    wounds suffered if it loses, from the exact fight odds (BH-PROC-5)."""
-    won: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
-    wounds: dict[str, Fraction] = {"good": Fraction(0), "evil": Fraction(0)}
-    for o, p in _fight_odds(mine, theirs, side).probabilities().items():
-        won[o.winner] += p
-        wounds[o.winner] += p * o.wounds
-    return sum((wounds[s] / won[s] for s in won if won[s]), Fraction(0))
+    wounds suffered if it loses, from the exact fight odds (BH-PROC-5), each the winner's weight of wounds over its
+    weight of winning."""
+    won: dict[str, int] = {"good": 0, "evil": 0}
+    wounds: dict[str, int] = {"good": 0, "evil": 0}
+    for o, w in _fight_odds(mine, theirs, side).items():
+        won[o.winner] += w
+        wounds[o.winner] += w * o.wounds
+    return sum((Fraction(wounds[s], won[s]) for s in won if won[s]), Fraction(0))
 
 
-def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point) -> int:
+_SLOT_DIRECTIONS = tuple(Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES) for k in range(SLOT_ANGLES))
+
+
+def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Point, engaged: frozenset[str]) -> int:
     """How many enemies could stand in base contact with *m* standing at *at*, each coming straight from where it is:
     contact positions around *at*, packed greedily, on the board, clear of terrain, friends and each other, that
-    some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7)."""
-    enemies = [e for e in models if e.side != m.side and not is_engaged(models, e)]
+    some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7).
+    *engaged* holds the ids of every model of *models* in base contact with an enemy."""
+    enemies = [e for e in models if e.side != m.side and e.id not in engaged]
     friends = [f for f in models if f.side == m.side and f.id != m.id]
-    placed: list[Point] = []
+    placed: list[tuple[float, float]] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
         ring = m.r + e_r  # the slots' distance from *at*
         # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
         crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
         coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
-        for k in range(SLOT_ANGLES):
-            p = at + Point(1.0, 0.0).rotated(k * 360 / SLOT_ANGLES).scaled(ring)
-            if not board.on_board(p, e_r) or board.overlaps_terrain(p, e_r):
+        for u in _SLOT_DIRECTIONS:
+            x, y = at.x + u.x * ring, at.y + u.y * ring
+            if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
                 continue
-            if any(math.hypot(p.x - f.x, p.y - f.y) < f.r + e_r - 0.01 for f in crowding):
+            if any(math.hypot(x - f.x, y - f.y) < f.r + e_r - 0.01 for f in crowding):
                 continue
-            if any(math.hypot(p.x - q.x, p.y - q.y) < 2 * e_r - 0.01 for q in placed):
+            if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
                 continue
-            if any(_can_come(board, e, p, m, at, friends) for e in coming):
-                placed.append(p)
+            if any(_can_come(board, e, x, y, m, at, friends) for e in coming):
+                placed.append((x, y))
     return len(placed)
 
 
-def _can_come(board: Board, e: Model, p: Point, m: Model, at: Point, friends: list[Model]) -> bool:
-    if (p - e.centre).length() > 2 * e.move + m.r + e.r:
+def _can_come(board: Board, e: Model, x: float, y: float, m: Model, at: Point, friends: list[Model]) -> bool:
+    if math.hypot(x - e.x, y - e.y) > 2 * e.move + m.r + e.r:
         return False
-    if segment_point_distance(e.centre, p, at) < m.r + e.r - 0.05:
+    if segment_distance(e.x, e.y, x, y, at.x, at.y) < m.r + e.r - 0.05:
         return False  # it would have to pass through the model
-    return not ground_blocks(e.r, e.centre, p, board) and not blocking_models(e, p, friends)
+    return not ground_blocks_at(e.r, e.x, e.y, x, y, board) and first_blocker(e, x, y, friends) is None
+
+
+def engaged_ids_after_move(models: tuple[Model, ...], moved: Model) -> frozenset[str]:
+    """:func:`engaged_ids` of *models* with the model of *moved*'s id standing as *moved*. A mover is engaged with no
+    one before it moves (BH-MOVE-6), so the contacts are the same but its own with the enemies it now touches
+    (BH-GEO-3); any other move is judged afresh."""
+    before = engaged_ids(models)
+    if moved.id in before:
+        return engaged_ids(tuple(moved if x.id == moved.id else x for x in models))
+    touching = enemies_in_contact(models, moved)
+    return before | {moved.id, *(e.id for e in touching)} if touching else before
 
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
@@ -131,7 +147,7 @@ def holds_choke_point(state: st.BhState, m: Model) -> bool:
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
-    return open_contact_slots(state.models, state.board, m, m.centre) <= min(CHOKE_SLOTS, coming - 1)
+    return open_contact_slots(state.models, state.board, m, m.centre, engaged_ids(state.models)) <= min(CHOKE_SLOTS, coming - 1)
 
 
 class BattlehostAI:
@@ -182,8 +198,9 @@ class BattlehostAI:
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
             if joiners:
-                moved = tuple(m.at(at) if x.id == m.id else x for x in state.models)
-                room = open_contact_slots(moved, state.board, m.at(at), at) - 1
+                charged = m.at(at)
+                moved = tuple(charged if x.id == m.id else x for x in state.models)
+                room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
         return exchange([fighter(x) for x in (*friends, m)], [fighter(x) for x in theirs], self.side)
 
@@ -203,7 +220,7 @@ class BattlehostAI:
 
         def has_target(m: Model) -> bool:
             if m.id not in aiming:
-                aiming[m.id] = bool(referee_shooting.targets(state, m))
+                aiming[m.id] = referee_shooting.has_target(state, m)
             return aiming[m.id]
 
         best: tuple[Fraction, int] | None = None
@@ -253,7 +270,7 @@ class BattlehostAI:
         index = [m.id for m in st.living(state, st.side_of(f.fight, model.side))].index(model.id)
         values = []
         for o in options:
-            trial = [replace(x, two_handed=o.use) if i == index else x for i, x in enumerate(mine)]
+            trial = [evolve(x, two_handed=o.use) if i == index else x for i, x in enumerate(mine)]
             values.append(exchange(trial, theirs, model.side))
         return options[max(range(len(options)), key=lambda i: (values[i], -i))]
 

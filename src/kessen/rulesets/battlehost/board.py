@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import field
 
 from kessen.core import board as core_board
-from kessen.core.geometry import Point, Rect, segment_point_distance, segment_rect_distance
+from kessen.core.geometry import Point, Rect, segment_rect_distance
 from kessen.core.records import record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
+from kessen.rulesets.battlehost.referee.evolve import evolver
 from kessen.rulesets.battlehost.rules.sides import Side
 
 EPS = 0.01  # BH-GEO-3: contact tolerance in inches
@@ -55,21 +56,30 @@ class Model:
     x: float
     y: float
     prone: bool = False
+    r: float = field(init=False, repr=False, compare=False)
+    """The base's radius in inches (BH-GEO-1), kept beside its diameter: geometry reads it at every turn."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "r", radius(self.base_mm))
+
+    def __hash__(self) -> int:
+        # Equal models have equal ids, places and wounds, so hashing these alone keeps ``hash`` and ``==`` in step; the
+        # move options kept for a model's surroundings hash a dozen models at every move.
+        return hash((self.id, self.x, self.y, self.wounds_left))
 
     @property
     def centre(self) -> Point:
         return Point(self.x, self.y)
 
     @property
-    def r(self) -> float:
-        return radius(self.base_mm)
-
-    @property
     def is_hero(self) -> bool:
         return self.type == "hero"
 
     def at(self, p: Point) -> Model:
-        return replace(self, x=p.x, y=p.y)
+        return _moved_to(self, p.x, p.y)
+
+
+_moved_to: Callable[[Model, float, float], Model] = evolver(Model, "x", "y")
 
 
 @record
@@ -80,18 +90,50 @@ class Board:
     height: float
     terrain: tuple[Rect, ...] = ()
 
+    def __hash__(self) -> int:
+        # Equal boards have equal sizes and as many blocks: enough for a hash that keeps in step with ``==``, without
+        # hashing every block each time the move options kept for a model's surroundings are looked up.
+        return hash((self.width, self.height, len(self.terrain)))
+
     def on_board(self, p: Point, r: float) -> bool:
         """A base is on the board when r ≤ x ≤ width − r and r ≤ y ≤ height − r (BH-GEO-5)."""
+        return self.on_board_at(p.x, p.y, r)
+
+    def on_board_at(self, x: float, y: float, r: float) -> bool:
+        """:meth:`on_board` for a base centred at (x, y)."""
         tol = 1e-9
-        return r - tol <= p.x <= self.width - r + tol and r - tol <= p.y <= self.height - r + tol
+        return r - tol <= x <= self.width - r + tol and r - tol <= y <= self.height - r + tol
 
     def overlaps_terrain(self, p: Point, r: float) -> bool:
         """A base overlaps a block when its centre is nearer than r − EPS to it (BH-GEO-5)."""
-        return any(
-            block.distance_to(p) < r - EPS
-            for block in self.terrain
-            if block.x0 < p.x + r and block.x1 > p.x - r and block.y0 < p.y + r and block.y1 > p.y - r
-        )
+        return self.overlaps_terrain_at(p.x, p.y, r)
+
+    def overlaps_terrain_at(self, x: float, y: float, r: float) -> bool:
+        """:meth:`overlaps_terrain` for a base centred at (x, y)."""
+        for block in self.terrain:
+            if block.x0 < x + r and block.x1 > x - r and block.y0 < y + r and block.y1 > y - r:
+                dx = max(block.x0 - x, 0.0, x - block.x1)  # Rect.distance_to, without a Point
+                dy = max(block.y0 - y, 0.0, y - block.y1)
+                if math.hypot(dx, dy) < r - EPS:
+                    return True
+        return False
+
+
+# --- plain-float geometry: the operations of kessen.core.geometry in the same order, without making Points ----------
+
+
+def segment_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    """The least distance from (px, py) to the segment (ax, ay)–(bx, by): ``segment_point_distance`` on floats."""
+    abx, aby = bx - ax, by - ay
+    length2 = abx * abx + aby * aby
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * abx + (py - ay) * aby) / length2))
+    return math.hypot(ax + abx * t - px, ay + aby * t - py)
+
+
+def turned(angle: float) -> tuple[float, float]:
+    """The cosine and sine that ``Point.rotated(angle)`` turns by."""
+    a = math.radians(angle)
+    return math.cos(a), math.sin(a)
 
 
 # --- distances and contact (BH-GEO-2..4) ---------------------------------------------------------
@@ -99,7 +141,7 @@ class Board:
 
 def gap(a: Model, b: Model) -> float:
     """Edge-to-edge gap of two bases, negative when they overlap (BH-GEO-2)."""
-    return math.hypot(a.x - b.x, a.y - b.y) - radius(a.base_mm) - radius(b.base_mm)
+    return math.hypot(a.x - b.x, a.y - b.y) - a.r - b.r
 
 
 def distance(a: Model, b: Model) -> float:
@@ -117,16 +159,40 @@ def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
     return tuple(o for o in models if o.side != m.side and in_base_contact(o, m))
 
 
-_ENGAGED: list[tuple[tuple[Model, ...], frozenset[str], dict[str, Model]]] = []
+class Arrangement:
+    """Facts of one arrangement of the table (a tuple of models), worked out once and kept while it is among the last
+    few used: models stand still through most steps of a battle, so the same tuple is asked about again and again."""
+
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged")
+
+    def __init__(self, models: tuple[Model, ...]) -> None:
+        self.models = models
+        self.by_id = {m.id: m for m in models}
+        self.sides = frozenset(m.side for m in models)
+        """The sides that have models on the table."""
+        self.targets: dict[str, tuple[Model, Board, tuple[Model, ...]]] = {}
+        """A shooter's id → the shooter, the board and the targets it may choose there (kept by the Shoot phase)."""
+        self._engaged: frozenset[str] | None = None
+
+    @property
+    def engaged(self) -> frozenset[str]:
+        """The ids of every model in base contact with an enemy (BH-GEO-3)."""
+        if self._engaged is None:
+            self._engaged = _engaged(self.models)
+        return self._engaged
 
 
-def _engaged_entry(models: tuple[Model, ...]) -> tuple[tuple[Model, ...], frozenset[str], dict[str, Model]]:
-    for entry in _ENGAGED:
-        if entry[0] is models:
+_ARRANGEMENTS: list[Arrangement] = []
+
+
+def arrangement(models: tuple[Model, ...]) -> Arrangement:
+    """The facts of *models*, the same tuple (by identity) as one of the last few asked about, or worked out now."""
+    for entry in _ARRANGEMENTS:
+        if entry.models is models:
             return entry
-    entry = (models, _engaged(models), {m.id: m for m in models})
-    _ENGAGED.insert(0, entry)
-    del _ENGAGED[4:]
+    entry = Arrangement(models)
+    _ARRANGEMENTS.insert(0, entry)
+    del _ARRANGEMENTS[4:]
     return entry
 
 
@@ -147,15 +213,15 @@ def _engaged(models: Sequence[Model]) -> frozenset[str]:
 
 def engaged_ids(models: tuple[Model, ...]) -> frozenset[str]:
     """The ids of every model in base contact with an enemy (BH-GEO-3), kept for the last few arrangements."""
-    return _engaged_entry(models)[1]
+    return arrangement(models).engaged
 
 
 def is_engaged(models: Iterable[Model], m: Model) -> bool:
     """In base contact with an enemy model (BH-SHOOT-2, BH-GEO-3)."""
     if isinstance(models, tuple):
-        _, ids, by_id = _engaged_entry(models)
-        if by_id.get(m.id) is m:
-            return m.id in ids
+        known = arrangement(models)
+        if known.by_id.get(m.id) is m:
+            return m.id in known.engaged
     return bool(enemies_in_contact(models, m))
 
 
@@ -179,25 +245,33 @@ def blocking_models(mover: Model, p1: Point, models: Iterable[Model], *, ignore:
     X blocks when it lies ahead (its projection on the direction is beyond the start) and the
     moving base would come within EPS of it somewhere on the way.
     """
+    return tuple(blockers(mover, p1.x, p1.y, models, ignore))
+
+
+def first_blocker(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: str | None = None) -> Model | None:
+    """The first of :func:`blocking_models` for a move to (x1, y1), or None: a path is blocked or not without
+    testing every model (BH-GEO-7)."""
+    return next(blockers(mover, x1, y1, models, (ignore,) if ignore is not None else ()), None)
+
+
+def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: Iterable[str | None]) -> Iterator[Model]:
+    """The models blocking *mover*'s straight move to (x1, y1), in the order of *models* (BH-GEO-7)."""
     x0, y0 = mover.x, mover.y
-    dx, dy = p1.x - x0, p1.y - y0
+    dx, dy = x1 - x0, y1 - y0
     length = math.hypot(dx, dy)
     if length == 0:
-        return ()
+        return
     ux, uy = dx / length, dy / length
-    rm = radius(mover.base_mm)
-    found = []
+    rm = mover.r
     for x in models:
         if x.id == mover.id or x.id in ignore:
             continue
         t = (x.x - x0) * ux + (x.y - y0) * uy
         if t <= AHEAD:
             continue
-        reach = rm + radius(x.base_mm) + EPS
         tc = min(t, length)  # the nearest point of the segment (t > 0 already)
-        if math.hypot(x0 + ux * tc - x.x, y0 + uy * tc - x.y) <= reach:
-            found.append(x)
-    return tuple(found)
+        if math.hypot(x0 + ux * tc - x.x, y0 + uy * tc - x.y) <= rm + x.r + EPS:
+            yield x
 
 
 def ground_blocks(r: float, p0: Point, p1: Point, board: Board) -> bool:
@@ -205,15 +279,23 @@ def ground_blocks(r: float, p0: Point, p1: Point, board: Board) -> bool:
 
     A block farther than r + EPS from the box around the path cannot come that near the path itself; only the
     others are measured."""
-    if not board.on_board(p1, r):
+    return ground_blocks_at(r, p0.x, p0.y, p1.x, p1.y, board)
+
+
+def ground_blocks_at(r: float, x0: float, y0: float, x1: float, y1: float, board: Board) -> bool:
+    """:func:`ground_blocks` for a move from (x0, y0) to (x1, y1)."""
+    if not board.on_board_at(x1, y1, r):
         return True
+    if not board.terrain:
+        return False
     margin = r + EPS + 1e-6
-    x_min, x_max = min(p0.x, p1.x) - margin, max(p0.x, p1.x) + margin
-    y_min, y_max = min(p0.y, p1.y) - margin, max(p0.y, p1.y) + margin
+    x_min, x_max = min(x0, x1) - margin, max(x0, x1) + margin
+    y_min, y_max = min(y0, y1) - margin, max(y0, y1) + margin
     for block in board.terrain:
         if block.x0 > x_max or block.x1 < x_min or block.y0 > y_max or block.y1 < y_min:
             continue
-        along = segment_rect_distance(p0, p1, block)
+        p0 = Point(x0, y0)
+        along = segment_rect_distance(p0, Point(x1, y1), block)
         if along <= r + EPS and along < block.distance_to(p0):
             return True
     return False
@@ -221,7 +303,7 @@ def ground_blocks(r: float, p0: Point, p1: Point, board: Board) -> bool:
 
 def path_is_clear(mover: Model, p1: Point, models: Iterable[Model], board: Board, *, ignore: frozenset[str] = frozenset()) -> bool:
     """No model, board edge or terrain block blocks the move (BH-GEO-7)."""
-    return not ground_blocks(mover.r, mover.centre, p1, board) and not blocking_models(mover, p1, models, ignore=ignore)
+    return not ground_blocks_at(mover.r, mover.x, mover.y, p1.x, p1.y, board) and not blocking_models(mover, p1, models, ignore=ignore)
 
 
 # --- sight (BH-GEO-8) --------------------------------------------------------------------------------
@@ -234,24 +316,26 @@ def tangent_points(shooter: Point, target: Point, r: float) -> tuple[Point, Poin
     >>> round(a.x, 4), round(a.y, 4), round(b.y, 4)
     (9.9758, 0.4915, -0.4915)
     """
-    v = target - shooter
-    dist = v.length()
+    t1x, t1y, t2x, t2y = _tangents(shooter.x, shooter.y, target.x, target.y, r)
+    return Point(t1x, t1y), Point(t2x, t2y)
+
+
+def _tangents(sx: float, sy: float, tx: float, ty: float, r: float) -> tuple[float, float, float, float]:
+    """:func:`tangent_points` on floats: the unit vector to the target turned by ± the half angle, at the tangent's
+    length from the shooter."""
+    vx, vy = tx - sx, ty - sy
+    dist = math.hypot(vx, vy)
     half = math.degrees(math.asin(min(1.0, r / dist)))
     reach = math.sqrt(max(0.0, dist * dist - r * r))
-    u = v.unit()
-    return shooter + u.rotated(half).scaled(reach), shooter + u.rotated(-half).scaled(reach)
+    ux, uy = vx / dist, vy / dist
+    c, s = turned(half)
+    c2, s2 = turned(-half)
+    return (sx + (ux * c - uy * s) * reach, sy + (ux * s + uy * c) * reach,
+            sx + (ux * c2 - uy * s2) * reach, sy + (ux * s2 + uy * c2) * reach)
 
 
-def _cross(o: Point, a: Point, b: Point) -> float:
-    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
-
-
-def _triangle_distance(p: Point, a: Point, b: Point, c: Point) -> float:
-    """Distance from p to the filled triangle abc (0 inside)."""
-    s1, s2, s3 = _cross(a, b, p), _cross(b, c, p), _cross(c, a, p)
-    if (s1 >= 0 and s2 >= 0 and s3 >= 0) or (s1 <= 0 and s2 <= 0 and s3 <= 0):
-        return 0.0
-    return min(segment_point_distance(a, b, p), segment_point_distance(b, c, p), segment_point_distance(c, a, p))
+def _cross(ox: float, oy: float, ax: float, ay: float, bx: float, by: float) -> float:
+    return (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
 
 
 @record
@@ -266,8 +350,29 @@ class SightArea:
 
     def distance(self, p: Point) -> float:
         """Distance from a point to the sight area (0 inside)."""
-        to_base = max(0.0, (p - self.target).length() - self.r)
-        return min(_triangle_distance(p, self.shooter, self.t1, self.t2), to_base)
+        a, b, c, t = self.shooter, self.t1, self.t2, self.target
+        return _area_distance(p.x, p.y, (a.x, a.y, b.x, b.y, c.x, c.y, t.x, t.y, self.r))
+
+
+Area = tuple[float, float, float, float, float, float, float, float, float]
+"""A sight area on floats: the shooter's centre, t1, t2, the target's centre and its radius."""
+
+
+def _area(shooter: Model, target: Model) -> Area:
+    t1x, t1y, t2x, t2y = _tangents(shooter.x, shooter.y, target.x, target.y, target.r)
+    return (shooter.x, shooter.y, t1x, t1y, t2x, t2y, target.x, target.y, target.r)
+
+
+def _area_distance(px: float, py: float, area: Area) -> float:
+    """Distance from (px, py) to the sight area: to the filled triangle (0 inside) or to the target's base."""
+    ax, ay, bx, by, cx, cy, tx, ty, r = area
+    to_base = max(0.0, math.hypot(px - tx, py - ty) - r)
+    s1, s2, s3 = _cross(ax, ay, bx, by, px, py), _cross(bx, by, cx, cy, px, py), _cross(cx, cy, ax, ay, px, py)
+    if (s1 >= 0 and s2 >= 0 and s3 >= 0) or (s1 <= 0 and s2 <= 0 and s3 <= 0):
+        return 0.0
+    triangle = min(segment_distance(ax, ay, bx, by, px, py), segment_distance(bx, by, cx, cy, px, py),
+                   segment_distance(cx, cy, ax, ay, px, py))
+    return min(triangle, to_base)
 
 
 def sight_area(shooter: Model, target: Model) -> SightArea:
@@ -295,34 +400,32 @@ def hidden_targets(shooter: Model, targets: Sequence[Model], models: Sequence[Mo
     """The ids of the *targets* that some other model partially hides from *shooter* (BH-GEO-8, BH-SHOOT-4).
 
     The sight area lies within the target's radius of the segment between the two centres, so a model farther
-    from that segment than both radii (less EPS) cannot reach into it: all pairs are screened so at once, and
-    only the models that pass are tested in full.
+    from that segment than both radii (less EPS) cannot reach into it: each pair is screened so first, and only
+    the models that pass are tested in full.
     """
-    if not targets:
-        return frozenset()
-    import numpy as np  # noqa: PLC0415 - numpy loads with the first battle, not with the odds
-
-    xs = np.array([m.x for m in models])
-    ys = np.array([m.y for m in models])
-    rs = np.array([m.r for m in models])
-    tx = np.array([t.x for t in targets])[:, None]
-    ty = np.array([t.y for t in targets])[:, None]
-    rt = np.array([t.r for t in targets])[:, None]
-    dx, dy = tx - shooter.x, ty - shooter.y
-    length2 = dx * dx + dy * dy
-    along = np.clip(((xs - shooter.x) * dx + (ys - shooter.y) * dy) / np.where(length2 == 0, 1.0, length2), 0.0, 1.0)
-    ex, ey = shooter.x + along * dx - xs, shooter.y + along * dy - ys
-    reach = rt + rs - EPS + 1e-6  # 1e-6: a margin for rounding, so that no hiding model is screened out
-    near = ex * ex + ey * ey < reach * reach
     hidden = set()
-    areas: dict[int, SightArea] = {}
-    for i, j in zip(*np.nonzero(near)):
-        t, x = targets[int(i)], models[int(j)]
-        if t.id in hidden or x.id in (shooter.id, t.id):
-            continue
-        area = areas.get(int(i)) or areas.setdefault(int(i), sight_area(shooter, t))
-        if hides(x, area):
-            hidden.add(t.id)
+    sx, sy = shooter.x, shooter.y
+    widest = max((x.r for x in models), default=0.0)
+    for t in targets:
+        dx, dy = t.x - sx, t.y - sy
+        length2 = dx * dx + dy * dy
+        scale = 1.0 if length2 == 0 else length2
+        margin = t.r + widest  # no nearer to the segment than the screen's reach, no farther out of its box
+        x0, x1, y0, y1 = min(sx, t.x) - margin, max(sx, t.x) + margin, min(sy, t.y) - margin, max(sy, t.y) + margin
+        area: Area | None = None
+        for x in models:
+            if not (x0 <= x.x <= x1 and y0 <= x.y <= y1) or x.id == shooter.id or x.id == t.id:
+                continue
+            along = min(max(((x.x - sx) * dx + (x.y - sy) * dy) / scale, 0.0), 1.0)
+            ex, ey = sx + along * dx - x.x, sy + along * dy - x.y
+            reach = t.r + x.r - EPS + 1e-6  # 1e-6: a margin for rounding, so that no hiding model is screened out
+            if ex * ex + ey * ey >= reach * reach:
+                continue
+            if area is None:
+                area = _area(shooter, t)
+            if _area_distance(x.x, x.y, area) < x.r - EPS:
+                hidden.add(t.id)
+                break
     return frozenset(hidden)
 
 
@@ -366,8 +469,8 @@ def terrain_blocks_sight(shooter: Model, target: Model, board: Board) -> bool:
 
 
 def _terrain_blocks_sight(shooter: Model, target: Model, board: Board) -> bool:
-    t1, t2 = tangent_points(shooter.centre, target.centre, target.r)
-    triangle = ((shooter.x, shooter.y), (t1.x, t1.y), (t2.x, t2.y))
+    t1x, t1y, t2x, t2y = _tangents(shooter.x, shooter.y, target.x, target.y, target.r)
+    triangle = ((shooter.x, shooter.y), (t1x, t1y), (t2x, t2y))
     # a block clear of the triangle's box (by more than rounding) is clear of the triangle
     x_min, x_max = min(p[0] for p in triangle) - 1e-6, max(p[0] for p in triangle) + 1e-6
     y_min, y_max = min(p[1] for p in triangle) - 1e-6, max(p[1] for p in triangle) + 1e-6

@@ -6,7 +6,6 @@ tie-breaks follow as the players decide.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from kessen.core.engine import Chance, Decision
@@ -15,6 +14,7 @@ from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded, ask
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, living, put_model, side_of, then, with_fight
 from kessen.rulesets.battlehost.referee.steps import (
@@ -75,7 +75,7 @@ def declare(state: BhState, step: Declare, choice: UseTwoHanded | None, out: lis
         return state
     f = current_fight(state)
     out.append(ev.TwoHandedDeclared(model=choice.model, used=choice.use))
-    return then(with_fight(state, replace(f, declared=f.declared + ((choice.model, choice.use),))), step)
+    return then(with_fight(state, evolve(f, declared=f.declared + ((choice.model, choice.use),))), step)
 
 
 def duellists(state: BhState, f: Fighting, side: Side) -> tuple[Duellist, ...]:
@@ -103,7 +103,7 @@ def duel_rolled(state: BhState, step: DuelRoll, o: DuelDice, out: list[Event]) -
     """Both sides' best scores are known; Might follows, the priority player first, then the winner (BH-DUEL-4..7)."""
     out.append(ev.DuelRolled(good_best=o.good_best, evil_best=o.evil_best))
     first = state.priority or "good"
-    state = with_fight(state, replace(current_fight(state), good_best=o.good_best, evil_best=o.evil_best))
+    state = with_fight(state, evolve(current_fight(state), good_best=o.good_best, evil_best=o.evil_best))
     return then(state, DuelMight(first), DuelMight(other_side(first)), DuelDecided())
 
 
@@ -168,14 +168,14 @@ def spend_might(state: BhState, step: DuelMight, choice: SpendMight | None, out:
             if m.is_hero and m.might_left and left:
                 used = min(left, m.might_left)
                 left -= used
-                state = put_model(state, replace(m, might_left=m.might_left - used))
+                state = put_model(state, evolve(m, might_left=m.might_left - used))
                 best = raise_with_might(bests(f, side)[0], points - left)
                 out.append(ev.MightSpent(model=m.id, points=used, best=best))
         if side == "good":
-            f = replace(f, good_best=raise_with_might(f.good_best, points))
+            f = evolve(f, good_best=raise_with_might(f.good_best, points))
         else:
-            f = replace(f, evil_best=raise_with_might(f.evil_best, points))
-        f = replace(f, might_spent=f.might_spent + points)
+            f = evolve(f, evil_best=raise_with_might(f.evil_best, points))
+        f = evolve(f, might_spent=f.might_spent + points)
     return with_fight(state, f)
 
 
@@ -210,5 +210,5 @@ def won(state: BhState, f: Fighting, winner: Side, decided_by: str, out: list[Ev
     losers = alive_ids(state, side_of(f.fight, other_side(winner)))
     strikers = tuple(m.id for m in winners if makes_strikes(prone=m.prone))  # BH-BACK-5
     offers = tuple(StandUpOffer(m.id) for m in winners if m.prone)
-    state = with_fight(state, replace(f, winner=winner, decided_by=decided_by, losers=losers, strikers=strikers))
+    state = with_fight(state, evolve(f, winner=winner, decided_by=decided_by, losers=losers, strikers=strikers))
     return then(state, *offers, BackAway(), ChooseStriker())

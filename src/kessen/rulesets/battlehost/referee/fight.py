@@ -9,13 +9,12 @@ rules/fight.py's; here each of its steps is played as the players choose.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.geometry import Point
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.backing_away import Retreat, retreat
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, MakeWayChoice, NextLoser, StandUp, ask
 from kessen.rulesets.battlehost.referee.pairing import Fight, OpenGroup, after_choice, groups, split_into_fights
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, current_fight, fight_resolved, living, put_model, side_of, then, with_fight
@@ -46,7 +45,7 @@ def start_fight_phase(state: BhState, step: FightPhase, choice: None, out: list[
         fights, still_open = split_into_fights(state.models, group)
         fixed.extend(fights)
         open_groups.extend(still_open)
-    state = replace(state, phase="fight", fights=tuple(fixed))
+    state = evolve(state, phase="fight", fights=tuple(fixed))
     return then(state, *(SplitStep(g) for g in open_groups), PickFight(state.priority or "good"))
 
 
@@ -59,7 +58,7 @@ def choose_split(state: BhState, step: SplitStep, choice: ChooseSplit, out: list
     """The priority player's split of one group of engaged models into fights, or of its first model's fight;
     the rest of the group is split next (BH-FIGHT-1)."""
     fixed, still_open = after_choice(state.models, step.group, choice.fights)
-    return then(replace(state, fights=state.fights + choice.fights + fixed), *(SplitStep(g) for g in still_open))
+    return then(evolve(state, fights=state.fights + choice.fights + fixed), *(SplitStep(g) for g in still_open))
 
 
 def fightable(state: BhState) -> tuple[Fight, ...]:
@@ -81,7 +80,7 @@ def choose_fight(state: BhState, step: PickFight, choice: ChooseFight | None, ou
         return end_turn(state, out)
     fight = choice.fight
     out.append(ev.FightChosen(player=step.side, good=", ".join(alive_ids(state, fight.good)), evil=", ".join(alive_ids(state, fight.evil))))
-    state = replace(state, fights=tuple(x for x in state.fights if x != fight), fighting=Fighting(fight))
+    state = evolve(state, fights=tuple(x for x in state.fights if x != fight), fighting=Fighting(fight))
     return then(state, Declare(), DuelRoll(), FightOver(), PickFight(other_side(step.side)))
 
 
@@ -90,7 +89,7 @@ def fight_over(state: BhState, step: FightOver, choice: None, out: list[Event]) 
     f = state.fighting
     assert f is not None
     out.append(fight_resolved(f))
-    return replace(state, fighting=None)
+    return evolve(state, fighting=None)
 
 
 # --- prone winners stand up (BH-BACK-5) -----------------------------------------------------------------------
@@ -105,7 +104,7 @@ def stand_up(state: BhState, step: StandUpOffer, choice: StandUp, out: list[Even
     """A prone model whose side won the duel may stand up at once instead of striking (BH-BACK-5)."""
     if choice.stand:
         out.append(ev.StoodUp(model=choice.model))
-        state = put_model(state, replace(state.get(choice.model), prone=False))
+        state = put_model(state, evolve(state.get(choice.model), prone=False))
     return state
 
 
@@ -125,7 +124,7 @@ def choose_loser(state: BhState, step: BackAway, choice: NextLoser | None, out: 
         return state
     f = current_fight(state)
     loser = choice.model
-    f = replace(f, losers=tuple(x for x in alive_ids(state, f.losers) if x != loser))
+    f = evolve(f, losers=tuple(x for x in alive_ids(state, f.losers) if x != loser))
     m = state.get(loser)
     winners = living(state, side_of(f.fight, f.winner or "good"))
     how = retreat(m, winners, state.models, state.board)
@@ -153,6 +152,6 @@ def back_away(state: BhState, f: Fighting, loser: str, how: Retreat, out: list[E
         state = put_model(state, friend.at(Point(how.make_way.x, how.make_way.y)))
     if how.trapped or (how.make_way is not None and not make_way):
         out.append(ev.Trapped(model=loser, reason=how.reason if how.trapped else "declined"))
-        return with_fight(state, replace(f, trapped=f.trapped | {loser}))
+        return with_fight(state, evolve(f, trapped=f.trapped | {loser}))
     out.append(ev.BackedAway(model=loser, x=how.x, y=how.y))
     return with_fight(put_model(state, m.at(Point(how.x, how.y))), f)

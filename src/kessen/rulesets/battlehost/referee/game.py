@@ -10,7 +10,7 @@ steps are all played the next turn is queued; a side wiped out ends the battle a
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +25,7 @@ from kessen.rulesets.battlehost.board import board_data
 from kessen.rulesets.battlehost.referee import duel, fight, might, moves, notation, odds, shooting, strikes, turns
 from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee.setup import initial_state
-from kessen.rulesets.battlehost.referee.state import BhState
+from kessen.rulesets.battlehost.referee.state import BhState, with_pending
 from kessen.rulesets.battlehost.rules.sides import SIDES
 from kessen.rulesets.battlehost.scenario import load_scenario, swap_deployment
 
@@ -56,11 +56,18 @@ MACHINE: StepMachine[BhState] = StepMachine(
         sp.HeroRoll: StepRule(might.hero_die_rolled, might.hero_die_node),
         sp.HeroMight: StepRule(might.might_on_roll, might.might_on_roll_node),
     },
-    with_pending=lambda state, pending: replace(state, pending=pending),  # type: ignore[arg-type]
+    with_pending=with_pending,  # type: ignore[arg-type]
     result=turns.result,
     refill=turns.next_turn,
     interrupt=turns.wiped_out,
 )
+
+
+@functools.lru_cache(maxsize=16)
+def _initial_state(text: str, source: str) -> BhState:
+    """The initial state of a scenario's text, parsed and validated once for all the battles of a simulation (the
+    state is frozen, so every battle may start from the same one)."""
+    return initial_state(load_scenario(text, source))
 
 
 class BattlehostGame:
@@ -96,7 +103,7 @@ class BattlehostGame:
 
     def load_scenario(self, text: str, source: str) -> BhState:
         """The scenario's board before the first priority roll (its first step; see :meth:`start`)."""
-        return initial_state(load_scenario(text, source))
+        return _initial_state(text, source)
 
     def sides(self, state: BhState) -> tuple[str, ...]:
         return SIDES

@@ -6,12 +6,11 @@ battle and sends the result back to the shot or the strike it belongs to.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import MightOnRoll, ask
 from kessen.rulesets.battlehost.referee.shooting import shot_result
 from kessen.rulesets.battlehost.referee.state import BhState, current_fight, put_model, then
@@ -51,7 +50,7 @@ def might_on_roll(state: BhState, step: HeroMight, choice: MightOnRoll, out: lis
     assert die.face is not None
     points = choice.points
     if points:
-        state = put_model(state, replace(hero, might_left=hero.might_left - points))
+        state = put_model(state, evolve(hero, might_left=hero.might_left - points))
         out.append(ev.MightOnRoll(model=hero.id, roll=die.kind, points=points, score=die_score(die, die.face, points)))
     return _hero_die_done(state, die, die_succeeds(die, die.face, points), out)
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point, first_touch, segment_point_distance
+from kessen.core.geometry import Point, first_touch
 from kessen.core.notation import number, parse_point, point
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import (
@@ -23,13 +22,17 @@ from kessen.rulesets.battlehost.board import (
     EPS,
     Board,
     Model,
-    blocking_models,
     distance,
     engaged_ids,
+    first_blocker,
     ground_blocks,
+    ground_blocks_at,
     has_control_zone,
     in_base_contact,
+    segment_distance,
+    turned,
 )
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
 from kessen.rulesets.battlehost.referee.steps import MoveStep
@@ -49,19 +52,24 @@ def control_zone_breach(
     distance stays at least 1" all the way; starting nearer, it never falls below its start. *engaged*
     holds every engaged model of the table (they have no control zone, BH-GEO-4).
     """
-    p0 = mover.centre
-    step = p1 - p0
-    if step.length() == 0:
+    return _zone_breach(mover, p1.x, p1.y, models, engaged, charging)
+
+
+def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], engaged: frozenset[str], charging: str | None) -> Model | None:
+    """:func:`control_zone_breach` for a move to (x1, y1)."""
+    x0, y0 = mover.x, mover.y
+    n = math.hypot(x1 - x0, y1 - y0)
+    if n == 0:
         return None
-    d = step.unit()
+    dx, dy = (x1 - x0) / n, (y1 - y0) / n
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
-        start = (p0 - x.centre).length() - mover.r - x.r
+        start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
         if start >= CONTROL_ZONE - 1e-9:
-            if segment_point_distance(p0, p1, x.centre) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+            if segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r < CONTROL_ZONE - 1e-6:
                 return x
-        elif (p0 - x.centre).dot(d) < -1e-9:
+        elif (x0 - x.x) * dx + (y0 - x.y) * dy < -1e-9:
             return x  # the distance would fall below its start (it is convex along a line)
     return None
 
@@ -77,32 +85,41 @@ def move_breach(
     """The first rule a straight move of at most *limit* inches breaks, or None: no base touched on the way except
     the charged one, on the board, clear of terrain, within the control-zone limits; a charge ends in base contact
     (BH-MOVE-2..5, BH-GEO-7)."""
-    if (p1 - mover.centre).length() > limit + 1e-9:
+    return _breach(mover, p1.x, p1.y, models, board, limit, engaged, charging)
+
+
+def _breach(
+    mover: Model, x1: float, y1: float, models: Sequence[Model], board: Board, limit: float, engaged: frozenset[str], charging: str | None
+) -> Breach | None:
+    """:func:`move_breach` for a move to (x1, y1)."""
+    x0, y0 = mover.x, mover.y
+    if math.hypot(x1 - x0, y1 - y0) > limit + 1e-9:
         return ("too far", None)
-    blockers = blocking_models(mover, p1, models, ignore=frozenset({charging}) if charging else frozenset())
-    if blockers:
-        return ("blocked", blockers[0])
+    blocker = first_blocker(mover, x1, y1, models, charging)
+    if blocker is not None:
+        return ("blocked", blocker)
     if charging is not None:
         target = next(m for m in models if m.id == charging)
-        if segment_point_distance(mover.centre, p1, target.centre) - mover.r - target.r < -EPS:
+        if segment_distance(x0, y0, x1, y1, target.x, target.y) - mover.r - target.r < -EPS:
             return ("overlap", target)
-        if not in_base_contact(mover.at(p1), target):
+        if abs(math.hypot(x1 - target.x, y1 - target.y) - mover.r - target.r) > EPS:  # in base contact at the end (BH-GEO-3)
             return ("no contact", target)
-    zone = control_zone_breach(mover, p1, models, engaged=engaged, charging=charging)
+    zone = _zone_breach(mover, x1, y1, models, engaged, charging)
     if zone is not None:
         return ("control zone", zone)
     # the board edge and terrain last: the dearest test (BH-GEO-7)
-    return ("ground", None) if ground_blocks(mover.r, mover.centre, p1, board) else None
+    return ("ground", None) if ground_blocks_at(mover.r, x0, y0, x1, y1, board) else None
 
 
 def move_is_legal(
     mover: Model, p1: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str], charging: str | None = None
 ) -> bool:
     """A straight move breaks none of BH-MOVE-2..5 (:func:`move_breach`)."""
-    return move_breach(mover, p1, models, board, limit=limit, engaged=engaged, charging=charging) is None
+    return _breach(mover, p1.x, p1.y, models, board, limit, engaged, charging) is None
 
 
 CHARGE_ANGLES = (0, 25, -25, 50, -50, 75, -75, 100, -100, 125, -125, 150, -150, 180)
+_CHARGE_TURNS = tuple(turned(angle) for angle in CHARGE_ANGLES)
 
 
 def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> Point | None:
@@ -110,16 +127,18 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
 
     Tried around the target's base, straight in first, then turning away from the direct line by 25° steps.
     """
-    if (target.centre - mover.centre).length() - target.r - mover.r > limit + 1e-9:
+    tx, ty = target.x, target.y
+    if math.hypot(tx - mover.x, ty - mover.y) - target.r - mover.r > limit + 1e-9:
         return None
-    towards_mover = (mover.centre - target.centre).unit()
+    n = math.hypot(mover.x - tx, mover.y - ty)
+    ux, uy = (mover.x - tx) / n, (mover.y - ty) / n  # towards the mover
     ring = target.r + mover.r
     local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
     ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
-    for angle in CHARGE_ANGLES:
-        p = target.centre + towards_mover.rotated(angle).scaled(ring)
-        if move_is_legal(mover, p, local, ground, limit=limit, engaged=engaged, charging=target.id):
-            return p
+    for c, s in _CHARGE_TURNS:
+        x, y = tx + (ux * c - uy * s) * ring, ty + (ux * s + uy * c) * ring
+        if _breach(mover, x, y, local, ground, limit, engaged, target.id) is None:
+            return Point(x, y)
     return None
 
 
@@ -128,7 +147,7 @@ def near_terrain(board: Board, a: Point, b: Point, reach: float) -> Board:
     every path that stays within reach − r − EPS of that segment (BH-GEO-5, BH-GEO-7)."""
     x0, x1, y0, y1 = min(a.x, b.x) - reach, max(a.x, b.x) + reach, min(a.y, b.y) - reach, max(a.y, b.y) + reach
     blocks = tuple(k for k in board.terrain if not (k.x0 > x1 or k.x1 < x0 or k.y0 > y1 or k.y1 < y0))
-    return board if len(blocks) == len(board.terrain) else replace(board, terrain=blocks)
+    return board if len(blocks) == len(board.terrain) else evolve(board, terrain=blocks)
 
 
 def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -> tuple[Model, ...]:
@@ -147,30 +166,31 @@ def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -
 def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
     """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
     p0 = mover.centre
+    x0, y0, dx, dy = mover.x, mover.y, direction.x, direction.y
     reach = limit
     for x in models:
         if x.id == mover.id:
             continue
-        ahead = (x.centre - p0).dot(direction) > AHEAD
+        ahead = (x.x - x0) * dx + (x.y - y0) * dy > AHEAD
         t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
         if t is not None:
             reach = min(reach, t)
         if x.side != mover.side and has_control_zone(x, engaged):
-            start = (p0 - x.centre).length() - mover.r - x.r
+            start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
             if start >= CONTROL_ZONE - 1e-9:
                 t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
                 if t is not None:
                     reach = min(reach, t)
-            elif (p0 - x.centre).dot(direction) < 0:
+            elif (x0 - x.x) * dx + (y0 - x.y) * dy < 0:
                 return 0.0
     reach = max(0.0, reach)
     lo, hi = 0.0, reach
     board = near_terrain(board, p0, p0 + direction.scaled(hi), mover.r + EPS + 1e-6)
-    if not ground_blocks(mover.r, p0, p0 + direction.scaled(hi), board):
+    if not ground_blocks_at(mover.r, x0, y0, x0 + dx * hi, y0 + dy * hi, board):
         return hi
     for _ in range(40):
         mid = (lo + hi) / 2
-        if ground_blocks(mover.r, p0, p0 + direction.scaled(mid), board):
+        if ground_blocks_at(mover.r, x0, y0, x0 + dx * mid, y0 + dy * mid, board):
             hi = mid
         else:
             lo = mid
@@ -203,22 +223,6 @@ def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple
     return tuple(near), found
 
 
-def _screened(models: tuple[Model, ...], movers: list[Model], reaches: list[float]) -> list[tuple[Model, ...]]:
-    """For each mover, the models that may lie within its reach or be its nearest enemy: a quick screen of every pair
-    at once (with a margin for rounding), so that :func:`surroundings` judges only those exactly."""
-    import numpy as np  # noqa: PLC0415 - numpy loads with the first battle, not with the odds
-
-    xs, ys = np.array([x.x for x in models]), np.array([x.y for x in models])
-    rs = np.array([x.r for x in models])
-    enemy = np.array([[x.side != m.side for x in models] for m in movers])
-    mx, my = np.array([m.x for m in movers])[:, None], np.array([m.y for m in movers])[:, None]
-    centres = np.hypot(xs - mx, ys - my)
-    reach = np.array(reaches)[:, None]
-    gaps = np.where(enemy, centres - rs, np.inf)
-    keep = (centres - rs <= reach + 1e-6) | (gaps <= gaps.min(axis=1, keepdims=True) + 1e-6)
-    return [tuple(models[j] for j in np.flatnonzero(row)) for row in keep]
-
-
 def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
@@ -229,8 +233,8 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
     reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
     lines: list[MoveTo] = []
-    for m, reach, screened in zip(movers, reaches, _screened(state.models, movers, reaches) if movers else []):
-        near, nearest = surroundings(screened, m, reach)
+    for m, reach in zip(movers, reaches):
+        near, nearest = surroundings(state.models, m, reach)
         mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
         charges.extend(mine[0])
         advances.extend(mine[1])
@@ -257,13 +261,12 @@ def model_moves(
         if p is not None:
             charges.append(MoveTo(m.id, p.x, p.y, charge=e.id, stand_up=m.prone))
     if nearest is not None:
-        toward = nearest.centre - m.centre
-        run = furthest_move(m, toward.unit(), near, board, limit=limit, engaged=engaged)
+        toward = (nearest.centre - m.centre).unit()
+        run = furthest_move(m, toward, near, board, limit=limit, engaged=engaged)
         runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
         for length in runs:
             if length >= MIN_MOVE:
-                p = m.centre + toward.unit().scaled(length)
-                advances.append(MoveTo(m.id, p.x, p.y, stand_up=m.prone))
+                advances.append(MoveTo(m.id, m.x + toward.x * length, m.y + toward.y * length, stand_up=m.prone))
     if m.prone:
         advances.append(StandUp(m.id))
     line = into_line(m, near, engaged, nearest, board, limit=limit)
@@ -282,18 +285,18 @@ def into_line(m: Model, near: tuple[Model, ...], engaged: frozenset[str], neares
     AI does not take it."""
     if nearest is None:
         return None
-    friends = sorted((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id))
-    if not friends:
+    f = min((f for f in near if f.side == m.side and f.id != m.id and f.id not in engaged), key=lambda f: (distance(m, f), f.id), default=None)
+    if f is None:
         return None
-    f = friends[0]
-    facing = nearest.centre - f.centre
-    if facing.length() == 0:
+    fx, fy = nearest.x - f.x, nearest.y - f.y  # facing the enemy
+    if math.hypot(fx, fy) == 0:
         return None
-    across = Point(-facing.y, facing.x).unit().scaled(f.r + m.r + LINE_GAP)
-    spots = sorted((f.centre + across, f.centre - across), key=lambda p: ((p - m.centre).length(), p.x, p.y))
-    for p in spots:
-        if (p - m.centre).length() >= MIN_MOVE and move_is_legal(replace(m, prone=False), p, near, board, limit=limit, engaged=engaged):
-            return MoveTo(m.id, p.x, p.y, stand_up=m.prone)
+    side_on, k = math.hypot(-fy, fx), f.r + m.r + LINE_GAP
+    ax, ay = -fy / side_on * k, fx / side_on * k  # across the facing, to the flank
+    spots = sorted(((f.x + ax, f.y + ay), (f.x - ax, f.y - ay)), key=lambda p: (math.hypot(p[0] - m.x, p[1] - m.y), p[0], p[1]))
+    for x, y in spots:
+        if math.hypot(x - m.x, y - m.y) >= MIN_MOVE and _breach(m, x, y, near, board, limit, engaged, None) is None:  # prone or not, alike
+            return MoveTo(m.id, x, y, stand_up=m.prone)
     return None
 
 
@@ -319,12 +322,12 @@ def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhStat
     if isinstance(choice, StandUp):
         out.append(ev.StoodUp(model=choice.model))
         m = state.get(choice.model)
-        return replace(put_model(state, replace(m, prone=False)), done=state.done | {m.id})
+        return evolve(put_model(state, evolve(m, prone=False)), done=state.done | {m.id})
     assert isinstance(choice, MoveTo)
     m = state.get(choice.model)
     if choice.stand_up:
         out.append(ev.StoodUp(model=m.id))
-        m = replace(m, prone=False)
+        m = evolve(m, prone=False)
     dest = Point(choice.x, choice.y)
     inches = (dest - m.centre).length()
     if choice.charge is not None:
@@ -332,7 +335,7 @@ def _moved(state: BhState, choice: MoveTo | StandUp, out: list[Event]) -> BhStat
     else:
         out.append(ev.Moved(model=m.id, x=dest.x, y=dest.y, inches=inches))
     state = put_model(state, m.at(dest))
-    return replace(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
+    return evolve(state, done=state.done | {m.id}, moved=state.moved + ((m.id, inches),))
 
 
 # --- a move the player writes (issue 10: any point the rules allow) -----------------------------------------
@@ -409,7 +412,7 @@ def _check_mover(state: BhState, side: Side, m: Model, *, stand: bool) -> None:
 
 def _free_move_to(state: BhState, m: Model, target: Model | None, rest: str, *, stand: bool) -> MoveTo | None:
     limit = move_limit(m, stand_up=stand)
-    standing = replace(m, prone=False)
+    standing = evolve(m, prone=False)
     engaged = engaged_ids(state.models)
     if rest == "" and target is not None:
         p = charge_point(standing, target, state.models, state.board, limit=limit, engaged=engaged)

@@ -6,13 +6,12 @@ by die instead (might.py).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.board import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption, ask
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
 from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll
@@ -48,10 +47,34 @@ def may_target(state: BhState, shooter: Model, target: Model) -> bool:
 
 
 def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
-    """The enemies *shooter* may choose, nearest first (BH-SHOOT-4)."""
+    """The enemies *shooter* may choose, nearest first (BH-SHOOT-4); kept for the arrangement of the table, since a
+    Move phase asks of every shooter after each move and a Shoot phase after each shot."""
+    kept = _kept_targets(state, shooter)
+    if kept is not None:
+        return kept
     found = [e for e in state.models if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
     hidden = hidden_targets(shooter, found, state.models)
-    return tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+    chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+    arrangement(state.models).targets[shooter.id] = (shooter, state.board, chosen)
+    return chosen
+
+
+def _kept_targets(state: BhState, shooter: Model) -> tuple[Model, ...] | None:
+    """The targets of *shooter* already found for this arrangement of the table and this board, if they were."""
+    kept = arrangement(state.models).targets.get(shooter.id)
+    return kept[2] if kept is not None and kept[0] is shooter and kept[1] is state.board else None
+
+
+def has_target(state: BhState, shooter: Model) -> bool:
+    """Whether *shooter* may choose any target (BH-SHOOT-4): ``bool(targets(state, shooter))``, found at the first
+    enemy in range and in sight whom no other model partly hides."""
+    kept = _kept_targets(state, shooter)
+    if kept is not None:
+        return bool(kept)
+    return any(
+        in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
+        for e in state.models
+    )
 
 
 def shoot_options(state: BhState, side: Side) -> tuple[ShootOption, ...]:
@@ -78,7 +101,7 @@ def shot_dist(state: BhState, shot: ShootAt) -> Dist[ShootOutcome]:
 def start_shoot_phase(state: BhState, step: ShootPhase, choice: None, out: list[Event]) -> BhState:
     """The Shoot phase follows the Move phase (BH-TURN-1)."""
     out.append(ev.PhaseStarted(turn=state.turn, phase="shoot"))
-    return replace(state, phase="shoot")
+    return evolve(state, phase="shoot")
 
 
 def shoot_node(state: BhState, step: ShootStep) -> Decision:
@@ -92,7 +115,7 @@ def apply_shoot(state: BhState, step: ShootStep, choice: ShootOption, out: list[
     A Hero with Might left rolls its hit roll alone, so that it may raise it (BH-DICE-4)."""
     if isinstance(choice, EndShooting):
         return state
-    state = replace(state, shooting=choice, shot=state.shot | {choice.model})
+    state = evolve(state, shooting=choice, shot=state.shot | {choice.model})
     m = state.get(choice.model)
     if rolls_die_by_die(hero=m.is_hero, might_left=m.might_left):
         assert m.shoot_value is not None
@@ -115,7 +138,7 @@ def shot_result(state: BhState, o: ShootOutcome, out: list[Event]) -> BhState:
     """The shot's hit and wound; a wound may slay the target (BH-SHOOT-9)."""
     shot = state.shooting
     assert shot is not None
-    state = replace(state, shooting=None)
+    state = evolve(state, shooting=None)
     out.append(ev.Shot(model=shot.model, target=shot.target, hit=o.hit, wounded=o.wounded))
     if o.wounded:
         state = wound(state, shot.target, 1, out)  # BH-SHOOT-9

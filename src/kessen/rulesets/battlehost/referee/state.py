@@ -8,7 +8,6 @@ another only for its types.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
@@ -16,7 +15,8 @@ from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Board, Model
+from kessen.rulesets.battlehost.board import Board, Model, arrangement
+from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee.options import ShootAt
 from kessen.rulesets.battlehost.referee.pairing import Fight
 from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step
@@ -86,7 +86,7 @@ class BhState:
         return step.die if isinstance(step, HeroRoll | HeroMight) else None
 
     def model(self, model_id: str) -> Model | None:
-        return next((m for m in self.models if m.id == model_id), None)
+        return arrangement(self.models).by_id.get(model_id)
 
     def get(self, model_id: str) -> Model:
         found = self.model(model_id)
@@ -104,14 +104,17 @@ class BhState:
 # --- reading and changing the state --------------------------------------------------------------------------
 
 
+with_pending: Callable[[BhState, tuple[Step, ...]], BhState] = evolver(BhState, "pending")
+"""The state with another queue of pending steps."""
+with_models: Callable[[BhState, tuple[Model, ...]], BhState] = evolver(BhState, "models")
+"""The state with another tuple of models on the table."""
+with_fight: Callable[[BhState, Fighting], BhState] = evolver(BhState, "fighting")
+"""The state with *f* as the fight being resolved."""
+
+
 def put_model(state: BhState, m: Model) -> BhState:
     """The state with *m* in place of the model of the same id."""
-    return replace(state, models=tuple(m if o.id == m.id else o for o in state.models))
-
-
-def with_fight(state: BhState, f: Fighting) -> BhState:
-    """The state with *f* as the fight being resolved."""
-    return replace(state, fighting=f)
+    return with_models(state, tuple(m if o.id == m.id else o for o in state.models))
 
 
 def current_fight(state: BhState) -> Fighting:
@@ -123,7 +126,7 @@ def current_fight(state: BhState) -> Fighting:
 
 def then(state: BhState, *steps: Step) -> BhState:
     """The state with *steps* to play next, before the rest of its queue."""
-    return replace(state, pending=steps + state.pending)
+    return with_pending(state, steps + state.pending)
 
 
 def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
@@ -133,12 +136,14 @@ def side_of(fight: Fight, side: Side) -> tuple[str, ...]:
 
 def living(state: BhState, ids: Sequence[str]) -> tuple[Model, ...]:
     """The models of *ids* still on the table, in the order given."""
-    return tuple(m for m in (state.model(i) for i in ids) if m is not None)
+    on_table = arrangement(state.models).by_id
+    return tuple(on_table[i] for i in ids if i in on_table)
 
 
 def alive_ids(state: BhState, ids: Sequence[str]) -> tuple[str, ...]:
     """The ids of *ids* still on the table, in the order given."""
-    return tuple(m.id for m in living(state, ids))
+    on_table = arrangement(state.models).by_id
+    return tuple(i for i in ids if i in on_table)
 
 
 def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhState:
@@ -147,9 +152,9 @@ def wound(state: BhState, model_id: str, wounds: int, out: list[Event]) -> BhSta
     left = m.wounds_left - wounds
     if left > 0:
         out.append(ev.Wounded(model=m.id, wounds_left=left))
-        return put_model(state, replace(m, wounds_left=left))
+        return put_model(state, evolve(m, wounds_left=left))
     out.append(ev.Slain(model=m.id))
-    return replace(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
+    return evolve(state, models=tuple(o for o in state.models if o.id != m.id), casualties=state.casualties + ((m.id, m.side),))
 
 
 def fight_resolved(f: Fighting) -> ev.FightResolved:

@@ -6,13 +6,12 @@ cannot turn to another target, else strike by strike; a Hero with Might left rol
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import NextStriker, StrikeAt, ask
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, side_of, then, with_fight, wound
 from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll
@@ -43,7 +42,7 @@ def choose_striker(state: BhState, step: ChooseStriker, choice: NextStriker | No
     if choice is None and not (strikers and losers):
         return state
     striker = strikers[0] if choice is None else choice.model
-    f = replace(f, striker=striker, strikes_left=state.get(striker).attacks, strikers=tuple(s for s in strikers if s != striker), struck=())
+    f = evolve(f, striker=striker, strikes_left=state.get(striker).attacks, strikers=tuple(s for s in strikers if s != striker), struck=())
     return then(with_fight(state, f), Aim(), step)
 
 
@@ -70,7 +69,7 @@ def allowed_targets(state: BhState, f: Fighting) -> tuple[str, ...]:
 
 def aimed(f: Fighting, target: str) -> Fighting:
     """The fight with the current striker's next strike aimed at *target* (BH-STRIKE-7)."""
-    return replace(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
+    return evolve(f, target=target, struck=f.struck if f.struck[-1:] == (target,) else f.struck + (target,))
 
 
 def aim(state: BhState, step: Aim, choice: StrikeAt | None, out: list[Event]) -> BhState:
@@ -78,13 +77,13 @@ def aim(state: BhState, step: Aim, choice: StrikeAt | None, out: list[Event]) ->
     die (BH-STRIKE-5, BH-DICE-4). With no strike left, or no target, the striker is done (BH-STRIKE-9)."""
     f = current_fight(state)
     if choice is None:
-        return with_fight(state, replace(f, striker=None, strikes_left=0, struck=(), target=None))
+        return with_fight(state, evolve(f, striker=None, strikes_left=0, struck=(), target=None))
     f = aimed(f, choice.target)
     assert f.striker is not None
     striker = state.get(f.striker)
     if not rolls_die_by_die(hero=striker.is_hero, might_left=striker.might_left):
         return then(with_fight(state, f), StrikeRoll(), step)
-    f = replace(f, rolls_left=rolls_per_strike(trapped=choice.target in f.trapped), strike_wounds=0)
+    f = evolve(f, rolls_left=rolls_per_strike(trapped=choice.target in f.trapped), strike_wounds=0)
     return then(with_fight(state, f), HeroRoll(strike_die(state, f)), step)
 
 
@@ -118,7 +117,7 @@ def strike_result(state: BhState, step: StrikeRoll, o: StrikesOutcome, out: list
     made = strikes_made(state, f)
     target = f.target
     out.append(ev.Struck(model=f.striker, target=target, strikes=made, wounds=o.wounds))
-    f = replace(f, strikes_left=f.strikes_left - made, wounds=f.wounds + o.wounds, slain=f.slain + int(o.slain), target=None)
+    f = evolve(f, strikes_left=f.strikes_left - made, wounds=f.wounds + o.wounds, slain=f.slain + int(o.slain), target=None)
     state = with_fight(state, f)
     if o.wounds:
         state = wound(state, target, o.wounds, out)
@@ -138,7 +137,7 @@ def strike_roll_result(state: BhState, f: Fighting, wounded: bool, out: list[Eve
     is lost if the first slew it (BH-STRIKE-3, BH-STRIKE-5, BH-STRIKE-9)."""
     assert f.striker is not None and f.target is not None
     striker, target = f.striker, f.target
-    f = replace(f, rolls_left=f.rolls_left - 1, strike_wounds=f.strike_wounds + int(wounded))
+    f = evolve(f, rolls_left=f.rolls_left - 1, strike_wounds=f.strike_wounds + int(wounded))
     state = with_fight(state, f)
     if wounded:
         state = wound(state, target, 1, out)
@@ -146,7 +145,7 @@ def strike_roll_result(state: BhState, f: Fighting, wounded: bool, out: list[Eve
     if alive and f.rolls_left > 0:
         return then(state, HeroRoll(strike_die(state, f)))
     out.append(ev.Struck(model=striker, target=target, strikes=1, wounds=f.strike_wounds))
-    return with_fight(state, replace(
+    return with_fight(state, evolve(
         f, strikes_left=f.strikes_left - 1, wounds=f.wounds + f.strike_wounds, slain=f.slain + int(not alive),
         target=None, rolls_left=0, strike_wounds=0,
     ))

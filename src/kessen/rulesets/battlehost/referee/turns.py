@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
 from typing import Any
 
 from kessen.core.engine import Chance, Terminal
@@ -10,6 +10,8 @@ from kessen.core.events import Event
 from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
+from kessen.rulesets.battlehost.board import arrangement
+from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
 from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, PriorityStep, ShootPhase, ShootStep
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side
@@ -32,6 +34,11 @@ class GivenPriority:
 
 def priority_dist(*, first_turn: bool) -> Dist[PriorityRoll]:
     """Both players' D6; in the first turn a tie is rolled again, so only unequal pairs remain (BH-TURN-2)."""
+    return _priority_dist(first_turn)
+
+
+@functools.cache
+def _priority_dist(first_turn: bool) -> Dist[PriorityRoll]:
     pairs = d(6).combine(d(6), PriorityRoll)
     return pairs.filter_given(lambda r: r.good != r.evil) if first_turn else pairs
 
@@ -63,25 +70,25 @@ def _start_turn(state: BhState, turn: int, side: Side, out: list[Event]) -> BhSt
     out.append(ev.PhaseStarted(turn=turn, phase="move"))
     other = other_side(side)
     phases = (MoveStep(side), MoveStep(other), ShootPhase(), ShootStep(side), ShootStep(other), FightPhase())
-    return replace(state, turn=turn, priority=side, phase="move", moved=(), done=frozenset(), shot=frozenset(), pending=phases + state.pending)
+    return evolve(state, turn=turn, priority=side, phase="move", moved=(), done=frozenset(), shot=frozenset(), pending=phases + state.pending)
 
 
 def end_turn(state: BhState, out: list[Event]) -> BhState:
     """End phase: the battle ends after the last turn, else the next turn's priority roll (BH-TURN-1, BH-TURN-3)."""
-    state = replace(state, fights=(), fighting=None)
+    state = evolve(state, fights=(), fighting=None)
     if state.turn >= state.turns:
         return end_battle(state, out)
-    return replace(state, phase="priority")
+    return evolve(state, phase="priority")
 
 
 def next_turn(state: BhState, out: list[Event]) -> BhState:
     """When a turn's steps are all played, the next turn begins with its priority roll (BH-TURN-1)."""
-    return replace(state, pending=(PriorityStep(),))
+    return evolve(state, pending=(PriorityStep(),))
 
 
 def wiped_out(state: BhState, out: list[Event]) -> BhState | None:
     """BH-TURN-3: a side with no models left loses at once, whatever step the battle is at; else None."""
-    if state.turn > 0 and any(not state.side_models(s) for s in SIDES):
+    if state.turn > 0 and not arrangement(state.models).sides.issuperset(SIDES):
         return end_battle(state, out)
     return None
 
@@ -96,7 +103,7 @@ def end_battle(state: BhState, out: list[Event]) -> BhState:
     f = state.fighting
     if f is not None and f.winner is not None:
         out.append(fight_resolved(f))
-    state = replace(state, ended=True, phase="over", fighting=None, shooting=None, pending=())
+    state = evolve(state, ended=True, phase="over", fighting=None, shooting=None, pending=())
     lost = casualties(state)
     out.append(ev.BattleEnded(
         winner=winner(state) or "draw", turn=state.turn,
