@@ -37,7 +37,7 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     turn = state.turn
     supported = turn is not None and piece in turn.supported
     dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
-    total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
+    total += Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)  # the exact mean, in integers
     if kind == "objective":
         total *= 2
     elif kind == "stand":

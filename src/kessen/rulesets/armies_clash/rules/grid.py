@@ -138,9 +138,19 @@ class Grid:
     height: int
     terrain: tuple[tuple[Square, Terrain], ...] = ()
     _map: dict[Square, Terrain] = field(init=False, repr=False, compare=False, hash=False)
+    _costs: dict[tuple[int, bool, frozenset[Square]], MoveCosts] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_map", dict(self.terrain))
+        object.__setattr__(self, "_costs", {})
+
+    def move_costs(self, size: int, *, swimmer: bool, wrecked: frozenset[Square] = frozenset()) -> MoveCosts:
+        """The steps of footprints of side *size* on this grid, each worked out once per battle (see ``MoveCosts``)."""
+        key = (size, swimmer, wrecked)
+        found = self._costs.get(key)
+        if found is None:
+            found = self._costs[key] = MoveCosts(self, size, swimmer=swimmer, wrecked=wrecked)
+        return found
 
     def at(self, square: Square) -> Terrain:
         return self._map.get(square, PLAIN)
@@ -191,6 +201,38 @@ def step_cost(grid: Grid, footprint: Footprint, direction: Direction, *, swimmer
         enter_cost(grid, s, (s[0] - dx, s[1] - dy), swimmer=swimmer, wrecked=wrecked)
         for s in footprint.entered(direction)
     )
+
+
+Step = tuple[int, int, int, bool]
+"""One orthogonal step of a footprint: the anchor it moves to, its cost (``step_cost``) and whether every square it
+enters on the grid is road (AC-MOVE-7; False when it enters none)."""
+
+
+class MoveCosts:
+    """The four steps (in ``DIRECTIONS`` order) from each anchor of a footprint of one size, for one mover's swim speed
+    and one set of wrecked road squares: ``step_cost`` and the road test of each, computed the first time that
+    anchor is asked for and kept, so that a move's search pays for the terrain of a square once, not once per path
+    (AC-TERR-5, AC-TERR-7, AC-TERR-8, AC-MOVE-7)."""
+
+    __slots__ = ("_grid", "_size", "_swimmer", "_wrecked", "_steps")
+
+    def __init__(self, grid: Grid, size: int, *, swimmer: bool, wrecked: frozenset[Square]) -> None:
+        self._grid, self._size, self._swimmer, self._wrecked = grid, size, swimmer, wrecked
+        self._steps: dict[Square, tuple[Step, ...]] = {}
+
+    def steps(self, x: int, y: int) -> tuple[Step, ...]:
+        """The steps from the footprint anchored at ``(x, y)``."""
+        found = self._steps.get((x, y))
+        if found is None:
+            found = self._steps[(x, y)] = tuple(self._step(Footprint(x, y, self._size), d) for d in DIRECTIONS)
+        return found
+
+    def _step(self, footprint: Footprint, direction: Direction) -> Step:
+        grid = self._grid
+        entered = [s for s in footprint.entered(direction) if grid.on_grid(s)]
+        road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
+        cost = step_cost(grid, footprint, direction, swimmer=self._swimmer, wrecked=self._wrecked)
+        return (footprint.x + direction[0], footprint.y + direction[1], cost, road)
 
 
 def reach_squares(range_ft: int) -> int:
@@ -287,7 +329,7 @@ class GoalDistances:
     the same number as ``min(distance(fp, goal) for goal in goals)`` (0 when there are none), from a table of every
     square's distance built once, so that a move's many candidate ends each cost a few lookups."""
 
-    __slots__ = ("goals", "_table")
+    __slots__ = ("goals", "_table", "_width", "_height")
 
     def __init__(self, width: int, height: int, goals: tuple[Footprint, ...]) -> None:
         self.goals = goals
@@ -297,17 +339,18 @@ class GoalDistances:
             dx = np.maximum(0, np.maximum(goal.x - xs, xs - (goal.x + goal.size - 1)))
             dy = np.maximum(0, np.maximum(goal.y - ys, ys - (goal.y + goal.size - 1)))
             np.minimum(table, dx[:, None] + dy[None, :], out=table)
-        self._table = table
+        self._table: list[list[int]] = table.tolist()  # lists: a lookup costs far less than numpy's indexing
+        self._width, self._height = width, height
 
     def to(self, footprint: Footprint) -> int:
         """The distance from *footprint* to the nearest goal (squares off the grid measured directly)."""
         if not self.goals:
             return 0
-        width, height = self._table.shape
+        width, height = self._width, self._height
         best = None
         for x, y in footprint.squares():
             if 0 <= x < width and 0 <= y < height:
-                here = int(self._table[x, y])
+                here = self._table[x][y]
             else:
                 here = min(distance(Footprint(x, y), goal) for goal in self.goals)
             best = here if best is None else min(best, here)

@@ -25,10 +25,8 @@ from kessen.rulesets.armies_clash.rules.grid import (
     Direction,
     Square,
     distance,
-    enter_cost,
     goal_distances,
     lock_squares,
-    step_cost,
 )
 
 
@@ -163,27 +161,55 @@ def destinations(
     wrecked: frozenset[Square] = frozenset(),
     may_join: Callable[[str], bool] = lambda _: False,
 ) -> list[Destination]:
-    """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7)."""
+    """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7).
 
-    lock = lock_squares(enemy_stands)
-    away = goal_distances(grid.width, grid.height, enemies)
+    A cheapest-path search (Dijkstra, integer costs) over footprint anchors: each step's cost and road test come from
+    the grid's ``MoveCosts``, each anchor's footing (``classify``) is judged once, and a step is taken from an anchor
+    only where the mover is not locked (AC-MOVE-3) and, routed, does not close on the nearest enemy (AC-MORALE-4).
+    """
+
     size = mover.footprint.size
     may_lock = not mover.is_solo and not mover.retreat
-    places: dict[tuple[int, int], Place] = {}  # each footprint position classified once
+    lock = lock_squares(enemy_stands) if may_lock else frozenset()
+    away = goal_distances(grid.width, grid.height, enemies) if mover.routed else None
+    costs = grid.move_costs(size, swimmer=mover.swimmer, wrecked=wrecked)
+    budget = mover.budget
+    places: dict[Square, Place] = {}  # each footprint position classified once
+    gaps: dict[Square, int] = {}  # a routed mover's distance to the nearest enemy, per position
 
-    def locked(fp: Footprint) -> bool:
-        return may_lock and any(square in lock for square in fp.squares())
-
-    def place_at(x: int, y: int) -> Place:
-        found = places.get((x, y))
+    def place_at(pos: Square) -> Place:
+        found = places.get(pos)
         if found is None:
-            found = places[(x, y)] = classify(grid, occupancy, mover, Footprint(x, y, size), may_join=may_join)
+            found = places[pos] = classify(grid, occupancy, mover, Footprint(pos[0], pos[1], size), may_join=may_join)
         return found
 
+    def gap(pos: Square) -> int:
+        assert away is not None
+        found = gaps.get(pos)
+        if found is None:
+            found = gaps[pos] = away.to(Footprint(pos[0], pos[1], size))
+        return found
+
+    def steps(pos: Square) -> list[tuple[Square, Place, int, bool]]:
+        """The legal steps from *pos*: where to, what is there, the cost, whether only road was entered."""
+        x, y = pos
+        if lock and (pos in lock if size == 1 else any(square in lock for square in Footprint(x, y, size).squares())):
+            return []
+        out = []
+        for nx, ny, cost, road in costs.steps(x, y):
+            into = (nx, ny)
+            place = places.get(into) or place_at(into)
+            if not place.legal:
+                continue
+            if away is not None and gap(into) < gap(pos):
+                continue
+            out.append((into, place, cost, road))
+        return out
+
     start = (mover.footprint.x, mover.footprint.y)
-    best: dict[tuple[int, int], int] = {start: 0}
-    stops: set[tuple[int, int]] = set()
-    road_ok: set[tuple[int, int]] = set()
+    best: dict[Square, int] = {start: 0}
+    stops: set[Square] = set()
+    road_ok: set[Square] = set()
     ends: dict[tuple[str, int, int, str], Destination] = {}
     heap = [(0, start)]
 
@@ -193,52 +219,26 @@ def destinations(
         if old is None or (dest.cost, dest.road) < (old.cost, old.road):
             ends[key] = dest
 
-    def steps(pos: tuple[int, int]) -> list[tuple[tuple[int, int], Place, int, bool]]:
-        """The legal steps from *pos*: where to, what is there, the cost, whether only road was entered."""
-        x, y = pos
-        if size == 1:
-            if may_lock and pos in lock:
-                return []
-        elif locked(Footprint(x, y, size)):
-            return []
-        out = []
-        here = away.to(Footprint(x, y, size)) if mover.routed else 0
-        for d in DIRECTIONS:
-            into = (x + d[0], y + d[1])
-            place = place_at(*into)
-            if not place.legal:
-                continue
-            if mover.routed and away.to(Footprint(into[0], into[1], size)) < here:
-                continue
-            if size == 1:  # the one square entered, straight from the one left
-                road = grid.on_grid(into) and grid.at(into).kind == "road"
-                cost = enter_cost(grid, into, pos, swimmer=mover.swimmer, wrecked=wrecked)
-            else:
-                fp = Footprint(x, y, size)
-                entered = [s for s in fp.entered(d) if grid.on_grid(s)]
-                road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
-                cost = step_cost(grid, fp, d, swimmer=mover.swimmer, wrecked=wrecked)
-            out.append((into, place, cost, road))
-        return out
-
+    road_bonus = mover.road_available
     while heap:
         cost, pos = heapq.heappop(heap)
         if cost > best[pos]:
             continue
         for npos, place, step, road in steps(pos):
             total = cost + step
-            if total > mover.budget:
+            if total > budget:
                 continue
             if place.flee:
                 record(Destination(npos[0], npos[1], total, False, "flee"))
                 continue
-            for stand in place.joins:
-                record(Destination(npos[0], npos[1], total, False, "join", stand))
-            if place.joins and not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
-                continue  # entering a regiment stand ends the move (AC-JOIN-1)
-            if road and mover.road_available:
+            if place.joins:
+                for stand in place.joins:
+                    record(Destination(npos[0], npos[1], total, False, "join", stand))
+                if not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
+                    continue  # entering a regiment stand ends the move (AC-JOIN-1)
+            if road and road_bonus:
                 road_ok.add(npos)
-            if total < best.get(npos, mover.budget + 1):
+            if total < best.get(npos, budget + 1):
                 best[npos] = total
                 heapq.heappush(heap, (total, npos))
             if place.stop:
@@ -250,11 +250,11 @@ def destinations(
     for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
         for npos, place, _step, _road in steps(pos):
             if place.flee:
-                record(Destination(npos[0], npos[1], mover.budget, True, "flee"))
+                record(Destination(npos[0], npos[1], budget, True, "flee"))
             for stand in place.joins:
-                record(Destination(npos[0], npos[1], mover.budget, True, "join", stand))
+                record(Destination(npos[0], npos[1], budget, True, "join", stand))
             if place.stop and npos != start and npos not in reached:
-                record(Destination(npos[0], npos[1], mover.budget, True))
+                record(Destination(npos[0], npos[1], budget, True))
     return list(ends.values())
 
 
