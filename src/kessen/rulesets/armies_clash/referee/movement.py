@@ -95,7 +95,7 @@ def move_options(state: AcState, turn: Turn) -> tuple[Destination | Stay, ...]:
     size = piece_footprint(state, turn.piece).size
 
     def near(x: Destination) -> int:
-        return aims.to(Footprint(x.x, x.y, size))
+        return aims.at(x.x, x.y, size)
 
     if routed_piece(state, turn.piece):
         dests.sort(key=lambda x: (x.kind != "flee", -near(x), x.cost, x.y, x.x))

@@ -3,7 +3,7 @@ pending steps are in ``referee.steps``), with the small updates every section of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from kessen.core.records import record
@@ -17,16 +17,17 @@ SoloStatus = Literal["up", "dying", "stable", "dead", "gone"]
 
 
 class _OnTheGrid:
-    """A piece with a square footprint anchored at ``x``, ``y`` (§4.2)."""
+    """A piece with a square footprint anchored at ``x``, ``y`` (§4.2); its ``footprint`` is built with the piece (the
+    rules look it up far more often than a piece changes)."""
 
     __slots__ = ()
     x: int
     y: int
     size: int
+    footprint: Footprint
 
-    @property
-    def footprint(self) -> Footprint:
-        return Footprint(self.x, self.y, self.size)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "footprint", Footprint(self.x, self.y, self.size))
 
 
 @record
@@ -43,6 +44,7 @@ class Stand(_OnTheGrid):
     isolated: bool = False
     hidden: bool = False
     spells_used: tuple[tuple[str, int], ...] = ()
+    footprint: Footprint = field(init=False, repr=False, compare=False, hash=False)
 
     @property
     def casualty(self) -> bool:
@@ -89,6 +91,7 @@ class Solo(_OnTheGrid):
     hidden: bool = False
     own_turn: bool = False
     spells_used: tuple[tuple[str, int], ...] = ()
+    footprint: Footprint = field(init=False, repr=False, compare=False, hash=False)
 
     @property
     def on_grid(self) -> bool:

@@ -344,16 +344,23 @@ class GoalDistances:
 
     def to(self, footprint: Footprint) -> int:
         """The distance from *footprint* to the nearest goal (squares off the grid measured directly)."""
+        return self.at(footprint.x, footprint.y, footprint.size)
+
+    def at(self, x: int, y: int, size: int = 1) -> int:
+        """``to`` the footprint of side *size* anchored at ``(x, y)``."""
         if not self.goals:
             return 0
         width, height = self._width, self._height
+        if size == 1 and 0 <= x < width and 0 <= y < height:
+            return self._table[x][y]
         best = None
-        for x, y in footprint.squares():
-            if 0 <= x < width and 0 <= y < height:
-                here = self._table[x][y]
-            else:
-                here = min(distance(Footprint(x, y), goal) for goal in self.goals)
-            best = here if best is None else min(best, here)
+        for sx in range(x, x + size):
+            for sy in range(y, y + size):
+                if 0 <= sx < width and 0 <= sy < height:
+                    here = self._table[sx][sy]
+                else:
+                    here = min(distance(Footprint(sx, sy), goal) for goal in self.goals)
+                best = here if best is None else min(best, here)
         assert best is not None
         return best
 

@@ -12,7 +12,7 @@ leaves the battlefield (AC-MOVE-5). When the last step entered only road, one ex
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 FormationName = Literal["support", "defensive", "march"]
@@ -105,6 +105,9 @@ class Place:
 
 
 ILLEGAL = Place(False, False, False, ())
+_OPEN = Place(True, True, False, ())  # the usual answers, shared rather than built anew
+_PASSING = Place(True, False, False, ())
+_FLEEING = Place(True, False, True, ())
 
 
 def classify(
@@ -116,11 +119,18 @@ def classify(
     may_join: Callable[[str], bool],
 ) -> Place:
     """Whether the mover may stand at *footprint* after a step, may stop there, leaves the grid, or joins (AC-MOVE-4)."""
+    return _classify(grid, occupancy, mover, footprint.squares(), may_join)
+
+
+def _classify(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, squares: Iterable[Square], may_join: Callable[[str], bool]
+) -> Place:
+    """``classify`` of the footprint made of *squares*."""
     passing = False
     regiments: set[str] = set()
     skirmishers: set[str] = set()
     off = False
-    for square in footprint.squares():
+    for square in squares:
         if not grid.on_grid(square):
             off = True
             continue
@@ -142,13 +152,15 @@ def classify(
         else:
             passing = True
     if off:
-        return Place(True, False, True, ())
+        return _FLEEING
     if regiments:
         if len(regiments) == 1 and not skirmishers and may_join(next(iter(regiments))):
             return Place(True, False, False, tuple(regiments))
         return ILLEGAL
     joins = tuple(sorted(s for s in skirmishers if may_join(s))) if mover.is_solo else ()
-    return Place(True, not passing, False, joins)
+    if joins:
+        return Place(True, not passing, False, joins)
+    return _PASSING if passing else _OPEN
 
 
 def destinations(
@@ -180,14 +192,16 @@ def destinations(
     def place_at(pos: Square) -> Place:
         found = places.get(pos)
         if found is None:
-            found = places[pos] = classify(grid, occupancy, mover, Footprint(pos[0], pos[1], size), may_join=may_join)
+            x, y = pos
+            squares = (pos,) if size == 1 else [(x + dx, y + dy) for dx in range(size) for dy in range(size)]
+            found = places[pos] = _classify(grid, occupancy, mover, squares, may_join)
         return found
 
     def gap(pos: Square) -> int:
         assert away is not None
         found = gaps.get(pos)
         if found is None:
-            found = gaps[pos] = away.to(Footprint(pos[0], pos[1], size))
+            found = gaps[pos] = away.at(pos[0], pos[1], size)
         return found
 
     def steps(pos: Square) -> list[tuple[Square, Place, int, bool]]:
