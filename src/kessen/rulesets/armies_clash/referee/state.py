@@ -3,8 +3,9 @@ pending steps are in ``referee.steps``), with the small updates every section of
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypeVar, cast
 
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee.steps import Pending
@@ -229,36 +230,71 @@ class AcState:
 
 
 
+R = TypeVar("R")
+
+
+def evolver(cls: type[R]) -> Callable[..., R]:
+    """``dataclasses.replace`` for the records of *cls* (frozen, slotted, every field an init field, no
+    ``__post_init__``), for the updates a battle makes thousands of times: a function written out once for the class's
+    fields that fills the new record's slots straight from the changes and the old record, without ``replace``'s walk
+    over the field objects and its keyword call of the frozen ``__init__`` (a third of the cost, issue 13 §2). An
+    unknown field is refused as ``replace`` refuses it."""
+    declared = fields(cast(Any, cls))
+    assert all(f.init for f in declared) and not hasattr(cls, "__post_init__"), cls
+    names = [f.name for f in declared]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_known": frozenset(names)}
+    scope.update({f"_set_{name}": getattr(cls, name).__set__ for name in names})
+    lines = [
+        "def evolve(old, /, **changes):",
+        "    if not _known.issuperset(changes):",
+        "        raise TypeError(f'{_cls.__name__} has no field {sorted(set(changes) - _known)}')",
+        "    new = _new(_cls)",
+        "    get = changes.get",
+        *(f"    _set_{name}(new, get({name!r}, old.{name}))" for name in names),
+        "    return new",
+    ]
+    exec("\n".join(lines), scope)
+    evolve: Callable[..., R] = scope["evolve"]
+    return evolve
+
+
+evolve = evolver(AcState)
+"""``dataclasses.replace(state, **changes)`` for the battle state, faster (``evolver``)."""
+
+evolve_turn = evolver(Turn)
+"""``dataclasses.replace(turn, **changes)``, faster (``evolver``)."""
+
+
 def push(state: AcState, *steps: Pending) -> AcState:
     """Queue *steps* before the steps already pending: what a choice or a roll brings about comes first."""
-    return replace(state, pending=tuple(steps) + state.pending)
+    return evolve(state, pending=tuple(steps) + state.pending)
 
 
 def then(state: AcState, step: Pending) -> AcState:
     """Queue the next stage of the turn after everything pending (the rolls and choices it waits for)."""
-    return replace(state, pending=state.pending + (step,))
+    return evolve(state, pending=state.pending + (step,))
 
 
 def set_turn(state: AcState, **changes: Any) -> AcState:
     assert state.turn is not None
-    return replace(state, turn=replace(state.turn, **changes))
+    return evolve(state, turn=evolve_turn(state.turn, **changes))
 
 
 def replace_stand(state: AcState, stand: Stand) -> AcState:
-    return replace(state, stands=tuple(stand if s.id == stand.id else s for s in state.stands))
+    return evolve(state, stands=tuple(stand if s.id == stand.id else s for s in state.stands))
 
 
 def replace_solo(state: AcState, solo: Solo) -> AcState:
-    return replace(state, solos=tuple(solo if s.id == solo.id else s for s in state.solos))
+    return evolve(state, solos=tuple(solo if s.id == solo.id else s for s in state.solos))
 
 
 def replace_unit(state: AcState, unit: Unit) -> AcState:
-    return replace(state, units=tuple(unit if u.id == unit.id else u for u in state.units))
+    return evolve(state, units=tuple(unit if u.id == unit.id else u for u in state.units))
 
 
 def add_vp(state: AcState, side: str, vp: int) -> AcState:
     a, b = state.vp
-    return replace(state, vp=(a + vp, b) if side == "a" else (a, b + vp))
+    return evolve(state, vp=(a + vp, b) if side == "a" else (a, b + vp))
 
 
 def lost_plus(state: AcState, side: str, n: int = 1) -> tuple[int, int]:

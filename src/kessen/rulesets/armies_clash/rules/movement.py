@@ -12,6 +12,7 @@ leaves the battlefield (AC-MOVE-5). When the last step entered only road, one ex
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Iterable
 from typing import Literal
 
@@ -204,13 +205,16 @@ def destinations(
             found = gaps[pos] = away.at(pos[0], pos[1], size)
         return found
 
-    def steps(pos: Square) -> list[tuple[Square, Place, int, bool]]:
-        """The legal steps from *pos*: where to, what is there, the cost, whether only road was entered."""
+    def steps(pos: Square, room: float) -> list[tuple[Square, Place, int, bool]]:
+        """The legal steps from *pos* that cost at most *room*: where to, what is there, the cost, whether only road
+        was entered."""
         x, y = pos
         if lock and (pos in lock if size == 1 else any(square in lock for square in Footprint(x, y, size).squares())):
             return []
         out = []
         for nx, ny, cost, road in costs.steps(x, y):
+            if cost > room:
+                continue
             into = (nx, ny)
             place = places.get(into) or place_at(into)
             if not place.legal:
@@ -238,10 +242,8 @@ def destinations(
         cost, pos = heapq.heappop(heap)
         if cost > best[pos]:
             continue
-        for npos, place, step, road in steps(pos):
+        for npos, place, step, road in steps(pos, budget - cost):
             total = cost + step
-            if total > budget:
-                continue
             if place.flee:
                 record(Destination(npos[0], npos[1], total, False, "flee"))
                 continue
@@ -262,7 +264,7 @@ def destinations(
             record(Destination(pos[0], pos[1], best[pos], False))
     reached = {(d.x, d.y) for d in ends.values() if d.kind == "move"}
     for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
-        for npos, place, _step, _road in steps(pos):
+        for npos, place, _step, _road in steps(pos, math.inf):
             if place.flee:
                 record(Destination(npos[0], npos[1], budget, True, "flee"))
             for stand in place.joins:
