@@ -74,6 +74,17 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
     return value
 
 
+def _close_to(mates: list[Footprint], size: int, spacing: int) -> frozenset[tuple[int, int]]:
+    """The anchors of a footprint of side *size* within *spacing* squares of one of *mates* (``distance``)."""
+    return frozenset(
+        (x, y)
+        for m in mates
+        for x in range(m.x - size + 1 - spacing, m.x + m.size + spacing)
+        for y in range(m.y - size + 1 - spacing, m.y + m.size + spacing)
+        if distance(Footprint(x, y, size), m) <= spacing
+    )
+
+
 class AcAI:
     """Declares Attack (or Cast a Spell when its casters can), Dashes when nothing is in reach, incites, rallies,
     moves each piece to fighting distance of the nearest enemy or objective while keeping its unit together, picks
@@ -148,19 +159,21 @@ class AcAI:
         stand = state.stand(piece)
         mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
         spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
-        size = piece_footprint(state, piece).size
+        here = piece_footprint(state, piece)
+        size = here.size
+        close = _close_to(mates, size, spacing)
 
         def score(option: Any) -> tuple[int, int, int, int, int]:
             if isinstance(option, Stay):
-                fp, cost = piece_footprint(state, piece), 0
+                x, y, cost = here.x, here.y, 0
             else:
                 assert isinstance(option, Destination)
                 if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
                     return (1, 0, 0, 0, 0)
-                fp, cost = Footprint(option.x, option.y, size), option.cost
-            gap = aims.to(fp)
+                x, y, cost = option.x, option.y, option.cost
+            gap = aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
-            loose = int(bool(mates) and all(distance(fp, m) > spacing for m in mates))
+            loose = int(bool(mates) and (x, y) not in close)
             return (0, off, loose, gap, cost)
 
         return min(options, key=score)

@@ -179,13 +179,22 @@ class AcState:
 
     # lookups
     def stand(self, ident: str) -> Stand | None:
-        return next((s for s in self.stands if s.id == ident), None)
+        for s in self.stands:  # a plain loop: the lookups are many and the tuples short
+            if s.id == ident:
+                return s
+        return None
 
     def unit(self, ident: str) -> Unit:
-        return next(u for u in self.units if u.id == ident)
+        for u in self.units:
+            if u.id == ident:
+                return u
+        raise AssertionError(f"no unit {ident}")
 
     def solo(self, ident: str) -> Solo | None:
-        return next((s for s in self.solos if s.id == ident), None)
+        for s in self.solos:
+            if s.id == ident:
+                return s
+        return None
 
     def stand_named(self, ident: str) -> Stand:
         """The stand *ident*, which the caller knows is on the table."""
@@ -217,7 +226,7 @@ class AcState:
 
     def side_stands(self, side: str) -> tuple[Stand, ...]:
         units = {u.id for u in self.units if u.side == side}
-        return tuple(s for s in self.stands if s.unit in units)
+        return tuple([s for s in self.stands if s.unit in units])
 
     def hp_of(self, objective: str) -> int:
         return dict(self.objective_hp)[objective]

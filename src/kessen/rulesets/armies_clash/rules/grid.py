@@ -327,42 +327,40 @@ def coverage(area: frozenset[Square], footprint: Footprint) -> Literal["none", "
 class GoalDistances:
     """The distance from any footprint to the nearest of some footprints (§3), for a grid of ``width`` × ``height``:
     the same number as ``min(distance(fp, goal) for goal in goals)`` (0 when there are none), from a table of every
-    square's distance built once, so that a move's many candidate ends each cost a few lookups."""
+    square's distance built once, so that a move's many candidate ends each cost a few lookups. The table reaches
+    ``MARGIN`` squares beyond each edge, where the footprints of pieces that flee the grid stand; squares farther
+    off are measured directly."""
 
-    __slots__ = ("goals", "_table", "_width", "_height")
+    MARGIN = max(FOOTPRINT.values())
+
+    __slots__ = ("goals", "_table", "_low", "_high_x", "_high_y")
 
     def __init__(self, width: int, height: int, goals: tuple[Footprint, ...]) -> None:
         self.goals = goals
-        table = np.full((width, height), np.iinfo(np.int32).max, dtype=np.int32)
-        xs, ys = np.arange(width, dtype=np.int32), np.arange(height, dtype=np.int32)
+        m = self.MARGIN
+        table = np.full((width + 2 * m, height + 2 * m), np.iinfo(np.int32).max, dtype=np.int32)
+        xs, ys = np.arange(-m, width + m, dtype=np.int32), np.arange(-m, height + m, dtype=np.int32)
         for goal in goals:
             dx = np.maximum(0, np.maximum(goal.x - xs, xs - (goal.x + goal.size - 1)))
             dy = np.maximum(0, np.maximum(goal.y - ys, ys - (goal.y + goal.size - 1)))
             np.minimum(table, dx[:, None] + dy[None, :], out=table)
         self._table: list[list[int]] = table.tolist()  # lists: a lookup costs far less than numpy's indexing
-        self._width, self._height = width, height
+        self._low, self._high_x, self._high_y = -m, width + m, height + m
 
     def to(self, footprint: Footprint) -> int:
-        """The distance from *footprint* to the nearest goal (squares off the grid measured directly)."""
+        """The distance from *footprint* to the nearest goal."""
         return self.at(footprint.x, footprint.y, footprint.size)
 
     def at(self, x: int, y: int, size: int = 1) -> int:
         """``to`` the footprint of side *size* anchored at ``(x, y)``."""
         if not self.goals:
             return 0
-        width, height = self._width, self._height
-        if size == 1 and 0 <= x < width and 0 <= y < height:
-            return self._table[x][y]
-        best = None
-        for sx in range(x, x + size):
-            for sy in range(y, y + size):
-                if 0 <= sx < width and 0 <= sy < height:
-                    here = self._table[sx][sy]
-                else:
-                    here = min(distance(Footprint(sx, sy), goal) for goal in self.goals)
-                best = here if best is None else min(best, here)
-        assert best is not None
-        return best
+        low, high_x, high_y, table = self._low, self._high_x, self._high_y, self._table
+        if low <= x and x + size <= high_x and low <= y and y + size <= high_y:
+            if size == 1:
+                return table[x - low][y - low]
+            return min(min(column[y - low:y - low + size]) for column in table[x - low:x - low + size])
+        return min(distance(Footprint(x, y, size), goal) for goal in self.goals)
 
 
 @functools.lru_cache(maxsize=64)
