@@ -25,7 +25,7 @@ from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove
 from kessen.rulesets.armies_clash.rules.damage import damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, goal_distances, reach_squares
+from kessen.rulesets.armies_clash.rules.grid import Footprint, anchors_within, goal_distances, reach_squares
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 
 
@@ -76,13 +76,7 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
 
 def _close_to(mates: list[Footprint], size: int, spacing: int) -> frozenset[tuple[int, int]]:
     """The anchors of a footprint of side *size* within *spacing* squares of one of *mates* (``distance``)."""
-    return frozenset(
-        (x, y)
-        for m in mates
-        for x in range(m.x - size + 1 - spacing, m.x + m.size + spacing)
-        for y in range(m.y - size + 1 - spacing, m.y + m.size + spacing)
-        if distance(Footprint(x, y, size), m) <= spacing
-    )
+    return frozenset(anchor for m in mates for anchor in anchors_within(m, size, spacing))
 
 
 class AcAI:

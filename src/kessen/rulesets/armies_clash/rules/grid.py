@@ -122,6 +122,19 @@ def away_from(source: Footprint, target: Footprint) -> Direction | None:
     return SOUTH if south > 0 else NORTH
 
 
+def anchors_within(target: Footprint, size: int, n: int) -> Iterator[Square]:
+    """The anchor of every footprint of side *size* at distance at most *n* from *target* (§3, AC-GRID-1): column by
+    column, the rows its remaining distance allows.
+
+    >>> sorted(anchors_within(Footprint(3, 3), 1, 1))
+    [(2, 3), (3, 2), (3, 3), (3, 4), (4, 3)]
+    """
+    for x in range(target.x - size + 1 - n, target.x + target.size + n):
+        room = n - max(0, target.x - (x + size - 1), x - (target.x + target.size - 1))
+        for y in range(target.y - size + 1 - room, target.y + target.size + room):
+            yield (x, y)
+
+
 def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
 
