@@ -66,7 +66,7 @@ def test_ac_terr_8_move_costs_agree_with_step_cost(seed: int) -> None:
             for d in DIRECTIONS:
                 entered = [s for s in fp.entered(d) if grid.on_grid(s)]
                 road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
-                want.append((x + d[0], y + d[1], step_cost(grid, fp, d, swimmer=swimmer, wrecked=wrecked), road))
+                want.append(((x + d[0], y + d[1]), step_cost(grid, fp, d, swimmer=swimmer, wrecked=wrecked), road))
             assert costs.steps(x, y) == tuple(want)
 
 

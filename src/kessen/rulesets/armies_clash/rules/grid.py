@@ -216,7 +216,7 @@ def step_cost(grid: Grid, footprint: Footprint, direction: Direction, *, swimmer
     )
 
 
-Step = tuple[int, int, int, bool]
+Step = tuple[Square, int, bool]
 """One orthogonal step of a footprint: the anchor it moves to, its cost (``step_cost``) and whether every square it
 enters on the grid is road (AC-MOVE-7; False when it enters none)."""
 
@@ -245,7 +245,7 @@ class MoveCosts:
         entered = [s for s in footprint.entered(direction) if grid.on_grid(s)]
         road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
         cost = step_cost(grid, footprint, direction, swimmer=self._swimmer, wrecked=self._wrecked)
-        return (footprint.x + direction[0], footprint.y + direction[1], cost, road)
+        return ((footprint.x + direction[0], footprint.y + direction[1]), cost, road)
 
 
 def reach_squares(range_ft: int) -> int:

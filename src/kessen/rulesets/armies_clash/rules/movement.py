@@ -11,7 +11,6 @@ leaves the battlefield (AC-MOVE-5). When the last step entered only road, one ex
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Callable, Iterable
 from typing import Literal
@@ -212,10 +211,9 @@ def destinations(
         if lock and (pos in lock if size == 1 else any(square in lock for square in Footprint(x, y, size).squares())):
             return []
         out = []
-        for nx, ny, cost, road in costs.steps(x, y):
+        for into, cost, road in costs.steps(x, y):
             if cost > room:
                 continue
-            into = (nx, ny)
             place = places.get(into) or place_at(into)
             if not place.legal:
                 continue
@@ -229,7 +227,7 @@ def destinations(
     stops: set[Square] = set()
     road_ok: set[Square] = set()
     ends: dict[tuple[str, int, int, str], Destination] = {}
-    heap = [(0, start)]
+    by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
 
     def record(dest: Destination) -> None:
         key = (dest.kind, dest.x, dest.y, dest.stand)
@@ -238,27 +236,29 @@ def destinations(
             ends[key] = dest
 
     road_bonus = mover.road_available
-    while heap:
-        cost, pos = heapq.heappop(heap)
-        if cost > best[pos]:
-            continue
-        for npos, place, step, road in steps(pos, budget - cost):
-            total = cost + step
-            if place.flee:
-                record(Destination(npos[0], npos[1], total, False, "flee"))
-                continue
-            if place.joins:
-                for stand in place.joins:
-                    record(Destination(npos[0], npos[1], total, False, "join", stand))
-                if not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
-                    continue  # entering a regiment stand ends the move (AC-JOIN-1)
-            if road and road_bonus:
-                road_ok.add(npos)
-            if total < best.get(npos, budget + 1):
-                best[npos] = total
-                heapq.heappush(heap, (total, npos))
-            if place.stop:
-                stops.add(npos)
+    for cost, reached_at in enumerate(by_cost):
+        for pos in reached_at:
+            if cost > best[pos]:
+                continue  # reached more cheaply since
+            for npos, place, step, road in steps(pos, budget - cost):
+                total = cost + step
+                if place.flee:
+                    record(Destination(npos[0], npos[1], total, False, "flee"))
+                    continue
+                if place.joins:
+                    for stand in place.joins:
+                        record(Destination(npos[0], npos[1], total, False, "join", stand))
+                    if not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
+                        continue  # entering a regiment stand ends the move (AC-JOIN-1)
+                if road and road_bonus:
+                    road_ok.add(npos)
+                if total < best.get(npos, budget + 1):
+                    best[npos] = total
+                    while len(by_cost) <= total:  # grown as it is iterated: every step costs at least 1 (AC-TERR-5)
+                        by_cost.append([])
+                    by_cost[total].append(npos)
+                if place.stop:
+                    stops.add(npos)
     for pos in stops:
         if pos != start:
             record(Destination(pos[0], pos[1], best[pos], False))
