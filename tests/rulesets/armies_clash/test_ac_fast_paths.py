@@ -86,6 +86,42 @@ def test_ac_grid_1_goal_distances_agree_with_distance(seed: int) -> None:
         assert table.to(fp) == min((distance(fp, goal) for goal in goals), default=0)
 
 
+def _plain_place(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, footprint: Footprint, may_join: Callable[[str], bool]
+) -> Place:
+    """What a footprint is to the mover, square by square (AC-MOVE-4, AC-MOVE-5, AC-SKIRM-4, AC-REG-3, AC-SOLO-2,
+    AC-JOIN-1): the oracle of ``classify``."""
+    regiments: set[str] = set()
+    skirmishers: set[str] = set()
+    passing = off = False
+    for square in footprint.squares():
+        if not grid.on_grid(square):
+            off = True
+            continue
+        if grid.at(square).kind == "deep_water" and not mover.swimmer:
+            return Place(False, False, False, ())
+        occupant = occupancy.get(square)
+        if occupant is None or occupant[2] == mover.id:
+            continue
+        kind, side, ident = occupant
+        if side != mover.side or (kind == "regiment" and not mover.is_solo):
+            return Place(False, False, False, ())
+        if kind == "regiment":
+            regiments.add(ident)
+        else:
+            passing = True
+            if kind == "skirmisher":
+                skirmishers.add(ident)
+    if off:
+        return Place(True, False, True, ())
+    if regiments:
+        if len(regiments) == 1 and not skirmishers and may_join(next(iter(regiments))):
+            return Place(True, False, False, tuple(regiments))
+        return Place(False, False, False, ())
+    joins = tuple(sorted(s for s in skirmishers if may_join(s))) if mover.is_solo else ()
+    return Place(True, not passing, False, joins)
+
+
 def _plain_destinations(
     grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, *, enemy_stands: tuple[Footprint, ...],
     enemies: tuple[Footprint, ...], wrecked: frozenset[Square], may_join: Callable[[str], bool],
@@ -98,7 +134,7 @@ def _plain_destinations(
         return Footprint(p[0], p[1], size)
 
     def place(p: Square) -> Place:
-        return classify(grid, occupancy, mover, fp(p), may_join=may_join)
+        return _plain_place(grid, occupancy, mover, fp(p), may_join)
 
     def locked(p: Square) -> bool:
         return not mover.is_solo and not mover.retreat and any(distance(fp(p), e) == 1 for e in enemy_stands)
@@ -203,7 +239,8 @@ def _battlefield(rng: random.Random) -> tuple[Grid, dict[Square, Occupant], Move
 def test_ac_move_1_destinations_agree_with_a_plain_search(seed: int) -> None:
     """AC-MOVE-1..7, AC-MORALE-4, AC-JOIN-1: the move search finds exactly the ends, costs and road bonuses of a plain
     relaxation of every path on random battlefields (terrain, climbs, allies to pass, enemies that lock, joins,
-    routed movers, flights off the grid)."""
+    routed movers, flights off the grid); and what each footprint is to the mover is as a plain reading of AC-MOVE-4
+    says."""
     rng = random.Random(seed)
     grid, occupancy, mover, enemy_stands, enemies = _battlefield(rng)
     road_squares = [s for s, t in grid.terrain if t.kind == "road"]
@@ -218,6 +255,10 @@ def test_ac_move_1_destinations_agree_with_a_plain_search(seed: int) -> None:
         grid, occupancy, mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked, may_join=may_join
     )
     assert sorted(found, key=_end_key) == sorted(want, key=_end_key)
+    for x in range(-2, grid.width + 2):
+        for y in range(-2, grid.height + 2):
+            at = Footprint(x, y, mover.footprint.size)
+            assert classify(grid, occupancy, mover, at, may_join=may_join) == _plain_place(grid, occupancy, mover, at, may_join)
 
 
 def _end_key(end: Destination) -> tuple[str, int, int, str]:

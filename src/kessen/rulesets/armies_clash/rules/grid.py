@@ -152,10 +152,13 @@ class Grid:
     terrain: tuple[tuple[Square, Terrain], ...] = ()
     _map: dict[Square, Terrain] = field(init=False, repr=False, compare=False, hash=False)
     _costs: dict[tuple[int, bool, frozenset[Square]], MoveCosts] = field(init=False, repr=False, compare=False, hash=False)
+    deep_water: frozenset[Square] = field(init=False, repr=False, compare=False, hash=False)
+    """The squares of deep water (AC-TERR-4)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_map", dict(self.terrain))
         object.__setattr__(self, "_costs", {})
+        object.__setattr__(self, "deep_water", frozenset(s for s, t in self._map.items() if t.kind == "deep_water"))
 
     def move_costs(self, size: int, *, swimmer: bool, wrecked: frozenset[Square] = frozenset()) -> MoveCosts:
         """The steps of footprints of side *size* on this grid, each worked out once per battle (see ``MoveCosts``)."""

@@ -125,38 +125,34 @@ def classify(
 def _classify(
     grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, squares: Iterable[Square], may_join: Callable[[str], bool]
 ) -> Place:
-    """``classify`` of the footprint made of *squares*."""
-    passing = False
-    regiments: set[str] = set()
-    skirmishers: set[str] = set()
+    """``classify`` of the footprint made of *squares*: enemies, allied regiment stands (for a stand) and deep water
+    (without a swim speed) bar it; off the grid it flees; else the allies on it say whether it may stop or join."""
     off = False
+    others: list[Occupant] = []
+    deep = frozenset() if mover.swimmer else grid.deep_water
     for square in squares:
         if not grid.on_grid(square):
             off = True
             continue
-        if grid.at(square).kind == "deep_water" and not mover.swimmer:
+        if square in deep:
             return ILLEGAL
         occupant = occupancy.get(square)
         if occupant is None or occupant[2] == mover.id:
             continue
-        kind, side, ident = occupant
-        if side != mover.side:
+        if occupant[1] != mover.side or (occupant[0] == "regiment" and not mover.is_solo):
             return ILLEGAL
-        if kind == "regiment":
-            if not mover.is_solo:
-                return ILLEGAL
-            regiments.add(ident)
-        elif kind == "skirmisher":
-            passing = True
-            skirmishers.add(ident)
-        else:
-            passing = True
+        others.append(occupant)
     if off:
         return _FLEEING
+    if not others:
+        return _OPEN
+    regiments = {ident for kind, _, ident in others if kind == "regiment"}
+    skirmishers = {ident for kind, _, ident in others if kind == "skirmisher"}
     if regiments:
         if len(regiments) == 1 and not skirmishers and may_join(next(iter(regiments))):
             return Place(True, False, False, tuple(regiments))
         return ILLEGAL
+    passing = any(kind != "regiment" for kind, _, _ in others)
     joins = tuple(sorted(s for s in skirmishers if may_join(s))) if mover.is_solo else ()
     if joins:
         return Place(True, not passing, False, joins)
