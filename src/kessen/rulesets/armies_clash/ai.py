@@ -6,8 +6,10 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from kessen.core.engine import Decision
+from kessen.dice import Dist
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import (
     AttackWith,
@@ -23,7 +25,8 @@ from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_fo
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove
-from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.attack import AttackTotals
+from kessen.rulesets.armies_clash.rules.damage import SoloHits, damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.rulesets.armies_clash.rules.grid import Footprint, anchors_within, goal_distances, reach_squares
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
@@ -37,7 +40,7 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     turn = state.turn
     supported = turn is not None and piece in turn.supported
     dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
-    total += Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)  # the exact mean, in integers
+    total += _mean_of(dist)
     if kind == "objective":
         total *= 2
     elif kind == "stand":
@@ -45,6 +48,18 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
         if stand is not None and stand.hp == 0:
             total /= 2  # a casualty only passes damage on
     return total
+
+
+_MEANS: WeakKeyDictionary[Dist[Any], Fraction] = WeakKeyDictionary()
+
+
+def _mean_of(dist: Dist[AttackTotals] | Dist[SoloHits]) -> Fraction:
+    """The exact mean damage of an action's distribution, counted in integers once per distribution (the engine's
+    distributions are cached, and the same attack is weighed again and again)."""
+    found = _MEANS.get(dist)
+    if found is None:
+        found = _MEANS[dist] = Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
+    return found
 
 
 @functools.lru_cache(maxsize=256)

@@ -20,7 +20,7 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, per_state, push
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll
 from kessen.rulesets.armies_clash.rules.attack import (
     AttackQuestion,
@@ -99,6 +99,7 @@ def _cover(state: AcState, fp: Footprint) -> Cover:
     return "half" if any(state.grid.on_grid(s) and state.grid.at(s).kind == "forest" for s in fp.squares()) else "none"
 
 
+@per_state
 def _adjacent_enemy(state: AcState, piece: str, origin: Footprint) -> bool:
     """Next to an enemy stand or a conscious unattached enemy solo (AC-D20-8)."""
     side = state.side_of(piece)

@@ -3,9 +3,10 @@ pending steps are in ``referee.steps``), with the small updates every section of
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee.steps import Pending
@@ -240,6 +241,30 @@ class AcState:
 
 
 R = TypeVar("R")
+P = ParamSpec("P")
+
+
+def per_state(question: Callable[Concatenate[AcState, P], R]) -> Callable[Concatenate[AcState, P], R]:
+    """*question* about a state (and hashable positional arguments), answered once per state: the answers are kept for
+    the state last asked about, while the options of one node ask the same thing again and again; a question about
+    another state starts afresh and lets the old one go. Each caller keeps the table of the state it asked about, so
+    threads asking about different states never mix their answers."""
+    latest: list[tuple[AcState | None, dict[Any, Any]]] = [(None, {})]
+
+    @functools.wraps(question)
+    def asked(state: AcState, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        entry = latest[0]
+        if entry[0] is not state:
+            entry = latest[0] = (state, {})
+        key = (args, tuple(kwargs.items())) if kwargs else args
+        answers = entry[1]
+        if key in answers:
+            found: R = answers[key]
+            return found
+        answer = answers[key] = question(state, *args, **kwargs)
+        return answer
+
+    return asked
 
 
 def evolver(cls: type[R]) -> Callable[..., R]:
