@@ -3,7 +3,6 @@ action (§5.13)."""
 
 from __future__ import annotations
 
-
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
