@@ -6,8 +6,10 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from kessen.core.engine import Decision
+from kessen.dice import Dist
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import (
     AttackWith,
@@ -23,9 +25,10 @@ from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_fo
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove
-from kessen.rulesets.armies_clash.rules.damage import damage_roll
+from kessen.rulesets.armies_clash.rules.attack import AttackTotals
+from kessen.rulesets.armies_clash.rules.damage import SoloHits, damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, goal_distances, reach_squares
+from kessen.rulesets.armies_clash.rules.grid import Footprint, anchors_within, goal_distances, reach_squares
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 
 
@@ -37,7 +40,7 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     turn = state.turn
     supported = turn is not None and piece in turn.supported
     dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
-    total += sum((p * o.damage for o, p in dist.probabilities().items()), Fraction(0))
+    total += _mean_of(dist)
     if kind == "objective":
         total *= 2
     elif kind == "stand":
@@ -45,6 +48,18 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
         if stand is not None and stand.hp == 0:
             total /= 2  # a casualty only passes damage on
     return total
+
+
+_MEANS: WeakKeyDictionary[Dist[Any], Fraction] = WeakKeyDictionary()
+
+
+def _mean_of(dist: Dist[AttackTotals] | Dist[SoloHits]) -> Fraction:
+    """The exact mean damage of an action's distribution, counted in integers once per distribution (the engine's
+    distributions are cached, and the same attack is weighed again and again)."""
+    found = _MEANS.get(dist)
+    if found is None:
+        found = _MEANS[dist] = Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
+    return found
 
 
 @functools.lru_cache(maxsize=256)
@@ -72,6 +87,11 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
         else:
             value += share * mean
     return value
+
+
+def _close_to(mates: list[Footprint], size: int, spacing: int) -> frozenset[tuple[int, int]]:
+    """The anchors of a footprint of side *size* within *spacing* squares of one of *mates* (``distance``)."""
+    return frozenset(anchor for m in mates for anchor in anchors_within(m, size, spacing))
 
 
 class AcAI:
@@ -148,19 +168,21 @@ class AcAI:
         stand = state.stand(piece)
         mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
         spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
-        size = piece_footprint(state, piece).size
+        here = piece_footprint(state, piece)
+        size = here.size
+        close = _close_to(mates, size, spacing)
 
         def score(option: Any) -> tuple[int, int, int, int, int]:
             if isinstance(option, Stay):
-                fp, cost = piece_footprint(state, piece), 0
+                x, y, cost = here.x, here.y, 0
             else:
                 assert isinstance(option, Destination)
                 if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
                     return (1, 0, 0, 0, 0)
-                fp, cost = Footprint(option.x, option.y, size), option.cost
-            gap = aims.to(fp)
+                x, y, cost = option.x, option.y, option.cost
+            gap = aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
-            loose = int(bool(mates) and all(distance(fp, m) > spacing for m in mates))
+            loose = int(bool(mates) and (x, y) not in close)
             return (0, off, loose, gap, cost)
 
         return min(options, key=score)

@@ -21,6 +21,7 @@ with `uses`, and follows the area rules (AC-SPELL-7).
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -38,7 +39,7 @@ from kessen.rulesets.armies_clash.rules.grid import (
     overlaps,
     size_category,
 )
-from kessen.rulesets.armies_clash.rules.profiles import Attack
+from kessen.rulesets.armies_clash.rules.profiles import Attack, AttackKind
 
 MAX_GRID = 100
 MAX_STANDS_PER_SIDE = 50
@@ -124,7 +125,13 @@ class AttackRecord(StrictModel):
 
     def profile(self) -> Attack:
         """The attack as the rules read it: the dice string parsed, a melee reach filled in (5 ft)."""
-        return Attack(self.kind, self.attack_bonus, parse_dice(self.damage), self.reach if self.kind == "melee" else None)
+        return _profile(self.kind, self.attack_bonus, self.damage, self.reach if self.kind == "melee" else None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _profile(kind: AttackKind, attack_bonus: int, damage: str, reach_ft: int | None) -> Attack:
+    """An attack profile, its dice string parsed once (the engine asks for it at every attack it weighs)."""
+    return Attack(kind, attack_bonus, parse_dice(damage), reach_ft)
 
 
 class SpellRecord(StrictModel):

@@ -3,8 +3,6 @@ action (§5.13)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
@@ -22,7 +20,7 @@ from kessen.rulesets.armies_clash.referee.options import (
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, stats
 from kessen.rulesets.armies_clash.referee.special_actions import configure, hide, solo_join_destinations
 from kessen.rulesets.armies_clash.referee.spells import cast_area, cast_options, cast_targeted
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, set_turn, then
 from kessen.rulesets.armies_clash.referee.steps import ChooseActivation, EndTurn, PieceDeclare, PieceMove, SoloBonus
 from kessen.rulesets.armies_clash.rules.grid import adjacent, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import FormationName, speed_squares
@@ -115,7 +113,7 @@ def activate(state: AcState, choice: Activate | ActivateSolo | None, out: list[E
     if choice is None:
         return then(state, EndTurn())
     if isinstance(choice, ActivateSolo):
-        state = replace(state, acted=state.acted | {choice.solo})
+        state = evolve(state, acted=state.acted | {choice.solo})
         state = set_turn(
             state, piece=choice.solo, unit_action=turn.action, action="free", piece_action="", budget=0, moved=True,
             road_used=False,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from kessen.core.events import Event
@@ -19,7 +20,7 @@ from kessen.rulesets.armies_clash.referee.pieces import (
     stats,
     unhide,
 )
-from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, push
+from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, per_state, push
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll
 from kessen.rulesets.armies_clash.rules.attack import (
     AttackQuestion,
@@ -98,6 +99,7 @@ def _cover(state: AcState, fp: Footprint) -> Cover:
     return "half" if any(state.grid.on_grid(s) and state.grid.at(s).kind == "forest" for s in fp.squares()) else "none"
 
 
+@per_state
 def _adjacent_enemy(state: AcState, piece: str, origin: Footprint) -> bool:
     """Next to an enemy stand or a conscious unattached enemy solo (AC-D20-8)."""
     side = state.side_of(piece)
@@ -169,9 +171,16 @@ def attack_question(
     """The question of *piece*'s *rolls* against *target*: advantage and disadvantage from the battlefield
     (AC-ATTACK-7, AC-TERR-6, AC-D20-8, AC-HIDE-4, AC-INTEG-1, AC-CMD-3, AC-DMG-5), the target's AC from its
     formation and cover (AC-ATTACK-8); against a solo, with the solo's condition (AC-DMG-5)."""
+    return _question(state, piece, kind, target, target_info(state, kind, target), rolls, action=action, supported=supported)
+
+
+def _question(
+    state: AcState, piece: str, kind: TargetKind, target: str, t: Target, rolls: tuple[Roll, ...], *, action: str,
+    supported: bool,
+) -> Question:
+    """``attack_question`` of the target *target* that ``target_info`` sees as *t*."""
     flags = attacker(state, piece)
     origin = piece_footprint(state, piece)
-    t = target_info(state, kind, target)
     question = AttackQuestion(
         rolls, t.ac, max(1, t.hp), attacker=flags.kind, action="spell" if action == "spell" else "attack", target=kind,
         target_isolated=t.isolated, target_defensive=t.defensive,
@@ -205,10 +214,16 @@ def attack_plan(state: AcState, piece: str, using: str, kind: TargetKind, target
             ),
             1,
         )
-        for record in dict(routines(stats(state, piece)))[using]
+        for record in _routine(stats(state, piece), using)
     ]
     rolls = action_rolls(routine, reach_bonus=state.stand(piece) is not None)
-    return attack_question(state, piece, kind, target, rolls, action="attack", supported=supported)
+    return _question(state, piece, kind, target, t, rolls, action="attack", supported=supported)
+
+
+@functools.lru_cache(maxsize=256)
+def _routine(creature: Creature, using: str) -> tuple[AttackRecord, ...]:
+    """The attacks of the routine *using* of *creature* (``routines``), found once."""
+    return dict(routines(creature))[using]
 
 
 def attack_with(state: AcState, piece: str, choice: AttackWith, *, supported: bool, out: list[Event]) -> AcState:

@@ -3,6 +3,7 @@ nodes and transitions, notation, odds, words, the board, the AI."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -24,8 +25,11 @@ from kessen.rulesets.armies_clash.scenario import load_scenario, swap_deployment
 RULESET_ID = "armies-clash"
 
 
+@functools.lru_cache(maxsize=8)
 def load_state(text_: str, source: str) -> AcState:
-    """The initial state of a scenario file's text: the battle as set up, everyone about to roll initiative."""
+    """The initial state of a scenario file's text: the battle as set up, everyone about to roll initiative. The
+    state is frozen, so a simulation's battles share one, parsed and validated once (with the move costs its grid
+    has worked out, ``Grid.move_costs``)."""
     return initial_state(load_scenario(text_, source))
 
 

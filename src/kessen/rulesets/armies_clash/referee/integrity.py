@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from kessen.core.events import Event
-from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand
+from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand, evolve
 from kessen.rulesets.armies_clash.rules.integrity import solo_isolated, stand_isolated
 
 P = TypeVar("P", Stand, Solo)
@@ -24,10 +24,10 @@ def isolation(state: AcState, out: list[Event]) -> AcState:
         _isolated(s, stand_isolated(s.footprint, [m.footprint for m in by_unit[s.unit] if m.id != s.id], regiment=s.unit in regiments))
         for s in state.stands
     )
-    state = replace(state, stands=stands)
+    state = evolve(state, stands=stands)
     allies = {side: [s.footprint for s in state.side_stands(side)] for side in SIDES}
     solos = tuple(_isolated(s, s.on_grid and solo_isolated(s.footprint, allies[s.side])) for s in state.solos)
-    return replace(state, solos=solos)
+    return evolve(state, solos=solos)
 
 
 def _isolated(piece: P, isolated: bool) -> P:

@@ -39,7 +39,6 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from collections.abc import Hashable
 from typing import Any, Literal, cast
 
@@ -66,7 +65,7 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, other, push, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, other, push, then
 from kessen.rulesets.armies_clash.referee.steps import (
     AttackRoll,
     AutoDamage,
@@ -338,7 +337,7 @@ def _result(state: AcState) -> Terminal | None:
 
 
 def _with_pending(state: AcState, pending: tuple[Hashable, ...]) -> AcState:
-    return replace(state, pending=cast(tuple[Pending, ...], pending))
+    return evolve(state, pending=cast(tuple[Pending, ...], pending))
 
 
 MACHINE: StepMachine[AcState] = StepMachine(RULES, with_pending=_with_pending, result=_result, refill=rounds.next_turn)

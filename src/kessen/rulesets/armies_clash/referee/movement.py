@@ -24,6 +24,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     Solo,
     Stand,
     Turn,
+    evolve,
     lost_plus,
     replace_solo,
     replace_stand,
@@ -95,7 +96,7 @@ def move_options(state: AcState, turn: Turn) -> tuple[Destination | Stay, ...]:
     size = piece_footprint(state, turn.piece).size
 
     def near(x: Destination) -> int:
-        return aims.to(Footprint(x.x, x.y, size))
+        return aims.at(x.x, x.y, size)
 
     if routed_piece(state, turn.piece):
         dests.sort(key=lambda x: (x.kind != "flee", -near(x), x.cost, x.y, x.x))
@@ -174,7 +175,7 @@ def flee(state: AcState, piece: str, out: list[Event]) -> AcState:
         return replace_solo(state, replace(solo, status="gone"))
     unit = state.unit(stand.unit)
     out.append(ev.Fled(piece=piece, unit=unit.id))
-    state = replace(state, stands=tuple(s for s in state.stands if s.id != piece), lost=lost_plus(state, unit.side))
+    state = evolve(state, stands=tuple(s for s in state.stands if s.id != piece), lost=lost_plus(state, unit.side))
     for solo in state.solos:
         if solo.joined_to == piece and solo.status in ("up", "dying", "stable"):
             out.append(ev.Fled(piece=solo.id, unit=unit.id))

@@ -11,6 +11,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     AcState,
     Solo,
     other,
+    per_state,
     replace_solo,
     replace_stand,
     replace_unit,
@@ -64,6 +65,7 @@ def piece_footprint(state: AcState, piece: str) -> Footprint:
     return solo.footprint
 
 
+@per_state
 def enemy_footprints(state: AcState, side: str, *, stands_only: bool = False) -> tuple[Footprint, ...]:
     out = [s.footprint for s in state.side_stands(other(side))]
     if not stands_only:
@@ -71,8 +73,10 @@ def enemy_footprints(state: AcState, side: str, *, stands_only: bool = False) ->
     return tuple(out)
 
 
+@per_state
 def occupancy(state: AcState) -> dict[Square, Occupant]:
-    """Who stands on each square: stands and unattached solos on the grid (joined solos have no footprint)."""
+    """Who stands on each square: stands and unattached solos on the grid (joined solos have no footprint); one table
+    per state, which its readers never change."""
     occ: dict[Square, Occupant] = {}
     types = {u.id: (u.type, u.side) for u in state.units}
     for s in state.stands:
@@ -100,9 +104,10 @@ def kind_of(state: AcState, target: str) -> TargetKind:
     return "objective"
 
 
-def objectives_to_destroy(state: AcState, side: str) -> list[ObjectiveEntry]:
+@per_state
+def objectives_to_destroy(state: AcState, side: str) -> tuple[ObjectiveEntry, ...]:
     """The side's destroy objectives whose squares still stand (AC-OBJ-3)."""
-    return [o for o in state.static.objectives if o.kind == "destroy" and o.side == side and state.hp_of(o.id) > 0]
+    return tuple(o for o in state.static.objectives if o.kind == "destroy" and o.side == side and state.hp_of(o.id) > 0)
 
 
 def objective_footprint(objective: ObjectiveEntry) -> Footprint:
@@ -111,6 +116,7 @@ def objective_footprint(objective: ObjectiveEntry) -> Footprint:
     return Footprint(objective.square[0], objective.square[1])
 
 
+@per_state
 def goals(state: AcState, side: str) -> tuple[Footprint, ...]:
     """What a side advances on: enemy pieces and the squares of its own destroy objectives still standing."""
     found = list(enemy_footprints(state, side))

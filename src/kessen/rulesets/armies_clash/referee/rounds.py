@@ -8,7 +8,7 @@ from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_unit, set_turn, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, replace_unit, set_turn, then
 from kessen.rulesets.armies_clash.referee.steps import (
     END_OF_ROUND,
     ChooseActivation,
@@ -28,7 +28,7 @@ def turn_side(state: AcState, turn: Turn) -> str:
 def new_round(state: AcState, out: list[Event]) -> AcState:
     """A round: every unit and unattached solo in initiative order (AC-ROUND-1); a solo acts on its unit's turn if it
     starts the round joined, on its own count otherwise (AC-INIT-4)."""
-    state = replace(
+    state = evolve(
         state, round=state.round + 1, turn_index=-1, turn=None, acted=frozenset(), shifted=frozenset(),
         solos=tuple(replace(s, own_turn=s.joined_to is None) for s in state.solos),
     )
@@ -44,13 +44,13 @@ def next_turn(state: AcState, out: list[Event]) -> AcState:
         solo = state.solo(who)
         if solo is not None:
             if solo.own_turn and solo.status == "up" and solo.joined_to is None and who not in state.acted:
-                return then(replace(state, turn_index=index, turn=Turn(who, True)), StartTurn())
+                return then(evolve(state, turn_index=index, turn=Turn(who, True)), StartTurn())
         else:
             unit = state.unit(who)
             if not unit.eliminated and state.unit_stands(who):
-                return then(replace(state, turn_index=index, turn=Turn(who, False, formation=unit.formation)), StartTurn())
+                return then(evolve(state, turn_index=index, turn=Turn(who, False, formation=unit.formation)), StartTurn())
         index += 1
-    return replace(state, turn_index=index, turn=None, pending=state.pending + END_OF_ROUND)
+    return evolve(state, turn_index=index, turn=None, pending=state.pending + END_OF_ROUND)
 
 
 def start_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:
@@ -86,10 +86,10 @@ def end_turn(state: AcState, turn: Turn, out: list[Event]) -> AcState:
     """End of a turn: isolation is recomputed (AC-INTEG-6); Incite's advantage ends; Prepare set in an earlier
     round ends with the commander's (the unit's) turn (AC-CMD-3, AC-CMD-4)."""
     if turn.solo:
-        state = replace(state, acted=state.acted | {turn.actor})
+        state = evolve(state, acted=state.acted | {turn.actor})
     else:
         unit = state.unit(turn.actor)
         prepared = unit.prepared and unit.prepared_round >= state.round
         state = replace_unit(state, replace(unit, incited=False, prepared=prepared))
-    state = replace(state, turn=None)
+    state = evolve(state, turn=None)
     return isolation(state, out)

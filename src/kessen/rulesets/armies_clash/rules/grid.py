@@ -122,6 +122,19 @@ def away_from(source: Footprint, target: Footprint) -> Direction | None:
     return SOUTH if south > 0 else NORTH
 
 
+def anchors_within(target: Footprint, size: int, n: int) -> Iterator[Square]:
+    """The anchor of every footprint of side *size* at distance at most *n* from *target* (§3, AC-GRID-1): column by
+    column, the rows its remaining distance allows.
+
+    >>> sorted(anchors_within(Footprint(3, 3), 1, 1))
+    [(2, 3), (3, 2), (3, 3), (3, 4), (4, 3)]
+    """
+    for x in range(target.x - size + 1 - n, target.x + target.size + n):
+        room = n - max(0, target.x - (x + size - 1), x - (target.x + target.size - 1))
+        for y in range(target.y - size + 1 - room, target.y + target.size + room):
+            yield (x, y)
+
+
 def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
 
@@ -138,9 +151,22 @@ class Grid:
     height: int
     terrain: tuple[tuple[Square, Terrain], ...] = ()
     _map: dict[Square, Terrain] = field(init=False, repr=False, compare=False, hash=False)
+    _costs: dict[tuple[int, bool, frozenset[Square]], MoveCosts] = field(init=False, repr=False, compare=False, hash=False)
+    deep_water: frozenset[Square] = field(init=False, repr=False, compare=False, hash=False)
+    """The squares of deep water (AC-TERR-4)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_map", dict(self.terrain))
+        object.__setattr__(self, "_costs", {})
+        object.__setattr__(self, "deep_water", frozenset(s for s, t in self._map.items() if t.kind == "deep_water"))
+
+    def move_costs(self, size: int, *, swimmer: bool, wrecked: frozenset[Square] = frozenset()) -> MoveCosts:
+        """The steps of footprints of side *size* on this grid, each worked out once per battle (see ``MoveCosts``)."""
+        key = (size, swimmer, wrecked)
+        found = self._costs.get(key)
+        if found is None:
+            found = self._costs[key] = MoveCosts(self, size, swimmer=swimmer, wrecked=wrecked)
+        return found
 
     def at(self, square: Square) -> Terrain:
         return self._map.get(square, PLAIN)
@@ -191,6 +217,38 @@ def step_cost(grid: Grid, footprint: Footprint, direction: Direction, *, swimmer
         enter_cost(grid, s, (s[0] - dx, s[1] - dy), swimmer=swimmer, wrecked=wrecked)
         for s in footprint.entered(direction)
     )
+
+
+Step = tuple[Square, int, bool]
+"""One orthogonal step of a footprint: the anchor it moves to, its cost (``step_cost``) and whether every square it
+enters on the grid is road (AC-MOVE-7; False when it enters none)."""
+
+
+class MoveCosts:
+    """The four steps (in ``DIRECTIONS`` order) from each anchor of a footprint of one size, for one mover's swim speed
+    and one set of wrecked road squares: ``step_cost`` and the road test of each, computed the first time that
+    anchor is asked for and kept, so that a move's search pays for the terrain of a square once, not once per path
+    (AC-TERR-5, AC-TERR-7, AC-TERR-8, AC-MOVE-7)."""
+
+    __slots__ = ("_grid", "_size", "_swimmer", "_wrecked", "_steps")
+
+    def __init__(self, grid: Grid, size: int, *, swimmer: bool, wrecked: frozenset[Square]) -> None:
+        self._grid, self._size, self._swimmer, self._wrecked = grid, size, swimmer, wrecked
+        self._steps: dict[Square, tuple[Step, ...]] = {}
+
+    def steps(self, x: int, y: int) -> tuple[Step, ...]:
+        """The steps from the footprint anchored at ``(x, y)``."""
+        found = self._steps.get((x, y))
+        if found is None:
+            found = self._steps[(x, y)] = tuple(self._step(Footprint(x, y, self._size), d) for d in DIRECTIONS)
+        return found
+
+    def _step(self, footprint: Footprint, direction: Direction) -> Step:
+        grid = self._grid
+        entered = [s for s in footprint.entered(direction) if grid.on_grid(s)]
+        road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
+        cost = step_cost(grid, footprint, direction, swimmer=self._swimmer, wrecked=self._wrecked)
+        return ((footprint.x + direction[0], footprint.y + direction[1]), cost, road)
 
 
 def reach_squares(range_ft: int) -> int:
@@ -285,34 +343,40 @@ def coverage(area: frozenset[Square], footprint: Footprint) -> Literal["none", "
 class GoalDistances:
     """The distance from any footprint to the nearest of some footprints (§3), for a grid of ``width`` × ``height``:
     the same number as ``min(distance(fp, goal) for goal in goals)`` (0 when there are none), from a table of every
-    square's distance built once, so that a move's many candidate ends each cost a few lookups."""
+    square's distance built once, so that a move's many candidate ends each cost a few lookups. The table reaches
+    ``MARGIN`` squares beyond each edge, where the footprints of pieces that flee the grid stand; squares farther
+    off are measured directly."""
 
-    __slots__ = ("goals", "_table")
+    MARGIN = max(FOOTPRINT.values())
+
+    __slots__ = ("goals", "_table", "_low", "_high_x", "_high_y")
 
     def __init__(self, width: int, height: int, goals: tuple[Footprint, ...]) -> None:
         self.goals = goals
-        table = np.full((width, height), np.iinfo(np.int32).max, dtype=np.int32)
-        xs, ys = np.arange(width, dtype=np.int32), np.arange(height, dtype=np.int32)
+        m = self.MARGIN
+        table = np.full((width + 2 * m, height + 2 * m), np.iinfo(np.int32).max, dtype=np.int32)
+        xs, ys = np.arange(-m, width + m, dtype=np.int32), np.arange(-m, height + m, dtype=np.int32)
         for goal in goals:
             dx = np.maximum(0, np.maximum(goal.x - xs, xs - (goal.x + goal.size - 1)))
             dy = np.maximum(0, np.maximum(goal.y - ys, ys - (goal.y + goal.size - 1)))
             np.minimum(table, dx[:, None] + dy[None, :], out=table)
-        self._table = table
+        self._table: list[list[int]] = table.tolist()  # lists: a lookup costs far less than numpy's indexing
+        self._low, self._high_x, self._high_y = -m, width + m, height + m
 
     def to(self, footprint: Footprint) -> int:
-        """The distance from *footprint* to the nearest goal (squares off the grid measured directly)."""
+        """The distance from *footprint* to the nearest goal."""
+        return self.at(footprint.x, footprint.y, footprint.size)
+
+    def at(self, x: int, y: int, size: int = 1) -> int:
+        """``to`` the footprint of side *size* anchored at ``(x, y)``."""
         if not self.goals:
             return 0
-        width, height = self._table.shape
-        best = None
-        for x, y in footprint.squares():
-            if 0 <= x < width and 0 <= y < height:
-                here = int(self._table[x, y])
-            else:
-                here = min(distance(Footprint(x, y), goal) for goal in self.goals)
-            best = here if best is None else min(best, here)
-        assert best is not None
-        return best
+        low, high_x, high_y, table = self._low, self._high_x, self._high_y, self._table
+        if low <= x and x + size <= high_x and low <= y and y + size <= high_y:
+            if size == 1:
+                return table[x - low][y - low]
+            return min(min(column[y - low:y - low + size]) for column in table[x - low:x - low + size])
+        return min(distance(Footprint(x, y, size), goal) for goal in self.goals)
 
 
 @functools.lru_cache(maxsize=64)

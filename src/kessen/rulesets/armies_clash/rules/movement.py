@@ -11,8 +11,8 @@ leaves the battlefield (AC-MOVE-5). When the last step entered only road, one ex
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 FormationName = Literal["support", "defensive", "march"]
@@ -25,10 +25,8 @@ from kessen.rulesets.armies_clash.rules.grid import (
     Direction,
     Square,
     distance,
-    enter_cost,
     goal_distances,
     lock_squares,
-    step_cost,
 )
 
 
@@ -107,6 +105,9 @@ class Place:
 
 
 ILLEGAL = Place(False, False, False, ())
+_OPEN = Place(True, True, False, ())  # the usual answers, shared rather than built anew
+_PASSING = Place(True, False, False, ())
+_FLEEING = Place(True, False, True, ())
 
 
 def classify(
@@ -118,39 +119,44 @@ def classify(
     may_join: Callable[[str], bool],
 ) -> Place:
     """Whether the mover may stand at *footprint* after a step, may stop there, leaves the grid, or joins (AC-MOVE-4)."""
-    passing = False
-    regiments: set[str] = set()
-    skirmishers: set[str] = set()
+    return _classify(grid, occupancy, mover, footprint.squares(), may_join)
+
+
+def _classify(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, squares: Iterable[Square], may_join: Callable[[str], bool]
+) -> Place:
+    """``classify`` of the footprint made of *squares*: enemies, allied regiment stands (for a stand) and deep water
+    (without a swim speed) bar it; off the grid it flees; else the allies on it say whether it may stop or join."""
     off = False
-    for square in footprint.squares():
+    others: list[Occupant] = []
+    deep = frozenset() if mover.swimmer else grid.deep_water
+    for square in squares:
         if not grid.on_grid(square):
             off = True
             continue
-        if grid.at(square).kind == "deep_water" and not mover.swimmer:
+        if square in deep:
             return ILLEGAL
         occupant = occupancy.get(square)
         if occupant is None or occupant[2] == mover.id:
             continue
-        kind, side, ident = occupant
-        if side != mover.side:
+        if occupant[1] != mover.side or (occupant[0] == "regiment" and not mover.is_solo):
             return ILLEGAL
-        if kind == "regiment":
-            if not mover.is_solo:
-                return ILLEGAL
-            regiments.add(ident)
-        elif kind == "skirmisher":
-            passing = True
-            skirmishers.add(ident)
-        else:
-            passing = True
+        others.append(occupant)
     if off:
-        return Place(True, False, True, ())
+        return _FLEEING
+    if not others:
+        return _OPEN
+    regiments = {ident for kind, _, ident in others if kind == "regiment"}
+    skirmishers = {ident for kind, _, ident in others if kind == "skirmisher"}
     if regiments:
         if len(regiments) == 1 and not skirmishers and may_join(next(iter(regiments))):
             return Place(True, False, False, tuple(regiments))
         return ILLEGAL
+    passing = any(kind != "regiment" for kind, _, _ in others)
     joins = tuple(sorted(s for s in skirmishers if may_join(s))) if mover.is_solo else ()
-    return Place(True, not passing, False, joins)
+    if joins:
+        return Place(True, not passing, False, joins)
+    return _PASSING if passing else _OPEN
 
 
 def destinations(
@@ -163,29 +169,61 @@ def destinations(
     wrecked: frozenset[Square] = frozenset(),
     may_join: Callable[[str], bool] = lambda _: False,
 ) -> list[Destination]:
-    """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7)."""
+    """Every end of a legal move within the budget, the road bonus step included (AC-MOVE-1..7).
 
-    lock = lock_squares(enemy_stands)
-    away = goal_distances(grid.width, grid.height, enemies)
+    A cheapest-path search (Dijkstra, integer costs) over footprint anchors: each step's cost and road test come from
+    the grid's ``MoveCosts``, each anchor's footing (``classify``) is judged once, and a step is taken from an anchor
+    only where the mover is not locked (AC-MOVE-3) and, routed, does not close on the nearest enemy (AC-MORALE-4).
+    """
+
     size = mover.footprint.size
     may_lock = not mover.is_solo and not mover.retreat
-    places: dict[tuple[int, int], Place] = {}  # each footprint position classified once
+    lock = lock_squares(enemy_stands) if may_lock else frozenset()
+    away = goal_distances(grid.width, grid.height, enemies) if mover.routed else None
+    costs = grid.move_costs(size, swimmer=mover.swimmer, wrecked=wrecked)
+    budget = mover.budget
+    places: dict[Square, Place] = {}  # each footprint position classified once
+    gaps: dict[Square, int] = {}  # a routed mover's distance to the nearest enemy, per position
 
-    def locked(fp: Footprint) -> bool:
-        return may_lock and any(square in lock for square in fp.squares())
-
-    def place_at(x: int, y: int) -> Place:
-        found = places.get((x, y))
+    def place_at(pos: Square) -> Place:
+        found = places.get(pos)
         if found is None:
-            found = places[(x, y)] = classify(grid, occupancy, mover, Footprint(x, y, size), may_join=may_join)
+            x, y = pos
+            squares = (pos,) if size == 1 else [(x + dx, y + dy) for dx in range(size) for dy in range(size)]
+            found = places[pos] = _classify(grid, occupancy, mover, squares, may_join)
         return found
 
+    def gap(pos: Square) -> int:
+        assert away is not None
+        found = gaps.get(pos)
+        if found is None:
+            found = gaps[pos] = away.at(pos[0], pos[1], size)
+        return found
+
+    def steps(pos: Square, room: float) -> list[tuple[Square, Place, int, bool]]:
+        """The legal steps from *pos* that cost at most *room*: where to, what is there, the cost, whether only road
+        was entered."""
+        x, y = pos
+        if lock and (pos in lock if size == 1 else any(square in lock for square in Footprint(x, y, size).squares())):
+            return []
+        out = []
+        for into, cost, road in costs.steps(x, y):
+            if cost > room:
+                continue
+            place = places.get(into) or place_at(into)
+            if not place.legal:
+                continue
+            if away is not None and gap(into) < gap(pos):
+                continue
+            out.append((into, place, cost, road))
+        return out
+
     start = (mover.footprint.x, mover.footprint.y)
-    best: dict[tuple[int, int], int] = {start: 0}
-    stops: set[tuple[int, int]] = set()
-    road_ok: set[tuple[int, int]] = set()
+    best: dict[Square, int] = {start: 0}
+    stops: set[Square] = set()
+    road_ok: set[Square] = set()
     ends: dict[tuple[str, int, int, str], Destination] = {}
-    heap = [(0, start)]
+    by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
 
     def record(dest: Destination) -> None:
         key = (dest.kind, dest.x, dest.y, dest.stand)
@@ -193,68 +231,42 @@ def destinations(
         if old is None or (dest.cost, dest.road) < (old.cost, old.road):
             ends[key] = dest
 
-    def steps(pos: tuple[int, int]) -> list[tuple[tuple[int, int], Place, int, bool]]:
-        """The legal steps from *pos*: where to, what is there, the cost, whether only road was entered."""
-        x, y = pos
-        if size == 1:
-            if may_lock and pos in lock:
-                return []
-        elif locked(Footprint(x, y, size)):
-            return []
-        out = []
-        here = away.to(Footprint(x, y, size)) if mover.routed else 0
-        for d in DIRECTIONS:
-            into = (x + d[0], y + d[1])
-            place = place_at(*into)
-            if not place.legal:
-                continue
-            if mover.routed and away.to(Footprint(into[0], into[1], size)) < here:
-                continue
-            if size == 1:  # the one square entered, straight from the one left
-                road = grid.on_grid(into) and grid.at(into).kind == "road"
-                cost = enter_cost(grid, into, pos, swimmer=mover.swimmer, wrecked=wrecked)
-            else:
-                fp = Footprint(x, y, size)
-                entered = [s for s in fp.entered(d) if grid.on_grid(s)]
-                road = bool(entered) and all(grid.at(s).kind == "road" for s in entered)
-                cost = step_cost(grid, fp, d, swimmer=mover.swimmer, wrecked=wrecked)
-            out.append((into, place, cost, road))
-        return out
-
-    while heap:
-        cost, pos = heapq.heappop(heap)
-        if cost > best[pos]:
-            continue
-        for npos, place, step, road in steps(pos):
-            total = cost + step
-            if total > mover.budget:
-                continue
-            if place.flee:
-                record(Destination(npos[0], npos[1], total, False, "flee"))
-                continue
-            for stand in place.joins:
-                record(Destination(npos[0], npos[1], total, False, "join", stand))
-            if place.joins and not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
-                continue  # entering a regiment stand ends the move (AC-JOIN-1)
-            if road and mover.road_available:
-                road_ok.add(npos)
-            if total < best.get(npos, mover.budget + 1):
-                best[npos] = total
-                heapq.heappush(heap, (total, npos))
-            if place.stop:
-                stops.add(npos)
+    road_bonus = mover.road_available
+    for cost, reached_at in enumerate(by_cost):
+        for pos in reached_at:
+            if cost > best[pos]:
+                continue  # reached more cheaply since
+            for npos, place, step, road in steps(pos, budget - cost):
+                total = cost + step
+                if place.flee:
+                    record(Destination(npos[0], npos[1], total, False, "flee"))
+                    continue
+                if place.joins:
+                    for stand in place.joins:
+                        record(Destination(npos[0], npos[1], total, False, "join", stand))
+                    if not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
+                        continue  # entering a regiment stand ends the move (AC-JOIN-1)
+                if road and road_bonus:
+                    road_ok.add(npos)
+                if total < best.get(npos, budget + 1):
+                    best[npos] = total
+                    while len(by_cost) <= total:  # grown as it is iterated: every step costs at least 1 (AC-TERR-5)
+                        by_cost.append([])
+                    by_cost[total].append(npos)
+                if place.stop:
+                    stops.add(npos)
     for pos in stops:
         if pos != start:
             record(Destination(pos[0], pos[1], best[pos], False))
     reached = {(d.x, d.y) for d in ends.values() if d.kind == "move"}
     for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
-        for npos, place, _step, _road in steps(pos):
+        for npos, place, _step, _road in steps(pos, math.inf):
             if place.flee:
-                record(Destination(npos[0], npos[1], mover.budget, True, "flee"))
+                record(Destination(npos[0], npos[1], budget, True, "flee"))
             for stand in place.joins:
-                record(Destination(npos[0], npos[1], mover.budget, True, "join", stand))
+                record(Destination(npos[0], npos[1], budget, True, "join", stand))
             if place.stop and npos != start and npos not in reached:
-                record(Destination(npos[0], npos[1], mover.budget, True))
+                record(Destination(npos[0], npos[1], budget, True))
     return list(ends.values())
 
 
