@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Hashable
+from dataclasses import field
+from typing import Any, ClassVar
 
 from kessen.core.geometry import Point
 from kessen.core.records import record
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
@@ -35,6 +38,9 @@ class Model:
     facing: float
     obscured: Hidden
     weapons: tuple[Weapon, ...]
+    _centre: Point | None = field(default=None, init=False, compare=False, repr=False)
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_centre": frozenset({"x", "y"})}
 
     @property
     def alive(self) -> bool:
@@ -42,7 +48,11 @@ class Model:
 
     @property
     def centre(self) -> Point:
-        return Point(self.x, self.y)
+        centre = self._centre
+        if centre is None:
+            centre = Point(self.x, self.y)
+            object.__setattr__(self, "_centre", centre)
+        return centre
 
     @property
     def penalty(self) -> int:
@@ -50,7 +60,7 @@ class Model:
         return OBSCURATION_PENALTY.get(self.obscured, 2)
 
     def at(self, p: Point) -> Model:
-        return replace(self, x=p.x, y=p.y)
+        return evolve(self, x=p.x, y=p.y)
 
     def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
         """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
@@ -73,10 +83,17 @@ class Detachment:
     withdrew_this_round: bool = False
     order_at_phase_start: Order | None = None
     morale_this_phase: MoraleThisPhase = "none"
+    _live: tuple[Model, ...] | None = field(default=None, init=False, compare=False, repr=False)
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_live": frozenset({"models"})}
 
     @property
     def live(self) -> tuple[Model, ...]:
-        return tuple(m for m in self.models if m.alive)
+        live = self._live
+        if live is None:
+            live = tuple(m for m in self.models if m.wounds_remaining > 0)
+            object.__setattr__(self, "_live", live)
+        return live
 
     @property
     def on_battlefield(self) -> bool:
@@ -98,7 +115,7 @@ class Detachment:
         return next(m for m in self.models if m.id == model_id)
 
     def with_model(self, model: Model) -> Detachment:
-        return replace(self, models=tuple(model if m.id == model.id else m for m in self.models))
+        return evolve(self, models=tuple(model if m.id == model.id else m for m in self.models))
 
 
 @record
@@ -157,6 +174,29 @@ class LiState:
     """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
+    _board: dict[Hashable, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    """What is worked out from the battlefield as it stands (see ``board``)."""
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"width", "height", "players", "edges", "detachments", "no_sight"})}
+
+    @property
+    def board(self) -> dict[Hashable, Any]:
+        """The memo of facts worked out from the battlefield alone (its size, the players and their edges, the
+        Detachments and their models, the blocked lines of sight): states that differ only in their step queue,
+        phase or tallies share it (``memo.evolve``)."""
+        board = self._board
+        if board is None:
+            board = {}
+            object.__setattr__(self, "_board", board)
+        return board
+
+    def _index(self) -> tuple[dict[str, Detachment], dict[str, Detachment]]:
+        """The Detachments by id, and each model's Detachment by the model's id."""
+        board = self.board
+        index: tuple[dict[str, Detachment], dict[str, Detachment]] | None = board.get("index")
+        if index is None:
+            index = board["index"] = ({d.id: d for d in self.detachments}, {m.id: d for d in self.detachments for m in d.models})
+        return index
 
     def player_with_initiative(self) -> str:
         """The player who has the Initiative this round (it is rolled before anything asks for it)."""
@@ -170,34 +210,38 @@ class LiState:
         return self.edges[self.players.index(player)]
 
     def detachment(self, det_id: str) -> Detachment:
-        return next(d for d in self.detachments if d.id == det_id)
+        return self._index()[0][det_id]
 
     def formation(self, formation_id: str) -> Formation:
         return next(f for f in self.formations if f.id == formation_id)
 
     def owner_of_model(self, model_id: str) -> Detachment:
-        return next(d for d in self.detachments if any(m.id == model_id for m in d.models))
+        return self._index()[1][model_id]
 
     def model(self, model_id: str) -> Model:
         return self.owner_of_model(model_id).model(model_id)
 
     def with_detachment(self, det: Detachment) -> LiState:
-        return replace(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
+        return evolve(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
 
     def with_model(self, model: Model) -> LiState:
         return self.with_detachment(self.owner_of_model(model.id).with_model(model))
 
     def with_formation(self, formation: Formation) -> LiState:
-        return replace(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
+        return evolve(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
 
     def detachments_of(self, player: str) -> tuple[Detachment, ...]:
         return tuple(d for d in self.detachments if d.owner == player)
 
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
-        return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
+        board = self.board
+        found: tuple[tuple[Detachment, Model], ...] | None = board.get("live_models")
+        if found is None:
+            found = board["live_models"] = tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live)
+        return found
 
 
 def push(state: LiState, *steps: Step) -> LiState:
     """The state with *steps* to be done next, in their order, before the steps already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)
+    return evolve(state, pending=tuple(steps) + state.pending)
