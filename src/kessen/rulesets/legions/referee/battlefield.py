@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from kessen.core.geometry import Point, first_touch, gap, segment_point_distance
 from kessen.rulesets.legions.profiles import is_armoured
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 EPS = 1e-6
 ENGAGEMENT_ZONE_INCHES = 1
@@ -59,8 +59,8 @@ def in_rear_arc(target: Model, firer: Model) -> bool:
     """
     if not is_armoured(target.type):
         return False
-    facing = Point(math.cos(math.radians(target.facing)), math.sin(math.radians(target.facing)))
-    return (firer.centre - target.centre).dot(facing) < -1e-9
+    angle = math.radians(target.facing)
+    return (firer.x - target.x) * math.cos(angle) + (firer.y - target.y) * math.sin(angle) < -1e-9  # (c_f − c_t) · f
 
 
 def can_see(state: LiState, firer: Model, target: Model) -> bool:
@@ -71,6 +71,7 @@ def can_see(state: LiState, firer: Model, target: Model) -> bool:
     return frozenset((firer.id, target.id)) not in state.no_sight
 
 
+@board_fact
 def engaged_pairs(state: LiState) -> frozenset[frozenset[str]]:
     """Every pair of opposing Detachments Engaged with each other: a model of one in base contact with one of the other (LI-ENG-1)."""
     live = state.live_models()
@@ -82,6 +83,7 @@ def engaged_pairs(state: LiState) -> frozenset[frozenset[str]]:
     return frozenset(pairs)
 
 
+@board_fact
 def engaged_with(state: LiState, det_id: str) -> tuple[str, ...]:
     """The Detachments *det_id* is Engaged with: direct base contacts only, never the whole combat (LI-ENG-3)."""
     det = state.detachment(det_id)
@@ -94,6 +96,7 @@ def engaged_with(state: LiState, det_id: str) -> tuple[str, ...]:
     ))
 
 
+@board_fact
 def combats(state: LiState) -> tuple[tuple[str, ...], ...]:
     """The combats: connected chains of Engaged Detachments, each with at least one edge (LI-ENG-2).
 
@@ -132,12 +135,14 @@ def enemy_contacts(state: LiState, det_ids: Iterable[str]) -> tuple[tuple[str, s
     return tuple(edges)
 
 
+@board_fact
 def has_enemy_contact(state: LiState, det: Detachment) -> bool:
     """Whether a model of *det* is in base contact with an enemy model (LI-ENG-1, LI-ENG-5)."""
     enemies = [m for d in state.detachments if d.owner != det.owner and not d.in_reserve for m in d.live]
     return any(in_base_contact(m, e) for m in det.live for e in enemies)
 
 
+@board_fact
 def all_models_in_contact(state: LiState, det: Detachment) -> bool:
     """Whether every model of *det* on the battlefield is in base contact with an enemy model."""
     enemies = [m for d in state.detachments if d.owner != det.owner and not d.in_reserve for m in d.live]

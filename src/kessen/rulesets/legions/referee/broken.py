@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model
 from kessen.rulesets.legions.rules.broken import FormationModels, break_point_of, counts_by_wounds, is_broken, losses
 
@@ -31,5 +30,5 @@ def check_break_point(state: LiState, formation_id: str, out: list[Event]) -> Li
     lost, point = formation_losses(state, formation_id)
     if is_broken(losses=lost, break_point=point, already_broken=False):
         out.append(ev.FormationBroken(formation=formation_id, losses=lost, break_point=point))
-        return state.with_formation(replace(formation, broken=True))
+        return state.with_formation(evolve(formation, broken=True))
     return state

@@ -34,7 +34,8 @@ class _Shape:
     def __init__(self, cls: type) -> None:
         memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
         self.names = tuple(f.name for f in fields(cls) if f.init)
-        self.read = attrgetter(*self.names)
+        many = attrgetter(*self.names) if self.names else (lambda value: ())
+        self.read: Callable[[Any], tuple[Any, ...]] = many if len(self.names) != 1 else (lambda value: (many(value),))
         self.memos = tuple(
             (f.name, memo_from.get(f.name, frozenset(self.names))) for f in fields(cls) if not f.init
         )
@@ -44,7 +45,7 @@ _SHAPES: dict[type, _Shape] = {}
 
 
 def evolve(value: R, **changes: Any) -> R:
-    """``dataclasses.replace(value, **changes)`` for the engine's records (two fields or more, no ``__post_init__``):
+    """``dataclasses.replace(value, **changes)`` for the engine's records (any without a ``__post_init__``):
     the same value, made without calling ``__init__``; memo slots whose sources did not change are kept."""
     cls = type(value)
     shape = _SHAPES.get(cls)

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point, segment_point_distance
@@ -54,7 +53,8 @@ from kessen.rulesets.legions.referee.battlefield import (
     on_battlefield,
     room_to_edge,
 )
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 from kessen.rulesets.legions.referee.steps import Origins
 
 COHERENCY_INCHES = 2.0
@@ -132,10 +132,12 @@ def allowance(det: Detachment, model: Model) -> float:
     return float(model.movement) * (2 if det.order == "march" else 1)
 
 
-def _enemies(state: LiState, det: Detachment) -> list[Model]:
-    return [m for d, m in state.live_models() if d.owner != det.owner]
+@board_fact
+def _enemies(state: LiState, det: Detachment) -> tuple[Model, ...]:
+    return tuple(m for d, m in state.live_models() if d.owner != det.owner)
 
 
+@board_fact
 def locked(state: LiState, det: Detachment) -> frozenset[str]:
     """LI-MOVE-5: the models of *det* in base contact with an enemy model, which stay where they are."""
     enemies = _enemies(state, det)
@@ -145,7 +147,9 @@ def locked(state: LiState, det: Detachment) -> frozenset[str]:
 def reset(state: LiState, origins: Origins) -> LiState:
     """Every model of the moving Detachment back where it stood when its move began."""
     for model_id, x, y in origins:
-        state = state.with_model(state.model(model_id).at(Point(x, y)))
+        model = state.model(model_id)
+        if model.x != x or model.y != y:
+            state = state.with_model(model.at(Point(x, y)))
     return state
 
 
@@ -291,7 +295,7 @@ def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | Non
     """Every model not locked in combat, nearest the enemy first, straight toward its nearest enemy model (of
     *toward*, if given) or, falling back, toward its edge; each stops where its base would overlap another."""
     enemies = _enemies(state, det)
-    targets = list(toward) if toward is not None else enemies
+    targets = toward if toward is not None else enemies
     if not targets and det.order != "fall_back":
         return state
     key = {m.id: min((distance(m, e) for e in targets), default=0.0) for m in det.live}
@@ -305,7 +309,7 @@ def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | Non
     return state
 
 
-def _destination(state: LiState, det: Detachment, model: Model, targets: list[Model]) -> Point:
+def _destination(state: LiState, det: Detachment, model: Model, targets: tuple[Model, ...]) -> Point:
     order = det.order
     if order == "fall_back":
         direction = EDGE_DIRECTION[state.edge_of(det.owner)]
@@ -368,7 +372,7 @@ def finish_move(state: LiState, det_id: str, origins: Origins) -> tuple[LiState,
     moved = longest_move(state, origins)
     det = state.detachment(det_id)
     if det.order == "charge" and moved >= 1.0:
-        state = state.with_detachment(replace(det, charged_and_moved=True))
+        state = state.with_detachment(evolve(det, charged_and_moved=True))
     return state, moved
 
 
@@ -378,5 +382,5 @@ def refresh_engagement(state: LiState) -> LiState:
     dets = []
     for det in state.detachments:
         engaged = det.on_battlefield and has_enemy_contact(state, det)
-        dets.append(replace(det, engaged=engaged, pinned=engaged and all_models_in_contact(state, det)))
-    return replace(state, detachments=tuple(dets))
+        dets.append(evolve(det, engaged=engaged, pinned=engaged and all_models_in_contact(state, det)))
+    return evolve(state, detachments=tuple(dets))

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import field
-from typing import Any, ClassVar
+from functools import update_wrapper
+from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
 
 from kessen.core.geometry import Point
 from kessen.core.records import record
-from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.memo import evolve, remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
 from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @record
@@ -53,6 +57,12 @@ class Model:
             centre = Point(self.x, self.y)
             object.__setattr__(self, "_centre", centre)
         return centre
+
+    @property
+    def longest_range(self) -> int:
+        """The longest range of its weapons' profiles, -1 with none: a target at *r* inches is in range of one of
+        them exactly when ``longest_range >= r`` (LI-TGT-2)."""
+        return max((p.range for w in self.weapons for p in w.profiles), default=-1)
 
     @property
     def penalty(self) -> int:
@@ -98,7 +108,7 @@ class Detachment:
     @property
     def on_battlefield(self) -> bool:
         """On the battlefield: not in Reserve, and with at least one model left."""
-        return not self.in_reserve and any(m.alive for m in self.models)
+        return not self.in_reserve and bool(self.live)
 
     @property
     def scale(self) -> int:
@@ -190,12 +200,15 @@ class LiState:
             object.__setattr__(self, "_board", board)
         return board
 
-    def _index(self) -> tuple[dict[str, Detachment], dict[str, Detachment]]:
-        """The Detachments by id, and each model's Detachment by the model's id."""
+    def _index(self) -> tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]:
+        """The Detachments by id, each model's Detachment by the model's id, and the models by id."""
         board = self.board
-        index: tuple[dict[str, Detachment], dict[str, Detachment]] | None = board.get("index")
+        index: tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]] | None = board.get("index")
         if index is None:
-            index = board["index"] = ({d.id: d for d in self.detachments}, {m.id: d for d in self.detachments for m in d.models})
+            dets = self.detachments
+            index = board["index"] = (
+                {d.id: d for d in dets}, {m.id: d for d in dets for m in d.models}, {m.id: m for d in dets for m in d.models},
+            )
         return index
 
     def player_with_initiative(self) -> str:
@@ -219,7 +232,7 @@ class LiState:
         return self._index()[1][model_id]
 
     def model(self, model_id: str) -> Model:
-        return self.owner_of_model(model_id).model(model_id)
+        return self._index()[2][model_id]
 
     def with_detachment(self, det: Detachment) -> LiState:
         return evolve(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
@@ -240,6 +253,31 @@ class LiState:
         if found is None:
             found = board["live_models"] = tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live)
         return found
+
+
+def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatenate[LiState, P], T]:
+    """*fact* (a function of the battlefield as it stands: it reads no state field outside ``LiState.board``'s
+    sources) worked out once per board and remembered there.
+
+    Its arguments after the state are the state's own Detachments and models, remembered by their ids, or hashable
+    values; asked about a Detachment or model that is not the state's own (a changed copy), it is worked out afresh.
+    """
+
+    def remembered_fact(state: LiState, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        key: list[Hashable] = [fact]
+        for arg in args:
+            if type(arg) is Detachment or type(arg) is Model:
+                index = state._index()
+                if (index[0] if type(arg) is Detachment else index[2]).get(arg.id) is not arg:
+                    return fact(state, *args, **kwargs)
+                key.append(arg.id)
+            else:
+                key.append(arg)
+        key.extend(kwargs.items())
+        return remembered(state.board, tuple(key), lambda: fact(state, *args, **kwargs))
+
+    update_wrapper(remembered_fact, fact)
+    return remembered_fact
 
 
 def push(state: LiState, *steps: Step) -> LiState:
