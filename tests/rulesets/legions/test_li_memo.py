@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.rulesets.legions.referee.memo import evolve
-from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.state import LiState, progressed
 from tests.rulesets.legions.test_li_engine_support import BLUE, RED, det, m, state_of
 
 
@@ -17,12 +17,14 @@ def _state() -> LiState:
 def test_evolve_makes_what_replace_makes() -> None:
     """Every field of the new value is the old one's but those changed; equal, with equal hashes, to ``replace``'s."""
     state = _state()
-    for changes in ({"round": 2}, {"pending": ()}, {"phase": "end", "initiative": BLUE}):
+    for changes in ({"pending": ()}, {"course": replace(state.course, phase="end", initiative=BLUE)}):
         made = evolve(state, **changes)
         assert made == replace(state, **changes) and hash(made) == hash(replace(state, **changes))
         assert made.detachments is state.detachments
     model = state.detachments[0].models[0]
     assert evolve(model, x=3.0, wounds_remaining=0) == replace(model, x=3.0, wounds_remaining=0)
+    assert progressed(state, round=2, ended=True) == replace(state, course=replace(state.course, round=2, ended=True))
+    assert progressed(state, round=2).round == 2 and state.round == 1
 
 
 def test_evolve_keeps_a_memo_only_while_its_sources_stand() -> None:

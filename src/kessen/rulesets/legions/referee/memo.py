@@ -13,10 +13,8 @@ otherwise, so a memo always describes the value it is on. ``dataclasses.replace`
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import fields
-from itertools import repeat
 from operator import attrgetter
 from typing import Any, TypeVar
 
@@ -29,16 +27,15 @@ _set = object.__setattr__
 class _Shape:
     """How to copy one record class: its constructor fields, read at once, and its memo slots with their sources."""
 
-    __slots__ = ("names", "read", "memos")
+    __slots__ = ("puts", "read", "memos")
 
     def __init__(self, cls: type) -> None:
         memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
-        self.names = tuple(f.name for f in fields(cls) if f.init)
-        many = attrgetter(*self.names) if self.names else (lambda value: ())
-        self.read: Callable[[Any], tuple[Any, ...]] = many if len(self.names) != 1 else (lambda value: (many(value),))
-        self.memos = tuple(
-            (f.name, memo_from.get(f.name, frozenset(self.names))) for f in fields(cls) if not f.init
-        )
+        names = tuple(f.name for f in fields(cls) if f.init)
+        self.puts: tuple[Callable[[Any, Any], None], ...] = tuple(getattr(cls, name).__set__ for name in names)  # the slots' own setters
+        many = attrgetter(*names) if names else (lambda value: ())
+        self.read: Callable[[Any], tuple[Any, ...]] = many if len(names) != 1 else (lambda value: (many(value),))
+        self.memos = tuple((f.name, memo_from.get(f.name, frozenset(names))) for f in fields(cls) if not f.init)
 
 
 _SHAPES: dict[type, _Shape] = {}
@@ -52,8 +49,8 @@ def evolve(value: R, **changes: Any) -> R:
     if shape is None:
         shape = _SHAPES[cls] = _Shape(cls)
     new = object.__new__(cls)
-    names = shape.names
-    deque(map(_set, repeat(new, len(names)), names, shape.read(value)), maxlen=0)
+    for put, field_value in zip(shape.puts, shape.read(value)):
+        put(new, field_value)
     for slot, sources in shape.memos:
         _set(new, slot, getattr(value, slot) if sources.isdisjoint(changes) else None)
     for name, field_value in changes.items():

@@ -28,7 +28,7 @@ from kessen.rulesets.legions.referee.movement import (
     refresh_engagement,
     reset,
 )
-from kessen.rulesets.legions.referee.state import Detachment, LiState, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseMover, EndMovement, MoveDetachment, MovementPhase, MoveTurn, ask
 
 LINE_SUGGESTIONS = 3
@@ -38,7 +38,7 @@ LINE_SUGGESTIONS = 3
 def movement_phase(state: LiState, step: MovementPhase, _: None, out: list[Event]) -> LiState:
     """The players take turns to move a Detachment, the player with Initiative first."""
     out.append(ev.PhaseStarted(phase="movement_phase"))
-    return push(evolve(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
+    return push(progressed(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
 
 
 def movers(state: LiState, player: str) -> tuple[str, ...]:
@@ -65,7 +65,7 @@ def chosen_mover(state: LiState, step: ChooseMover, det_id: str | None, out: lis
     """The chosen Detachment moves next."""
     if det_id is None:
         return state
-    state = evolve(state, activated=state.activated | {det_id})
+    state = progressed(state, activated=state.activated | {det_id})
     return push(state, MoveDetachment(det_id, origins_of(state.detachment(det_id))))
 
 
@@ -114,7 +114,7 @@ def moved(state: LiState, step: MoveDetachment, choice: MoveChoice, out: list[Ev
 
 def end_movement(state: LiState, step: EndMovement, _: None, out: list[Event]) -> LiState:
     """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
-    return evolve(refresh_engagement(state), activated=frozenset())
+    return progressed(refresh_engagement(state), activated=frozenset())
 
 
 RULES: dict[type, StepRule[LiState, Any]] = {

@@ -9,7 +9,7 @@ from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.memo import evolve
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing, ask
 from kessen.rulesets.legions.rules.pairing import Fight, is_valid_pairing, next_to_pair, ordered, pairing_options
 
@@ -32,7 +32,7 @@ def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out
     fights = ordered(step.contacts, chosen)
     assert is_valid_pairing(step.contacts, fights), fights  # each fight offered kept the pairing completable
     out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
-    return push(evolve(state, combat=evolve(state.combat, fights=fights)), ChooseFight())
+    return push(progressed(state, combat=evolve(state.combat, fights=fights)), ChooseFight())
 
 
 RULES: dict[type, StepRule[LiState, Any]] = {ChoosePairing: StepRule(pair_off, pairing_decision)}

@@ -20,7 +20,7 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.broken import formation_losses
 from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import Order
-from kessen.rulesets.legions.referee.state import Detachment, LiState, board_fact, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, board_fact, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     CombatPhase,
@@ -49,7 +49,7 @@ def needs_order(det: Detachment) -> bool:
 def begin_round(state: LiState, step: BeginRound, _: None, out: list[Event]) -> LiState:
     """A round: Orders, Initiative, Movement, Combat and End phases."""
     out.append(ev.RoundStarted(round=state.round))
-    return push(evolve(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
+    return push(progressed(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
 
 
 def orders_phase(state: LiState, step: OrdersPhase, _: None, out: list[Event]) -> LiState:
@@ -79,7 +79,7 @@ def initiative_roll(state: LiState, step: RollInitiative) -> Chance:
 def initiative_won(state: LiState, step: RollInitiative, player: str, out: list[Event]) -> LiState:
     """*player* has the Initiative this round."""
     out.append(ev.InitiativeWon(side=player))
-    return evolve(state, initiative=player)
+    return progressed(state, initiative=player)
 
 
 def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiState:
@@ -92,14 +92,14 @@ def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiSt
             out.append(ev.OrderRemoved(detachment=d.id, order=d.order, why="end_phase"))
             d = evolve(d, order=None)
         dets.append(evolve(d, withdrew_this_round=False, charged_and_moved=False))
-    return evolve(state, detachments=tuple(dets), phase="end")
+    return evolve(state, detachments=tuple(dets), course=evolve(state.course, phase="end"))
 
 
 def next_round(state: LiState, out: list[Event]) -> LiState:
     """Once a round is played through: the next round, or the end of the battle after the last one."""
     if state.round >= state.rounds:
         return end_battle(state, out)
-    return push(evolve(state, round=state.round + 1), BeginRound())
+    return push(progressed(state, round=state.round + 1), BeginRound())
 
 
 def side_gone(state: LiState, out: list[Event]) -> LiState | None:
@@ -124,7 +124,7 @@ def _gone(state: LiState) -> tuple[str, ...]:
 
 def end_battle(state: LiState, out: list[Event]) -> LiState:
     """The battle ends: nothing more is pending, and the result is told."""
-    state = evolve(state, ended=True, pending=(), combat=None)
+    state = evolve(state, pending=(), course=evolve(state.course, ended=True, combat=None))
     out.append(ev.BattleEnded(winner=winner(state) or "draw", losses=", ".join(f"{p} {a}/{b}" for p, (a, b) in side_losses(state).items())))
     return state
 

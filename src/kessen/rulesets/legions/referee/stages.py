@@ -12,7 +12,7 @@ from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_conta
 from kessen.rulesets.legions.referee.broken import check_break_point
 from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import STAGES, Stage
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     ask,
     ActTurn,
@@ -30,7 +30,7 @@ def combat_phase(state: LiState, step: CombatPhase, _: None, out: list[Event]) -
     """The Combat phase begins: each Detachment's Order is noted, then the three stages in order (LI-STAGE-1)."""
     out.append(ev.PhaseStarted(phase="combat_phase"))
     dets = tuple(evolve(d, order_at_phase_start=d.order, morale_this_phase="none") for d in state.detachments)
-    state = evolve(state, phase="combat", detachments=dets)
+    state = evolve(state, detachments=dets, course=evolve(state.course, phase="combat"))
     return push(state, *(s for stage in STAGES for s in (StageStart(stage), StageEnd(stage))))
 
 
@@ -53,13 +53,13 @@ def stage_start(state: LiState, step: StageStart, _: None, out: list[Event]) -> 
     """A stage begins: the combats are found (LI-ENG-2), or the players take turns to activate (LI-ACT-1)."""
     stage = step.stage
     out.append(ev.StageStarted(stage=stage))
-    state = evolve(state, stage=stage, activated=frozenset())
+    state = progressed(state, stage=stage, activated=frozenset())
     if stage == "engagement":
         found = combats(state)  # LI-ENG-2: identified at the start of the stage
-        state = evolve(state, in_combat=frozenset())
+        state = progressed(state, in_combat=frozenset())
         return push(state, ChooseCombat(found)) if found else state
     if stage == "first_fire":
-        state = evolve(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
+        state = progressed(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
     return push(state, ActTurn(stage, state.player_with_initiative()))
 
 
@@ -83,7 +83,7 @@ def activate(state: LiState, step: ChooseActivation, det_id: str | None, out: li
     if det_id is None:
         return state
     out.append(ev.Activated(detachment=det_id, side=step.player, stage=step.stage))
-    return push(evolve(state, activated=state.activated | {det_id}), ChooseTarget(det_id), EndActivation(det_id))
+    return push(progressed(state, activated=state.activated | {det_id}), ChooseTarget(det_id), EndActivation(det_id))
 
 
 def end_activation(state: LiState, step: EndActivation, _: None, out: list[Event]) -> LiState:
@@ -114,7 +114,7 @@ def stage_end(state: LiState, step: StageEnd, _: None, out: list[Event]) -> LiSt
                 out.append(ev.NoLongerEngaged(detachment=d.id))
                 d = evolve(d, engaged=False, pinned=False)
         dets.append(d)
-    state = evolve(state, detachments=tuple(dets), activated=frozenset(), stage=None)
+    state = evolve(state, detachments=tuple(dets), course=evolve(state.course, activated=frozenset(), stage=None))
     if stage == "engagement":  # LI-BREAK-4: Formations with a Detachment in a combat are checked now, not after each combat
         for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)

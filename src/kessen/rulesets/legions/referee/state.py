@@ -161,8 +161,9 @@ class CombatProgress:
 
 
 @record
-class LiState:
-    """A frozen state of a legions battle."""
+class Battle:
+    """What a battle keeps from its start to its end: the scenario's name, the battlefield's size in inches, the
+    players and their battlefield edges, how many rounds it lasts, and the pairs of models that cannot see each other."""
 
     name: str
     width: int
@@ -170,30 +171,113 @@ class LiState:
     players: tuple[str, str]
     edges: tuple[str, str]
     rounds: int
-    formations: tuple[Formation, ...]
-    detachments: tuple[Detachment, ...]
     no_sight: frozenset[frozenset[str]] = frozenset()
+
+
+@record
+class Course:
+    """Where a battle has got to: the round, phase and stage, who has the Initiative, the Detachments activated (or
+    moved) in this stage (or phase), those Engaged & Pinned when the First Fire stage began, those that took part in
+    a combat in this Engagement stage (LI-BREAK-4), the combat being resolved, and whether the battle is over."""
+
     round: int = 1
     phase: Phase = "orders"
     stage: Stage | None = None
     initiative: str | None = None
-    pending: tuple[Step, ...] = ()
     activated: frozenset[str] = frozenset()
     pinned_at_stage_start: frozenset[str] = frozenset()
     in_combat: frozenset[str] = frozenset()
-    """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
+
+
+@record
+class LiState:
+    """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
+    the steps still to be done (the first is where the game stands) and where the battle has got to.
+
+    The fields of the setting and of the course are read as the state's own (``state.width``, ``state.phase``); a
+    change of the course is made with :func:`progressed`. [The state keeps few fields of its own, so that the next
+    state, made at every step, is cheap to make.]"""
+
+    battle: Battle
+    formations: tuple[Formation, ...]
+    detachments: tuple[Detachment, ...]
+    pending: tuple[Step, ...] = ()
+    course: Course = Course()
     _board: dict[Hashable, Any] | None = field(default=None, init=False, compare=False, repr=False)
     """What is worked out from the battlefield as it stands (see ``board``)."""
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"width", "height", "players", "edges", "detachments", "no_sight"})}
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"})}
+
+    @property
+    def name(self) -> str:
+        return self.battle.name
+
+    @property
+    def width(self) -> int:
+        return self.battle.width
+
+    @property
+    def height(self) -> int:
+        return self.battle.height
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.battle.players
+
+    @property
+    def edges(self) -> tuple[str, str]:
+        return self.battle.edges
+
+    @property
+    def rounds(self) -> int:
+        return self.battle.rounds
+
+    @property
+    def no_sight(self) -> frozenset[frozenset[str]]:
+        return self.battle.no_sight
+
+    @property
+    def round(self) -> int:
+        return self.course.round
+
+    @property
+    def phase(self) -> Phase:
+        return self.course.phase
+
+    @property
+    def stage(self) -> Stage | None:
+        return self.course.stage
+
+    @property
+    def initiative(self) -> str | None:
+        return self.course.initiative
+
+    @property
+    def activated(self) -> frozenset[str]:
+        return self.course.activated
+
+    @property
+    def pinned_at_stage_start(self) -> frozenset[str]:
+        return self.course.pinned_at_stage_start
+
+    @property
+    def in_combat(self) -> frozenset[str]:
+        return self.course.in_combat
+
+    @property
+    def combat(self) -> CombatProgress | None:
+        return self.course.combat
+
+    @property
+    def ended(self) -> bool:
+        return self.course.ended
 
     @property
     def board(self) -> dict[Hashable, Any]:
-        """The memo of facts worked out from the battlefield alone (its size, the players and their edges, the
-        Detachments and their models, the blocked lines of sight): states that differ only in their step queue,
-        phase or tallies share it (``memo.evolve``)."""
+        """The memo of facts worked out from the battlefield alone (the battle's setting, the Detachments and their
+        models): states that differ only in their step queue, phase or tallies share it (``memo.evolve``)."""
         board = self._board
         if board is None:
             board = {}
@@ -278,6 +362,11 @@ def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatena
 
     update_wrapper(remembered_fact, fact)
     return remembered_fact
+
+
+def progressed(state: LiState, /, **changes: Any) -> LiState:
+    """*state* with its course changed: ``progressed(state, phase="combat")`` (the fields of ``Course``)."""
+    return evolve(state, course=evolve(state.course, **changes))
 
 
 def push(state: LiState, *steps: Step) -> LiState:
