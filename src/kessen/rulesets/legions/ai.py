@@ -6,9 +6,9 @@ from functools import lru_cache
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.legions.referee.battlefield import distance
+from kessen.rulesets.legions.referee.battlefield import closest_gap
 from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
-from kessen.rulesets.legions.referee.state import Detachment, LiState, board_fact
+from kessen.rulesets.legions.referee.state import Detachment, LiState
 from kessen.rulesets.legions.referee.targeting import Fire
 from kessen.rulesets.legions.rules.firing import FireQuestion
 
@@ -16,13 +16,12 @@ WORTHS_KEPT = 4096
 """How many volleys' worths the AI keeps (each a float beside its question) for the next time it weighs one."""
 
 
-@board_fact
 def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment | None]:
     best: tuple[float, Detachment | None] = (float("inf"), None)
     for enemy in state.detachments:
         if enemy.owner == det.owner or not enemy.on_battlefield:
             continue
-        gap = min(distance(m, e) for m in det.live for e in enemy.live)
+        gap = closest_gap(det, enemy)
         if gap < best[0]:
             best = (gap, enemy)
     return best

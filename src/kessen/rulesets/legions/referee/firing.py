@@ -34,7 +34,7 @@ from kessen.rulesets.legions.referee.steps import (
     VolleyRoll,
     ask,
 )
-from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options, in_sight
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, fire_options, sightlines
 from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.rules.firing import (
@@ -67,11 +67,11 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
         for w in f.weapons:
             if w.name not in weapon_order:
                 weapon_order.append(w.name)
+    lines = sightlines(state, det, target)
     found: list[Volley] = []
     for name in weapon_order:
         groups: dict[tuple[int, frozenset[str], frozenset[str]], int] = {}
-        for f in det.live:
-            reach = closest_visible(state, f, target)
+        for f, reach, seen in lines:
             weapon = next((w for w in f.weapons if w.name == name), None)
             if reach is None or weapon is None or (option.weapons is not None and (f.id, name) not in option.weapons):
                 continue
@@ -80,7 +80,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
             if profile.range < reach:
                 continue
             eligible = frozenset(
-                m.id for m, gap in in_sight(state, f, target) if gap <= profile.range and m.penalty <= option.penalty
+                m.id for m, gap in seen if gap <= profile.range and m.penalty <= option.penalty
             )
             if not eligible:
                 continue

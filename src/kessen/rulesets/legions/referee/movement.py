@@ -52,6 +52,7 @@ from kessen.rulesets.legions.referee.battlefield import (
     in_base_contact,
     on_battlefield,
     room_to_edge,
+    touching_of,
 )
 from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
@@ -137,9 +138,11 @@ def _enemies(state: LiState, det: Detachment) -> tuple[Model, ...]:
     return tuple(m for d, m in state.live_models() if d.owner != det.owner)
 
 
-@board_fact
 def locked(state: LiState, det: Detachment) -> frozenset[str]:
     """LI-MOVE-5: the models of *det* in base contact with an enemy model, which stay where they are."""
+    contacts = touching_of(state, det)
+    if contacts is not None:
+        return frozenset(m.id for m in det.live if m.id in contacts)
     enemies = _enemies(state, det)
     return frozenset(m.id for m in det.live if any(in_base_contact(m, e) for e in enemies))
 
@@ -294,28 +297,29 @@ def move(state: LiState, det_id: str, origins: Origins, choice: MoveChoice) -> L
 def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | None) -> LiState:
     """Every model not locked in combat, nearest the enemy first, straight toward its nearest enemy model (of
     *toward*, if given) or, falling back, toward its edge; each stops where its base would overlap another."""
-    enemies = _enemies(state, det)
-    targets = toward if toward is not None else enemies
+    targets = toward if toward is not None else _enemies(state, det)
     if not targets and det.order != "fall_back":
         return state
-    key = {m.id: min((distance(m, e) for e in targets), default=0.0) for m in det.live}
-    for model_id in sorted(key, key=lambda i: (key[i], i)):
-        model = state.model(model_id)
-        if any(in_base_contact(model, e) for e in enemies):
+    held = locked(state, det)  # the enemies stand still while the Detachment moves, so contact is judged once
+    nearest = {m.id: min(((distance(m, e), e.id, e) for e in targets), default=(0.0, "", None)) for m in det.live}
+    for model_id in sorted(nearest, key=lambda i: (nearest[i][0], i)):
+        if model_id in held:
             continue
-        dest = _destination(state, det, model, targets)
+        model = state.model(model_id)
+        dest = _destination(state, det, model, nearest[model_id][2])
         if (dest - model.centre).length() > 1e-9:
             state = state.with_model(model.at(_placed(dest)))
     return state
 
 
-def _destination(state: LiState, det: Detachment, model: Model, targets: tuple[Model, ...]) -> Point:
+def _destination(state: LiState, det: Detachment, model: Model, nearest: Model | None) -> Point:
+    """Where the model goes, toward *nearest* (its nearest target model, none for a Fall Back move)."""
     order = det.order
     if order == "fall_back":
         direction = EDGE_DIRECTION[state.edge_of(det.owner)]
         length = min(float(model.movement), room_to_edge(state, model, state.edge_of(det.owner)))
         return model.centre + direction.scaled(free_run(state, model, direction, length))
-    nearest = min(targets, key=lambda e: (distance(model, e), e.id))
+    assert nearest is not None
     offset = nearest.centre - model.centre
     if offset.length() < 1e-9:
         return model.centre

@@ -9,7 +9,7 @@ from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.battlefield import distance, has_enemy_contact
+from kessen.rulesets.legions.referee.battlefield import closest_gap, distance, has_enemy_contact
 from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.movement import (
     AsOrdered,
@@ -85,7 +85,7 @@ def move_options(state: LiState, det: Detachment, step: MoveDetachment) -> tuple
     held = locked(reset(state, step.origins), det)
     free = [m for m in det.live if m.id not in held]
     enemies = sorted(
-        ((min(distance(m, e) for m in det.live for e in d.live), d.id) for d in state.detachments if d.owner != det.owner and d.on_battlefield),
+        ((closest_gap(det, d), d.id) for d in state.detachments if d.owner != det.owner and d.on_battlefield),
     )
     if det.order == "charge":
         options += [ChargeAt(d) for gap, d in enemies if _in_reach(state, free, d)]

@@ -94,8 +94,9 @@ class Detachment:
     order_at_phase_start: Order | None = None
     morale_this_phase: MoraleThisPhase = "none"
     _live: tuple[Model, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = field(default=None, init=False, compare=False, repr=False)
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_live": frozenset({"models"})}
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_live": frozenset({"models"}), "_gaps": frozenset({"models"})}
 
     @property
     def live(self) -> tuple[Model, ...]:
@@ -104,6 +105,16 @@ class Detachment:
             live = tuple(m for m in self.models if m.wounds_remaining > 0)
             object.__setattr__(self, "_live", live)
         return live
+
+    @property
+    def gaps(self) -> dict[str, tuple[tuple[Model, ...], float]]:
+        """The memo of ``battlefield.closest_gap``: by another Detachment's id, its models as they were measured and
+        the least distance to them."""
+        gaps = self._gaps
+        if gaps is None:
+            gaps = {}
+            object.__setattr__(self, "_gaps", gaps)
+        return gaps
 
     @property
     def on_battlefield(self) -> bool:
@@ -191,6 +202,9 @@ class Course:
     ended: bool = False
 
 
+Index = tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]
+
+
 @record
 class LiState:
     """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
@@ -207,8 +221,9 @@ class LiState:
     course: Course = Course()
     _board: dict[Hashable, Any] | None = field(default=None, init=False, compare=False, repr=False)
     """What is worked out from the battlefield as it stands (see ``board``)."""
+    _ids: Index | None = field(default=None, init=False, compare=False, repr=False)
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"})}
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"}), "_ids": frozenset({"detachments"})}
 
     @property
     def name(self) -> str:
@@ -284,15 +299,13 @@ class LiState:
             object.__setattr__(self, "_board", board)
         return board
 
-    def _index(self) -> tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]:
+    def _index(self) -> Index:
         """The Detachments by id, each model's Detachment by the model's id, and the models by id."""
-        board = self.board
-        index: tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]] | None = board.get("index")
+        index = self._ids
         if index is None:
             dets = self.detachments
-            index = board["index"] = (
-                {d.id: d for d in dets}, {m.id: d for d in dets for m in d.models}, {m.id: m for d in dets for m in d.models},
-            )
+            index = ({d.id: d for d in dets}, {m.id: d for d in dets for m in d.models}, {m.id: m for d in dets for m in d.models})
+            object.__setattr__(self, "_ids", index)
         return index
 
     def player_with_initiative(self) -> str:
@@ -350,14 +363,19 @@ def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatena
     def remembered_fact(state: LiState, /, *args: P.args, **kwargs: P.kwargs) -> T:
         key: list[Hashable] = [fact]
         for arg in args:
-            if type(arg) is Detachment or type(arg) is Model:
-                index = state._index()
-                if (index[0] if type(arg) is Detachment else index[2]).get(arg.id) is not arg:
-                    return fact(state, *args, **kwargs)
-                key.append(arg.id)
+            own: Detachment | Model | None
+            if isinstance(arg, Detachment):
+                own = state._index()[0].get(arg.id)
+            elif isinstance(arg, Model):
+                own = state._index()[2].get(arg.id)
             else:
                 key.append(arg)
-        key.extend(kwargs.items())
+                continue
+            if own is not arg:
+                return fact(state, *args, **kwargs)
+            key.append(arg.id)
+        if kwargs:
+            key.append(tuple(kwargs.items()))
         return remembered(state.board, tuple(key), lambda: fact(state, *args, **kwargs))
 
     update_wrapper(remembered_fact, fact)
