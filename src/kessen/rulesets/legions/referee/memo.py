@@ -2,7 +2,7 @@
 
 A battle makes tens of thousands of new states, Detachments and models, each from the last with a field or two
 changed; ``dataclasses.replace`` walks and checks every field each time. :func:`evolve` makes the same value with
-the fields copied in one C-level pass.
+a copier written for its class, one line per field (as ``dataclasses`` writes a record's ``__init__``).
 
 A record may keep **memo slots**: private fields (``init=False``, ``compare=False``) that hold what is worked out
 from its other fields (a Detachment's live models, a state's board facts). They never take part in equality,
@@ -15,47 +15,51 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import fields
-from operator import attrgetter
 from typing import Any, TypeVar
 
 R = TypeVar("R")
 T = TypeVar("T")
 
-_set = object.__setattr__
+Copier = Callable[[Any, Mapping[str, Any]], Any]
 
-
-class _Shape:
-    """How to copy one record class: its constructor fields, read at once, and its memo slots with their sources."""
-
-    __slots__ = ("puts", "read", "memos")
-
-    def __init__(self, cls: type) -> None:
-        memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
-        names = tuple(f.name for f in fields(cls) if f.init)
-        self.puts: tuple[Callable[[Any, Any], None], ...] = tuple(getattr(cls, name).__set__ for name in names)  # the slots' own setters
-        many = attrgetter(*names) if names else (lambda value: ())
-        self.read: Callable[[Any], tuple[Any, ...]] = many if len(names) != 1 else (lambda value: (many(value),))
-        self.memos = tuple((f.name, memo_from.get(f.name, frozenset(names))) for f in fields(cls) if not f.init)
-
-
-_SHAPES: dict[type, _Shape] = {}
+_COPIERS: dict[type, Copier] = {}
 
 
 def evolve(value: R, **changes: Any) -> R:
     """``dataclasses.replace(value, **changes)`` for the engine's records (any without a ``__post_init__``):
     the same value, made without calling ``__init__``; memo slots whose sources did not change are kept."""
     cls = type(value)
-    shape = _SHAPES.get(cls)
-    if shape is None:
-        shape = _SHAPES[cls] = _Shape(cls)
-    new = object.__new__(cls)
-    for put, field_value in zip(shape.puts, shape.read(value)):
-        put(new, field_value)
-    for slot, sources in shape.memos:
-        _set(new, slot, getattr(value, slot) if sources.isdisjoint(changes) else None)
-    for name, field_value in changes.items():
-        _set(new, name, field_value)
-    return new
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    made: R = copier(value, changes)
+    return made
+
+
+def _copier(cls: type) -> Copier:
+    """The copier of a record class: ``copy(value, changes)`` makes a new instance, sets every slot from *value*
+    (through the slot's own setter, one line per field, as ``dataclasses`` writes its ``__init__``), then the
+    changed fields.
+
+    >>> from kessen.core.geometry import Point
+    >>> _copier(Point)(Point(1.0, 2.0), {"y": 5.0})
+    Point(x=1.0, y=5.0)
+    """
+    memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
+    names = [f.name for f in fields(cls) if f.init]
+    memos = [f.name for f in fields(cls) if not f.init]
+    scope: dict[str, Any] = {"new": object.__new__, "put": object.__setattr__, "cls": cls}
+    lines = ["def copy(value, changes):", "    made = new(cls)"]
+    for i, name in enumerate(names):
+        scope[f"put_{i}"] = getattr(cls, name).__set__
+        lines.append(f"    put_{i}(made, value.{name})")
+    for i, name in enumerate(memos):
+        scope[f"memo_{i}"], scope[f"sources_{i}"] = getattr(cls, name).__set__, memo_from.get(name, frozenset(names))
+        lines.append(f"    memo_{i}(made, value.{name} if sources_{i}.isdisjoint(changes) else None)")
+    lines += ["    for name, field_value in changes.items():", "        put(made, name, field_value)", "    return made"]
+    exec("\n".join(lines), scope)  # the source holds nothing but the record's own field names
+    copier: Copier = scope["copy"]
+    return copier
 
 
 def remembered(memo: dict[Hashable, Any], key: Hashable, compute: Callable[[], T]) -> T:
