@@ -47,6 +47,7 @@ from kessen.rulesets.legions.referee.battlefield import (
     EPS,
     all_models_in_contact,
     distance,
+    distances,
     free_run,
     has_enemy_contact,
     in_base_contact,
@@ -301,7 +302,8 @@ def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | Non
     if not targets and det.order != "fall_back":
         return state
     held = locked(state, det)  # the enemies stand still while the Detachment moves, so contact is judged once
-    nearest = {m.id: min(((distance(m, e), e.id, e) for e in targets), default=(0.0, "", None)) for m in det.live}
+    ids = [e.id for e in targets]
+    nearest = {m.id: min(zip(distances(m, targets), ids, targets), default=(0.0, "", None)) for m in det.live}
     for model_id in sorted(nearest, key=lambda i: (nearest[i][0], i)):
         if model_id in held:
             continue

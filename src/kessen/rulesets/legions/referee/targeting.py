@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from kessen.core.records import record
-from kessen.rulesets.legions.referee.battlefield import can_see, distance
+from kessen.rulesets.legions.referee.battlefield import can_see, distances
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 
@@ -33,7 +33,8 @@ Seen = tuple[tuple[Model, float], ...]
 
 def in_sight(state: LiState, firer: Model, target: Detachment) -> Seen:
     """The models of the target the firer can see, each with its distance, in the target's order (LI-TGT-1, §3.7)."""
-    return tuple((m, distance(firer, m)) for m in target.live if can_see(state, firer, m))
+    seen = [m for m in target.live if can_see(state, firer, m)]
+    return tuple(zip(seen, distances(firer, seen)))
 
 
 def closest_visible(state: LiState, firer: Model, target: Detachment) -> float | None:
