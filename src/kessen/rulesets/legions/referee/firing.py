@@ -112,6 +112,7 @@ def _profile(det: Detachment, weapon: str, index: int) -> Profile:
     return profiles[index]
 
 
+@board_fact
 def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
 

@@ -341,15 +341,11 @@ class LiState:
         return evolve(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
 
     def detachments_of(self, player: str) -> tuple[Detachment, ...]:
-        return tuple(d for d in self.detachments if d.owner == player)
+        return remembered(self.board, ("detachments_of", player), lambda: tuple(d for d in self.detachments if d.owner == player))
 
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
-        board = self.board
-        found: tuple[tuple[Detachment, Model], ...] | None = board.get("live_models")
-        if found is None:
-            found = board["live_models"] = tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live)
-        return found
+        return remembered(self.board, "live_models", lambda: tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live))
 
 
 def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatenate[LiState, P], T]:
