@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import field
 from functools import update_wrapper
-from typing import Any, ClassVar, Concatenate, ParamSpec, TypeVar
+from operator import attrgetter
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
 
 from kessen.core.geometry import Point
 from kessen.core.records import record
@@ -205,6 +206,19 @@ class Course:
 Index = tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]
 
 
+class Part(Generic[T]):
+    """A field of one of a record's parts, read as the record's own: ``width = Part[int]("battle.width")``."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, path: str) -> None:
+        self._read = attrgetter(path)
+
+    def __get__(self, value: object, owner: type | None = None) -> T:
+        found: T = self._read(value)
+        return found
+
+
 @record
 class LiState:
     """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
@@ -225,69 +239,22 @@ class LiState:
 
     MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"}), "_ids": frozenset({"detachments"})}
 
-    @property
-    def name(self) -> str:
-        return self.battle.name
-
-    @property
-    def width(self) -> int:
-        return self.battle.width
-
-    @property
-    def height(self) -> int:
-        return self.battle.height
-
-    @property
-    def players(self) -> tuple[str, str]:
-        return self.battle.players
-
-    @property
-    def edges(self) -> tuple[str, str]:
-        return self.battle.edges
-
-    @property
-    def rounds(self) -> int:
-        return self.battle.rounds
-
-    @property
-    def no_sight(self) -> frozenset[frozenset[str]]:
-        return self.battle.no_sight
-
-    @property
-    def round(self) -> int:
-        return self.course.round
-
-    @property
-    def phase(self) -> Phase:
-        return self.course.phase
-
-    @property
-    def stage(self) -> Stage | None:
-        return self.course.stage
-
-    @property
-    def initiative(self) -> str | None:
-        return self.course.initiative
-
-    @property
-    def activated(self) -> frozenset[str]:
-        return self.course.activated
-
-    @property
-    def pinned_at_stage_start(self) -> frozenset[str]:
-        return self.course.pinned_at_stage_start
-
-    @property
-    def in_combat(self) -> frozenset[str]:
-        return self.course.in_combat
-
-    @property
-    def combat(self) -> CombatProgress | None:
-        return self.course.combat
-
-    @property
-    def ended(self) -> bool:
-        return self.course.ended
+    name = Part[str]("battle.name")
+    width = Part[int]("battle.width")
+    height = Part[int]("battle.height")
+    players = Part[tuple[str, str]]("battle.players")
+    edges = Part[tuple[str, str]]("battle.edges")
+    rounds = Part[int]("battle.rounds")
+    no_sight = Part[frozenset[frozenset[str]]]("battle.no_sight")
+    round = Part[int]("course.round")
+    phase = Part[Phase]("course.phase")
+    stage = Part[Stage | None]("course.stage")
+    initiative = Part[str | None]("course.initiative")
+    activated = Part[frozenset[str]]("course.activated")
+    pinned_at_stage_start = Part[frozenset[str]]("course.pinned_at_stage_start")
+    in_combat = Part[frozenset[str]]("course.in_combat")
+    combat = Part[CombatProgress | None]("course.combat")
+    ended = Part[bool]("course.ended")
 
     @property
     def board(self) -> dict[Hashable, Any]:
