@@ -173,7 +173,7 @@ def test_li_morale_7_sc_morale_3_failed_casualties_check_then_lost_combat_auto_f
     new Order, no Withdrawal."""
     state = raw_state_of([det("A", m("tough", 10, 20), order="fall_back")], [det("B", m("inf", 10, 21))])
     state = replace(state, detachments=tuple(replace(d, morale_this_phase="failed") if d.id == "A" else d for d in state.detachments))
-    state = replace(state, pending=(StageStart("engagement"), StageEnd("engagement")), initiative=RED, phase="combat")
+    state = replace(state, pending=(StageStart("engagement"), StageEnd("engagement")), course=replace(state.course, initiative=RED, phase="combat"))
     state, events = drive(state, roll=lambda s, n: outcome_where(n, winner="b") if n.what == "fight" else None)
     assert [e.result for e in of(events, ev.MoraleChecked)] == ["auto_fail"]
     assert of(events, ev.Withdrawal) == [] and state.detachment("A").order == "fall_back"

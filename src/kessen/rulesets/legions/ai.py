@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.legions.referee.battlefield import distance
+from kessen.rulesets.legions.referee.battlefield import closest_gap
 from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
 from kessen.rulesets.legions.referee.state import Detachment, LiState
 from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.rules.firing import FireQuestion
+
+WORTHS_KEPT = 4096
+"""How many volleys' worths the AI keeps (each a float beside its question) for the next time it weighs one."""
 
 
 def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment | None]:
@@ -16,7 +21,7 @@ def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment |
     for enemy in state.detachments:
         if enemy.owner == det.owner or not enemy.on_battlefield:
             continue
-        gap = min(distance(m, e) for m in det.live for e in enemy.live)
+        gap = closest_gap(det, enemy)
         if gap < best[0]:
             best = (gap, enemy)
     return best
@@ -28,11 +33,16 @@ def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
     worth = 0.0
     for v in volleys(state, det, option):
         question = volley_question(state, v)
-        if question is None:
-            continue
-        dist = volley_dist(question)
-        worth += float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
+        if question is not None:
+            worth += _volley_worth(question)
     return worth
+
+
+@lru_cache(maxsize=WORTHS_KEPT)
+def _volley_worth(question: FireQuestion) -> float:
+    """One volley's expected Wounds and models destroyed and half its Void Shield levels, from its exact odds."""
+    dist = volley_dist(question)
+    return float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
 
 
 def _longest_range(det: Detachment) -> int:

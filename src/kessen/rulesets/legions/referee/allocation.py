@@ -11,7 +11,6 @@ order. Either way every allocation the rules allow can be made, and the default 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance, Decision
@@ -22,6 +21,7 @@ from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.firing import apply_volley, told, volley_arc, volley_question
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
     AllocateHit,
@@ -156,7 +156,7 @@ def saved(state: LiState, step: SaveRoll, outcome: ResolveHitsOutcome, out: list
     """The hit's result on its model: a Void Shield struck down, a Wound lost (destroyed at 0), or nothing."""
     a = step.allocation
     model = state.model(step.model)
-    hurt = replace(
+    hurt = evolve(
         model,
         wounds_remaining=model.wounds_remaining - outcome.wounds,
         void_shields=0 if outcome.destroyed else model.void_shields - outcome.shields_lost,
@@ -165,7 +165,7 @@ def saved(state: LiState, step: SaveRoll, outcome: ResolveHitsOutcome, out: list
     out.append(ev.HitAllocated(model=model.id, detachment=a.volley.target, result=result))
     if outcome.destroyed:
         out.append(ev.Destroyed(model=model.id, detachment=a.volley.target, how="fire"))
-    tally = replace(
+    tally = evolve(
         a, left=a.left - 1, wounds=a.wounds + outcome.wounds, destroyed=a.destroyed + outcome.destroyed,
         shields_lost=a.shields_lost + outcome.shields_lost,
     )
@@ -189,7 +189,7 @@ def rest_roll(state: LiState, step: RestRoll) -> Chance:
 def rest_resolved(state: LiState, step: RestRoll, outcome: ResolveHitsOutcome, out: list[Event]) -> LiState:
     a = step.allocation
     state, dead = apply_volley(state, rest_question(state, a), a.volley.target, outcome)
-    tally = replace(
+    tally = evolve(
         a, left=0, wounds=a.wounds + outcome.wounds, destroyed=a.destroyed + outcome.destroyed,
         shields_lost=a.shields_lost + outcome.shields_lost,
     )

@@ -7,11 +7,11 @@ Distances are in inches between base edges; bases are circles; contact and overl
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from kessen.core.geometry import Point, first_touch, gap, segment_point_distance
 from kessen.rulesets.legions.profiles import is_armoured
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 EPS = 1e-6
 ENGAGEMENT_ZONE_INCHES = 1
@@ -31,6 +31,12 @@ def base_gap(a: Model, b: Model) -> float:
 def distance(a: Model, b: Model) -> float:
     """Base edge to base edge, never below 0 (§3.7)."""
     return max(0.0, base_gap(a, b))
+
+
+def distances(a: Model, others: Iterable[Model]) -> list[float]:
+    """``distance(a, b)`` for each model *b* of *others*, in their order: the same sums, without a call for each."""
+    ax, ay, ar = a.x, a.y, a.base_radius
+    return [max(0.0, math.hypot(ax - b.x, ay - b.y) - ar - b.base_radius) for b in others]
 
 
 def in_base_contact(a: Model, b: Model) -> bool:
@@ -59,8 +65,8 @@ def in_rear_arc(target: Model, firer: Model) -> bool:
     """
     if not is_armoured(target.type):
         return False
-    facing = Point(math.cos(math.radians(target.facing)), math.sin(math.radians(target.facing)))
-    return (firer.centre - target.centre).dot(facing) < -1e-9
+    angle = math.radians(target.facing)
+    return (firer.x - target.x) * math.cos(angle) + (firer.y - target.y) * math.sin(angle) < -1e-9  # (c_f − c_t) · f
 
 
 def can_see(state: LiState, firer: Model, target: Model) -> bool:
@@ -71,15 +77,38 @@ def can_see(state: LiState, firer: Model, target: Model) -> bool:
     return frozenset((firer.id, target.id)) not in state.no_sight
 
 
+@board_fact
+def touching(state: LiState) -> Mapping[str, frozenset[str]]:
+    """The base contacts of the battlefield (§3.7): each model on it that touches an enemy model, by its id, with the
+    ids of the Detachments of the enemy models it touches."""
+    live = sorted(state.live_models(), key=lambda pair: pair[1].x)
+    widest = max((m.base_radius for _, m in live), default=0.0)
+    found: dict[str, set[str]] = {}
+    for i, (da, ma) in enumerate(live):
+        reach = ma.x + ma.base_radius + widest + 2 * EPS  # models farther along x touch nothing of this one
+        for db, mb in live[i + 1 :]:
+            if mb.x > reach:
+                break
+            if da.owner != db.owner and in_base_contact(ma, mb):
+                found.setdefault(ma.id, set()).add(db.id)
+                found.setdefault(mb.id, set()).add(da.id)
+    return {model: frozenset(dets) for model, dets in found.items()}
+
+
+def touching_of(state: LiState, det: Detachment) -> Mapping[str, frozenset[str]] | None:
+    """``touching(state)`` when it tells about *det*'s models: *det* is on the battlefield with the state's own
+    models; None otherwise (a Detachment in Reserve, or a changed copy), when its contacts are measured model by model."""
+    if det.in_reserve or state.detachment(det.id).models is not det.models:
+        return None
+    return touching(state)
+
+
+@board_fact
 def engaged_pairs(state: LiState) -> frozenset[frozenset[str]]:
     """Every pair of opposing Detachments Engaged with each other: a model of one in base contact with one of the other (LI-ENG-1)."""
-    live = state.live_models()
-    pairs: set[frozenset[str]] = set()
-    for i, (da, ma) in enumerate(live):
-        for db, mb in live[i + 1 :]:
-            if da.owner != db.owner and da.id != db.id and in_base_contact(ma, mb):
-                pairs.add(frozenset((da.id, db.id)))
-    return frozenset(pairs)
+    return frozenset(
+        frozenset((state.owner_of_model(model).id, other)) for model, dets in touching(state).items() for other in dets
+    )
 
 
 def engaged_with(state: LiState, det_id: str) -> tuple[str, ...]:
@@ -87,13 +116,11 @@ def engaged_with(state: LiState, det_id: str) -> tuple[str, ...]:
     det = state.detachment(det_id)
     if det.in_reserve:
         return ()
-    mine = det.live
-    return tuple(sorted(
-        d.id for d in state.detachments
-        if d.owner != det.owner and not d.in_reserve and any(in_base_contact(m, e) for m in mine for e in d.live)
-    ))
+    contacts = touching(state)
+    return tuple(sorted({d for m in det.live for d in contacts.get(m.id, ())}))
 
 
+@board_fact
 def combats(state: LiState) -> tuple[tuple[str, ...], ...]:
     """The combats: connected chains of Engaged Detachments, each with at least one edge (LI-ENG-2).
 
@@ -134,12 +161,18 @@ def enemy_contacts(state: LiState, det_ids: Iterable[str]) -> tuple[tuple[str, s
 
 def has_enemy_contact(state: LiState, det: Detachment) -> bool:
     """Whether a model of *det* is in base contact with an enemy model (LI-ENG-1, LI-ENG-5)."""
+    contacts = touching_of(state, det)
+    if contacts is not None:
+        return any(m.id in contacts for m in det.live)
     enemies = [m for d in state.detachments if d.owner != det.owner and not d.in_reserve for m in d.live]
     return any(in_base_contact(m, e) for m in det.live for e in enemies)
 
 
 def all_models_in_contact(state: LiState, det: Detachment) -> bool:
     """Whether every model of *det* on the battlefield is in base contact with an enemy model."""
+    contacts = touching_of(state, det)
+    if contacts is not None:
+        return bool(det.live) and all(m.id in contacts for m in det.live)
     enemies = [m for d in state.detachments if d.owner != det.owner and not d.in_reserve for m in d.live]
     return bool(det.live) and all(any(in_base_contact(m, e) for e in enemies) for m in det.live)
 
@@ -168,10 +201,24 @@ def free_run(
         if other.id == model.id or other.id in ignore:
             continue
         reach = other.base_radius + (ENGAGEMENT_ZONE_INCHES if zone_from is not None and d.owner == zone_from else 0.0)
+        far = length + model.base_radius + reach + 1.0
+        if abs(other.x - model.x) > far or abs(other.y - model.y) > far:
+            continue  # farther than the whole run, it could only be met beyond it (along a unit direction)
         t = first_touch(model.centre, direction, model.base_radius, other.centre, reach, EPS)
         if t is not None:
             run = min(run, t)
     return max(0.0, run)
+
+
+def closest_gap(a: Detachment, b: Detachment) -> float:
+    """The least distance between a model of *a* and a model of *b*, base edge to base edge (§3.7); each must have a
+    model left. Kept on *a* while neither Detachment's models change."""
+    known = a.gaps.get(b.id)
+    if known is not None and known[0] is b.models:
+        return known[1]
+    gap = min(min(distances(m, b.live)) for m in a.live)
+    a.gaps[b.id] = (b.models, gap)
+    return gap
 
 
 def withdrawal_path(state: LiState, model: Model, edge: str, distance_inches: float) -> tuple[Point, Point]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.state import LiState, Model
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import LiState, Model, board_fact
 from kessen.rulesets.legions.rules.broken import FormationModels, break_point_of, counts_by_wounds, is_broken, losses
 
 
@@ -19,8 +18,12 @@ def as_counted(model: Model) -> FormationModels:
 
 def formation_losses(state: LiState, formation_id: str) -> tuple[int, int]:
     """(losses, Break Point) of a Formation now (LI-BREAK-1..3), through the ``break_point`` rules."""
-    counted = [as_counted(m) for d in state.detachments if d.formation == formation_id for m in d.models]
-    return losses(counted), break_point_of(state.formation(formation_id).starting_size)
+    return _losses(state, formation_id), break_point_of(state.formation(formation_id).starting_size)
+
+
+@board_fact
+def _losses(state: LiState, formation_id: str) -> int:
+    return losses([as_counted(m) for d in state.detachments if d.formation == formation_id for m in d.models])
 
 
 def check_break_point(state: LiState, formation_id: str, out: list[Event]) -> LiState:
@@ -31,5 +34,5 @@ def check_break_point(state: LiState, formation_id: str, out: list[Event]) -> Li
     lost, point = formation_losses(state, formation_id)
     if is_broken(losses=lost, break_point=point, already_broken=False):
         out.append(ev.FormationBroken(formation=formation_id, losses=lost, break_point=point))
-        return state.with_formation(replace(formation, broken=True))
+        return state.with_formation(evolve(formation, broken=True))
     return state

@@ -3,7 +3,6 @@ LI-RESULT); the pairing off is ``referee.pairing``."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance, Decision
@@ -12,7 +11,8 @@ from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
-from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, push
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     ask,
     ChooseCombat,
@@ -53,7 +53,7 @@ def run_combat(state: LiState, step: RunCombat, _: None, out: list[Event]) -> Li
     is checked at the end of the stage (LI-BREAK-4).
     """
     dets = step.detachments
-    state = replace(state, in_combat=state.in_combat | set(dets))
+    state = progressed(state, in_combat=state.in_combat | set(dets))
     first = state.player_with_initiative()
     edges = tuple(
         (a, b) if state.owner_of_model(a).owner == first else (b, a) for a, b in enemy_contacts(state, dets)
@@ -63,7 +63,7 @@ def run_combat(state: LiState, step: RunCombat, _: None, out: list[Event]) -> Li
         return push(state, CombatDone(live_dets))
     out.append(ev.CombatStarted(detachments=", ".join(dets)))
     engaged = frozenset(p for p in engaged_pairs(state) if p <= set(dets))
-    state = replace(state, combat=CombatProgress(dets, engaged))
+    state = progressed(state, combat=CombatProgress(dets, engaged))
     return push(state, ChoosePairing(edges, default=default_pairing(edges)), FightsDone(dets), CombatDone(dets))
 
 
@@ -79,7 +79,7 @@ def choose_fight(state: LiState, step: ChooseFight, choice: Fight | None, out: l
         return state
     assert state.combat is not None
     left = tuple(f for f in state.combat.fights if f != choice)
-    return push(replace(state, combat=replace(state.combat, fights=left)), FightRoll(*choice), ChooseFight())
+    return push(progressed(state, combat=evolve(state.combat, fights=left)), FightRoll(*choice), ChooseFight())
 
 
 def _fights_left(state: LiState) -> tuple[Fight, ...]:
@@ -125,12 +125,12 @@ def fought(state: LiState, step: FightRoll, outcome: FightOutcome | None, out: l
         loser = b if winner_ == "a" else a
         side = state.owner_of_model((a if winner_ == "a" else b).id).owner
         won[side] = won.get(side, 0) + 1
-        hurt = replace(loser, wounds_remaining=loser.wounds_remaining - 1)
+        hurt = evolve(loser, wounds_remaining=loser.wounds_remaining - 1)
         if not hurt.alive:
-            hurt = replace(hurt, void_shields=0)
+            hurt = evolve(hurt, void_shields=0)
             out.append(ev.Destroyed(model=loser.id, detachment=state.owner_of_model(loser.id).id, how="fight"))
         state = state.with_model(hurt)
-    return replace(state, combat=replace(combat, fought=tuple(sorted(fought.items())), won=tuple(sorted(won.items()))))
+    return progressed(state, combat=evolve(combat, fought=tuple(sorted(fought.items())), won=tuple(sorted(won.items()))))
 
 
 def combat_result(state: LiState, step: FightsDone, _: None, out: list[Event]) -> LiState:
@@ -149,7 +149,7 @@ def combat_result(state: LiState, step: FightsDone, _: None, out: list[Event]) -
     )
     winner_ = {"a": first, "b": second}.get(result, "")
     out.append(ev.CombatResult(detachments=", ".join(dets), winner=winner_ or "draw", fights_won=f"{combat.won_by(first)}-{combat.won_by(second)}"))
-    state = replace(state, combat=None)
+    state = progressed(state, combat=None)
     if not winner_:
         return state  # LI-RESULT-5: a draw, nobody checks
     losers = [d for d in dets if state.detachment(d).owner != winner_ and state.detachment(d).live]
@@ -162,9 +162,9 @@ def combat_done(state: LiState, step: CombatDone, _: None, out: list[Event]) -> 
         det = state.detachment(det_id)
         if det.engaged and not has_enemy_contact(state, det):
             out.append(ev.NoLongerEngaged(detachment=det_id))
-            state = state.with_detachment(replace(det, engaged=False, pinned=False))
+            state = state.with_detachment(evolve(det, engaged=False, pinned=False))
         elif not det.engaged and has_enemy_contact(state, det):
-            state = state.with_detachment(replace(det, engaged=True))
+            state = state.with_detachment(evolve(det, engaged=True))
     return state
 
 

@@ -11,7 +11,6 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Literal
 
 from kessen.core.engine import Chance, Decision
@@ -21,9 +20,10 @@ from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
-from kessen.rulesets.legions.referee.battlefield import can_see, distance, engaged_with, in_rear_arc
+from kessen.rulesets.legions.referee.battlefield import engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, push
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact, push
 from kessen.rulesets.legions.referee.steps import (
     AttackEnd,
     ChooseAllocation,
@@ -34,7 +34,7 @@ from kessen.rulesets.legions.referee.steps import (
     VolleyRoll,
     ask,
 )
-from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, closest_visible, fire_options
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, fire_options, sightlines
 from kessen.rulesets.legions.rules.allocation import allocation_indices, morale_threshold_reached
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.rules.firing import (
@@ -51,6 +51,7 @@ from kessen.rulesets.legions.rules.targeting import hit_modifier
 Arc = Literal["front", "rear", "mixed"]
 
 
+@board_fact
 def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]:
     """The volleys of a declared attack, in the declared weapon order (LI-FIRE-2, LI-TGT-2, LI-TGT-3, LI-ALLOC-2, LI-ARC-1).
 
@@ -66,11 +67,11 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
         for w in f.weapons:
             if w.name not in weapon_order:
                 weapon_order.append(w.name)
+    lines = sightlines(state, det, target)
     found: list[Volley] = []
     for name in weapon_order:
         groups: dict[tuple[int, frozenset[str], frozenset[str]], int] = {}
-        for f in det.live:
-            reach = closest_visible(state, f, target)
+        for f, reach, seen in lines:
             weapon = next((w for w in f.weapons if w.name == name), None)
             if reach is None or weapon is None or (option.weapons is not None and (f.id, name) not in option.weapons):
                 continue
@@ -79,8 +80,7 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
             if profile.range < reach:
                 continue
             eligible = frozenset(
-                m.id for m in target.live
-                if can_see(state, f, m) and distance(f, m) <= profile.range and m.penalty <= option.penalty
+                m.id for m, gap in seen if gap <= profile.range and m.penalty <= option.penalty
             )
             if not eligible:
                 continue
@@ -112,6 +112,7 @@ def _profile(det: Detachment, weapon: str, index: int) -> Profile:
     return profiles[index]
 
 
+@board_fact
 def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
 
@@ -167,13 +168,13 @@ def apply_volley(
         if k < outcome.destroyed:
             wounds -= m.wounds_remaining
             shields -= m.void_shields
-            updated[m.id] = replace(m, wounds_remaining=0, void_shields=0)
+            updated[m.id] = evolve(m, wounds_remaining=0, void_shields=0)
             dead.append(m.id)
         else:
-            updated[m.id] = replace(m, wounds_remaining=m.wounds_remaining - wounds, void_shields=m.void_shields - shields)
+            updated[m.id] = evolve(m, wounds_remaining=m.wounds_remaining - wounds, void_shields=m.void_shields - shields)
             break
     assert wounds >= 0 and shields >= 0
-    det = replace(target, models=tuple(updated.get(m.id, m) for m in target.models))
+    det = evolve(target, models=tuple(updated.get(m.id, m) for m in target.models))
     return state.with_detachment(det), tuple(dead)
 
 
@@ -207,7 +208,7 @@ def attack_damage(state: LiState, det: Detachment, option: Fire) -> Dist[AttackD
             question = volley_question(now, v)
             if question is None:
                 return Dist.always(target)
-            taken = volley_dist(question).map(lambda o: replace(o, hits=0, morale_threshold_reached=False))
+            taken = volley_dist(question).map(lambda o: evolve(o, hits=0, morale_threshold_reached=False))
             return taken.map(lambda o: apply_volley(now, question, target_id, o)[0].detachment(target_id))
 
         return resolve

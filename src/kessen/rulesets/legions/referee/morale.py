@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance
@@ -11,6 +10,7 @@ from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import MoraleRoll, WithdrawalRoll
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleTrigger
@@ -47,13 +47,13 @@ def morale_result(state: LiState, step: MoraleRoll, outcome: MoraleOutcome | Non
     det = state.detachment(step.detachment)
     out.append(ev.MoraleChecked(detachment=det.id, trigger=step.trigger, result=result))
     if result == "pass":
-        return state.with_detachment(replace(det, morale_this_phase="passed"))
+        return state.with_detachment(evolve(det, morale_this_phase="passed"))
     if result != "fail":
         return state  # auto_pass, not_taken; auto_fail has no further effect (LI-MORALE-7)
     if det.order is not None and det.order != "fall_back":
         out.append(ev.OrderRemoved(detachment=det.id, order=det.order, why="morale"))
     out.append(ev.OrderIssued(detachment=det.id, order="fall_back"))
-    state = state.with_detachment(replace(det, order="fall_back", morale_this_phase="failed"))
+    state = state.with_detachment(evolve(det, order="fall_back", morale_this_phase="failed"))
     if step.trigger == "combat":
         return push(state, WithdrawalRoll(det.id, step.engaged_with))  # LI-RESULT-3: a failed combat check withdraws
     return state

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point, segment_point_distance
@@ -48,13 +47,16 @@ from kessen.rulesets.legions.referee.battlefield import (
     EPS,
     all_models_in_contact,
     distance,
+    distances,
     free_run,
     has_enemy_contact,
     in_base_contact,
     on_battlefield,
     room_to_edge,
+    touching_of,
 )
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 from kessen.rulesets.legions.referee.steps import Origins
 
 COHERENCY_INCHES = 2.0
@@ -132,12 +134,16 @@ def allowance(det: Detachment, model: Model) -> float:
     return float(model.movement) * (2 if det.order == "march" else 1)
 
 
-def _enemies(state: LiState, det: Detachment) -> list[Model]:
-    return [m for d, m in state.live_models() if d.owner != det.owner]
+@board_fact
+def _enemies(state: LiState, det: Detachment) -> tuple[Model, ...]:
+    return tuple(m for d, m in state.live_models() if d.owner != det.owner)
 
 
 def locked(state: LiState, det: Detachment) -> frozenset[str]:
     """LI-MOVE-5: the models of *det* in base contact with an enemy model, which stay where they are."""
+    contacts = touching_of(state, det)
+    if contacts is not None:
+        return frozenset(m.id for m in det.live if m.id in contacts)
     enemies = _enemies(state, det)
     return frozenset(m.id for m in det.live if any(in_base_contact(m, e) for e in enemies))
 
@@ -145,7 +151,9 @@ def locked(state: LiState, det: Detachment) -> frozenset[str]:
 def reset(state: LiState, origins: Origins) -> LiState:
     """Every model of the moving Detachment back where it stood when its move began."""
     for model_id, x, y in origins:
-        state = state.with_model(state.model(model_id).at(Point(x, y)))
+        model = state.model(model_id)
+        if model.x != x or model.y != y:
+            state = state.with_model(model.at(Point(x, y)))
     return state
 
 
@@ -290,28 +298,30 @@ def move(state: LiState, det_id: str, origins: Origins, choice: MoveChoice) -> L
 def _each_model(state: LiState, det: Detachment, toward: tuple[Model, ...] | None) -> LiState:
     """Every model not locked in combat, nearest the enemy first, straight toward its nearest enemy model (of
     *toward*, if given) or, falling back, toward its edge; each stops where its base would overlap another."""
-    enemies = _enemies(state, det)
-    targets = list(toward) if toward is not None else enemies
+    targets = toward if toward is not None else _enemies(state, det)
     if not targets and det.order != "fall_back":
         return state
-    key = {m.id: min((distance(m, e) for e in targets), default=0.0) for m in det.live}
-    for model_id in sorted(key, key=lambda i: (key[i], i)):
-        model = state.model(model_id)
-        if any(in_base_contact(model, e) for e in enemies):
+    held = locked(state, det)  # the enemies stand still while the Detachment moves, so contact is judged once
+    ids = [e.id for e in targets]
+    nearest = {m.id: min(zip(distances(m, targets), ids, targets), default=(0.0, "", None)) for m in det.live}
+    for model_id in sorted(nearest, key=lambda i: (nearest[i][0], i)):
+        if model_id in held:
             continue
-        dest = _destination(state, det, model, targets)
+        model = state.model(model_id)
+        dest = _destination(state, det, model, nearest[model_id][2])
         if (dest - model.centre).length() > 1e-9:
             state = state.with_model(model.at(_placed(dest)))
     return state
 
 
-def _destination(state: LiState, det: Detachment, model: Model, targets: list[Model]) -> Point:
+def _destination(state: LiState, det: Detachment, model: Model, nearest: Model | None) -> Point:
+    """Where the model goes, toward *nearest* (its nearest target model, none for a Fall Back move)."""
     order = det.order
     if order == "fall_back":
         direction = EDGE_DIRECTION[state.edge_of(det.owner)]
         length = min(float(model.movement), room_to_edge(state, model, state.edge_of(det.owner)))
         return model.centre + direction.scaled(free_run(state, model, direction, length))
-    nearest = min(targets, key=lambda e: (distance(model, e), e.id))
+    assert nearest is not None
     offset = nearest.centre - model.centre
     if offset.length() < 1e-9:
         return model.centre
@@ -368,7 +378,7 @@ def finish_move(state: LiState, det_id: str, origins: Origins) -> tuple[LiState,
     moved = longest_move(state, origins)
     det = state.detachment(det_id)
     if det.order == "charge" and moved >= 1.0:
-        state = state.with_detachment(replace(det, charged_and_moved=True))
+        state = state.with_detachment(evolve(det, charged_and_moved=True))
     return state, moved
 
 
@@ -378,5 +388,5 @@ def refresh_engagement(state: LiState) -> LiState:
     dets = []
     for det in state.detachments:
         engaged = det.on_battlefield and has_enemy_contact(state, det)
-        dets.append(replace(det, engaged=engaged, pinned=engaged and all_models_in_contact(state, det)))
-    return replace(state, detachments=tuple(dets))
+        dets.append(evolve(det, engaged=engaged, pinned=engaged and all_models_in_contact(state, det)))
+    return evolve(state, detachments=tuple(dets))

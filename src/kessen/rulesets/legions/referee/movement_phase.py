@@ -3,14 +3,14 @@ places it (LI-MOVE-1; the rules of moving are ``movement``)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.battlefield import distance, has_enemy_contact
+from kessen.rulesets.legions.referee.battlefield import closest_gap, distance, has_enemy_contact
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.movement import (
     AsOrdered,
     ChargeAt,
@@ -28,7 +28,7 @@ from kessen.rulesets.legions.referee.movement import (
     refresh_engagement,
     reset,
 )
-from kessen.rulesets.legions.referee.state import Detachment, LiState, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseMover, EndMovement, MoveDetachment, MovementPhase, MoveTurn, ask
 
 LINE_SUGGESTIONS = 3
@@ -38,7 +38,7 @@ LINE_SUGGESTIONS = 3
 def movement_phase(state: LiState, step: MovementPhase, _: None, out: list[Event]) -> LiState:
     """The players take turns to move a Detachment, the player with Initiative first."""
     out.append(ev.PhaseStarted(phase="movement_phase"))
-    return push(replace(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
+    return push(progressed(state, phase="movement", activated=frozenset()), MoveTurn(state.player_with_initiative()), EndMovement())
 
 
 def movers(state: LiState, player: str) -> tuple[str, ...]:
@@ -65,7 +65,7 @@ def chosen_mover(state: LiState, step: ChooseMover, det_id: str | None, out: lis
     """The chosen Detachment moves next."""
     if det_id is None:
         return state
-    state = replace(state, activated=state.activated | {det_id})
+    state = progressed(state, activated=state.activated | {det_id})
     return push(state, MoveDetachment(det_id, origins_of(state.detachment(det_id))))
 
 
@@ -85,7 +85,7 @@ def move_options(state: LiState, det: Detachment, step: MoveDetachment) -> tuple
     held = locked(reset(state, step.origins), det)
     free = [m for m in det.live if m.id not in held]
     enemies = sorted(
-        ((min(distance(m, e) for m in det.live for e in d.live), d.id) for d in state.detachments if d.owner != det.owner and d.on_battlefield),
+        ((closest_gap(det, d), d.id) for d in state.detachments if d.owner != det.owner and d.on_battlefield),
     )
     if det.order == "charge":
         options += [ChargeAt(d) for gap, d in enemies if _in_reach(state, free, d)]
@@ -105,7 +105,7 @@ def moved(state: LiState, step: MoveDetachment, choice: MoveChoice, out: list[Ev
     if isinstance(choice, MoveModel):
         placed = state.model(choice.model)
         out.append(ev.ModelMoved(model=placed.id, detachment=step.detachment, x=round(placed.x, 3), y=round(placed.y, 3)))
-        return push(state, replace(step, moved=step.moved | {choice.model}))
+        return push(state, evolve(step, moved=step.moved | {choice.model}))
     state, longest = finish_move(state, step.detachment, step.origins)
     det = state.detachment(step.detachment)
     out.append(ev.Moved(detachment=det.id, order=det.order or "", distance=round(longest, 3), engaged=has_enemy_contact(state, det)))
@@ -114,7 +114,7 @@ def moved(state: LiState, step: MoveDetachment, choice: MoveChoice, out: list[Ev
 
 def end_movement(state: LiState, step: EndMovement, _: None, out: list[Event]) -> LiState:
     """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
-    return replace(refresh_engagement(state), activated=frozenset())
+    return progressed(refresh_engagement(state), activated=frozenset())
 
 
 RULES: dict[type, StepRule[LiState, Any]] = {

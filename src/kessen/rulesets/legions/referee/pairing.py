@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.memo import evolve
+from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing, ask
 from kessen.rulesets.legions.rules.pairing import Fight, is_valid_pairing, next_to_pair, ordered, pairing_options
 
@@ -28,11 +28,11 @@ def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out
     assert state.combat is not None
     chosen = step.chosen + choice
     if next_to_pair(step.contacts, chosen) is not None:
-        return push(state, replace(step, chosen=chosen))
+        return push(state, evolve(step, chosen=chosen))
     fights = ordered(step.contacts, chosen)
     assert is_valid_pairing(step.contacts, fights), fights  # each fight offered kept the pairing completable
     out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
-    return push(replace(state, combat=replace(state.combat, fights=fights)), ChooseFight())
+    return push(progressed(state, combat=evolve(state.combat, fights=fights)), ChooseFight())
 
 
 RULES: dict[type, StepRule[LiState, Any]] = {ChoosePairing: StepRule(pair_off, pairing_decision)}

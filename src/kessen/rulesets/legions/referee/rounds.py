@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance, Decision, Terminal
@@ -19,8 +18,9 @@ from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.broken import formation_losses
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import Order
-from kessen.rulesets.legions.referee.state import Detachment, LiState, push
+from kessen.rulesets.legions.referee.state import Detachment, LiState, board_fact, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     CombatPhase,
@@ -49,7 +49,7 @@ def needs_order(det: Detachment) -> bool:
 def begin_round(state: LiState, step: BeginRound, _: None, out: list[Event]) -> LiState:
     """A round: Orders, Initiative, Movement, Combat and End phases."""
     out.append(ev.RoundStarted(round=state.round))
-    return push(replace(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
+    return push(progressed(state, phase="orders", initiative=None), OrdersPhase(), RollInitiative(), MovementPhase(), CombatPhase(), EndPhase())
 
 
 def orders_phase(state: LiState, step: OrdersPhase, _: None, out: list[Event]) -> LiState:
@@ -68,7 +68,7 @@ def order_decision(state: LiState, step: IssueOrder) -> Decision:
 def issue_order(state: LiState, step: IssueOrder, order: Order, out: list[Event]) -> LiState:
     """The Detachment holds the issued Order."""
     out.append(ev.OrderIssued(detachment=step.detachment, order=order))
-    return state.with_detachment(replace(state.detachment(step.detachment), order=order))
+    return state.with_detachment(evolve(state.detachment(step.detachment), order=order))
 
 
 def initiative_roll(state: LiState, step: RollInitiative) -> Chance:
@@ -79,7 +79,7 @@ def initiative_roll(state: LiState, step: RollInitiative) -> Chance:
 def initiative_won(state: LiState, step: RollInitiative, player: str, out: list[Event]) -> LiState:
     """*player* has the Initiative this round."""
     out.append(ev.InitiativeWon(side=player))
-    return replace(state, initiative=player)
+    return progressed(state, initiative=player)
 
 
 def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiState:
@@ -90,16 +90,16 @@ def end_phase(state: LiState, step: EndPhase, _: None, out: list[Event]) -> LiSt
         keep = d.order == "fall_back" and d.order_at_phase_start != "fall_back"
         if d.order is not None and not keep and d.on_battlefield:
             out.append(ev.OrderRemoved(detachment=d.id, order=d.order, why="end_phase"))
-            d = replace(d, order=None)
-        dets.append(replace(d, withdrew_this_round=False, charged_and_moved=False))
-    return replace(state, detachments=tuple(dets), phase="end")
+            d = evolve(d, order=None)
+        dets.append(evolve(d, withdrew_this_round=False, charged_and_moved=False))
+    return evolve(state, detachments=tuple(dets), course=evolve(state.course, phase="end"))
 
 
 def next_round(state: LiState, out: list[Event]) -> LiState:
     """Once a round is played through: the next round, or the end of the battle after the last one."""
     if state.round >= state.rounds:
         return end_battle(state, out)
-    return push(replace(state, round=state.round + 1), BeginRound())
+    return push(progressed(state, round=state.round + 1), BeginRound())
 
 
 def side_gone(state: LiState, out: list[Event]) -> LiState | None:
@@ -115,14 +115,16 @@ def result(state: LiState) -> Terminal | None:
     return Terminal(winner(state), summary(state)) if state.ended else None
 
 
-def _gone(state: LiState) -> list[str]:
+@board_fact
+def _gone(state: LiState) -> tuple[str, ...]:
     """The players with nothing left on the battlefield."""
-    return [p for p in state.players if not any(d.on_battlefield for d in state.detachments_of(p))]
+    present = {d.owner for d in state.detachments if d.on_battlefield}
+    return tuple(p for p in state.players if p not in present)
 
 
 def end_battle(state: LiState, out: list[Event]) -> LiState:
     """The battle ends: nothing more is pending, and the result is told."""
-    state = replace(state, ended=True, pending=(), combat=None)
+    state = evolve(state, pending=(), course=evolve(state.course, ended=True, combat=None))
     out.append(ev.BattleEnded(winner=winner(state) or "draw", losses=", ".join(f"{p} {a}/{b}" for p, (a, b) in side_losses(state).items())))
     return state
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kessen.rulesets.legions.profiles import SCALE, Profile, Weapon
 from kessen.rulesets.legions.referee.battlefield import EDGE_FACING
 from kessen.rulesets.legions.referee.phases import Phase
-from kessen.rulesets.legions.referee.state import Detachment, Formation, LiState, Model
+from kessen.rulesets.legions.referee.state import Battle, Course, Detachment, Formation, LiState, Model
 from kessen.rulesets.legions.referee.steps import (
     BeginRound,
     CombatPhase,
@@ -63,11 +63,13 @@ def initial_state(scenario: Scenario) -> LiState:
         phase = "combat"
     else:
         pending, phase = (BeginRound(),), "orders"
-    return LiState(
+    battle = Battle(
         name=scenario.name, width=scenario.battlefield.width, height=scenario.battlefield.height, players=players,
-        edges=edges, rounds=scenario.rounds, formations=tuple(formations), detachments=tuple(detachments),
-        no_sight=frozenset(frozenset(p) for p in scenario.no_line_of_sight), phase=phase,
-        initiative=scenario.initiative, pending=pending,
+        edges=edges, rounds=scenario.rounds, no_sight=frozenset(frozenset(p) for p in scenario.no_line_of_sight),
+    )
+    return LiState(
+        battle=battle, formations=tuple(formations), detachments=tuple(detachments), pending=pending,
+        course=Course(phase=phase, initiative=scenario.initiative),
     )
 
 

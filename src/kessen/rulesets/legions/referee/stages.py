@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Decision
@@ -11,8 +10,9 @@ from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
 from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import STAGES, Stage
-from kessen.rulesets.legions.referee.state import LiState, push
+from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     ask,
     ActTurn,
@@ -29,8 +29,8 @@ from kessen.rulesets.legions.referee.steps import (
 def combat_phase(state: LiState, step: CombatPhase, _: None, out: list[Event]) -> LiState:
     """The Combat phase begins: each Detachment's Order is noted, then the three stages in order (LI-STAGE-1)."""
     out.append(ev.PhaseStarted(phase="combat_phase"))
-    dets = tuple(replace(d, order_at_phase_start=d.order, morale_this_phase="none") for d in state.detachments)
-    state = replace(state, phase="combat", detachments=dets)
+    dets = tuple(evolve(d, order_at_phase_start=d.order, morale_this_phase="none") for d in state.detachments)
+    state = evolve(state, detachments=dets, course=evolve(state.course, phase="combat"))
     return push(state, *(s for stage in STAGES for s in (StageStart(stage), StageEnd(stage))))
 
 
@@ -53,13 +53,13 @@ def stage_start(state: LiState, step: StageStart, _: None, out: list[Event]) -> 
     """A stage begins: the combats are found (LI-ENG-2), or the players take turns to activate (LI-ACT-1)."""
     stage = step.stage
     out.append(ev.StageStarted(stage=stage))
-    state = replace(state, stage=stage, activated=frozenset())
+    state = progressed(state, stage=stage, activated=frozenset())
     if stage == "engagement":
         found = combats(state)  # LI-ENG-2: identified at the start of the stage
-        state = replace(state, in_combat=frozenset())
+        state = progressed(state, in_combat=frozenset())
         return push(state, ChooseCombat(found)) if found else state
     if stage == "first_fire":
-        state = replace(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
+        state = progressed(state, pinned_at_stage_start=frozenset(d.id for d in state.detachments if d.pinned))
     return push(state, ActTurn(stage, state.player_with_initiative()))
 
 
@@ -83,7 +83,7 @@ def activate(state: LiState, step: ChooseActivation, det_id: str | None, out: li
     if det_id is None:
         return state
     out.append(ev.Activated(detachment=det_id, side=step.player, stage=step.stage))
-    return push(replace(state, activated=state.activated | {det_id}), ChooseTarget(det_id), EndActivation(det_id))
+    return push(progressed(state, activated=state.activated | {det_id}), ChooseTarget(det_id), EndActivation(det_id))
 
 
 def end_activation(state: LiState, step: EndActivation, _: None, out: list[Event]) -> LiState:
@@ -91,7 +91,7 @@ def end_activation(state: LiState, step: EndActivation, _: None, out: list[Event
     det = state.detachment(step.detachment)
     if det.order in ("first_fire", "advance"):
         out.append(ev.OrderRemoved(detachment=det.id, order=det.order, why="activated"))
-        return state.with_detachment(replace(det, order=None))
+        return state.with_detachment(evolve(det, order=None))
     return state
 
 
@@ -102,19 +102,19 @@ def stage_end(state: LiState, step: StageEnd, _: None, out: list[Event]) -> LiSt
     for d in state.detachments:
         if stage == "first_fire" and d.id in state.pinned_at_stage_start and d.order == "first_fire":
             out.append(ev.OrderRemoved(detachment=d.id, order="first_fire", why="pinned"))  # LI-ACT-4
-            d = replace(d, order=None)
+            d = evolve(d, order=None)
         if stage == "advancing_fire" and d.order == "advance" and d.pinned and not d.in_reserve:
             out.append(ev.OrderRemoved(detachment=d.id, order="advance", why="pinned"))  # LI-ACT-8
-            d = replace(d, order=None)
+            d = evolve(d, order=None)
         if stage == "engagement":
             if d.order == "charge":  # LI-ENG-6: every Charge order goes, fought or not
                 out.append(ev.OrderRemoved(detachment=d.id, order="charge", why="engagement_over"))
-                d = replace(d, order=None)
+                d = evolve(d, order=None)
             if d.engaged and not has_enemy_contact(state, d):
                 out.append(ev.NoLongerEngaged(detachment=d.id))
-                d = replace(d, engaged=False, pinned=False)
+                d = evolve(d, engaged=False, pinned=False)
         dets.append(d)
-    state = replace(state, detachments=tuple(dets), activated=frozenset(), stage=None)
+    state = evolve(state, detachments=tuple(dets), course=evolve(state.course, activated=frozenset(), stage=None))
     if stage == "engagement":  # LI-BREAK-4: Formations with a Detachment in a combat are checked now, not after each combat
         for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)

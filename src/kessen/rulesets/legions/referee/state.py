@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Hashable
+from dataclasses import field
+from functools import update_wrapper
+from operator import attrgetter
+from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
 
 from kessen.core.geometry import Point
 from kessen.core.records import record
+from kessen.rulesets.legions.referee.memo import evolve, remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
 from kessen.rulesets.legions.rules.saves import TargetProfile, target_profile
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @record
@@ -35,6 +43,9 @@ class Model:
     facing: float
     obscured: Hidden
     weapons: tuple[Weapon, ...]
+    _centre: Point | None = field(default=None, init=False, compare=False, repr=False)
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_centre": frozenset({"x", "y"})}
 
     @property
     def alive(self) -> bool:
@@ -42,7 +53,17 @@ class Model:
 
     @property
     def centre(self) -> Point:
-        return Point(self.x, self.y)
+        centre = self._centre
+        if centre is None:
+            centre = Point(self.x, self.y)
+            object.__setattr__(self, "_centre", centre)
+        return centre
+
+    @property
+    def longest_range(self) -> int:
+        """The longest range of its weapons' profiles, -1 with none: a target at *r* inches is in range of one of
+        them exactly when ``longest_range >= r`` (LI-TGT-2)."""
+        return max((p.range for w in self.weapons for p in w.profiles), default=-1)
 
     @property
     def penalty(self) -> int:
@@ -50,7 +71,7 @@ class Model:
         return OBSCURATION_PENALTY.get(self.obscured, 2)
 
     def at(self, p: Point) -> Model:
-        return replace(self, x=p.x, y=p.y)
+        return evolve(self, x=p.x, y=p.y)
 
     def target_profile(self, *, rear_arc: bool = False) -> TargetProfile:
         """The model as the saving rules see it, hit from its rear arc or not (LI-ARC-1)."""
@@ -73,15 +94,33 @@ class Detachment:
     withdrew_this_round: bool = False
     order_at_phase_start: Order | None = None
     morale_this_phase: MoraleThisPhase = "none"
+    _live: tuple[Model, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = field(default=None, init=False, compare=False, repr=False)
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_live": frozenset({"models"}), "_gaps": frozenset({"models"})}
 
     @property
     def live(self) -> tuple[Model, ...]:
-        return tuple(m for m in self.models if m.alive)
+        live = self._live
+        if live is None:
+            live = tuple(m for m in self.models if m.wounds_remaining > 0)
+            object.__setattr__(self, "_live", live)
+        return live
+
+    @property
+    def gaps(self) -> dict[str, tuple[tuple[Model, ...], float]]:
+        """The memo of ``battlefield.closest_gap``: by another Detachment's id, its models as they were measured and
+        the least distance to them."""
+        gaps = self._gaps
+        if gaps is None:
+            gaps = {}
+            object.__setattr__(self, "_gaps", gaps)
+        return gaps
 
     @property
     def on_battlefield(self) -> bool:
         """On the battlefield: not in Reserve, and with at least one model left."""
-        return not self.in_reserve and any(m.alive for m in self.models)
+        return not self.in_reserve and bool(self.live)
 
     @property
     def scale(self) -> int:
@@ -98,7 +137,7 @@ class Detachment:
         return next(m for m in self.models if m.id == model_id)
 
     def with_model(self, model: Model) -> Detachment:
-        return replace(self, models=tuple(model if m.id == model.id else m for m in self.models))
+        return evolve(self, models=tuple(model if m.id == model.id else m for m in self.models))
 
 
 @record
@@ -134,8 +173,9 @@ class CombatProgress:
 
 
 @record
-class LiState:
-    """A frozen state of a legions battle."""
+class Battle:
+    """What a battle keeps from its start to its end: the scenario's name, the battlefield's size in inches, the
+    players and their battlefield edges, how many rounds it lasts, and the pairs of models that cannot see each other."""
 
     name: str
     width: int
@@ -143,20 +183,97 @@ class LiState:
     players: tuple[str, str]
     edges: tuple[str, str]
     rounds: int
-    formations: tuple[Formation, ...]
-    detachments: tuple[Detachment, ...]
     no_sight: frozenset[frozenset[str]] = frozenset()
+
+
+@record
+class Course:
+    """Where a battle has got to: the round, phase and stage, who has the Initiative, the Detachments activated (or
+    moved) in this stage (or phase), those Engaged & Pinned when the First Fire stage began, those that took part in
+    a combat in this Engagement stage (LI-BREAK-4), the combat being resolved, and whether the battle is over."""
+
     round: int = 1
     phase: Phase = "orders"
     stage: Stage | None = None
     initiative: str | None = None
-    pending: tuple[Step, ...] = ()
     activated: frozenset[str] = frozenset()
     pinned_at_stage_start: frozenset[str] = frozenset()
     in_combat: frozenset[str] = frozenset()
-    """The Detachments that took part in a combat in this Engagement stage (LI-BREAK-4)."""
     combat: CombatProgress | None = None
     ended: bool = False
+
+
+Index = tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]
+
+
+class Part(Generic[T]):
+    """A field of one of a record's parts, read as the record's own: ``width = Part[int]("battle.width")``."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, path: str) -> None:
+        self._read = attrgetter(path)
+
+    def __get__(self, value: object, owner: type | None = None) -> T:
+        found: T = self._read(value)
+        return found
+
+
+@record
+class LiState:
+    """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
+    the steps still to be done (the first is where the game stands) and where the battle has got to.
+
+    The fields of the setting and of the course are read as the state's own (``state.width``, ``state.phase``); a
+    change of the course is made with :func:`progressed`. [The state keeps few fields of its own, so that the next
+    state, made at every step, is cheap to make.]"""
+
+    battle: Battle
+    formations: tuple[Formation, ...]
+    detachments: tuple[Detachment, ...]
+    pending: tuple[Step, ...] = ()
+    course: Course = Course()
+    _board: dict[Hashable, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    """What is worked out from the battlefield as it stands (see ``board``)."""
+    _ids: Index | None = field(default=None, init=False, compare=False, repr=False)
+
+    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"}), "_ids": frozenset({"detachments"})}
+
+    name = Part[str]("battle.name")
+    width = Part[int]("battle.width")
+    height = Part[int]("battle.height")
+    players = Part[tuple[str, str]]("battle.players")
+    edges = Part[tuple[str, str]]("battle.edges")
+    rounds = Part[int]("battle.rounds")
+    no_sight = Part[frozenset[frozenset[str]]]("battle.no_sight")
+    round = Part[int]("course.round")
+    phase = Part[Phase]("course.phase")
+    stage = Part[Stage | None]("course.stage")
+    initiative = Part[str | None]("course.initiative")
+    activated = Part[frozenset[str]]("course.activated")
+    pinned_at_stage_start = Part[frozenset[str]]("course.pinned_at_stage_start")
+    in_combat = Part[frozenset[str]]("course.in_combat")
+    combat = Part[CombatProgress | None]("course.combat")
+    ended = Part[bool]("course.ended")
+
+    @property
+    def board(self) -> dict[Hashable, Any]:
+        """The memo of facts worked out from the battlefield alone (the battle's setting, the Detachments and their
+        models): states that differ only in their step queue, phase or tallies share it (``memo.evolve``)."""
+        board = self._board
+        if board is None:
+            board = {}
+            object.__setattr__(self, "_board", board)
+        return board
+
+    def _index(self) -> Index:
+        """The Detachments by id, each model's Detachment by the model's id, and the models by id."""
+        index = self._ids
+        if index is None:
+            dets = self.detachments
+            index = ({d.id: d for d in dets}, {m.id: d for d in dets for m in d.models}, {m.id: m for d in dets for m in d.models})
+            object.__setattr__(self, "_ids", index)
+        return index
 
     def player_with_initiative(self) -> str:
         """The player who has the Initiative this round (it is rolled before anything asks for it)."""
@@ -170,34 +287,69 @@ class LiState:
         return self.edges[self.players.index(player)]
 
     def detachment(self, det_id: str) -> Detachment:
-        return next(d for d in self.detachments if d.id == det_id)
+        return self._index()[0][det_id]
 
     def formation(self, formation_id: str) -> Formation:
         return next(f for f in self.formations if f.id == formation_id)
 
     def owner_of_model(self, model_id: str) -> Detachment:
-        return next(d for d in self.detachments if any(m.id == model_id for m in d.models))
+        return self._index()[1][model_id]
 
     def model(self, model_id: str) -> Model:
-        return self.owner_of_model(model_id).model(model_id)
+        return self._index()[2][model_id]
 
     def with_detachment(self, det: Detachment) -> LiState:
-        return replace(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
+        return evolve(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
 
     def with_model(self, model: Model) -> LiState:
         return self.with_detachment(self.owner_of_model(model.id).with_model(model))
 
     def with_formation(self, formation: Formation) -> LiState:
-        return replace(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
+        return evolve(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
 
     def detachments_of(self, player: str) -> tuple[Detachment, ...]:
-        return tuple(d for d in self.detachments if d.owner == player)
+        return remembered(self.board, ("detachments_of", player), lambda: tuple(d for d in self.detachments if d.owner == player))
 
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
-        return tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.models if m.alive)
+        return remembered(self.board, "live_models", lambda: tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live))
+
+
+def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatenate[LiState, P], T]:
+    """*fact* (a function of the battlefield as it stands: it reads no state field outside ``LiState.board``'s
+    sources) worked out once per board and remembered there.
+
+    Its arguments after the state are the state's own Detachments and models, remembered by their ids, or hashable
+    values; asked about a Detachment or model that is not the state's own (a changed copy), it is worked out afresh.
+    """
+
+    def remembered_fact(state: LiState, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        key: list[Hashable] = [fact]
+        for arg in args:
+            own: Detachment | Model | None
+            if isinstance(arg, Detachment):
+                own = state._index()[0].get(arg.id)
+            elif isinstance(arg, Model):
+                own = state._index()[2].get(arg.id)
+            else:
+                key.append(arg)
+                continue
+            if own is not arg:
+                return fact(state, *args, **kwargs)
+            key.append(arg.id)
+        if kwargs:
+            key.append(tuple(kwargs.items()))
+        return remembered(state.board, tuple(key), lambda: fact(state, *args, **kwargs))
+
+    update_wrapper(remembered_fact, fact)
+    return remembered_fact
+
+
+def progressed(state: LiState, /, **changes: Any) -> LiState:
+    """*state* with its course changed: ``progressed(state, phase="combat")`` (the fields of ``Course``)."""
+    return evolve(state, course=evolve(state.course, **changes))
 
 
 def push(state: LiState, *steps: Step) -> LiState:
     """The state with *steps* to be done next, in their order, before the steps already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)
+    return evolve(state, pending=tuple(steps) + state.pending)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 
 from kessen.core.records import record
-from kessen.rulesets.legions.referee.battlefield import can_see, distance
-from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.referee.battlefield import can_see, distances
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 
 @record
@@ -27,10 +27,29 @@ class HoldFire:
     """Do nothing with the activation (LI-ACT-5)."""
 
 
+Seen = tuple[tuple[Model, float], ...]
+"""Models of a target in a firer's sight, each with its distance from the firer."""
+
+
+def in_sight(state: LiState, firer: Model, target: Detachment) -> Seen:
+    """The models of the target the firer can see, each with its distance, in the target's order (LI-TGT-1, §3.7)."""
+    seen = [m for m in target.live if can_see(state, firer, m)]
+    return tuple(zip(seen, distances(firer, seen)))
+
+
 def closest_visible(state: LiState, firer: Model, target: Detachment) -> float | None:
     """The distance to the closest model of the target the firer can see, or None (LI-TGT-1, LI-TGT-2)."""
-    seen = [distance(firer, m) for m in target.live if can_see(state, firer, m)]
-    return min(seen) if seen else None
+    return _closest(in_sight(state, firer, target))
+
+
+def _closest(seen: Seen) -> float | None:
+    return min(gap for _, gap in seen) if seen else None
+
+
+@board_fact
+def sightlines(state: LiState, det: Detachment, target: Detachment) -> tuple[tuple[Model, float | None, Seen], ...]:
+    """Each model of *det* with ``closest_visible`` and ``in_sight`` of the target (LI-TGT-1, LI-TGT-2)."""
+    return tuple((f, _closest(seen), seen) for f in det.live for seen in (in_sight(state, f, target),))
 
 
 def weapons_in_range(firer: Model, reach: float) -> tuple[tuple[str, int], ...]:
@@ -43,6 +62,7 @@ def can_fire(det: Detachment) -> bool:
     return not det.withdrew_this_round
 
 
+@board_fact
 def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
     """The enemy Detachments it may fire at: on the battlefield, not Engaged & Pinned (LI-TGT-4), with at
     least one model in sight (LI-TGT-1) and in range of a weapon (LI-TGT-2, LI-TGT-3), nearest first."""
@@ -52,12 +72,13 @@ def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
     for k, enemy in enumerate(state.detachments):
         if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
             continue
-        reach = [r for f in det.live if (r := closest_visible(state, f, enemy)) is not None and weapons_in_range(f, r)]
+        reach = [r for f, r, _ in sightlines(state, det, enemy) if r is not None and f.longest_range >= r]
         if reach:
             found.append((min(reach), k, enemy.id))
     return tuple(t for _, _, t in sorted(found))
 
 
+@board_fact
 def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]:
     """Every attack the Detachment may declare, then holding fire (LI-FIRE-2, LI-FIRE-3, LI-OBSC-2).
 
@@ -69,16 +90,14 @@ def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]
         target = state.detachment(target_id)
         multi: dict[str, int] = {}
         penalties: set[int] = set()
-        for f in det.live:
-            reach = closest_visible(state, f, target)
+        for f, reach, seen in sightlines(state, det, target):
             if reach is None:
                 continue
             for w in f.weapons:
                 if len(w.profiles) > 1 and any(p.range >= reach for p in w.profiles):
                     multi[w.name] = len(w.profiles)
-            for m in target.live:
-                if can_see(state, f, m) and any(p.range >= distance(f, m) for w in f.weapons for p in w.profiles):
-                    penalties.add(m.penalty)
+            longest = f.longest_range
+            penalties.update(m.penalty for m, gap in seen if longest >= gap)
         choices = list(itertools.product(*(range(n) for n in multi.values())))  # at most MAX_PROFILE_COMBINATIONS
         for penalty in sorted(penalties, reverse=True):
             for combo in choices:

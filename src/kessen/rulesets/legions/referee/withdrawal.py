@@ -3,7 +3,6 @@ the enemy Detachments it moves through, and where it ends."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.engine import Chance, Decision
@@ -22,6 +21,7 @@ from kessen.rulesets.legions.referee.battlefield import (
     withdrawal_path,
 )
 from kessen.rulesets.legions.referee.dists import answer
+from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
     ask,
@@ -58,7 +58,7 @@ def withdraw(state: LiState, step: WithdrawalRoll, roll: WithdrawalMoveOutcome, 
     det = state.detachment(step.detachment)
     out.append(ev.Withdrawal(detachment=det.id, roll=roll.distance))
     foes = frozenset(m.id for e in step.engaged_with for m in state.detachment(e).models)
-    state = state.with_detachment(replace(det, withdrew_this_round=True))
+    state = state.with_detachment(evolve(det, withdrew_this_round=True))
     return push(state, ChooseWithdrawer(det.id, roll.distance, foes))
 
 
@@ -86,7 +86,7 @@ def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str | None,
     model = state.model(model_id)
     start, end = withdrawal_path(state, model, state.edge_of(det.owner), step.roll + model.movement)
     through = moved_through(state, model, det.owner, start, end)
-    state = push(state, replace(step, moved=step.moved | {model_id}))
+    state = push(state, evolve(step, moved=step.moved | {model_id}))
     rolls = [t for t in through if not withdrawal_passes_automatically(scale=model.scale, through_scale=t.scale)]
     saves = WithdrawalSaves(model_id, (end.x, end.y), tuple(t.id for t in through), step.foes)
     if rolls:
@@ -114,7 +114,7 @@ def withdrawal_saved(state: LiState, step: WithdrawalSaves, outcome: WithdrawalS
     model = state.model(step.model)
     if outcome.destroyed:
         return _destroyed(state, model, step, outcome.wounds_lost, "withdrawal_save", out)
-    state = state.with_model(replace(model, wounds_remaining=model.wounds_remaining - outcome.wounds_lost))
+    state = state.with_model(evolve(model, wounds_remaining=model.wounds_remaining - outcome.wounds_lost))
     return _place(state, step, outcome.wounds_lost, out)
 
 
@@ -130,14 +130,14 @@ def _place(state: LiState, step: WithdrawalSaves, wounds_lost: int, out: list[Ev
     if any(m.id in step.foes and distance(model, m) < ENGAGEMENT_ZONE_INCHES for _, m in others):
         return _destroyed(state, model, step, wounds_lost, "engagement_zone", out)
     out.append(_moved(model, step, wounds_lost))
-    return state.with_model(replace(model, x=round(model.x, 6), y=round(model.y, 6)))
+    return state.with_model(evolve(model, x=round(model.x, 6), y=round(model.y, 6)))
 
 
 def _destroyed(state: LiState, model: Model, step: WithdrawalSaves, wounds_lost: int, how: str, out: list[Event]) -> LiState:
     """The withdrawing model is destroyed where *model* stands, and told so."""
     out.append(_moved(model, step, wounds_lost))
     out.append(ev.Destroyed(model=model.id, detachment=state.owner_of_model(model.id).id, how=how))
-    return state.with_model(replace(model, wounds_remaining=0, void_shields=0))
+    return state.with_model(evolve(model, wounds_remaining=0, void_shields=0))
 
 
 def _moved(model: Model, step: WithdrawalSaves, wounds_lost: int) -> ev.WithdrawalMove:
