@@ -10,7 +10,7 @@ from rich.markup import escape
 from kessen.core.board import Board, BoardModel, TerrainPiece
 from kessen.core.geometry import Point
 from kessen.i18n import option_text, option_word
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.state import SobState
 
 RULESET_ID = "song-of-blades"
@@ -108,7 +108,7 @@ def board_data(state: SobState) -> Board:
     models: list[BoardModel] = []
     for f in state.figures:
         status = [] if f.state == "standing" else [str(f.state)]
-        if enemies_in_contact(state.figures, f):
+        if state.here.contacts(f):
             status.append("engaged")
         if f.id == acting:
             status.append("acting")

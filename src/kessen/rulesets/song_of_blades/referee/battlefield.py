@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from kessen.core.geometry import (
     Point,
@@ -16,6 +15,7 @@ from kessen.core.geometry import (
 )
 from kessen.core.records import record
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
 STICKS_MM = {  # SB-GEO-7
@@ -58,7 +58,7 @@ class Figure:
         return self.state == "standing"
 
     def at(self, p: Point) -> Figure:
-        return replace(self, x=round(p.x, 6), y=round(p.y, 6))
+        return evolve(self, x=round(p.x, 6), y=round(p.y, 6))
 
 
 @record

@@ -9,7 +9,6 @@ queues the next action or activation (``turns.refill``); a side wiped out ends t
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -20,6 +19,7 @@ from kessen.core.steps import Out, StepMachine, StepRule
 from kessen.i18n import narrate
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
 from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
 from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
@@ -99,13 +99,13 @@ def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState
     assert act is not None
     f = state.get(act.model)
     if isinstance(choice, EndActivation):
-        return replace(state, current=replace(act, actions=0))
+        return evolve(state, current=evolve(act, actions=0))
     if isinstance(choice, StandUp):
         out.append(ev.StandUp(model=f.id))
-        return replace_figure(spend(state, 1), replace(f, state="standing"))
+        return replace_figure(spend(state, 1), evolve(f, state="standing"))
     if isinstance(choice, BreakFree):
         out.append(ev.BreakFree(model=f.id))
-        return replace_figure(spend(state, 2), replace(f, state="standing"))
+        return replace_figure(spend(state, 2), evolve(f, state="standing"))
     if isinstance(choice, Attack):
         return declare_attack(state, choice, out)
     assert isinstance(choice, Move)
@@ -136,12 +136,12 @@ def _disengaging_node(state: SobState, step: Disengaging) -> Chance | Decision:
 def _disengaging(state: SobState, step: Disengaging, choice: Any, out: Out) -> SobState:
     if isinstance(choice, Hacker):  # the leaving player picked the next hacker (SB-DIS-5)
         order = (choice.model,) + tuple(h for h in step.hackers if h != choice.model)
-        return push(state, replace(step, hackers=order[:1]), replace(step, hackers=order[1:]))
+        return push(state, evolve(step, hackers=order[:1]), evolve(step, hackers=order[1:]))
     return hack_result(state, step, choice, out)
 
 
 def _with_pending(state: SobState, pending: tuple[Hashable, ...]) -> SobState:
-    return replace(state, pending=cast(tuple[Pending, ...], pending))
+    return evolve(state, pending=cast(tuple[Pending, ...], pending))
 
 
 def _result(state: SobState) -> Terminal | None:

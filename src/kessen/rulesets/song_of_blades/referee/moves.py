@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
-from itertools import chain
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
@@ -20,6 +18,7 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     gap_between,
     touching,
 )
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
@@ -30,29 +29,34 @@ from kessen.rulesets.song_of_blades.referee.state import SobState, remove, repla
 NOTATION_MM = 0.001
 
 
-def move_options(state: SobState, f: Figure) -> list[Move]:
-    """Straight moves of one move length: a charge into contact with each reachable enemy, an advance
-    toward the nearest enemy, and a retreat directly away from it (SB-MOVE-1..3)."""
-    return list(_Mover(state, f).suggested())
+def suggested_moves(state: SobState, f: Figure) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The moves suggested to f's player, in two groups, worked out once per placement of the figures.
+
+    First straight moves of one move length: a charge into contact with each reachable enemy, an advance toward the
+    nearest enemy, and a retreat directly away from it (SB-MOVE-1..3). Then moves a good player also weighs
+    (offered after the first group and after ending the activation, so that the options of older saves keep their
+    places): into line beside the nearest friend, into the nearest cover, onto the nearest higher ground; none to a
+    destination the first group offers already.
+    """
+    return state.here.fact("moves", lambda: _suggested(_Mover(state, f)), f)
 
 
-def more_moves(state: SobState, f: Figure, offered: list[Move]) -> list[Move]:
-    """Moves a good player also weighs, after :func:`move_options` (suggested after them, so that the options of
-    older saves keep their places): into line beside the nearest friend, into the nearest cover, onto the nearest
-    higher ground; none to a destination already *offered*."""
+def _suggested(mover: _Mover) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    offered = tuple(mover.suggested())
     taken = {(m.x, m.y) for m in offered}
-    found: list[Move] = []
-    for move in _Mover(state, f).positions():
+    more: list[Move] = []
+    for move in mover.positions():
         if (move.x, move.y) not in taken:
             taken.add((move.x, move.y))
-            found.append(move)
-    return found
+            more.append(move)
+    return offered, tuple(more)
 
 
 def can_move(state: SobState, f: Figure) -> bool:
-    """Whether f has any move of :func:`move_options` or :func:`more_moves` (found lazily: the first is enough)."""
-    mover = _Mover(state, f)
-    return next(chain(mover.suggested(), mover.positions()), None) is not None
+    """Whether f has any of its :func:`suggested_moves` (asked just before they are offered, so finding them all
+    costs nothing more)."""
+    offered, more = suggested_moves(state, f)
+    return bool(offered or more)
 
 
 def free_move(state: SobState, f: Figure, dest: Point) -> Move:
@@ -208,7 +212,7 @@ def flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:
             return remove(state, f, "falling", out)
         if not state.table.on_table(land, f.r):
             return remove(state, f, "fled", out)  # it would land off the table: it has left the game
-        return replace_figure(state, replace(f.at(land), state="fallen"))
+        return replace_figure(state, evolve(f.at(land), state="fallen"))
     if not state.table.on_table(dest, f.r):
         out.append(ev.Fled(model=f.id, x=round(dest.x, 3), y=round(dest.y, 3)))
         return remove(state, f, "fled", out)  # SB-MOVE-4: off the table counts as a casualty

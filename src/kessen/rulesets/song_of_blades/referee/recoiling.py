@@ -30,7 +30,17 @@ from kessen.core.geometry import (
     swept_overlaps_rect,
 )
 from kessen.core.notation import point
-from kessen.rulesets.song_of_blades.referee.battlefield import EPS, Figure, RecoilOption, Table, blocker, enemies_in_contact, near
+from kessen.rulesets.song_of_blades.referee.battlefield import (
+    EPS,
+    Figure,
+    RecoilOption,
+    Table,
+    blocker,
+    enemies_in_contact,
+    gap_between,
+    near,
+)
+from kessen.rulesets.song_of_blades.referee.placement import placement
 
 # the room search first looks at every whole degree, then finds each change to a millionth of a degree
 GRID_DEGREES = 1.0
@@ -54,8 +64,8 @@ def recoil_choices(figures: tuple[Figure, ...], table: Table, loser: Figure, win
 
 def has_room(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
     """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5): the first legal
-    candidate is enough, and the room search runs only when none is."""
-    return _has_room(_near(figures, loser), table, loser, winner)
+    candidate is enough, and the room search runs only when none is; once per placement of the figures."""
+    return placement(figures, table).fact("has_room", lambda: _has_room(_near(figures, loser), table, loser, winner), loser, winner)
 
 
 def recoil_spot(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point) -> RecoilOption:
@@ -109,46 +119,53 @@ def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tu
 
 @functools.lru_cache(maxsize=1024)
 def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    """The room search: one legal spot in every stretch of directions between consecutive critical angles."""
+    """The room search: one legal spot in every stretch of directions between consecutive critical angles.
+
+    Each test of a spot is asked at every whole degree, whose spots are worked out once for all the tests. A base,
+    wall or drop further from the loser than a recoil reaches (with a millimetre to spare) answers every direction
+    alike, so it makes no critical angle and is left out.
+    """
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
+    reach = d + 1.0
 
     def end(theta: float) -> Point:
         return c + a.rotated(theta).scaled(d)
 
-    def sweeps_over(o: Figure) -> Callable[[float], bool]:
-        return lambda t: swept_overlaps_base(c, end(t), r, o.centre, o.r, EPS)
+    def sweeps_over(o: Figure) -> Callable[[Point], bool]:
+        return lambda p: swept_overlaps_base(c, p, r, o.centre, o.r, EPS)
 
-    def sweeps_into(rect: Rect) -> Callable[[float], bool]:
-        return lambda t: swept_overlaps_rect(c, end(t), r, rect, EPS)
+    def sweeps_into(rect: Rect) -> Callable[[Point], bool]:
+        return lambda p: swept_overlaps_rect(c, p, r, rect, EPS)
 
-    def meets_drop(rect: Rect) -> Callable[[float], bool]:
-        return lambda t: segment_enters_rect(c, end(t), rect) is not None
+    def meets_drop(rect: Rect) -> Callable[[Point], bool]:
+        return lambda p: segment_enters_rect(c, p, rect) is not None
 
-    tests: list[Callable[[float], bool]] = [
-        lambda t: table.on_table(end(t), r),
-        lambda t: in_contact(end(t), r, winner.centre, winner.r, EPS),
-        *(sweeps_over(o) for o in others),
-        *(sweeps_into(rect) for rect in table.impassable),
-        *(meets_drop(rect) for rect, _ in table.drops),
+    tests: list[Callable[[Point], bool]] = [
+        lambda p: table.on_table(p, r),
+        lambda p: in_contact(p, r, winner.centre, winner.r, EPS),
+        *(sweeps_over(o) for o in others if gap_between(loser, o) <= reach),
+        *(sweeps_into(rect) for rect in table.impassable if rect.distance_to(c) <= reach + r),
+        *(meets_drop(rect) for rect, _ in table.drops if rect.distance_to(c) <= reach),
     ]
     steps = round(180 / GRID_DEGREES)
     grid = [-90 + i * GRID_DEGREES for i in range(steps + 1)]
+    spots = [end(t) for t in grid]
     critical = {-90.0, 90.0}
     for test in tests:
-        values = [test(t) for t in grid]
-        critical |= {_change(test, grid[i], grid[i + 1]) for i in range(steps) if values[i] != values[i + 1]}
+        values = [test(p) for p in spots]
+        critical |= {_change(test, end, grid[i], grid[i + 1]) for i in range(steps) if values[i] != values[i + 1]}
     angles = sorted(critical)
     found = (_tried(others, table, loser, winner, _landing(table, loser, end((lo + hi) / 2)), None) for lo, hi in zip(angles, angles[1:]))
     return _ranked(others, loser, winner, [o for o in found if o is not None])
 
 
-def _change(test: Callable[[float], bool], lo: float, hi: float) -> float:
-    """The angle between lo and hi where *test* changes its answer, by bisection."""
-    low = test(lo)
+def _change(test: Callable[[Point], bool], end: Callable[[float], Point], lo: float, hi: float) -> float:
+    """The angle between lo and hi where *test* of the spot ``end(angle)`` changes its answer, by bisection."""
+    low = test(end(lo))
     while hi - lo > PRECISION_DEGREES:
         mid = (lo + hi) / 2
-        if test(mid) == low:
+        if test(end(mid)) == low:
             lo = mid
         else:
             hi = mid

@@ -6,13 +6,13 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.core.records import record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
 from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
 from kessen.rulesets.song_of_blades.rules.melee import Melee
 
@@ -154,8 +154,13 @@ class SobState:
     def melee_priority(self) -> bool:
         return self.options[1]
 
+    @property
+    def here(self) -> Placement:
+        """The placement of the figures on the table, with the facts known about it (``referee.placement``)."""
+        return placement(self.figures, self.table)
+
     def figure(self, model: str) -> Figure | None:
-        return next((f for f in self.figures if f.id == model), None)
+        return placement(self.figures, self.table).by_id.get(model)
 
     def get(self, model: str) -> Figure:
         found = self.figure(model)
@@ -163,7 +168,7 @@ class SobState:
         return found
 
     def side_figures(self, side: str) -> tuple[Figure, ...]:
-        return tuple(f for f in self.figures if f.side == side)
+        return placement(self.figures, self.table).side(side)
 
     def other(self, side: str) -> str:
         return self.sides[1] if side == self.sides[0] else self.sides[0]
@@ -173,17 +178,17 @@ def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
     act = state.current
     assert act is not None
-    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
+    return evolve(state, current=evolve(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
 def push(state: SobState, *steps: Pending) -> SobState:
     """The state with *steps* to settle before everything already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)
+    return evolve(state, pending=tuple(steps) + state.pending)
 
 
 def replace_figure(state: SobState, f: Figure) -> SobState:
     """The state with f in place of the figure of the same id."""
-    return replace(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
+    return evolve(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
 
 
 def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
@@ -191,7 +196,7 @@ def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
     still pending about it."""
     out.append(ev.Removed(model=f.id, how=how))
     pending = tuple(p for p in state.pending if f.id not in _models_of(p))
-    return replace(
+    return evolve(
         state,
         figures=tuple(o for o in state.figures if o.id != f.id),
         casualties=state.casualties + (Casualty(f.id, f.side, f.points, how),),

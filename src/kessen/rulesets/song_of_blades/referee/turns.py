@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.referee.moves import can_move, more_moves, move_options
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
+from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
 from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
 from kessen.rulesets.song_of_blades.rules.priority import may_target
@@ -25,7 +24,7 @@ def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobSta
     first, other = roll_off_winner(rolled, state.sides)
     dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
     out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
-    return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
+    return start_turn(evolve(state, first=first, round=1, active=first, second_half=False), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
@@ -46,7 +45,7 @@ def action_options(state: SobState) -> tuple[Any, ...]:
         if act.actions >= 2:
             options.append(BreakFree())
         return tuple(options) + (EndActivation(),)
-    contacts = enemies_in_contact(state.figures, f)
+    contacts = state.here.contacts(f)
     if contacts and not act.attacked:
         allowed = may_target(
             [e.state for e in contacts], [e.points for e in contacts],
@@ -59,9 +58,9 @@ def action_options(state: SobState) -> tuple[Any, ...]:
                     options.append(Attack(e.id, power_blow=True))
     if f.state == "fallen":
         return tuple(options) + (StandUp(), EndActivation())
-    moves = move_options(state, f)
+    moves, more = suggested_moves(state, f)
     # the moves suggested since free moves came go after the older options, which keep their places (v1 saves)
-    return tuple(options) + tuple(moves) + (EndActivation(),) + tuple(more_moves(state, f, moves))
+    return tuple(options) + moves + (EndActivation(),) + more
 
 
 def has_action(state: SobState) -> bool:
@@ -71,7 +70,7 @@ def has_action(state: SobState) -> bool:
     f = state.get(act.model)
     if f.state == "transfixed":
         return act.actions >= 2
-    if not act.attacked and enemies_in_contact(state.figures, f):
+    if not act.attacked and state.here.contacts(f):
         return True  # melee priority always leaves at least one target (SB-PRIO-4)
     return f.state == "fallen" or can_move(state, f)
 
@@ -80,7 +79,7 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
+    return push(evolve(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
 
 
 def refill(state: SobState, out: list[Event]) -> SobState:
@@ -92,7 +91,7 @@ def refill(state: SobState, out: list[Event]) -> SobState:
         if act is not None:
             if act.actions > 0 and state.figure(act.model) is not None and has_action(state):
                 return push(state, ChooseAction(act.model))
-            state = replace(state, current=None)
+            state = evolve(state, current=None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.active or ""))
                 state = end_turn(state, out)
@@ -120,7 +119,7 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
     out.append(ev.TurnStarted(round=state.round, side=side))
-    return replace(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
+    return evolve(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
@@ -128,15 +127,15 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
     SB-TURN-4)."""
     nxt = state.other(state.active or "")
     if not state.second_half:
-        return start_turn(replace(state, active=nxt, second_half=True, current=None), out)
+        return start_turn(evolve(state, active=nxt, second_half=True, current=None), out)
     if state.round >= state.turns:
         return end_game(state, out)
-    return start_turn(replace(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
+    return start_turn(evolve(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
     """The end (SB-TURN-4): what each side lost, then who won."""
-    state = replace(state, ended=True, pending=(), current=None)
+    state = evolve(state, ended=True, pending=(), current=None)
     for side, start in zip(state.sides, state.start_points):
         lost = sum(1 for c in state.casualties if c.side == side)
         out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
