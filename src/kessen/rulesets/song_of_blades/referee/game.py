@@ -8,6 +8,7 @@ queues the next action or activation (``turns.refill``); a side wiped out ends t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -183,6 +184,14 @@ def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
     return MACHINE.apply(state, choice)
 
 
+@functools.lru_cache(maxsize=8)
+def scenario_state(text: str, source: str) -> SobState:
+    """The initial state of a scenario file's text, read and validated once however many battles play it (issue 13
+    §1: a simulation plays one scenario many times; the state is frozen, so every battle may start from the same one).
+    """
+    return initial_state(load_scenario(text, source))
+
+
 class SobGame:
     """song-of-blades for the engine (kessen.core.engine.Game)."""
 
@@ -213,7 +222,7 @@ class SobGame:
         return prompt(state, decision, lang)
 
     def load_scenario(self, text: str, source: str) -> SobState:
-        return initial_state(load_scenario(text, source))
+        return scenario_state(text, source)
 
     def sides(self, state: SobState) -> tuple[str, ...]:
         return state.sides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from kessen.core.errors import IllegalChoice
@@ -13,7 +14,7 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     Figure,
     Table,
-    blocker,
+    first_blocker,
     free_run,
     gap_between,
     touching,
@@ -83,22 +84,22 @@ class _Mover:
         self.length = state.table.stick(f.move)
         self.enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
         self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
+        self.others = [(gap_between(f, o), o) for o in state.figures if o.id != f.id]  # battlefield.near's measure
 
     def problem(self, dest: Point) -> IllegalChoice | None:
         """Why f may not move straight to dest, or None when it may."""
         f, table = self.f, self.state.table
-        reach = (dest - f.centre).length()
+        reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
             return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
         if not table.on_table(dest, f.r):
             return IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:
             return IllegalChoice("SB-MOVE-2", "the path meets a drop area")
-        hit = blocker(self.state.figures, table, f, dest)
+        hit = first_blocker([o for gap, o in self.others if gap <= reach + EPS], table, f, dest)
         if hit is not None:
             return IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
-        moved = f.at(dest)
-        still = [e.id for e in self.contacts if touching(moved, e)]
+        still = [e.id for e in self.contacts if touching(f.at(dest), e)]
         if still:
             return IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
         return None
@@ -106,7 +107,7 @@ class _Mover:
     def legal(self, exact: Point, purpose: str, toward: str) -> Move | None:
         """The move to *exact* at notation's precision, if the rules allow it and it goes somewhere (0.5 mm)."""
         dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
-        if (dest - self.f.centre).length() < 0.5 or self.problem(dest) is not None:
+        if math.hypot(dest.x - self.f.x, dest.y - self.f.y) < 0.5 or self.problem(dest) is not None:
             return None
         return Move(dest.x, dest.y, purpose, toward)
 

@@ -26,7 +26,6 @@ from kessen.core.geometry import (
     overlapping,
     segment_enters_rect,
     segment_point_distance,
-    swept_overlaps_base,
     swept_overlaps_rect,
 )
 from kessen.core.notation import point
@@ -39,6 +38,7 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     enemies_in_contact,
     gap_between,
     near,
+    sweeps_over,
 )
 from kessen.rulesets.song_of_blades.referee.placement import placement
 
@@ -132,8 +132,8 @@ def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     def end(theta: float) -> Point:
         return c + a.rotated(theta).scaled(d)
 
-    def sweeps_over(o: Figure) -> Callable[[Point], bool]:
-        return lambda p: swept_overlaps_base(c, p, r, o.centre, o.r, EPS)
+    def crosses(o: Figure) -> Callable[[Point], bool]:
+        return lambda p: sweeps_over(c, p, r, o)
 
     def sweeps_into(rect: Rect) -> Callable[[Point], bool]:
         return lambda p: swept_overlaps_rect(c, p, r, rect, EPS)
@@ -144,7 +144,7 @@ def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     tests: list[Callable[[Point], bool]] = [
         lambda p: table.on_table(p, r),
         lambda p: in_contact(p, r, winner.centre, winner.r, EPS),
-        *(sweeps_over(o) for o in others if gap_between(loser, o) <= reach),
+        *(crosses(o) for o in others if gap_between(loser, o) <= reach),
         *(sweeps_into(rect) for rect in table.impassable if rect.distance_to(c) <= reach + r),
         *(meets_drop(rect) for rect, _ in table.drops if rect.distance_to(c) <= reach),
     ]
@@ -242,7 +242,7 @@ def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
     end = c + a.scaled(d)
-    blockers = [o for o in others if swept_overlaps_base(c, end, r, o.centre, o.r, EPS)]
+    blockers = [o for o in others if sweeps_over(c, end, r, o)]
     if not blockers:
         return None  # the plain step is not blocked by a model
     first = min(blockers, key=lambda o: (o.centre - c).dot(a))
@@ -255,7 +255,7 @@ def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     t = max(d, s + math.sqrt((r + first.r) ** 2 - h * h))
     land = c + a.scaled(t)
     rest = tuple(o for o in others if o.id != first.id)
-    if any(swept_overlaps_base(c, land, r, o.centre, o.r, EPS) for o in rest):
+    if any(sweeps_over(c, land, r, o) for o in rest):
         return None
     if table.path_blocked_by_terrain(c, land, r) or not table.on_table(land, r) or table.drop_entry(c, land) is not None:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from kessen.core.events import Event
@@ -29,8 +30,13 @@ def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobSta
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
     """Every model of the active side not yet activated this turn, with 1–3 dice; or end the turn (SB-ACT-3)."""
-    ready = [f for f in state.side_figures(state.active or "") if f.id not in state.activated]
-    return tuple(Activate(f.id, n) for f in ready for n in (1, 2, 3)) + (EndTurn(),)
+    ready = [f.id for f in state.side_figures(state.active or "") if f.id not in state.activated]
+    return tuple(a for model in ready for a in _activations(model)) + (EndTurn(),)
+
+
+@functools.lru_cache(maxsize=256)
+def _activations(model: str) -> tuple[Activate, ...]:
+    return tuple(Activate(model, n) for n in (1, 2, 3))
 
 
 def action_options(state: SobState) -> tuple[Any, ...]:
