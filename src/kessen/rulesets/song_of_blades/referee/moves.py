@@ -85,6 +85,8 @@ class _Mover:
         self.enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
         self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
         self.others = [(gap_between(f, o), o) for o in state.figures if o.id != f.id]  # battlefield.near's measure
+        # the figures a slide of one move length can meet: the same ones battlefield.free_run would pick out itself
+        self.nearby = tuple(o for gap, o in self.others if gap <= self.length + EPS)
 
     def problem(self, dest: Point) -> IllegalChoice | None:
         """Why f may not move straight to dest, or None when it may."""
@@ -127,12 +129,12 @@ class _Mover:
             _, _, nearest = min((max(0.0, g), i, e) for g, i, e in enemies)
             towards = (nearest.centre - f.centre).unit()
             if nearest.id not in contacts:
-                run = min(length, free_run(state.figures, state.table, f, towards, length))
+                run = min(length, free_run(self.nearby, state.table, f, towards, length))
                 limit = (nearest.centre - f.centre).length() - nearest.r - f.r - EPS
                 if run < limit and (move := self.legal(f.centre + towards.scaled(run), "advance", nearest.id)) is not None:
                     yield move
             away = towards.scaled(-1)
-            run = free_run(state.figures, state.table, f, away, length)
+            run = free_run(self.nearby, state.table, f, away, length)
             if (move := self.legal(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)) is not None:
                 yield move
 
@@ -146,11 +148,11 @@ class _Mover:
         area where f's whole base fits (its centre, for an area smaller than the base).
         """
         state, f = self.state, self.f
-        friends = [(gap_between(f, o), o.id, o) for o in state.figures if o.side == f.side and o.id != f.id and o.is_active]
+        friends = [(gap, o.id, o) for gap, o in self.others if o.side == f.side and o.is_active]
         enemies = [e for _, _, e in self.enemies]
         if friends and enemies:
             _, _, friend = min(friends)
-            facing = min(enemies, key=lambda e: ((e.centre - friend.centre).length(), e.id))
+            _, _, facing = min((math.hypot(e.x - friend.x, e.y - friend.y), e.id, e) for e in enemies)
             side = (facing.centre - friend.centre).unit().rotated(90).scaled(friend.r + f.r)
             spots = sorted((friend.centre + side, friend.centre - side), key=lambda p: (p - f.centre).length())
             if (f.centre - spots[0]).length() > EPS:  # not beside it already
@@ -158,7 +160,8 @@ class _Mover:
                 if (move := next((m for m in line if m is not None), None)) is not None:
                     yield move
         table = state.table
-        for purpose, areas in (("cover", list(table.cover)), ("high_ground", [r for r, h in table.high_ground if h > table.ground_height(f.centre)])):
+        here = table.ground_height(f.centre)
+        for purpose, areas in (("cover", list(table.cover)), ("high_ground", [r for r, h in table.high_ground if h > here])):
             spots = [_inside(rect, f.centre, f.r) for rect in areas if not (purpose == "cover" and rect.contains(f.centre))]
             for spot in sorted(spots, key=lambda p: (p - f.centre).length()):
                 if (spot - f.centre).length() <= self.length and (move := self.legal(spot, purpose, "")) is not None:

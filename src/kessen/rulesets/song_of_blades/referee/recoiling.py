@@ -51,27 +51,60 @@ def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, win
     """The legal candidates of SB-GEO-5 and SB-GEO-6, in the default policy's order: first the steps and jump that
     touch no newly contacted active enemy, then those that do, then open drop candidates; smallest |k| first, k > 0
     first."""
-    return _candidates(_near(figures, loser), table, loser, winner)
+    return _recoiling(figures, table, loser, winner).candidates
 
 
 def recoil_choices(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     """The recoils a loser's player is offered: the candidates, or when none is legal the spots the room search
     finds (one in each stretch of legal directions), in the default policy's order; empty when it must fall
     (SB-RECOIL-5)."""
-    others = _near(figures, loser)
-    return _candidates(others, table, loser, winner) or _room(others, table, loser, winner)
+    recoiling = _recoiling(figures, table, loser, winner)
+    return recoiling.candidates or recoiling.room
 
 
 def has_room(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
     """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5): the first legal
-    candidate is enough, and the room search runs only when none is; once per placement of the figures."""
-    return placement(figures, table).fact("has_room", lambda: _has_room(_near(figures, loser), table, loser, winner), loser, winner)
+    candidate is enough, and the room search runs only when none is."""
+    return _recoiling(figures, table, loser, winner).has_room
 
 
 def recoil_spot(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point) -> RecoilOption:
     """The recoil of the loser to the spot *p* its player names, else IllegalChoice naming the rule it breaks."""
-    others = _near(figures, loser)
-    return _spot(others, table, loser, winner, p, None, _jump(others, table, loser, winner))
+    recoiling = _recoiling(figures, table, loser, winner)
+    return _spot(recoiling.others, table, loser, winner, p, None, recoiling.jump)
+
+
+def _recoiling(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> _Recoiling:
+    return placement(figures, table).fact("recoiling", lambda: _Recoiling(figures, table, loser, winner), loser, winner)
+
+
+class _Recoiling:
+    """The loser's recoil from the winner as the figures stand: each answer worked out once, when first asked."""
+
+    def __init__(self, figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> None:
+        self.others, self.table, self.loser, self.winner = _near(figures, loser), table, loser, winner
+
+    @functools.cached_property
+    def jump(self) -> RecoilOption | None:
+        return _jump(self.others, self.table, self.loser, self.winner)
+
+    @functools.cached_property
+    def candidates(self) -> tuple[RecoilOption, ...]:
+        others, table, loser, winner = self.others, self.table, self.loser, self.winner
+        options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
+        jump = self.jump
+        return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
+
+    @functools.cached_property
+    def has_room(self) -> bool:
+        others, table, loser, winner = self.others, self.table, self.loser, self.winner
+        if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
+            return True
+        return self.jump is not None or bool(self.room)
+
+    @functools.cached_property
+    def room(self) -> tuple[RecoilOption, ...]:
+        return _room(self.others, self.table, self.loser, self.winner)
 
 
 def landing_is_clear(others: tuple[Figure, ...], table: Table, f: Figure, land: Point) -> bool:
@@ -95,20 +128,6 @@ def _near(figures: tuple[Figure, ...], loser: Figure) -> tuple[Figure, ...]:
     return near(figures, loser, loser.base_mm + 3 * (loser.r + widest) + 2 * EPS)
 
 
-@functools.lru_cache(maxsize=4096)
-def _candidates(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
-    jump = _jump(others, table, loser, winner)
-    return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
-
-
-@functools.lru_cache(maxsize=4096)
-def _has_room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
-    if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
-        return True
-    return _jump(others, table, loser, winner) is not None or bool(_room(others, table, loser, winner))
-
-
 def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tuple[int, Point]]:
     """SB-GEO-5's thirteen candidates k = -6..6, turned 15° × k from straight away, each where it puts the loser."""
     c, d = loser.centre, loser.base_mm
@@ -117,7 +136,6 @@ def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tu
         yield k, _landing(table, loser, c + a.rotated(15 * k).scaled(d))
 
 
-@functools.lru_cache(maxsize=1024)
 def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     """The room search: one legal spot in every stretch of directions between consecutive critical angles.
 
