@@ -25,12 +25,15 @@ _KEPT: dict[int, Placement] = {}
 class Placement:
     """The figures on the table, by id and by side, and the facts worked out about them so far."""
 
-    __slots__ = ("figures", "table", "by_id", "_sides", "_contacts", "_facts")
+    __slots__ = ("figures", "table", "by_id", "by_side", "_contacts", "_facts")
 
     def __init__(self, figures: tuple[Figure, ...], table: Table) -> None:
         self.figures, self.table = figures, table
         self.by_id = {f.id: f for f in figures}
-        self._sides: dict[str, tuple[Figure, ...]] = {}
+        sides: dict[str, list[Figure]] = {}
+        for f in figures:
+            sides.setdefault(f.side, []).append(f)
+        self.by_side = {side: tuple(found) for side, found in sides.items()}  # only the sides with a model left
         self._contacts: dict[str, tuple[Figure, ...]] = {}
         self._facts: dict[tuple[str, ...], Any] = {}
 
@@ -40,10 +43,7 @@ class Placement:
 
     def side(self, side: str) -> tuple[Figure, ...]:
         """The side's figures, in table order."""
-        found = self._sides.get(side)
-        if found is None:
-            found = self._sides[side] = tuple(f for f in self.figures if f.side == side)
-        return found
+        return self.by_side.get(side, ())
 
     def contacts(self, f: Figure) -> tuple[Figure, ...]:
         """``battlefield.enemies_in_contact`` of f (SB-MELEE-1, SB-MELEE-2)."""

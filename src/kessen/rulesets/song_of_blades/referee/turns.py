@@ -110,7 +110,7 @@ def refill(state: SobState, out: list[Event]) -> SobState:
 
 def wiped_out(state: SobState, out: list[Event]) -> SobState | None:
     """A side with no model left ends the game at once (SB-TURN-4); None while both have models."""
-    if state.ended or state.round == 0 or all(state.side_figures(s) for s in state.sides):
+    if state.ended or state.round == 0 or len(state.here.by_side) == 2:
         return None
     return end_game(state, out)
 
