@@ -124,7 +124,7 @@ def test_sb_move_1_evolve_is_dataclasses_replace() -> None:
     """SB-MOVE-1: the next state or figure from ``evolve`` equals ``dataclasses.replace``'s, a moved figure's centre
     and radius follow it, and a field the record lacks is refused."""
     state = state_of([model("A", 100, 100)], [model("B", 300, 300)])
-    assert evolve(state, round=3, pending=()) == dataclasses.replace(state, round=3, pending=())
+    assert evolve(state, ended=True, pending=()) == dataclasses.replace(state, ended=True, pending=())
     moved = evolve(state.get("A"), x=150.0)
     assert moved == dataclasses.replace(state.get("A"), x=150.0)
     assert moved.centre == Point(150.0, 100.0) and moved.r == 12.5

@@ -61,7 +61,7 @@ def declare_attack(state: SobState, attack: Attack, out: list[Event]) -> SobStat
     ambush = (f.id, target.id) in state.hidden and f.id not in state.ambushed
     out.append(ev.AttackDeclared(attacker=f.id, defender=target.id, power_blow=attack.power_blow, ambush=ambush))
     if ambush:
-        state = evolve(state, ambushed=state.ambushed | {f.id})
+        state = evolve(state, turn=evolve(state.turn, ambushed=state.ambushed | {f.id}))
     roll = attack_roll(state, f, target, power_blow=attack.power_blow, ambush=ambush)
     return push(state, CombatRoll(f.id, target.id, "attack", roll))
 

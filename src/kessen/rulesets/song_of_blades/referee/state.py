@@ -124,16 +124,20 @@ class Casualty:
 
 
 @record
-class SobState:
-    """A frozen game state of a song-of-blades skirmish."""
+class Skirmish:
+    """What a skirmish is played for, the same from its first state to its last (§3.4, SB-TURN-1, SB-TURN-4)."""
 
     name: str
-    table: Table
     options: tuple[bool, bool]  # follow_up, melee_priority
     turns: int
     sides: tuple[str, str]
-    figures: tuple[Figure, ...]
     start_points: tuple[int, int]
+
+
+@record
+class Turn:
+    """Where the rounds stand: whose turn it is and what it has used up (SB-TURN-1, SB-ACT-3, SB-TERR-2)."""
+
     round: int = 0
     first: str | None = None
     active: str | None = None
@@ -141,10 +145,72 @@ class SobState:
     activated: frozenset[str] = frozenset()
     hidden: frozenset[tuple[str, str]] = frozenset()  # (ambusher, target hidden from) at turn start
     ambushed: frozenset[str] = frozenset()
+
+
+@record
+class SobState:
+    """A frozen game state of a song-of-blades skirmish.
+
+    What never changes and what changes once a turn are records of their own (``skirmish``, ``turn``), read through
+    the properties below: the state is copied at every step, and a copy costs one slot per field.
+    """
+
+    skirmish: Skirmish
+    table: Table
+    figures: tuple[Figure, ...]
+    turn: Turn = Turn()
     current: Activation | None = None
     pending: tuple[Pending, ...] = (RollOff(),)
     casualties: tuple[Casualty, ...] = ()
     ended: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.skirmish.name
+
+    @property
+    def options(self) -> tuple[bool, bool]:
+        return self.skirmish.options
+
+    @property
+    def turns(self) -> int:
+        return self.skirmish.turns
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.skirmish.sides
+
+    @property
+    def start_points(self) -> tuple[int, int]:
+        return self.skirmish.start_points
+
+    @property
+    def round(self) -> int:
+        return self.turn.round
+
+    @property
+    def first(self) -> str | None:
+        return self.turn.first
+
+    @property
+    def active(self) -> str | None:
+        return self.turn.active
+
+    @property
+    def second_half(self) -> bool:
+        return self.turn.second_half
+
+    @property
+    def activated(self) -> frozenset[str]:
+        return self.turn.activated
+
+    @property
+    def hidden(self) -> frozenset[tuple[str, str]]:
+        return self.turn.hidden
+
+    @property
+    def ambushed(self) -> frozenset[str]:
+        return self.turn.ambushed
 
     @property
     def follow_up(self) -> bool:

@@ -25,7 +25,7 @@ def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobSta
     first, other = roll_off_winner(rolled, state.sides)
     dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
     out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
-    return start_turn(evolve(state, first=first, round=1, active=first, second_half=False), out)
+    return start_turn(evolve(state, turn=evolve(state.turn, first=first, round=1, active=first, second_half=False)), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
@@ -85,7 +85,8 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    return push(evolve(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
+    turn = evolve(state.turn, activated=state.activated | {choice.model})
+    return evolve(state, turn=turn, pending=(ActivationRoll(choice.model, choice.dice),) + state.pending)
 
 
 def refill(state: SobState, out: list[Event]) -> SobState:
@@ -125,7 +126,7 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
     out.append(ev.TurnStarted(round=state.round, side=side))
-    return evolve(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
+    return evolve(state, turn=evolve(state.turn, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset()), current=None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
@@ -133,10 +134,10 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
     SB-TURN-4)."""
     nxt = state.other(state.active or "")
     if not state.second_half:
-        return start_turn(evolve(state, active=nxt, second_half=True, current=None), out)
+        return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=True), current=None), out)
     if state.round >= state.turns:
         return end_game(state, out)
-    return start_turn(evolve(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
+    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.round + 1), current=None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
