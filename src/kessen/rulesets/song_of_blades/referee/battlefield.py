@@ -100,10 +100,14 @@ class Table:
 
     def path_blocked_by_terrain(self, a: Point, b: Point, r: float) -> bool:
         """A base swept from a to b overlaps impassable terrain (SB-GEO-4)."""
+        if not self.impassable:
+            return False  # most tables have none: the question costs nothing there
         return any(swept_overlaps_rect(a, b, r, rect, EPS) for rect in _near_box(self.impassable, a, b, r))
 
     def drop_entry(self, a: Point, b: Point) -> tuple[float, int] | None:
         """Where (fraction of the path) a centre path first meets a drop area, and its depth (SB-GEO-4)."""
+        if not self.drops:
+            return None
         hits = [
             (t, depth)
             for rect, depth in self.drops
