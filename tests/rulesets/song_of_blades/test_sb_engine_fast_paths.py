@@ -17,7 +17,14 @@ from kessen.core.engine import Chance, Terminal
 from kessen.dice import draw, stream
 from kessen.rulesets.song_of_blades.ai import nearest_to_the_enemy
 from kessen.rulesets.song_of_blades.referee import moves
-from kessen.rulesets.song_of_blades.referee.battlefield import EPS, Figure, edge_distance, enemies_in_contact, sweeps_over
+from kessen.rulesets.song_of_blades.referee.battlefield import (
+    EPS,
+    Figure,
+    edge_distance,
+    enemies_in_contact,
+    sweeps_over,
+    turned_step,
+)
 from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.game import scenario_state
 from kessen.rulesets.song_of_blades.referee.placement import placement
@@ -44,6 +51,17 @@ def test_sb_geo_4_sweeps_over_agrees_with_swept_overlaps_base(ax: float, ay: flo
     assert sweeps_over(a, b, r, o) == swept_overlaps_base(a, b, r, o.centre, o.r, EPS)
     near = Point(ox + o.r + r - 0.5, oy)  # a sweep ending just inside the other base
     assert sweeps_over(a, near, r, o) == swept_overlaps_base(a, near, r, o.centre, o.r, EPS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cx=COORD, cy=COORD, angle=hs.floats(min_value=0.0, max_value=360.0), degrees=hs.floats(min_value=-90.0, max_value=90.0),
+       length=hs.sampled_from([20, 25, 40, 50]))
+def test_sb_geo_5_turned_step_agrees_with_rotated_points(cx: float, cy: float, angle: float, degrees: float,
+                                                        length: int) -> None:
+    """SB-GEO-5: a candidate's spot, one base depth along straight-away turned by some degrees, is the same point to
+    the last bit whether worked on coordinates or through core geometry's Points."""
+    c, a = Point(cx, cy), Point(1.0, 0.0).rotated(angle)
+    assert turned_step(c, a, degrees, length) == c + a.rotated(degrees).scaled(length)
 
 
 def played_states(scenario: str, seeds: range) -> list[SobState]:

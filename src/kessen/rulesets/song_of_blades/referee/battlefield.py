@@ -164,6 +164,14 @@ def sweeps_over(a: Point, b: Point, r: float, o: Figure) -> bool:
     return math.hypot(ax + abx * t - o.x, ay + aby * t - o.y) - r - o.base_mm / 2 < -EPS
 
 
+def turned_step(c: Point, a: Point, degrees: float, length: float) -> Point:
+    """The point *length* from c in the direction of the unit vector a turned counter-clockwise by *degrees*:
+    ``c + a.rotated(degrees).scaled(length)`` worked step for step on the coordinates, one Point instead of three."""
+    t = math.radians(degrees)
+    cos, sin = math.cos(t), math.sin(t)
+    return Point(c.x + (a.x * cos - a.y * sin) * length, c.y + (a.x * sin + a.y * cos) * length)
+
+
 def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> bool:
     """f's base moved in a straight line to dest overlaps no other model and no impassable terrain (SB-MOVE-2)."""
     c, r = f.centre, f.r

@@ -82,9 +82,9 @@ class _Mover:
     def __init__(self, state: SobState, f: Figure) -> None:
         self.state, self.f = state, f
         self.length = state.table.stick(f.move)
-        self.enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
-        self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
         self.others = [(gap_between(f, o), o) for o in state.figures if o.id != f.id]  # battlefield.near's measure
+        self.enemies = [(gap, e.id, e) for gap, e in self.others if e.side != f.side]
+        self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
         # the figures a slide of one move length can meet: the same ones battlefield.free_run would pick out itself
         self.nearby = tuple(o for gap, o in self.others if gap <= self.length + EPS)
 

@@ -39,6 +39,7 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     gap_between,
     near,
     sweeps_over,
+    turned_step,
 )
 from kessen.rulesets.song_of_blades.referee.placement import placement
 
@@ -133,7 +134,7 @@ def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tu
     c, d = loser.centre, loser.base_mm
     a = (c - winner.centre).unit()
     for k in range(-6, 7):
-        yield k, _landing(table, loser, c + a.rotated(15 * k).scaled(d))
+        yield k, _landing(table, loser, turned_step(c, a, 15 * k, d))
 
 
 def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
@@ -148,7 +149,7 @@ def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     reach = d + 1.0
 
     def end(theta: float) -> Point:
-        return c + a.rotated(theta).scaled(d)
+        return turned_step(c, a, theta, d)
 
     def crosses(o: Figure) -> Callable[[Point], bool]:
         return lambda p: sweeps_over(c, p, r, o)
@@ -222,7 +223,7 @@ def _spot(
     if v.dot(a) < -1e-3:  # square to the winner is the furthest round (k = ±6), to notation's 0.001 mm
         raise IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
     u = v.scaled(1 / reach)
-    entry = table.drop_entry(c, c + u.scaled(d))
+    entry = table.drop_entry(c, c + u.scaled(d)) if table.drops else None
     if entry is not None:
         edge = c + u.scaled(d * entry[0])
         land = edge + u.scaled(r)
