@@ -79,6 +79,6 @@ def placement(figures: tuple[Figure, ...], table: Table) -> Placement:
     if found is not None and found.figures is figures and found.table is table:
         return found
     if len(_KEPT) >= LIMIT:
-        del _KEPT[next(iter(_KEPT))]  # the oldest
+        _KEPT.clear()  # the old placements are seldom asked about again; clearing is one step even across threads
     found = _KEPT[id(figures)] = Placement(figures, table)
     return found
