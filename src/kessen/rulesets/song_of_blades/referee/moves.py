@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
@@ -90,26 +90,31 @@ class _Mover:
 
     def problem(self, dest: Point) -> IllegalChoice | None:
         """Why f may not move straight to dest, or None when it may."""
+        refusal = self._refusal(dest)
+        return None if refusal is None else refusal()
+
+    def _refusal(self, dest: Point) -> Callable[[], IllegalChoice] | None:
+        """:meth:`problem`'s refusal, built only if it is shown (most destinations tried are only counted)."""
         f, table = self.f, self.state.table
         reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
-            return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
+            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
         if not table.on_table(dest, f.r):
-            return IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
+            return lambda: IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:
-            return IllegalChoice("SB-MOVE-2", "the path meets a drop area")
+            return lambda: IllegalChoice("SB-MOVE-2", "the path meets a drop area")
         hit = first_blocker([o for gap, o in self.others if gap <= reach + EPS], table, f, dest)
         if hit is not None:
-            return IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
+            return lambda: IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
         still = [e.id for e in self.contacts if touching(f.at(dest), e)]
         if still:
-            return IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
+            return lambda: IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
         return None
 
     def legal(self, exact: Point, purpose: str, toward: str) -> Move | None:
         """The move to *exact* at notation's precision, if the rules allow it and it goes somewhere (0.5 mm)."""
         dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
-        if math.hypot(dest.x - self.f.x, dest.y - self.f.y) < 0.5 or self.problem(dest) is not None:
+        if math.hypot(dest.x - self.f.x, dest.y - self.f.y) < 0.5 or self._refusal(dest) is not None:
             return None
         return Move(dest.x, dest.y, purpose, toward)
 

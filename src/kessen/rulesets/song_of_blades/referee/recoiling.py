@@ -203,52 +203,60 @@ def _landing(table: Table, loser: Figure, end: Point) -> Point:
 
 
 def _tried(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None) -> RecoilOption | None:
-    try:
-        return _spot(others, table, loser, winner, p, k, None)
-    except IllegalChoice:
-        return None
+    judged = _judged(others, table, loser, winner, p, k, None)
+    return judged if isinstance(judged, RecoilOption) else None
 
 
 def _spot(
     others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None, jump: RecoilOption | None
 ) -> RecoilOption:
-    """The recoil that puts the loser at *p* (SB-GEO-5): a step, a drop over an edge, or the jump; IllegalChoice
-    with the rule it breaks when none is legal."""
+    """The recoil that puts the loser at *p* (:func:`_judged`), else IllegalChoice with the rule it breaks."""
+    judged = _judged(others, table, loser, winner, p, k, jump)
+    if isinstance(judged, RecoilOption):
+        return judged
+    raise judged()
+
+
+def _judged(
+    others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None, jump: RecoilOption | None
+) -> RecoilOption | Callable[[], IllegalChoice]:
+    """The recoil that puts the loser at *p* (SB-GEO-5): a step, a drop over an edge, or the jump; when none is
+    legal, the refusal naming the rule it breaks, built only if it is shown (most spots tried are only counted)."""
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
     v = p - c
     reach = v.length()
     if reach < 1e-9:
-        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves {loser.id} one base depth ({d} mm) away from {winner.id}")
+        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves {loser.id} one base depth ({d} mm) away from {winner.id}")
     if v.dot(a) < -1e-3:  # square to the winner is the furthest round (k = ±6), to notation's 0.001 mm
-        raise IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
+        return lambda: IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
     u = v.scaled(1 / reach)
     entry = table.drop_entry(c, c + u.scaled(d)) if table.drops else None
     if entry is not None:
         edge = c + u.scaled(d * entry[0])
         land = edge + u.scaled(r)
         if (p - land).length() > EPS:
-            raise IllegalChoice("SB-RECOIL-6", f"that way {loser.id} goes over the drop edge at {_at(edge)} and lands at {_at(land)}")
+            return lambda: IllegalChoice("SB-RECOIL-6", f"that way {loser.id} goes over the drop edge at {_at(edge)} and lands at {_at(land)}")
         hit = blocker(others, table, loser, edge)
         if hit is not None:
-            raise IllegalChoice("SB-GEO-5", f"{loser.id} meets {hit} before the drop edge")
+            return lambda: IllegalChoice("SB-GEO-5", f"{loser.id} meets {hit} before the drop edge")
         if entry[1] < table.stick("short") and not landing_is_clear(others, table, loser, p):
-            raise IllegalChoice("SB-FALL-1", f"{loser.id} has no room to land at {_at(p)} at the foot of the drop")
+            return lambda: IllegalChoice("SB-FALL-1", f"{loser.id} has no room to land at {_at(p)} at the foot of the drop")
         return RecoilOption("drop", k, round(p.x, 6), round(p.y, 6), entry[1])
     if jump is not None and (p - jump.destination).length() <= EPS:
         return jump
     if abs(reach - d) > EPS:
-        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
+        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
     if table.drop_entry(c, p) is not None:
-        raise IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
+        return lambda: IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
     hit = blocker(others, table, loser, p)
     if hit is not None:
         over = f" (the jump over it lands at {_at(jump.destination)})" if jump is not None and u.dot(a) > 0.999 else ""
-        raise IllegalChoice("SB-GEO-4" if hit == "impassable terrain" else "SB-GEO-5", f"the recoil path crosses {hit}{over}")
+        return lambda: IllegalChoice("SB-GEO-4" if hit == "impassable terrain" else "SB-GEO-5", f"the recoil path crosses {hit}{over}")
     if not table.on_table(p, r):
-        raise IllegalChoice("SB-GEO-1", f"{_at(p)} is off the table")
+        return lambda: IllegalChoice("SB-GEO-1", f"{_at(p)} is off the table")
     if in_contact(p, r, winner.centre, winner.r, EPS):
-        raise IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
+        return lambda: IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
     return RecoilOption("step", k, round(p.x, 6), round(p.y, 6))
 
 
