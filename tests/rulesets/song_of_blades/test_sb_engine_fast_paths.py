@@ -71,7 +71,7 @@ def played_states(scenario: str, seeds: range) -> list[SobState]:
         first = GAME.load_scenario(file.read(), path)
     states: list[SobState] = []
     for seed in seeds:
-        rng, ais = stream(seed), {side: GAME.ai(side) for side in first.sides}
+        rng, ais = stream(seed), {side: GAME.ai(side) for side in first.skirmish.sides}
         state, _ = GAME.start(first)
         while not isinstance(node := GAME.node(state), Terminal):
             choice = draw(node.dist, rng) if isinstance(node, Chance) else ais[node.player].decide(state, node)

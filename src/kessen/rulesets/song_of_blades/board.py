@@ -112,9 +112,9 @@ def board_data(state: SobState) -> Board:
             status.append("engaged")
         if f.id == acting:
             status.append("acting")
-        elif f.id in state.activated and f.side == state.active:
+        elif f.id in state.turn.activated and f.side == state.turn.active:
             status.append("activated")
         models.append({"id": f.id, "name": f.name, "side": f.side, "x": f.x, "y": f.y, "base": float(f.base_mm),
                        "footprint": None, "wounds": None, "wounds_max": None, "status": status, "group": None})
     return {"ruleset": RULESET_ID, "units": "mm", "width": float(table.width), "height": float(table.depth),
-            "sides": list(state.sides), "terrain": terrain, "models": models}
+            "sides": list(state.skirmish.sides), "terrain": terrain, "models": models}

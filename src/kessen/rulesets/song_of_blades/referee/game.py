@@ -85,13 +85,13 @@ def decision(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor
 
 
 def _activation_node(state: SobState, step: ChooseActivation) -> Decision:
-    return decision(state.active or "", "activation", activation_options(state))
+    return decision(state.turn.active or "", "activation", activation_options(state))
 
 
 def _action_node(state: SobState, step: ChooseAction) -> Decision:
     """The activated model's next action; free while it can move (any point the rules allow, SB-MOVE-*)."""
     free = state.get(step.model).state == "standing"
-    return decision(state.active or "", "move", action_options(state), actor=step.model, free=free)
+    return decision(state.turn.active or "", "move", action_options(state), actor=step.model, free=free)
 
 
 def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState:
@@ -225,7 +225,7 @@ class SobGame:
         return scenario_state(text, source)
 
     def sides(self, state: SobState) -> tuple[str, ...]:
-        return state.sides
+        return state.skirmish.sides
 
     def ai(self, side: str) -> SobAI:
         return SobAI(side)

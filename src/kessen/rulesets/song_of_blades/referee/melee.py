@@ -58,10 +58,10 @@ def declare_attack(state: SobState, attack: Attack, out: list[Event]) -> SobStat
     assert act is not None
     state = spend(state, 2 if attack.power_blow else 1, attacked=True)
     f, target = state.get(act.model), state.get(attack.target)
-    ambush = (f.id, target.id) in state.hidden and f.id not in state.ambushed
+    ambush = (f.id, target.id) in state.turn.hidden and f.id not in state.turn.ambushed
     out.append(ev.AttackDeclared(attacker=f.id, defender=target.id, power_blow=attack.power_blow, ambush=ambush))
     if ambush:
-        state = evolve(state, turn=evolve(state.turn, ambushed=state.ambushed | {f.id}))
+        state = evolve(state, turn=evolve(state.turn, ambushed=state.turn.ambushed | {f.id}))
     roll = attack_roll(state, f, target, power_blow=attack.power_blow, ambush=ambush)
     return push(state, CombatRoll(f.id, target.id, "attack", roll))
 

@@ -140,7 +140,7 @@ def _activation(state: SobState, decision: Decision, model: str, dice: str) -> N
     f = state.figure(model)
     if f is None or f.side != decision.player:
         raise IllegalChoice("SB-TURN-1", f"{model} is not a model of {decision.player} on the table")
-    if model in state.activated:
+    if model in state.turn.activated:
         raise IllegalChoice("SB-ACT-3", f"{model} has been activated this turn")
     raise IllegalChoice("SB-ACT-1", f"a model activates with 1, 2 or 3 dice (got {dice!r})")
 

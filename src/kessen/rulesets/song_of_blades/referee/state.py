@@ -151,8 +151,8 @@ class Turn:
 class SobState:
     """A frozen game state of a song-of-blades skirmish.
 
-    What never changes and what changes once a turn are records of their own (``skirmish``, ``turn``), read through
-    the properties below: the state is copied at every step, and a copy costs one slot per field.
+    What never changes and what changes once a turn are records of their own (``skirmish``, ``turn``): the state is
+    copied at every step, and a copy costs one slot per field.
     """
 
     skirmish: Skirmish
@@ -165,60 +165,12 @@ class SobState:
     ended: bool = False
 
     @property
-    def name(self) -> str:
-        return self.skirmish.name
-
-    @property
-    def options(self) -> tuple[bool, bool]:
-        return self.skirmish.options
-
-    @property
-    def turns(self) -> int:
-        return self.skirmish.turns
-
-    @property
-    def sides(self) -> tuple[str, str]:
-        return self.skirmish.sides
-
-    @property
-    def start_points(self) -> tuple[int, int]:
-        return self.skirmish.start_points
-
-    @property
-    def round(self) -> int:
-        return self.turn.round
-
-    @property
-    def first(self) -> str | None:
-        return self.turn.first
-
-    @property
-    def active(self) -> str | None:
-        return self.turn.active
-
-    @property
-    def second_half(self) -> bool:
-        return self.turn.second_half
-
-    @property
-    def activated(self) -> frozenset[str]:
-        return self.turn.activated
-
-    @property
-    def hidden(self) -> frozenset[tuple[str, str]]:
-        return self.turn.hidden
-
-    @property
-    def ambushed(self) -> frozenset[str]:
-        return self.turn.ambushed
-
-    @property
     def follow_up(self) -> bool:
-        return self.options[0]
+        return self.skirmish.options[0]
 
     @property
     def melee_priority(self) -> bool:
-        return self.options[1]
+        return self.skirmish.options[1]
 
     @property
     def here(self) -> Placement:
@@ -237,7 +189,8 @@ class SobState:
         return placement(self.figures, self.table).side(side)
 
     def other(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
+        sides = self.skirmish.sides
+        return sides[1] if side == sides[0] else sides[0]
 
 
 def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:

@@ -22,15 +22,15 @@ def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, s
 
 def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobState:
     """The roll-off decides who plays first, every round (SB-TURN-1); the first round begins."""
-    first, other = roll_off_winner(rolled, state.sides)
-    dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
+    first, other = roll_off_winner(rolled, state.skirmish.sides)
+    dice = (rolled.first_die, rolled.second_die) if first == state.skirmish.sides[0] else (rolled.second_die, rolled.first_die)
     out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
     return start_turn(evolve(state, turn=evolve(state.turn, first=first, round=1, active=first, second_half=False)), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
     """Every model of the active side not yet activated this turn, with 1–3 dice; or end the turn (SB-ACT-3)."""
-    ready = [f.id for f in state.side_figures(state.active or "") if f.id not in state.activated]
+    ready = [f.id for f in state.side_figures(state.turn.active or "") if f.id not in state.turn.activated]
     return tuple(a for model in ready for a in _activations(model)) + (EndTurn(),)
 
 
@@ -85,7 +85,7 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    turn = evolve(state.turn, activated=state.activated | {choice.model})
+    turn = evolve(state.turn, activated=state.turn.activated | {choice.model})
     return evolve(state, turn=turn, pending=(ActivationRoll(choice.model, choice.dice),) + state.pending)
 
 
@@ -100,10 +100,10 @@ def refill(state: SobState, out: list[Event]) -> SobState:
                 return push(state, ChooseAction(act.model))
             state = evolve(state, current=None)
             if act.turnover:
-                out.append(ev.Turnover(side=state.active or ""))
+                out.append(ev.Turnover(side=state.turn.active or ""))
                 state = end_turn(state, out)
             continue
-        if any(f.id not in state.activated for f in state.side_figures(state.active or "")):
+        if any(f.id not in state.turn.activated for f in state.side_figures(state.turn.active or "")):
             return push(state, ChooseActivation())
         state = end_turn(state, out)
     return state
@@ -111,39 +111,39 @@ def refill(state: SobState, out: list[Event]) -> SobState:
 
 def wiped_out(state: SobState, out: list[Event]) -> SobState | None:
     """A side with no model left ends the game at once (SB-TURN-4); None while both have models."""
-    if state.ended or state.round == 0 or len(state.here.by_side) == 2:
+    if state.ended or state.turn.round == 0 or len(state.here.by_side) == 2:
         return None
     return end_game(state, out)
 
 
 def start_turn(state: SobState, out: list[Event]) -> SobState:
     """A new turn: ambushers are the models in cover at its start (SB-TERR-2)."""
-    side = state.active or ""
+    side = state.turn.active or ""
     hidden: set[tuple[str, str]] = set()
     for f in state.side_figures(side):
         cover = state.table.cover_at(f.centre)
         if cover is not None:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
-    out.append(ev.TurnStarted(round=state.round, side=side))
+    out.append(ev.TurnStarted(round=state.turn.round, side=side))
     return evolve(state, turn=evolve(state.turn, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset()), current=None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
     """The turn passes: to the other side, or to the next round, or the game ends after its last round (SB-TURN-1,
     SB-TURN-4)."""
-    nxt = state.other(state.active or "")
-    if not state.second_half:
+    nxt = state.other(state.turn.active or "")
+    if not state.turn.second_half:
         return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=True), current=None), out)
-    if state.round >= state.turns:
+    if state.turn.round >= state.skirmish.turns:
         return end_game(state, out)
-    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.round + 1), current=None), out)
+    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.turn.round + 1), current=None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
     """The end (SB-TURN-4): what each side lost, then who won."""
     state = evolve(state, ended=True, pending=(), current=None)
-    for side, start in zip(state.sides, state.start_points):
+    for side, start in zip(state.skirmish.sides, state.skirmish.start_points):
         lost = sum(1 for c in state.casualties if c.side == side)
         out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
     won = winner(state)
@@ -154,11 +154,11 @@ def end_game(state: SobState, out: list[Event]) -> SobState:
 def winner(state: SobState) -> str | None:
     """The winning side, or None for a draw (SB-TURN-4)."""
     won = game_winner(
-        models_left=(len(state.side_figures(state.sides[0])), len(state.side_figures(state.sides[1]))),
-        points_lost=(points_lost(state, state.sides[0]), points_lost(state, state.sides[1])),
-        starting_points=state.start_points,
+        models_left=(len(state.side_figures(state.skirmish.sides[0])), len(state.side_figures(state.skirmish.sides[1]))),
+        points_lost=(points_lost(state, state.skirmish.sides[0]), points_lost(state, state.skirmish.sides[1])),
+        starting_points=state.skirmish.start_points,
     )
-    return None if won is None else state.sides[won]
+    return None if won is None else state.skirmish.sides[won]
 
 
 def points_lost(state: SobState, side: str) -> int:
@@ -169,9 +169,9 @@ def points_lost(state: SobState, side: str) -> int:
 def summary(state: SobState) -> dict[str, Any]:
     """The battle summary: the common keys (rounds, casualties, survivors) and the points of SB-TURN-4."""
     return {
-        "rounds": state.round,
-        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
-        "survivors": {s: len(state.side_figures(s)) for s in state.sides},
-        "points_lost": {s: points_lost(state, s) for s in state.sides},
-        "starting_points": dict(zip(state.sides, state.start_points)),
+        "rounds": state.turn.round,
+        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.skirmish.sides},
+        "survivors": {s: len(state.side_figures(s)) for s in state.skirmish.sides},
+        "points_lost": {s: points_lost(state, s) for s in state.skirmish.sides},
+        "starting_points": dict(zip(state.skirmish.sides, state.skirmish.start_points)),
     }
