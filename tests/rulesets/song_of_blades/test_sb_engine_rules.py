@@ -344,7 +344,7 @@ def test_sb_down_7_transfixed_breaks_free_with_two_actions() -> None:
     """SB-DOWN-7, SB-ACTION-1: a transfixed model cannot move or attack; breaking free costs 2 actions."""
     base = state_of([model("A", 100, 100, state="transfixed")], [model("B", 125, 100)])
     one = ready(base, "Red", "A", 1)
-    assert one.current is None and one.active == "Blue"  # nothing it may do with one action: the activation ends
+    assert one.current is None and one.turn.active == "Blue"  # nothing it may do with one action: the activation ends
     two = ready(base, "Red", "A", 2)
     assert decision(two, "move").options == (opt.BreakFree(), opt.EndActivation())
     freed, events = step(two, opt.BreakFree())
@@ -394,7 +394,7 @@ def test_sb_act_2_sb_act_3_no_turnover_next_model_then_turn_passes() -> None:
     assert node.player == "Red" and {o.model for o in node.options if isinstance(o, opt.Activate)} == {"A2"}
     state = activated(state, "A2", 1)
     state, events = step(state, opt.EndActivation())
-    assert state.active == "Blue" and ("turn_started") in types(events)
+    assert state.turn.active == "Blue" and ("turn_started") in types(events)
 
 
 def test_sb_act_2_turnover_after_the_actions_are_spent() -> None:
@@ -402,10 +402,10 @@ def test_sb_act_2_turnover_after_the_actions_are_spent() -> None:
     state = turn_of(two_a_side(), "Red")
     state = step(state, opt.Activate("A1", 3))[0]
     state = step(state, ActivationOutcome(1, 2, True))[0]
-    assert state.active == "Red" and decision(state, "move").player == "Red"
+    assert state.turn.active == "Red" and decision(state, "move").player == "Red"
     state, events = step(state, moves(state)[0])
     assert types(events) == ["moved", "turnover", "turn_started"]
-    assert state.active == "Blue" and state.round == 1
+    assert state.turn.active == "Blue" and state.turn.round == 1
 
 
 def test_sb_act_2_zero_actions_turnover_at_once() -> None:
@@ -413,7 +413,7 @@ def test_sb_act_2_zero_actions_turnover_at_once() -> None:
     state = turn_of(two_a_side(), "Red")
     state = step(state, opt.Activate("A1", 3))[0]
     state, events = step(state, ActivationOutcome(0, 3, True))
-    assert types(events) == ["activation", "turnover", "turn_started"] and state.active == "Blue"
+    assert types(events) == ["activation", "turnover", "turn_started"] and state.turn.active == "Blue"
 
 
 def test_sb_action_1_costs_move_one_attack_one_stand_up_one() -> None:
@@ -539,7 +539,7 @@ def test_sb_turn_1_roll_off_even_and_order_kept() -> None:
     state = turn_of(state, "Blue")
     seen = []
     while not isinstance(g.node(state), Terminal):
-        seen.append((state.round, state.active))
+        seen.append((state.turn.round, state.turn.active))
         state = step(state, opt.EndTurn())[0]
     assert seen == [(1, "Blue"), (1, "Red"), (2, "Blue"), (2, "Red"), (3, "Blue"), (3, "Red")]
 
@@ -563,7 +563,7 @@ def test_sb_turn_4_side_wiped_out_ends_at_once() -> None:
     state = step(state, opt.Attack("B"))[0]
     state, events = step(state, KILL)
     end = g.node(state)
-    assert isinstance(end, Terminal) and end.winner == "Red" and state.round == 1
+    assert isinstance(end, Terminal) and end.winner == "Red" and state.turn.round == 1
     assert list(events[-3:]) == [
         ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
         ev.PointsLost(side="Blue", models=1, points=30, starting_points=30),

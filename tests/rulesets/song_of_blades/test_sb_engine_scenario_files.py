@@ -37,12 +37,12 @@ def test_sb_scenario_defaults_and_derived_profile() -> None:
     """§3.1, §3.3, §3.4: defaults are filled: 12 turns, options off, 28 mm scale, 900 mm table; base by size (big 40),
     move Long if mounted else Medium; the points of each side are totalled for SB-TURN-4."""
     state = load(red=[model("A", 100, 100, size="big"), model("H", 200, 100, mounted=True, points=45)])
-    assert state.turns == 12 and state.options == (False, False)
+    assert state.skirmish.turns == 12 and state.skirmish.options == (False, False)
     assert (state.table.width, state.table.depth, state.table.scale) == (900, 900, "28mm")
     assert state.get("A").base_mm == 40 and state.get("A").move == "medium"
     assert state.get("H").base_mm == 25 and state.get("H").move == "long"
-    assert state.start_points == (75, 30)
-    assert state.sides == ("Red", "Blue")
+    assert state.skirmish.start_points == (75, 30)
+    assert state.skirmish.sides == ("Red", "Blue")
 
 
 def test_sb_scenario_integers_accepted_as_coordinates() -> None:
@@ -160,7 +160,7 @@ def test_sb_scenario_examples_load() -> None:
     folder = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
     for path in sorted(folder.glob("*.toml")):
         state = SobGame().load_scenario(path.read_text(encoding="utf-8"), str(path))
-        assert len(state.sides) == 2 and state.figures
+        assert len(state.skirmish.sides) == 2 and state.figures
 
 
 AT_THE_LIMITS = Path(__file__).resolve().parent / "data" / "at-the-limits.toml"
@@ -197,8 +197,8 @@ def test_sb_scenario_at_the_limits_plays_to_the_end() -> None:
 
     game = SobGame()
     state = game.load_scenario(AT_THE_LIMITS.read_text(encoding="utf-8"), str(AT_THE_LIMITS))
-    assert [len(state.side_figures(side)) for side in state.sides] == [50, 50]
-    assert (state.table.width, state.table.depth, state.turns) == (3000, 3000, 30)
+    assert [len(state.side_figures(side)) for side in state.skirmish.sides] == [50, 50]
+    assert (state.table.width, state.table.depth, state.skirmish.turns) == (3000, 3000, 30)
     assert len(state.table.impassable) == len(state.table.drops) == len(state.table.cover) == 25
     played = play(game, state, {side: game.ai(side) for side in game.sides(state)}, 1)
     assert isinstance(played.terminal, Terminal) and played.terminal.summary["rounds"] == 30

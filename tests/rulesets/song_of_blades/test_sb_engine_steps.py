@@ -30,7 +30,7 @@ def test_sb_turn_1_start_stands_at_the_roll_off_and_the_turn_is_a_queue_of_steps
     after, _ = GAME.apply(state, roll.dist.outcomes()[0])
     assert after.pending == (st.ChooseActivation(),)
     node = GAME.node(after)
-    assert isinstance(node, Decision) and node.kind == "activation" and node.player == after.active
+    assert isinstance(node, Decision) and node.kind == "activation" and node.player == after.turn.active
 
 
 def test_sb_turn_3_each_node_is_built_once_per_state() -> None:

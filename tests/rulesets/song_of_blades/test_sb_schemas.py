@@ -48,7 +48,7 @@ def test_sb_scenario_doc_names_every_field_and_its_example_loads() -> None:
     example = re.search(r"```toml\n(.*?)```", text, re.S)
     assert example is not None
     state = SobGame().load_scenario(example.group(1), str(DOC))
-    assert state.name == "Hedge fight" and state.follow_up and len(state.table.obstacles) == 1
+    assert state.skirmish.name == "Hedge fight" and state.follow_up and len(state.table.obstacles) == 1
 
 
 def test_sb_turn_3_the_doc_gives_the_notation_of_every_decision_kind() -> None:

@@ -14,7 +14,9 @@ The map of the package:
                         and the decision kinds;  notation.py: each choice as text and back;  odds.py: the exact
                         numbers beside a choice
       setup.py          the table and warbands of a scenario;  battlefield.py: bases, contact, terrain, recoil
-                        candidates (SB-GEO)
+                        candidates (SB-GEO);  recoiling.py: where a loser may recoil and whether it has room
+      placement.py      one placement of the figures and the facts worked out about it once (contacts, room to
+                        recoil, suggested moves);  evolve.py: the next state without dataclasses.replace's cost
       turns.py          activation, actions, turnover, rounds, the end: the steps queued when nothing is pending
                         (drives rules/turns.py and rules/priority.py)
       quality.py        activation rolls and morale tests (drives rules/quality.py)

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from math import hypot
 from typing import Any
 
-import numpy as np
-
 from kessen.core.engine import Decision
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact
 from kessen.rulesets.song_of_blades.referee.melee import attack_roll
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, FollowUp, Move, StandUp
 from kessen.rulesets.song_of_blades.referee.state import SobState
-from kessen.rulesets.song_of_blades.rules.melee import melee
+from kessen.rulesets.song_of_blades.rules.melee import Melee, melee
 from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
@@ -28,7 +26,12 @@ def activation_value(quality: int, dice: int) -> Fraction:
 
 def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) -> Fraction:
     """The expected worth of an attack: results inflicted less results suffered, from the exact melee odds."""
-    roll = attack_roll(state, state.get(attacker), state.get(target), power_blow=power_blow)
+    return roll_value(attack_roll(state, state.get(attacker), state.get(target), power_blow=power_blow))
+
+
+@functools.lru_cache(maxsize=4096)
+def roll_value(roll: Melee) -> Fraction:
+    """The expected worth of a combat roll to the attacker, exactly (the AI weighs the same few rolls often)."""
     value = Fraction(0)
     for o, p in melee(roll).probabilities().items():
         sign = 1 if o.affected == "defender" else -1
@@ -36,27 +39,26 @@ def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) 
     return value
 
 
-def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) -> str:
-    """The model whose base is nearest an enemy's (SB-GEO-8 edge distance; the lowest id among equals).
+@functools.lru_cache(maxsize=64)
+def best_dice(quality: int) -> int:
+    """The number of activation dice with the best :func:`activation_value` (the fewest among equals)."""
+    return max((1, 2, 3), key=lambda n: (activation_value(quality, n), -n))
 
-    Every pair is measured at once with numpy; the few models within a micrometre of the best are then measured
-    again exactly as ``battlefield.edge_distance`` does, so the choice is the one that exact measure makes.
-    """
-    figures = {f.id: f for f in state.figures}
-    ready = [figures[m] for m in models]
+
+def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) -> str:
+    """The model whose base is nearest an enemy's (SB-GEO-8 edge distance, as ``battlefield.edge_distance``
+    measures it; the lowest id among equals)."""
     enemies = [e for e in state.figures if e.side != side]
     if not enemies:
         return min(models)
-
-    def exact(f: Figure) -> tuple[float, str]:
-        return (max(0.0, min(hypot(f.x - e.x, f.y - e.y) - f.base_mm / 2 - e.base_mm / 2 for e in enemies)), f.id)
-
-    fx, fy, fr = (np.array(v, dtype=float) for v in zip(*((f.x, f.y, f.base_mm / 2) for f in ready)))
-    ex, ey, er = (np.array(v, dtype=float) for v in zip(*((e.x, e.y, e.base_mm / 2) for e in enemies)))
-    gaps = np.hypot(fx[:, None] - ex[None, :], fy[:, None] - ey[None, :]) - fr[:, None] - er[None, :]
-    nearest = np.maximum(gaps.min(axis=1), 0.0)
-    close = nearest <= nearest.min() + 1e-3
-    return min((exact(f) for f, near in zip(ready, close) if near))[1]
+    best: tuple[float, str] | None = None
+    for m in models:
+        f = state.get(m)
+        near = max(0.0, min(hypot(f.x - e.x, f.y - e.y) - f.base_mm / 2 - e.base_mm / 2 for e in enemies))
+        if best is None or (near, m) < best:
+            best = (near, m)
+    assert best is not None
+    return best[1]
 
 
 class SobAI:
@@ -82,9 +84,7 @@ class SobAI:
             return options[-1]
 
         model = nearest_to_the_enemy(state, tuple(dict.fromkeys(o.model for o in activations)), self.side)
-        quality = state.get(model).quality
-        dice = max((1, 2, 3), key=lambda n: (activation_value(quality, n), -n))
-        return Activate(model, dice)
+        return Activate(model, best_dice(state.get(model).quality))
 
     def _action(self, state: SobState, options: tuple[Any, ...]) -> Any:
         if any(isinstance(o, StandUp) for o in options):
@@ -99,7 +99,7 @@ class SobAI:
                 return best
         moves = [o for o in options if isinstance(o, Move)]
         f = state.get(act.model)
-        if enemies_in_contact(state.figures, f):
+        if state.here.contacts(f):
             return EndActivation()  # stay and fight rather than run into free hacks
         charges = [m for m in moves if m.purpose == "charge"]
         if charges:

@@ -10,7 +10,7 @@ from rich.markup import escape
 from kessen.core.board import Board, BoardModel, TerrainPiece
 from kessen.core.geometry import Point
 from kessen.i18n import option_text, option_word
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.state import SobState
 
 RULESET_ID = "song-of-blades"
@@ -108,13 +108,13 @@ def board_data(state: SobState) -> Board:
     models: list[BoardModel] = []
     for f in state.figures:
         status = [] if f.state == "standing" else [str(f.state)]
-        if enemies_in_contact(state.figures, f):
+        if state.here.contacts(f):
             status.append("engaged")
         if f.id == acting:
             status.append("acting")
-        elif f.id in state.activated and f.side == state.active:
+        elif f.id in state.turn.activated and f.side == state.turn.active:
             status.append("activated")
         models.append({"id": f.id, "name": f.name, "side": f.side, "x": f.x, "y": f.y, "base": float(f.base_mm),
                        "footprint": None, "wounds": None, "wounds_max": None, "status": status, "group": None})
     return {"ruleset": RULESET_ID, "units": "mm", "width": float(table.width), "height": float(table.depth),
-            "sides": list(state.sides), "terrain": terrain, "models": models}
+            "sides": list(state.skirmish.sides), "terrain": terrain, "models": models}

@@ -70,9 +70,9 @@ def prompt(state: SobState, decision: Decision, lang: str) -> str:
 def show(state: SobState, lang: str, node: Node) -> str:
     """The board: the map of the table with its terrain and models, the legend, the models, then the question of
     the decision the game stands at (who decides, who acts)."""
-    turn = _say(lang, "show_turn", side=escape(state.active)) if state.active else _say(lang, "show_before_roll_off")
-    heading = _say(lang, "show_header", name=escape(state.name), round=state.round, turns=state.turns, turn=turn)
-    lines = render_board(state.table, state.figures, state.sides, lang, heading=heading)
+    turn = _say(lang, "show_turn", side=escape(state.turn.active)) if state.turn.active else _say(lang, "show_before_roll_off")
+    heading = _say(lang, "show_header", name=escape(state.skirmish.name), round=state.turn.round, turns=state.skirmish.turns, turn=turn)
+    lines = render_board(state.table, state.figures, state.skirmish.sides, lang, heading=heading)
     if isinstance(node, Decision):
         lines.append("  " + escape(prompt(state, node, lang)))
     return "\n".join(lines)

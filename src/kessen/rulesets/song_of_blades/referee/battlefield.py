@@ -4,18 +4,19 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import field
 
 from kessen.core.geometry import (
     Point,
     Rect,
     first_touch,
     segment_enters_rect,
-    swept_overlaps_base,
     swept_overlaps_rect,
 )
 from kessen.core.records import record
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
 STICKS_MM = {  # SB-GEO-7
@@ -43,14 +44,13 @@ class Figure:
     x: float
     y: float
     state: ModelState = "standing"
+    # where the base's centre is and its radius, worked out once: every contact, move and recoil test reads them
+    centre: Point = field(init=False, repr=False, compare=False)
+    r: float = field(init=False, repr=False, compare=False)
 
-    @property
-    def centre(self) -> Point:
-        return Point(self.x, self.y)
-
-    @property
-    def r(self) -> float:
-        return self.base_mm / 2
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "centre", Point(self.x, self.y))
+        object.__setattr__(self, "r", self.base_mm / 2)
 
     @property
     def is_active(self) -> bool:
@@ -58,7 +58,7 @@ class Figure:
         return self.state == "standing"
 
     def at(self, p: Point) -> Figure:
-        return replace(self, x=round(p.x, 6), y=round(p.y, 6))
+        return evolve(self, x=round(p.x, 6), y=round(p.y, 6))
 
 
 @record
@@ -100,10 +100,14 @@ class Table:
 
     def path_blocked_by_terrain(self, a: Point, b: Point, r: float) -> bool:
         """A base swept from a to b overlaps impassable terrain (SB-GEO-4)."""
+        if not self.impassable:
+            return False  # most tables have none: the question costs nothing there
         return any(swept_overlaps_rect(a, b, r, rect, EPS) for rect in _near_box(self.impassable, a, b, r))
 
     def drop_entry(self, a: Point, b: Point) -> tuple[float, int] | None:
         """Where (fraction of the path) a centre path first meets a drop area, and its depth (SB-GEO-4)."""
+        if not self.drops:
+            return None
         hits = [
             (t, depth)
             for rect, depth in self.drops
@@ -149,11 +153,30 @@ def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, 
     return tuple(o for o in figures if o.id != f.id and gap_between(f, o) <= reach)
 
 
+def sweeps_over(a: Point, b: Point, r: float, o: Figure) -> bool:
+    """Whether a base of radius r moved from a to b passes through o's base (SB-GEO-4, SB-MOVE-2):
+    ``geometry.swept_overlaps_base(a, b, r, o.centre, o.r, EPS)`` worked step for step on the coordinates, without
+    its intermediate Points (the hot path of every move and recoil)."""
+    ax, ay = a.x, a.y
+    abx, aby = b.x - ax, b.y - ay
+    length2 = abx * abx + aby * aby
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((o.x - ax) * abx + (o.y - ay) * aby) / length2))
+    return math.hypot(ax + abx * t - o.x, ay + aby * t - o.y) - r - o.base_mm / 2 < -EPS
+
+
+def turned_step(c: Point, a: Point, degrees: float, length: float) -> Point:
+    """The point *length* from c in the direction of the unit vector a turned counter-clockwise by *degrees*:
+    ``c + a.rotated(degrees).scaled(length)`` worked step for step on the coordinates, one Point instead of three."""
+    t = math.radians(degrees)
+    cos, sin = math.cos(t), math.sin(t)
+    return Point(c.x + (a.x * cos - a.y * sin) * length, c.y + (a.x * sin + a.y * cos) * length)
+
+
 def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> bool:
     """f's base moved in a straight line to dest overlaps no other model and no impassable terrain (SB-MOVE-2)."""
     c, r = f.centre, f.r
     for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS):
-        if swept_overlaps_base(c, dest, r, o.centre, o.r, EPS):
+        if sweeps_over(c, dest, r, o):
             return False
     return not table.path_blocked_by_terrain(c, dest, r)
 
@@ -161,9 +184,13 @@ def sweep_is_clear(figures: tuple[Figure, ...], table: Table, f: Figure, dest: P
 def blocker(figures: tuple[Figure, ...], table: Table, f: Figure, dest: Point) -> str | None:
     """What f's base swept to dest overlaps first, in the words of a refusal (``orc-1's base``, ``impassable
     terrain``), or None when :func:`sweep_is_clear`."""
+    return first_blocker(near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS), table, f, dest)
+
+
+def first_blocker(nearby: Sequence[Figure], table: Table, f: Figure, dest: Point) -> str | None:
+    """:func:`blocker` among *nearby*, the figures whose bases come within reach of the sweep (:func:`near`)."""
     c, r = f.centre, f.r
-    hit = [((o.centre - c).dot(dest - c), o.id) for o in near(figures, f, math.hypot(dest.x - f.x, dest.y - f.y) + EPS)
-           if swept_overlaps_base(c, dest, r, o.centre, o.r, EPS)]
+    hit = [((o.centre - c).dot(dest - c), o.id) for o in nearby if sweeps_over(c, dest, r, o)]
     if hit:
         return f"{min(hit)[1]}'s base"
     return "impassable terrain" if table.path_blocked_by_terrain(c, dest, r) else None

@@ -3,12 +3,11 @@ before it moves or flees (SB-DIS-*, SB-MOVE-3, SB-MOR-3)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.melee import reported, suffer
 from kessen.rulesets.song_of_blades.referee.moves import finish_move, flee
@@ -42,7 +41,7 @@ def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> Disen
     Each standing enemy's entry says whether f has room to recoil away from it (SB-RECOIL-5): the hack is rolled
     where f stands, before it moves.
     """
-    contacts = enemies_in_contact(state.figures, f)
+    contacts = state.here.contacts(f)
     if not contacts:
         return None
     enemies = tuple(
@@ -50,8 +49,8 @@ def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> Disen
             combat=e.combat, state=e.state, size=e.size, mounted=e.mounted, flying=e.flying,
             high_ground=state.table.stands_higher(e.centre, f.centre),
             obstacle=state.table.across_obstacle(e.centre, f.centre),
-            enemies_in_contact=len(enemies_in_contact(state.figures, e)),
-            transfixed_in_contact=sum(1 for o in enemies_in_contact(state.figures, e) if o.state == "transfixed"),
+            enemies_in_contact=len(state.here.contacts(e)),
+            transfixed_in_contact=sum(1 for o in state.here.contacts(e) if o.state == "transfixed"),
             can_recoil=e.state != "standing" or has_room(state.figures, state.table, f, e),
         )
         for e in contacts
@@ -65,7 +64,7 @@ def disengage_setup(state: SobState, f: Figure, *, failed_morale: bool) -> Disen
 def disengaging(state: SobState, f: Figure, setup: Disengage, *, then: Move | None, flee_moves: int = 0) -> Disengaging | None:
     """The pending disengagement of f: its hackers (SB-DIS-1, SB-DIS-4), then its move or flight; None when nobody
     hacks."""
-    contacts = enemies_in_contact(state.figures, f)
+    contacts = state.here.contacts(f)
     positions = tuple(e.id for e in contacts)
     hackers = tuple(e.id for e, entry in zip(contacts, setup.enemies) if not hacks_free_of_charge(setup, entry))
     if not hackers:
@@ -87,12 +86,12 @@ def hack_result(state: SobState, step: Disengaging, rolled: MeleeDice, out: list
     out.append(reported("free_hack", hacker, leaver.id, rolled))
     o = rolled.outcome
     if hack_effect(o) is not None:  # SB-DIS-6: the sequence ends, and the move
-        state = replace(state, pending=tuple(p for p in state.pending if not (isinstance(p, Disengaging) and p.model == leaver.id)))
+        state = evolve(state, pending=tuple(p for p in state.pending if not (isinstance(p, Disengaging) and p.model == leaver.id)))
         return suffer(state, leaver.id, hacker, o.result, out)
     remaining = tuple(p for p in state.pending if isinstance(p, Disengaging) and p.model == leaver.id)
     if remaining and remaining[0].hackers:
         return state
-    state = replace(state, pending=tuple(p for p in state.pending if p not in remaining))
+    state = evolve(state, pending=tuple(p for p in state.pending if p not in remaining))
     hacks = sum(1 for e in step.setup.enemies if not hacks_free_of_charge(step.setup, e))
     out.append(ev.Disengaged(model=leaver.id, free_hacks=hacks))
     if step.then is not None:

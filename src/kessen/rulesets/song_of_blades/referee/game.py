@@ -8,8 +8,8 @@ queues the next action or activation (``turns.refill``); a side wiped out ends t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any, cast
 
@@ -21,6 +21,7 @@ from kessen.i18n import narrate
 from kessen.rulesets import Engine
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
 from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
 from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
@@ -85,13 +86,13 @@ def decision(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor
 
 
 def _activation_node(state: SobState, step: ChooseActivation) -> Decision:
-    return decision(state.active or "", "activation", activation_options(state))
+    return decision(state.turn.active or "", "activation", activation_options(state))
 
 
 def _action_node(state: SobState, step: ChooseAction) -> Decision:
     """The activated model's next action; free while it can move (any point the rules allow, SB-MOVE-*)."""
     free = state.get(step.model).state == "standing"
-    return decision(state.active or "", "move", action_options(state), actor=step.model, free=free)
+    return decision(state.turn.active or "", "move", action_options(state), actor=step.model, free=free)
 
 
 def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState:
@@ -100,13 +101,13 @@ def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState
     assert act is not None
     f = state.get(act.model)
     if isinstance(choice, EndActivation):
-        return replace(state, current=replace(act, actions=0))
+        return evolve(state, current=evolve(act, actions=0))
     if isinstance(choice, StandUp):
         out.append(ev.StandUp(model=f.id))
-        return replace_figure(spend(state, 1), replace(f, state="standing"))
+        return replace_figure(spend(state, 1), evolve(f, state="standing"))
     if isinstance(choice, BreakFree):
         out.append(ev.BreakFree(model=f.id))
-        return replace_figure(spend(state, 2), replace(f, state="standing"))
+        return replace_figure(spend(state, 2), evolve(f, state="standing"))
     if isinstance(choice, Attack):
         return declare_attack(state, choice, out)
     assert isinstance(choice, Move)
@@ -137,12 +138,12 @@ def _disengaging_node(state: SobState, step: Disengaging) -> Chance | Decision:
 def _disengaging(state: SobState, step: Disengaging, choice: Any, out: Out) -> SobState:
     if isinstance(choice, Hacker):  # the leaving player picked the next hacker (SB-DIS-5)
         order = (choice.model,) + tuple(h for h in step.hackers if h != choice.model)
-        return push(state, replace(step, hackers=order[:1]), replace(step, hackers=order[1:]))
+        return push(state, evolve(step, hackers=order[:1]), evolve(step, hackers=order[1:]))
     return hack_result(state, step, choice, out)
 
 
 def _with_pending(state: SobState, pending: tuple[Hashable, ...]) -> SobState:
-    return replace(state, pending=cast(tuple[Pending, ...], pending))
+    return evolve(state, pending=cast(tuple[Pending, ...], pending))
 
 
 def _result(state: SobState) -> Terminal | None:
@@ -184,6 +185,14 @@ def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
     return MACHINE.apply(state, choice)
 
 
+@functools.lru_cache(maxsize=8)
+def scenario_state(text: str, source: str) -> SobState:
+    """The initial state of a scenario file's text, read and validated once however many battles play it (issue 13
+    §1: a simulation plays one scenario many times; the state is frozen, so every battle may start from the same one).
+    """
+    return initial_state(load_scenario(text, source))
+
+
 class SobGame:
     """song-of-blades for the engine (kessen.core.engine.Game)."""
 
@@ -214,10 +223,10 @@ class SobGame:
         return prompt(state, decision, lang)
 
     def load_scenario(self, text: str, source: str) -> SobState:
-        return initial_state(load_scenario(text, source))
+        return scenario_state(text, source)
 
     def sides(self, state: SobState) -> tuple[str, ...]:
-        return state.sides
+        return state.skirmish.sides
 
     def ai(self, side: str) -> SobAI:
         return SobAI(side)

@@ -3,11 +3,10 @@ SB-OUT-* and SB-TERR-* from the positions; SB-RECOIL-3, SB-MELEE-7)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.options import Attack
 from kessen.rulesets.song_of_blades.referee.state import (
@@ -27,8 +26,8 @@ def attack_roll(
     state: SobState, a: Figure, d: Figure, *, power_blow: bool = False, ambush: bool = False, free_hack: bool = False
 ) -> Melee:
     """The combat roll of a melee attack, with every modifier read off the table (SB-MOD-*, SB-OUT-*, SB-TERR-*)."""
-    a_contacts = enemies_in_contact(state.figures, a)
-    d_contacts = enemies_in_contact(state.figures, d)
+    a_contacts = state.here.contacts(a)
+    d_contacts = state.here.contacts(d)
     return Melee(
         free_hack=free_hack,
         attacker_combat=a.combat,
@@ -59,10 +58,10 @@ def declare_attack(state: SobState, attack: Attack, out: list[Event]) -> SobStat
     assert act is not None
     state = spend(state, 2 if attack.power_blow else 1, attacked=True)
     f, target = state.get(act.model), state.get(attack.target)
-    ambush = (f.id, target.id) in state.hidden and f.id not in state.ambushed
+    ambush = (f.id, target.id) in state.turn.hidden and f.id not in state.turn.ambushed
     out.append(ev.AttackDeclared(attacker=f.id, defender=target.id, power_blow=attack.power_blow, ambush=ambush))
     if ambush:
-        state = replace(state, ambushed=state.ambushed | {f.id})
+        state = evolve(state, turn=evolve(state.turn, ambushed=state.turn.ambushed | {f.id}))
     roll = attack_roll(state, f, target, power_blow=attack.power_blow, ambush=ambush)
     return push(state, CombatRoll(f.id, target.id, "attack", roll))
 
@@ -102,7 +101,7 @@ def suffer(state: SobState, loser_id: str, winner_id: str, result: str, out: lis
     loser = state.get(loser_id)
     if result == "fall":
         out.append(ev.Fell(model=loser.id))
-        return replace_figure(state, replace(loser, state="fallen"))
+        return replace_figure(state, evolve(loser, state="fallen"))
     if result in ("kill", "gruesome_kill"):
         state = remove(state, loser, result, out)
         if result == "gruesome_kill":

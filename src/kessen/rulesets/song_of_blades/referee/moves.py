@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-from itertools import chain
+import math
+from collections.abc import Callable, Iterator
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
@@ -15,11 +14,12 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     Figure,
     Table,
-    blocker,
+    first_blocker,
     free_run,
     gap_between,
     touching,
 )
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
@@ -30,29 +30,34 @@ from kessen.rulesets.song_of_blades.referee.state import SobState, remove, repla
 NOTATION_MM = 0.001
 
 
-def move_options(state: SobState, f: Figure) -> list[Move]:
-    """Straight moves of one move length: a charge into contact with each reachable enemy, an advance
-    toward the nearest enemy, and a retreat directly away from it (SB-MOVE-1..3)."""
-    return list(_Mover(state, f).suggested())
+def suggested_moves(state: SobState, f: Figure) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The moves suggested to f's player, in two groups, worked out once per placement of the figures.
+
+    First straight moves of one move length: a charge into contact with each reachable enemy, an advance toward the
+    nearest enemy, and a retreat directly away from it (SB-MOVE-1..3). Then moves a good player also weighs
+    (offered after the first group and after ending the activation, so that the options of older saves keep their
+    places): into line beside the nearest friend, into the nearest cover, onto the nearest higher ground; none to a
+    destination the first group offers already.
+    """
+    return state.here.fact("moves", lambda: _suggested(_Mover(state, f)), f)
 
 
-def more_moves(state: SobState, f: Figure, offered: list[Move]) -> list[Move]:
-    """Moves a good player also weighs, after :func:`move_options` (suggested after them, so that the options of
-    older saves keep their places): into line beside the nearest friend, into the nearest cover, onto the nearest
-    higher ground; none to a destination already *offered*."""
+def _suggested(mover: _Mover) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    offered = tuple(mover.suggested())
     taken = {(m.x, m.y) for m in offered}
-    found: list[Move] = []
-    for move in _Mover(state, f).positions():
+    more: list[Move] = []
+    for move in mover.positions():
         if (move.x, move.y) not in taken:
             taken.add((move.x, move.y))
-            found.append(move)
-    return found
+            more.append(move)
+    return offered, tuple(more)
 
 
 def can_move(state: SobState, f: Figure) -> bool:
-    """Whether f has any move of :func:`move_options` or :func:`more_moves` (found lazily: the first is enough)."""
-    mover = _Mover(state, f)
-    return next(chain(mover.suggested(), mover.positions()), None) is not None
+    """Whether f has any of its :func:`suggested_moves` (asked just before they are offered, so finding them all
+    costs nothing more)."""
+    offered, more = suggested_moves(state, f)
+    return bool(offered or more)
 
 
 def free_move(state: SobState, f: Figure, dest: Point) -> Move:
@@ -77,32 +82,39 @@ class _Mover:
     def __init__(self, state: SobState, f: Figure) -> None:
         self.state, self.f = state, f
         self.length = state.table.stick(f.move)
-        self.enemies = [(gap_between(f, e), e.id, e) for e in state.figures if e.side != f.side]
+        self.others = [(gap_between(f, o), o) for o in state.figures if o.id != f.id]  # battlefield.near's measure
+        self.enemies = [(gap, e.id, e) for gap, e in self.others if e.side != f.side]
         self.contacts = [e for gap, _, e in self.enemies if gap <= EPS]
+        # the figures a slide of one move length can meet: the same ones battlefield.free_run would pick out itself
+        self.nearby = tuple(o for gap, o in self.others if gap <= self.length + EPS)
 
     def problem(self, dest: Point) -> IllegalChoice | None:
         """Why f may not move straight to dest, or None when it may."""
+        refusal = self._refusal(dest)
+        return None if refusal is None else refusal()
+
+    def _refusal(self, dest: Point) -> Callable[[], IllegalChoice] | None:
+        """:meth:`problem`'s refusal, built only if it is shown (most destinations tried are only counted)."""
         f, table = self.f, self.state.table
-        reach = (dest - f.centre).length()
+        reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
-            return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
+            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
         if not table.on_table(dest, f.r):
-            return IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
+            return lambda: IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:
-            return IllegalChoice("SB-MOVE-2", "the path meets a drop area")
-        hit = blocker(self.state.figures, table, f, dest)
+            return lambda: IllegalChoice("SB-MOVE-2", "the path meets a drop area")
+        hit = first_blocker([o for gap, o in self.others if gap <= reach + EPS], table, f, dest)
         if hit is not None:
-            return IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
-        moved = f.at(dest)
-        still = [e.id for e in self.contacts if touching(moved, e)]
+            return lambda: IllegalChoice("SB-MOVE-2", f"the path crosses {hit}")
+        still = [e.id for e in self.contacts if touching(f.at(dest), e)]
         if still:
-            return IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
+            return lambda: IllegalChoice("SB-MOVE-3", f"{f.id} starts in contact with {', '.join(still)}: its move must end out of contact with them")
         return None
 
     def legal(self, exact: Point, purpose: str, toward: str) -> Move | None:
         """The move to *exact* at notation's precision, if the rules allow it and it goes somewhere (0.5 mm)."""
         dest = Point(round(exact.x, 3), round(exact.y, 3))  # check the destination the move will really have
-        if (dest - self.f.centre).length() < 0.5 or self.problem(dest) is not None:
+        if math.hypot(dest.x - self.f.x, dest.y - self.f.y) < 0.5 or self._refusal(dest) is not None:
             return None
         return Move(dest.x, dest.y, purpose, toward)
 
@@ -122,12 +134,12 @@ class _Mover:
             _, _, nearest = min((max(0.0, g), i, e) for g, i, e in enemies)
             towards = (nearest.centre - f.centre).unit()
             if nearest.id not in contacts:
-                run = min(length, free_run(state.figures, state.table, f, towards, length))
+                run = min(length, free_run(self.nearby, state.table, f, towards, length))
                 limit = (nearest.centre - f.centre).length() - nearest.r - f.r - EPS
                 if run < limit and (move := self.legal(f.centre + towards.scaled(run), "advance", nearest.id)) is not None:
                     yield move
             away = towards.scaled(-1)
-            run = free_run(state.figures, state.table, f, away, length)
+            run = free_run(self.nearby, state.table, f, away, length)
             if (move := self.legal(_clamp(state.table, f, f.centre + away.scaled(run)), "retreat", nearest.id)) is not None:
                 yield move
 
@@ -141,11 +153,11 @@ class _Mover:
         area where f's whole base fits (its centre, for an area smaller than the base).
         """
         state, f = self.state, self.f
-        friends = [(gap_between(f, o), o.id, o) for o in state.figures if o.side == f.side and o.id != f.id and o.is_active]
+        friends = [(gap, o.id, o) for gap, o in self.others if o.side == f.side and o.is_active]
         enemies = [e for _, _, e in self.enemies]
         if friends and enemies:
             _, _, friend = min(friends)
-            facing = min(enemies, key=lambda e: ((e.centre - friend.centre).length(), e.id))
+            _, _, facing = min((math.hypot(e.x - friend.x, e.y - friend.y), e.id, e) for e in enemies)
             side = (facing.centre - friend.centre).unit().rotated(90).scaled(friend.r + f.r)
             spots = sorted((friend.centre + side, friend.centre - side), key=lambda p: (p - f.centre).length())
             if (f.centre - spots[0]).length() > EPS:  # not beside it already
@@ -153,7 +165,8 @@ class _Mover:
                 if (move := next((m for m in line if m is not None), None)) is not None:
                     yield move
         table = state.table
-        for purpose, areas in (("cover", list(table.cover)), ("high_ground", [r for r, h in table.high_ground if h > table.ground_height(f.centre)])):
+        here = table.ground_height(f.centre)
+        for purpose, areas in (("cover", list(table.cover)), ("high_ground", [r for r, h in table.high_ground if h > here])):
             spots = [_inside(rect, f.centre, f.r) for rect in areas if not (purpose == "cover" and rect.contains(f.centre))]
             for spot in sorted(spots, key=lambda p: (p - f.centre).length()):
                 if (spot - f.centre).length() <= self.length and (move := self.legal(spot, purpose, "")) is not None:
@@ -208,7 +221,7 @@ def flee(state: SobState, f: Figure, moves: int, out: list[Event]) -> SobState:
             return remove(state, f, "falling", out)
         if not state.table.on_table(land, f.r):
             return remove(state, f, "fled", out)  # it would land off the table: it has left the game
-        return replace_figure(state, replace(f.at(land), state="fallen"))
+        return replace_figure(state, evolve(f.at(land), state="fallen"))
     if not state.table.on_table(dest, f.r):
         out.append(ev.Fled(model=f.id, x=round(dest.x, 3), y=round(dest.y, 3)))
         return remove(state, f, "fled", out)  # SB-MOVE-4: off the table counts as a casualty

@@ -20,7 +20,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point
 from kessen.core.notation import find_suggested, parse_point, point, unknown, words
 from kessen.rulesets.song_of_blades.referee import state as st
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, enemies_in_contact
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption
 from kessen.rulesets.song_of_blades.referee.moves import free_move
 from kessen.rulesets.song_of_blades.referee.options import (
     Activate,
@@ -122,7 +122,7 @@ def _refuse_attack(state: SobState, f: Figure, target: str, actions: int, attack
         raise IllegalChoice("SB-MELEE-1", f"{target} is a friend of {f.id}")
     if f.state == "transfixed":
         raise IllegalChoice("SB-DOWN-7", f"{f.id} is transfixed and cannot attack")
-    contacts = enemies_in_contact(state.figures, f)
+    contacts = state.here.contacts(f)
     if enemy not in contacts:
         raise IllegalChoice("SB-MELEE-1", f"{target} is not in base contact with {f.id}")
     if attacked:
@@ -140,7 +140,7 @@ def _activation(state: SobState, decision: Decision, model: str, dice: str) -> N
     f = state.figure(model)
     if f is None or f.side != decision.player:
         raise IllegalChoice("SB-TURN-1", f"{model} is not a model of {decision.player} on the table")
-    if model in state.activated:
+    if model in state.turn.activated:
         raise IllegalChoice("SB-ACT-3", f"{model} has been activated this turn")
     raise IllegalChoice("SB-ACT-1", f"a model activates with 1, 2 or 3 dice (got {dice!r})")
 

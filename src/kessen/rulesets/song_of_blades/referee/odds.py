@@ -91,7 +91,7 @@ def _recoil(state: SobState, option: RecoilOption) -> Odds:
     loser = state.get(step.loser)
     if option.kind == "drop":
         return {"hacked": Fraction(0), "killed": Fraction(int(option.drop_mm >= state.table.stick("short")))}
-    before = {e.id for e in enemies_in_contact(state.figures, loser)}
+    before = {e.id for e in state.here.contacts(loser)}
     there = replace_figure(state, loser.at(option.destination))
     moved = there.get(loser.id)
     new = [e for e in enemies_in_contact(there.figures, moved) if e.is_active and e.id not in before]

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, enemies_in_contact, sweep_is_clear
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, sweep_is_clear
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.melee import recoil_hack
 from kessen.rulesets.song_of_blades.referee.state import ChooseRecoilHacker, OfferFollowUp, SobState, push, remove, replace_figure
 from kessen.rulesets.song_of_blades.rules.disengaging import counts_as_free_disengage
@@ -17,20 +16,20 @@ def recoil(state: SobState, loser_id: str, winner_id: str, option: RecoilOption,
     """The loser recoils to the chosen candidate: over a drop edge it falls (SB-RECOIL-6, SB-FALL-1); into active
     enemies newly in contact it takes one free hack (SB-RECOIL-3); the winner may then follow up (SB-FOLLOW-1)."""
     loser, winner_ = state.get(loser_id), state.get(winner_id)
-    before = {e.id for e in enemies_in_contact(state.figures, loser)}
+    before = {e.id for e in state.here.contacts(loser)}
     if option.kind == "drop":
         out.append(ev.Recoiled(model=loser.id, kind="drop", x=option.x, y=option.y))
         # SB-FALL-1: a drop of at least Short kills, a lower one leaves the model fallen where it lands
         if option.drop_mm >= state.table.stick("short"):
             return remove(state, loser, "falling", out)
         out.append(ev.Fell(model=loser.id))
-        return replace_figure(state, replace(loser.at(option.destination), state="fallen"))
+        return replace_figure(state, evolve(loser.at(option.destination), state="fallen"))
     out.append(ev.Recoiled(model=loser.id, kind=option.kind, x=option.x, y=option.y))
     state = replace_figure(state, loser.at(option.destination))
     moved = state.get(loser_id)
     if state.follow_up and follow_up_allowed(state, winner_, moved):
         state = push(state, OfferFollowUp(winner_id, loser_id))
-    new = tuple(e.id for e in enemies_in_contact(state.figures, moved) if e.is_active and e.id not in before)
+    new = tuple(e.id for e in state.here.contacts(moved) if e.is_active and e.id not in before)
     if len(new) == 1:
         return push(state, recoil_hack(state, new[0], loser_id))
     if new:
@@ -45,7 +44,7 @@ def follow_up_allowed(state: SobState, winner_: Figure, loser: Figure) -> bool:
         enemy_mounted=winner_.mounted, enemy_flying=winner_.flying,
     ):
         return False
-    return not [e for e in enemies_in_contact(state.figures, winner_) if e.id != loser.id]
+    return not [e for e in state.here.contacts(winner_) if e.id != loser.id]
 
 
 def follow_up(state: SobState, step: OfferFollowUp, follow: bool, out: list[Event]) -> SobState:

@@ -26,11 +26,22 @@ from kessen.core.geometry import (
     overlapping,
     segment_enters_rect,
     segment_point_distance,
-    swept_overlaps_base,
     swept_overlaps_rect,
 )
 from kessen.core.notation import point
-from kessen.rulesets.song_of_blades.referee.battlefield import EPS, Figure, RecoilOption, Table, blocker, enemies_in_contact, near
+from kessen.rulesets.song_of_blades.referee.battlefield import (
+    EPS,
+    Figure,
+    RecoilOption,
+    Table,
+    blocker,
+    enemies_in_contact,
+    gap_between,
+    near,
+    sweeps_over,
+    turned_step,
+)
+from kessen.rulesets.song_of_blades.referee.placement import placement
 
 # the room search first looks at every whole degree, then finds each change to a millionth of a degree
 GRID_DEGREES = 1.0
@@ -41,27 +52,60 @@ def recoil_options(figures: tuple[Figure, ...], table: Table, loser: Figure, win
     """The legal candidates of SB-GEO-5 and SB-GEO-6, in the default policy's order: first the steps and jump that
     touch no newly contacted active enemy, then those that do, then open drop candidates; smallest |k| first, k > 0
     first."""
-    return _candidates(_near(figures, loser), table, loser, winner)
+    return _recoiling(figures, table, loser, winner).candidates
 
 
 def recoil_choices(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
     """The recoils a loser's player is offered: the candidates, or when none is legal the spots the room search
     finds (one in each stretch of legal directions), in the default policy's order; empty when it must fall
     (SB-RECOIL-5)."""
-    others = _near(figures, loser)
-    return _candidates(others, table, loser, winner) or _room(others, table, loser, winner)
+    recoiling = _recoiling(figures, table, loser, winner)
+    return recoiling.candidates or recoiling.room
 
 
 def has_room(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
     """Whether the loser has any legal recoil from the winner, else it falls instead (SB-RECOIL-5): the first legal
     candidate is enough, and the room search runs only when none is."""
-    return _has_room(_near(figures, loser), table, loser, winner)
+    return _recoiling(figures, table, loser, winner).has_room
 
 
 def recoil_spot(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point) -> RecoilOption:
     """The recoil of the loser to the spot *p* its player names, else IllegalChoice naming the rule it breaks."""
-    others = _near(figures, loser)
-    return _spot(others, table, loser, winner, p, None, _jump(others, table, loser, winner))
+    recoiling = _recoiling(figures, table, loser, winner)
+    return _spot(recoiling.others, table, loser, winner, p, None, recoiling.jump)
+
+
+def _recoiling(figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> _Recoiling:
+    return placement(figures, table).fact("recoiling", lambda: _Recoiling(figures, table, loser, winner), loser, winner)
+
+
+class _Recoiling:
+    """The loser's recoil from the winner as the figures stand: each answer worked out once, when first asked."""
+
+    def __init__(self, figures: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> None:
+        self.others, self.table, self.loser, self.winner = _near(figures, loser), table, loser, winner
+
+    @functools.cached_property
+    def jump(self) -> RecoilOption | None:
+        return _jump(self.others, self.table, self.loser, self.winner)
+
+    @functools.cached_property
+    def candidates(self) -> tuple[RecoilOption, ...]:
+        others, table, loser, winner = self.others, self.table, self.loser, self.winner
+        options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
+        jump = self.jump
+        return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
+
+    @functools.cached_property
+    def has_room(self) -> bool:
+        others, table, loser, winner = self.others, self.table, self.loser, self.winner
+        if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
+            return True
+        return self.jump is not None or bool(self.room)
+
+    @functools.cached_property
+    def room(self) -> tuple[RecoilOption, ...]:
+        return _room(self.others, self.table, self.loser, self.winner)
 
 
 def landing_is_clear(others: tuple[Figure, ...], table: Table, f: Figure, land: Point) -> bool:
@@ -85,70 +129,62 @@ def _near(figures: tuple[Figure, ...], loser: Figure) -> tuple[Figure, ...]:
     return near(figures, loser, loser.base_mm + 3 * (loser.r + widest) + 2 * EPS)
 
 
-@functools.lru_cache(maxsize=4096)
-def _candidates(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    options = [_tried(others, table, loser, winner, p, k) for k, p in _candidate_spots(table, loser, winner)]
-    jump = _jump(others, table, loser, winner)
-    return _ranked(others, loser, winner, [o for o in options if o is not None] + ([jump] if jump is not None else []))
-
-
-@functools.lru_cache(maxsize=4096)
-def _has_room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> bool:
-    if any(_tried(others, table, loser, winner, p, k) is not None for k, p in _candidate_spots(table, loser, winner)):
-        return True
-    return _jump(others, table, loser, winner) is not None or bool(_room(others, table, loser, winner))
-
-
 def _candidate_spots(table: Table, loser: Figure, winner: Figure) -> Iterator[tuple[int, Point]]:
     """SB-GEO-5's thirteen candidates k = -6..6, turned 15° × k from straight away, each where it puts the loser."""
     c, d = loser.centre, loser.base_mm
     a = (c - winner.centre).unit()
     for k in range(-6, 7):
-        yield k, _landing(table, loser, c + a.rotated(15 * k).scaled(d))
+        yield k, _landing(table, loser, turned_step(c, a, 15 * k, d))
 
 
-@functools.lru_cache(maxsize=1024)
 def _room(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure) -> tuple[RecoilOption, ...]:
-    """The room search: one legal spot in every stretch of directions between consecutive critical angles."""
+    """The room search: one legal spot in every stretch of directions between consecutive critical angles.
+
+    Each test of a spot is asked at every whole degree, whose spots are worked out once for all the tests. A base,
+    wall or drop further from the loser than a recoil reaches (with a millimetre to spare) answers every direction
+    alike, so it makes no critical angle and is left out.
+    """
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
+    reach = d + 1.0
 
     def end(theta: float) -> Point:
-        return c + a.rotated(theta).scaled(d)
+        return turned_step(c, a, theta, d)
 
-    def sweeps_over(o: Figure) -> Callable[[float], bool]:
-        return lambda t: swept_overlaps_base(c, end(t), r, o.centre, o.r, EPS)
+    def crosses(o: Figure) -> Callable[[Point], bool]:
+        return lambda p: sweeps_over(c, p, r, o)
 
-    def sweeps_into(rect: Rect) -> Callable[[float], bool]:
-        return lambda t: swept_overlaps_rect(c, end(t), r, rect, EPS)
+    def sweeps_into(rect: Rect) -> Callable[[Point], bool]:
+        return lambda p: swept_overlaps_rect(c, p, r, rect, EPS)
 
-    def meets_drop(rect: Rect) -> Callable[[float], bool]:
-        return lambda t: segment_enters_rect(c, end(t), rect) is not None
+    def meets_drop(rect: Rect) -> Callable[[Point], bool]:
+        return lambda p: segment_enters_rect(c, p, rect) is not None
 
-    tests: list[Callable[[float], bool]] = [
-        lambda t: table.on_table(end(t), r),
-        lambda t: in_contact(end(t), r, winner.centre, winner.r, EPS),
-        *(sweeps_over(o) for o in others),
-        *(sweeps_into(rect) for rect in table.impassable),
-        *(meets_drop(rect) for rect, _ in table.drops),
+    tests: list[Callable[[Point], bool]] = [
+        lambda p: table.on_table(p, r),
+        lambda p: in_contact(p, r, winner.centre, winner.r, EPS),
+        *(crosses(o) for o in others if gap_between(loser, o) <= reach),
+        *(sweeps_into(rect) for rect in table.impassable if rect.distance_to(c) <= reach + r),
+        *(meets_drop(rect) for rect, _ in table.drops if rect.distance_to(c) <= reach),
     ]
     steps = round(180 / GRID_DEGREES)
     grid = [-90 + i * GRID_DEGREES for i in range(steps + 1)]
+    spots = [end(t) for t in grid]
     critical = {-90.0, 90.0}
     for test in tests:
-        values = [test(t) for t in grid]
-        critical |= {_change(test, grid[i], grid[i + 1]) for i in range(steps) if values[i] != values[i + 1]}
+        values = [test(p) for p in spots]
+        critical |= {_change(test, end, grid[i], grid[i + 1]) for i in range(steps) if values[i] != values[i + 1]}
     angles = sorted(critical)
     found = (_tried(others, table, loser, winner, _landing(table, loser, end((lo + hi) / 2)), None) for lo, hi in zip(angles, angles[1:]))
     return _ranked(others, loser, winner, [o for o in found if o is not None])
 
 
-def _change(test: Callable[[float], bool], lo: float, hi: float) -> float:
-    """The angle between lo and hi where *test* changes its answer, by bisection."""
-    low = test(lo)
+def _change(test: Callable[[Point], bool], end: Callable[[float], Point], lo: float, hi: float) -> float:
+    """The angle between lo and hi where *test* of the spot ``end(angle)`` changes its answer, by bisection."""
+    low = test(end(lo))
     while hi - lo > PRECISION_DEGREES:
         mid = (lo + hi) / 2
-        if test(mid) == low:
+        if test(end(mid)) == low:
             lo = mid
         else:
             hi = mid
@@ -167,52 +203,60 @@ def _landing(table: Table, loser: Figure, end: Point) -> Point:
 
 
 def _tried(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None) -> RecoilOption | None:
-    try:
-        return _spot(others, table, loser, winner, p, k, None)
-    except IllegalChoice:
-        return None
+    judged = _judged(others, table, loser, winner, p, k, None)
+    return judged if isinstance(judged, RecoilOption) else None
 
 
 def _spot(
     others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None, jump: RecoilOption | None
 ) -> RecoilOption:
-    """The recoil that puts the loser at *p* (SB-GEO-5): a step, a drop over an edge, or the jump; IllegalChoice
-    with the rule it breaks when none is legal."""
+    """The recoil that puts the loser at *p* (:func:`_judged`), else IllegalChoice with the rule it breaks."""
+    judged = _judged(others, table, loser, winner, p, k, jump)
+    if isinstance(judged, RecoilOption):
+        return judged
+    raise judged()
+
+
+def _judged(
+    others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figure, p: Point, k: int | None, jump: RecoilOption | None
+) -> RecoilOption | Callable[[], IllegalChoice]:
+    """The recoil that puts the loser at *p* (SB-GEO-5): a step, a drop over an edge, or the jump; when none is
+    legal, the refusal naming the rule it breaks, built only if it is shown (most spots tried are only counted)."""
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
     v = p - c
     reach = v.length()
     if reach < 1e-9:
-        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves {loser.id} one base depth ({d} mm) away from {winner.id}")
+        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves {loser.id} one base depth ({d} mm) away from {winner.id}")
     if v.dot(a) < -1e-3:  # square to the winner is the furthest round (k = ±6), to notation's 0.001 mm
-        raise IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
+        return lambda: IllegalChoice("SB-GEO-5", f"{loser.id} recoils away from {winner.id}, never toward it")
     u = v.scaled(1 / reach)
-    entry = table.drop_entry(c, c + u.scaled(d))
+    entry = table.drop_entry(c, c + u.scaled(d)) if table.drops else None
     if entry is not None:
         edge = c + u.scaled(d * entry[0])
         land = edge + u.scaled(r)
         if (p - land).length() > EPS:
-            raise IllegalChoice("SB-RECOIL-6", f"that way {loser.id} goes over the drop edge at {_at(edge)} and lands at {_at(land)}")
+            return lambda: IllegalChoice("SB-RECOIL-6", f"that way {loser.id} goes over the drop edge at {_at(edge)} and lands at {_at(land)}")
         hit = blocker(others, table, loser, edge)
         if hit is not None:
-            raise IllegalChoice("SB-GEO-5", f"{loser.id} meets {hit} before the drop edge")
+            return lambda: IllegalChoice("SB-GEO-5", f"{loser.id} meets {hit} before the drop edge")
         if entry[1] < table.stick("short") and not landing_is_clear(others, table, loser, p):
-            raise IllegalChoice("SB-FALL-1", f"{loser.id} has no room to land at {_at(p)} at the foot of the drop")
+            return lambda: IllegalChoice("SB-FALL-1", f"{loser.id} has no room to land at {_at(p)} at the foot of the drop")
         return RecoilOption("drop", k, round(p.x, 6), round(p.y, 6), entry[1])
     if jump is not None and (p - jump.destination).length() <= EPS:
         return jump
     if abs(reach - d) > EPS:
-        raise IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
+        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
     if table.drop_entry(c, p) is not None:
-        raise IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
+        return lambda: IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
     hit = blocker(others, table, loser, p)
     if hit is not None:
         over = f" (the jump over it lands at {_at(jump.destination)})" if jump is not None and u.dot(a) > 0.999 else ""
-        raise IllegalChoice("SB-GEO-4" if hit == "impassable terrain" else "SB-GEO-5", f"the recoil path crosses {hit}{over}")
+        return lambda: IllegalChoice("SB-GEO-4" if hit == "impassable terrain" else "SB-GEO-5", f"the recoil path crosses {hit}{over}")
     if not table.on_table(p, r):
-        raise IllegalChoice("SB-GEO-1", f"{_at(p)} is off the table")
+        return lambda: IllegalChoice("SB-GEO-1", f"{_at(p)} is off the table")
     if in_contact(p, r, winner.centre, winner.r, EPS):
-        raise IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
+        return lambda: IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
     return RecoilOption("step", k, round(p.x, 6), round(p.y, 6))
 
 
@@ -225,7 +269,7 @@ def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     c, r, d = loser.centre, loser.r, loser.base_mm
     a = (c - winner.centre).unit()
     end = c + a.scaled(d)
-    blockers = [o for o in others if swept_overlaps_base(c, end, r, o.centre, o.r, EPS)]
+    blockers = [o for o in others if sweeps_over(c, end, r, o)]
     if not blockers:
         return None  # the plain step is not blocked by a model
     first = min(blockers, key=lambda o: (o.centre - c).dot(a))
@@ -238,7 +282,7 @@ def _jump(others: tuple[Figure, ...], table: Table, loser: Figure, winner: Figur
     t = max(d, s + math.sqrt((r + first.r) ** 2 - h * h))
     land = c + a.scaled(t)
     rest = tuple(o for o in others if o.id != first.id)
-    if any(swept_overlaps_base(c, land, r, o.centre, o.r, EPS) for o in rest):
+    if any(sweeps_over(c, land, r, o) for o in rest):
         return None
     if table.path_blocked_by_terrain(c, land, r) or not table.on_table(land, r) or table.drop_entry(c, land) is not None:
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kessen.core.geometry import Point, Rect
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
-from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.referee.state import Skirmish, SobState
 from kessen.rulesets.song_of_blades.scenario import Scenario, base_mm, move_length
 
 
@@ -32,7 +32,6 @@ def initial_state(scenario: Scenario) -> SobState:
     )
     sides = (scenario.sides[0].side, scenario.sides[1].side)
     points = tuple(sum(m.points for m in s.models) for s in scenario.sides)
-    return SobState(
-        name=scenario.name, table=table, options=(o.follow_up, o.melee_priority), turns=scenario.turns,
-        sides=sides, figures=figures, start_points=(points[0], points[1]),
-    )
+    skirmish = Skirmish(name=scenario.name, options=(o.follow_up, o.melee_priority), turns=scenario.turns, sides=sides,
+                        start_points=(points[0], points[1]))
+    return SobState(skirmish=skirmish, table=table, figures=figures)

@@ -6,13 +6,13 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kessen.core.events import Event
 from kessen.core.records import record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
+from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
 from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
 from kessen.rulesets.song_of_blades.rules.melee import Melee
 
@@ -124,16 +124,20 @@ class Casualty:
 
 
 @record
-class SobState:
-    """A frozen game state of a song-of-blades skirmish."""
+class Skirmish:
+    """What a skirmish is played for, the same from its first state to its last (§3.4, SB-TURN-1, SB-TURN-4)."""
 
     name: str
-    table: Table
     options: tuple[bool, bool]  # follow_up, melee_priority
     turns: int
     sides: tuple[str, str]
-    figures: tuple[Figure, ...]
     start_points: tuple[int, int]
+
+
+@record
+class Turn:
+    """Where the rounds stand: whose turn it is and what it has used up (SB-TURN-1, SB-ACT-3, SB-TERR-2)."""
+
     round: int = 0
     first: str | None = None
     active: str | None = None
@@ -141,6 +145,20 @@ class SobState:
     activated: frozenset[str] = frozenset()
     hidden: frozenset[tuple[str, str]] = frozenset()  # (ambusher, target hidden from) at turn start
     ambushed: frozenset[str] = frozenset()
+
+
+@record
+class SobState:
+    """A frozen game state of a song-of-blades skirmish.
+
+    What never changes and what changes once a turn are records of their own (``skirmish``, ``turn``): the state is
+    copied at every step, and a copy costs one slot per field.
+    """
+
+    skirmish: Skirmish
+    table: Table
+    figures: tuple[Figure, ...]
+    turn: Turn = Turn()
     current: Activation | None = None
     pending: tuple[Pending, ...] = (RollOff(),)
     casualties: tuple[Casualty, ...] = ()
@@ -148,14 +166,19 @@ class SobState:
 
     @property
     def follow_up(self) -> bool:
-        return self.options[0]
+        return self.skirmish.options[0]
 
     @property
     def melee_priority(self) -> bool:
-        return self.options[1]
+        return self.skirmish.options[1]
+
+    @property
+    def here(self) -> Placement:
+        """The placement of the figures on the table, with the facts known about it (``referee.placement``)."""
+        return placement(self.figures, self.table)
 
     def figure(self, model: str) -> Figure | None:
-        return next((f for f in self.figures if f.id == model), None)
+        return placement(self.figures, self.table).by_id.get(model)
 
     def get(self, model: str) -> Figure:
         found = self.figure(model)
@@ -163,27 +186,28 @@ class SobState:
         return found
 
     def side_figures(self, side: str) -> tuple[Figure, ...]:
-        return tuple(f for f in self.figures if f.side == side)
+        return placement(self.figures, self.table).side(side)
 
     def other(self, side: str) -> str:
-        return self.sides[1] if side == self.sides[0] else self.sides[0]
+        sides = self.skirmish.sides
+        return sides[1] if side == sides[0] else sides[0]
 
 
 def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
     act = state.current
     assert act is not None
-    return replace(state, current=replace(act, actions=act.actions - n, attacked=act.attacked or attacked))
+    return evolve(state, current=evolve(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
 def push(state: SobState, *steps: Pending) -> SobState:
     """The state with *steps* to settle before everything already pending."""
-    return replace(state, pending=tuple(steps) + state.pending)
+    return evolve(state, pending=tuple(steps) + state.pending)
 
 
 def replace_figure(state: SobState, f: Figure) -> SobState:
     """The state with f in place of the figure of the same id."""
-    return replace(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
+    return evolve(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
 
 
 def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
@@ -191,7 +215,7 @@ def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
     still pending about it."""
     out.append(ev.Removed(model=f.id, how=how))
     pending = tuple(p for p in state.pending if f.id not in _models_of(p))
-    return replace(
+    return evolve(
         state,
         figures=tuple(o for o in state.figures if o.id != f.id),
         casualties=state.casualties + (Casualty(f.id, f.side, f.points, how),),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
 from typing import Any
 
 from kessen.core.events import Event
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
-from kessen.rulesets.song_of_blades.referee.moves import can_move, more_moves, move_options
+from kessen.rulesets.song_of_blades.referee.evolve import evolve
+from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
 from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
 from kessen.rulesets.song_of_blades.rules.priority import may_target
@@ -22,16 +22,21 @@ def roll_off_winner(rolled: RollOffDice, sides: tuple[str, str]) -> tuple[str, s
 
 def rolled_off(state: SobState, rolled: RollOffDice, out: list[Event]) -> SobState:
     """The roll-off decides who plays first, every round (SB-TURN-1); the first round begins."""
-    first, other = roll_off_winner(rolled, state.sides)
-    dice = (rolled.first_die, rolled.second_die) if first == state.sides[0] else (rolled.second_die, rolled.first_die)
+    first, other = roll_off_winner(rolled, state.skirmish.sides)
+    dice = (rolled.first_die, rolled.second_die) if first == state.skirmish.sides[0] else (rolled.second_die, rolled.first_die)
     out.append(ev.RollOff(first=first, first_die=dice[0], side=other, side_die=dice[1]))
-    return start_turn(replace(state, first=first, round=1, active=first, second_half=False), out)
+    return start_turn(evolve(state, turn=evolve(state.turn, first=first, round=1, active=first, second_half=False)), out)
 
 
 def activation_options(state: SobState) -> tuple[Activate | EndTurn, ...]:
     """Every model of the active side not yet activated this turn, with 1–3 dice; or end the turn (SB-ACT-3)."""
-    ready = [f for f in state.side_figures(state.active or "") if f.id not in state.activated]
-    return tuple(Activate(f.id, n) for f in ready for n in (1, 2, 3)) + (EndTurn(),)
+    ready = [f.id for f in state.side_figures(state.turn.active or "") if f.id not in state.turn.activated]
+    return tuple(a for model in ready for a in _activations(model)) + (EndTurn(),)
+
+
+@functools.lru_cache(maxsize=256)
+def _activations(model: str) -> tuple[Activate, ...]:
+    return tuple(Activate(model, n) for n in (1, 2, 3))
 
 
 def action_options(state: SobState) -> tuple[Any, ...]:
@@ -46,7 +51,7 @@ def action_options(state: SobState) -> tuple[Any, ...]:
         if act.actions >= 2:
             options.append(BreakFree())
         return tuple(options) + (EndActivation(),)
-    contacts = enemies_in_contact(state.figures, f)
+    contacts = state.here.contacts(f)
     if contacts and not act.attacked:
         allowed = may_target(
             [e.state for e in contacts], [e.points for e in contacts],
@@ -59,9 +64,9 @@ def action_options(state: SobState) -> tuple[Any, ...]:
                     options.append(Attack(e.id, power_blow=True))
     if f.state == "fallen":
         return tuple(options) + (StandUp(), EndActivation())
-    moves = move_options(state, f)
+    moves, more = suggested_moves(state, f)
     # the moves suggested since free moves came go after the older options, which keep their places (v1 saves)
-    return tuple(options) + tuple(moves) + (EndActivation(),) + tuple(more_moves(state, f, moves))
+    return tuple(options) + moves + (EndActivation(),) + more
 
 
 def has_action(state: SobState) -> bool:
@@ -71,7 +76,7 @@ def has_action(state: SobState) -> bool:
     f = state.get(act.model)
     if f.state == "transfixed":
         return act.actions >= 2
-    if not act.attacked and enemies_in_contact(state.figures, f):
+    if not act.attacked and state.here.contacts(f):
         return True  # melee priority always leaves at least one target (SB-PRIO-4)
     return f.state == "fallen" or can_move(state, f)
 
@@ -80,7 +85,8 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    return push(replace(state, activated=state.activated | {choice.model}), ActivationRoll(choice.model, choice.dice))
+    turn = evolve(state.turn, activated=state.turn.activated | {choice.model})
+    return evolve(state, turn=turn, pending=(ActivationRoll(choice.model, choice.dice),) + state.pending)
 
 
 def refill(state: SobState, out: list[Event]) -> SobState:
@@ -92,12 +98,12 @@ def refill(state: SobState, out: list[Event]) -> SobState:
         if act is not None:
             if act.actions > 0 and state.figure(act.model) is not None and has_action(state):
                 return push(state, ChooseAction(act.model))
-            state = replace(state, current=None)
+            state = evolve(state, current=None)
             if act.turnover:
-                out.append(ev.Turnover(side=state.active or ""))
+                out.append(ev.Turnover(side=state.turn.active or ""))
                 state = end_turn(state, out)
             continue
-        if any(f.id not in state.activated for f in state.side_figures(state.active or "")):
+        if any(f.id not in state.turn.activated for f in state.side_figures(state.turn.active or "")):
             return push(state, ChooseActivation())
         state = end_turn(state, out)
     return state
@@ -105,39 +111,39 @@ def refill(state: SobState, out: list[Event]) -> SobState:
 
 def wiped_out(state: SobState, out: list[Event]) -> SobState | None:
     """A side with no model left ends the game at once (SB-TURN-4); None while both have models."""
-    if state.ended or state.round == 0 or all(state.side_figures(s) for s in state.sides):
+    if state.ended or state.turn.round == 0 or len(state.here.by_side) == 2:
         return None
     return end_game(state, out)
 
 
 def start_turn(state: SobState, out: list[Event]) -> SobState:
     """A new turn: ambushers are the models in cover at its start (SB-TERR-2)."""
-    side = state.active or ""
+    side = state.turn.active or ""
     hidden: set[tuple[str, str]] = set()
     for f in state.side_figures(side):
         cover = state.table.cover_at(f.centre)
         if cover is not None:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
-    out.append(ev.TurnStarted(round=state.round, side=side))
-    return replace(state, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset(), current=None)
+    out.append(ev.TurnStarted(round=state.turn.round, side=side))
+    return evolve(state, turn=evolve(state.turn, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset()), current=None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
     """The turn passes: to the other side, or to the next round, or the game ends after its last round (SB-TURN-1,
     SB-TURN-4)."""
-    nxt = state.other(state.active or "")
-    if not state.second_half:
-        return start_turn(replace(state, active=nxt, second_half=True, current=None), out)
-    if state.round >= state.turns:
+    nxt = state.other(state.turn.active or "")
+    if not state.turn.second_half:
+        return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=True), current=None), out)
+    if state.turn.round >= state.skirmish.turns:
         return end_game(state, out)
-    return start_turn(replace(state, active=nxt, second_half=False, round=state.round + 1, current=None), out)
+    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.turn.round + 1), current=None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
     """The end (SB-TURN-4): what each side lost, then who won."""
-    state = replace(state, ended=True, pending=(), current=None)
-    for side, start in zip(state.sides, state.start_points):
+    state = evolve(state, ended=True, pending=(), current=None)
+    for side, start in zip(state.skirmish.sides, state.skirmish.start_points):
         lost = sum(1 for c in state.casualties if c.side == side)
         out.append(ev.PointsLost(side=side, models=lost, points=points_lost(state, side), starting_points=start))
     won = winner(state)
@@ -148,11 +154,11 @@ def end_game(state: SobState, out: list[Event]) -> SobState:
 def winner(state: SobState) -> str | None:
     """The winning side, or None for a draw (SB-TURN-4)."""
     won = game_winner(
-        models_left=(len(state.side_figures(state.sides[0])), len(state.side_figures(state.sides[1]))),
-        points_lost=(points_lost(state, state.sides[0]), points_lost(state, state.sides[1])),
-        starting_points=state.start_points,
+        models_left=(len(state.side_figures(state.skirmish.sides[0])), len(state.side_figures(state.skirmish.sides[1]))),
+        points_lost=(points_lost(state, state.skirmish.sides[0]), points_lost(state, state.skirmish.sides[1])),
+        starting_points=state.skirmish.start_points,
     )
-    return None if won is None else state.sides[won]
+    return None if won is None else state.skirmish.sides[won]
 
 
 def points_lost(state: SobState, side: str) -> int:
@@ -163,9 +169,9 @@ def points_lost(state: SobState, side: str) -> int:
 def summary(state: SobState) -> dict[str, Any]:
     """The battle summary: the common keys (rounds, casualties, survivors) and the points of SB-TURN-4."""
     return {
-        "rounds": state.round,
-        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.sides},
-        "survivors": {s: len(state.side_figures(s)) for s in state.sides},
-        "points_lost": {s: points_lost(state, s) for s in state.sides},
-        "starting_points": dict(zip(state.sides, state.start_points)),
+        "rounds": state.turn.round,
+        "casualties": {s: sum(1 for c in state.casualties if c.side == s) for s in state.skirmish.sides},
+        "survivors": {s: len(state.side_figures(s)) for s in state.skirmish.sides},
+        "points_lost": {s: points_lost(state, s) for s in state.skirmish.sides},
+        "starting_points": dict(zip(state.skirmish.sides, state.skirmish.start_points)),
     }

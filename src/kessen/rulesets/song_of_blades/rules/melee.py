@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -157,9 +158,11 @@ class MeleeDice(NamedTuple):
     outcome: MeleeOutcome
 
 
+@functools.lru_cache(maxsize=1024)
 def melee_dice(m: Melee) -> Dist[MeleeDice]:
     """The 36 equally likely rolls of one combat roll, each with its scores and outcome: what a game draws, so
-    that its report can show the dice; ``melee`` is this distribution with the dice forgotten (§6.1)."""
+    that its report can show the dice; ``melee`` is this distribution with the dice forgotten (§6.1). Built once
+    per roll (a skirmish rolls the same few again and again), always in the same order."""
     roll = _Roll(m)
     return Dist(
         {
