@@ -1,13 +1,30 @@
-"""``@record``: the one way kessen declares an immutable value (a state, a step, an option, an event, an input).
+"""``@record``: the one way kessen declares an immutable value (a state, a step, an option, an event, an input), and
+``evolve``: the next value with some fields changed, at the cost the hot path of a battle can pay.
 
-A record is a frozen, slotted dataclass: fields are fixed at construction, ``dataclasses.replace`` makes the next
-value, and equal fields mean equal, hashable values, which the step machine, the caches and the replays rely on.
+A record is a frozen, slotted dataclass: fields are fixed at construction, and equal fields mean equal, hashable
+values, which the step machine, the caches and the replays rely on.
+
+:func:`evolve` is ``dataclasses.replace`` for records (mypy checks its calls as ``replace``'s). ``replace`` collects
+the fields by name and runs the frozen ``__init__`` (one ``object.__setattr__`` per field); a battle makes a new state
+at every step, so here a copying function is written once per record class, as ``dataclasses`` writes an
+``__init__``, and it fills the new value's slots through the slots' own setters (issue 13 §2). A field that is no
+init field is either
+
+- a **memo slot**, named in the class's ``MEMO_FROM`` (``{slot: the fields it is worked out from}``): what is worked out
+  from the other fields, kept on the new value when none of its fields changed and reset to None when one did; it
+  never takes part in equality, hashing or the repr (``field(default=None, init=False, compare=False, repr=False)``);
+- or the record's own ``__post_init__``'s to fill again, which runs on the new value as ``replace`` runs it.
+
+:func:`evolver` writes the same copy for a fixed list of changed fields, taking their new values in order: the
+cheapest update for the few a battle makes most often.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
@@ -16,3 +33,81 @@ T = TypeVar("T")
 def record(cls: type[T]) -> type[T]:
     """*cls* as a frozen, slotted dataclass."""
     return dataclass(frozen=True, slots=True)(cls)
+
+
+_KEEP = object()
+_COPIERS: dict[type, Callable[..., Any]] = {}
+
+
+def _evolve(value: T, /, **changes: Any) -> T:
+    """``dataclasses.replace(value, **changes)`` for a record, memo slots kept where their fields did not change.
+
+    >>> from kessen.core.geometry import Point
+    >>> _evolve(Point(1.0, 2.0), y=5.0)
+    Point(x=1.0, y=5.0)
+    """
+    cls = type(value)
+    copy = _COPIERS.get(cls)
+    if copy is None:
+        copy = _COPIERS[cls] = _written(cls, None)
+    try:
+        made: T = copy(value, **changes)
+    except TypeError:
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(cls) if f.init})  # type: ignore[arg-type]
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no init field {unknown[0]!r}") from None
+        raise
+    return made
+
+
+if TYPE_CHECKING:
+    from dataclasses import replace as evolve
+else:
+    evolve = _evolve
+
+
+def evolver(cls: type[T], *changed: str) -> Callable[..., T]:
+    """``f(value, *new)``: a copy of *value*, a record of class *cls*, with the init fields named by *changed* set to
+    *new* (in that order): what ``evolve(value, **dict(zip(changed, new)))`` gives."""
+    settable = {f.name for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+    unknown = [name for name in changed if name not in settable]
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no init field {unknown[0]!r} to change")
+    return _written(cls, changed)
+
+
+def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
+    """The copying function of *cls*, its text executed: positional new values of the fields *changed*, or (None)
+    keyword-only new values that default to the kept ones for every init field."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    init = [f.name for f in fields if f.init]
+    if any(name.startswith("_") for name in init):
+        raise TypeError(f"{cls.__name__}: an init field whose name begins with _ would meet the copier's own names")
+    memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
+    post_init = hasattr(cls, "__post_init__")
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
+    if changed is None:
+        lines = [f"def copy(_value, /, *, {', '.join(f'{n}=_KEEP' for n in init)}):"]
+        new_value = {n: f"_value.{n} if {n} is _KEEP else {n}" for n in init}
+        unchanged = {n: f"{n} is _KEEP" for n in init}
+    else:
+        lines = [f"def copy(_value, {', '.join(f'_new_{k}' for k in range(len(changed)))}):"]
+        new_value = {n: f"_new_{changed.index(n)}" if n in changed else f"_value.{n}" for n in init}
+        unchanged = {n: "False" if n in changed else "True" for n in init}
+    lines.append("    _made = _new(_cls)")
+    for i, f in enumerate(fields):
+        scope[f"_set_{i}"] = getattr(cls, f.name).__set__  # the slot's own descriptor: no frozen __setattr__
+        if f.init:
+            lines.append(f"    _set_{i}(_made, {new_value[f.name]})")
+        elif f.name in memo_from or not post_init:
+            kept = " and ".join(unchanged[n] for n in sorted(memo_from.get(f.name, init))) or "True"
+            lines.append(f"    _set_{i}(_made, _value.{f.name} if {kept} else None)")
+    if post_init:
+        lines.append("    _made.__post_init__()")
+    lines.append("    return _made")
+    exec("\n".join(lines), scope)  # the text holds nothing but the record's own field names
+    made: Callable[..., T] = scope["copy"]
+    return made
+
+
+__all__ = ["evolve", "evolver", "record"]

@@ -8,7 +8,6 @@ interrupted and resumed. Each battle's seed is a plain integer: ``kessen battle 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +16,7 @@ import numpy as np
 from kessen.core.engine import Terminal
 from kessen.core.records import record
 from kessen.rulesets import get_ruleset
-from kessen.sim.play import play_from
+from kessen.sim.play import initial_state, play_from
 from kessen.sim.tally import Tally
 
 FIRST_CHUNKS = (1, 1, 2, 2, 4, 4, 8, 8)
@@ -87,14 +86,8 @@ def play_chunk(job: ChunkJob) -> tuple[tuple[int, int], dict[str, Any]]:
 
 def _terminals(job: ChunkJob) -> Iterator[Terminal]:
     game = get_ruleset(job.ruleset).game
-    state = _initial_state(job.ruleset, job.scenario, job.source)
+    state = initial_state(game, job.scenario, job.source)
     for seed in job.seeds:
         played = play_from(game, state, seed)
         assert played.terminal is not None
         yield played.terminal
-
-
-@functools.lru_cache(maxsize=8)
-def _initial_state(ruleset_id: str, text: str, source: str) -> Any:
-    """The scenario's initial state, loaded once per worker process (states are frozen, so battles share it)."""
-    return get_ruleset(ruleset_id).game.load_scenario(text, source)

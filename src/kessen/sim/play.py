@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ def play_battle(
     deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
 ) -> Played:
     """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
-    state = ruleset.game.load_scenario(text, source)
+    state = initial_state(ruleset.game, text, source)
     return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events, record=record)
 
 
@@ -26,3 +27,11 @@ def play_from(
     chosen = {side: game.ai(side) for side in game.sides(state)}
     chosen.update(deciders or {})
     return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
+
+
+@functools.lru_cache(maxsize=8)
+def initial_state(game: Any, text: str, source: str) -> Any:
+    """A scenario's initial state in *game*, read and validated once however many battles a process plays from it
+    (issue 13 §1): states are frozen, so the battles share it, and what it works out on the way (a grid's move costs)
+    too. A bad scenario raises each time (an error is not kept)."""
+    return game.load_scenario(text, source)

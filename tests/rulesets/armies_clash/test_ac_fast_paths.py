@@ -16,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kessen.core.engine import Decision
+from kessen.core.records import evolve
 from kessen.rulesets.armies_clash.ai import AcAI, _close_to, expected_damage
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import kind_of
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, evolve_turn
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn
 from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
@@ -274,7 +275,7 @@ def test_ac_state_evolve_agrees_with_replace() -> None:
     record, the others kept; an unknown field is refused."""
     state = _some_state()
     turn = Turn("u", False, action="attack", budget=3)
-    for record, fast in ((state, evolve), (turn, evolve_turn)):
+    for record, fast in ((state, evolve), (turn, evolve)):
         assert fast(record) == record
         for f in fields(record):
             value = getattr(record, f.name)

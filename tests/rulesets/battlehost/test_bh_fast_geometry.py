@@ -12,6 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
 from kessen.core.geometry import Point, Rect, segment_point_distance
+from kessen.core.records import evolve, evolver
 from kessen.rulesets.battlehost.ai import engaged_ids_after_move
 from kessen.rulesets.battlehost.board import (
     EPS,
@@ -26,7 +27,6 @@ from kessen.rulesets.battlehost.board import (
     partially_hides,
     segment_distance,
 )
-from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal
 from kessen.rulesets.battlehost.referee.shooting import has_target, targets
@@ -101,9 +101,9 @@ def test_bh_move_2_evolve_is_dataclasses_replace() -> None:
     assert st.with_pending(state, ()) == replace(state, pending=())
     assert st.with_models(state, state.models[:1]) == replace(state, models=state.models[:1])
     assert st.put_model(state, b.at(Point(1, 2))).get("B").x == 1
-    with pytest.raises(TypeError, match="no field 'nothing'"):
+    with pytest.raises(TypeError, match="no init field 'nothing'"):
         evolver(Model, "nothing")
-    with pytest.raises(TypeError, match="no field 'r'"):
+    with pytest.raises(TypeError, match="no init field 'r'"):
         evolver(Model, "r")  # worked out from the base, as replace will not set it either
 
 

@@ -11,6 +11,7 @@ import math
 import random
 
 from kessen.core.geometry import Point, first_touch
+from kessen.core.records import evolve
 from kessen.rulesets.legions.referee.battlefield import (
     EPS,
     all_models_in_contact,
@@ -22,7 +23,6 @@ from kessen.rulesets.legions.referee.battlefield import (
     has_enemy_contact,
     in_base_contact,
 )
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.movement import locked
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 from kessen.rulesets.legions.referee.targeting import closest_visible, in_sight, sightlines

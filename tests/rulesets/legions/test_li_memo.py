@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from kessen.rulesets.legions.referee.memo import evolve
+from kessen.core.records import evolve
 from kessen.rulesets.legions.referee.state import LiState, progressed
 from tests.rulesets.legions.test_li_engine_support import BLUE, RED, det, m, state_of
 

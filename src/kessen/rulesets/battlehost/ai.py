@@ -16,6 +16,7 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point
+from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.board import (
     Board,
@@ -32,7 +33,6 @@ from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance

@@ -12,9 +12,8 @@ from dataclasses import field
 
 from kessen.core import board as core_board
 from kessen.core.geometry import Point, Rect, segment_rect_distance
-from kessen.core.records import record
+from kessen.core.records import evolver, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
-from kessen.rulesets.battlehost.referee.evolve import evolver
 from kessen.rulesets.battlehost.rules.sides import Side
 
 EPS = 0.01  # BH-GEO-3: contact tolerance in inches

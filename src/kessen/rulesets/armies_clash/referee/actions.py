@@ -4,6 +4,7 @@ action (§5.13)."""
 from __future__ import annotations
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.attack import attack_options, attack_with
 from kessen.rulesets.armies_clash.referee.movement import after_action, solo_budget, stand_budget
@@ -20,7 +21,7 @@ from kessen.rulesets.armies_clash.referee.options import (
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, stats
 from kessen.rulesets.armies_clash.referee.special_actions import configure, hide, solo_join_destinations
 from kessen.rulesets.armies_clash.referee.spells import cast_area, cast_options, cast_targeted
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, set_turn, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, set_turn, then
 from kessen.rulesets.armies_clash.referee.steps import ChooseActivation, EndTurn, PieceDeclare, PieceMove, SoloBonus
 from kessen.rulesets.armies_clash.rules.grid import adjacent, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import FormationName, speed_squares

@@ -3,7 +3,6 @@ nodes and transitions, notation, odds, words, the board, the AI."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -23,14 +22,6 @@ from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
 from kessen.rulesets.armies_clash.scenario import load_scenario, swap_deployment
 
 RULESET_ID = "armies-clash"
-
-
-@functools.lru_cache(maxsize=8)
-def load_state(text_: str, source: str) -> AcState:
-    """The initial state of a scenario file's text: the battle as set up, everyone about to roll initiative. The
-    state is frozen, so a simulation's battles share one, parsed and validated once (with the move costs its grid
-    has worked out, ``Grid.move_costs``)."""
-    return initial_state(load_scenario(text_, source))
 
 
 class AcGame:
@@ -64,7 +55,7 @@ class AcGame:
         return text.prompt(state, decision, lang)
 
     def load_scenario(self, text_: str, source: str) -> AcState:
-        return load_state(text_, source)
+        return initial_state(load_scenario(text_, source))
 
     def sides(self, state: AcState) -> tuple[str, ...]:
         return SIDES

@@ -7,7 +7,8 @@ from dataclasses import replace
 from typing import TypeVar
 
 from kessen.core.events import Event
-from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand, evolve
+from kessen.core.records import evolve
+from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand
 from kessen.rulesets.armies_clash.rules.integrity import solo_isolated, stand_isolated
 
 P = TypeVar("P", Stand, Solo)

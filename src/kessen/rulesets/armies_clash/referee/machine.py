@@ -44,6 +44,7 @@ from typing import Any, Literal, cast
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepMachine, StepRule
 from kessen.dice import Dist, d
 from kessen.rulesets.armies_clash.referee import (
@@ -65,7 +66,7 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, other, push, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, other, push, then
 from kessen.rulesets.armies_clash.referee.steps import (
     AttackRoll,
     AutoDamage,

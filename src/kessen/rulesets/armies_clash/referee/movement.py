@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
 from kessen.rulesets.armies_clash.referee.options import PushTo, Stay
@@ -24,7 +25,6 @@ from kessen.rulesets.armies_clash.referee.state import (
     Solo,
     Stand,
     Turn,
-    evolve,
     lost_plus,
     replace_solo,
     replace_stand,

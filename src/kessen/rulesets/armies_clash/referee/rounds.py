@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.integrity import isolation
 from kessen.rulesets.armies_clash.referee.pieces import commander_of
-from kessen.rulesets.armies_clash.referee.state import AcState, Turn, evolve, replace_unit, set_turn, then
+from kessen.rulesets.armies_clash.referee.state import AcState, Turn, replace_unit, set_turn, then
 from kessen.rulesets.armies_clash.referee.steps import (
     END_OF_ROUND,
     ChooseActivation,

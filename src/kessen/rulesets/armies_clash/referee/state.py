@@ -10,7 +10,7 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.rulesets.armies_clash.referee.steps import Pending
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
 from kessen.rulesets.armies_clash.rules.movement import FormationName
@@ -270,38 +270,6 @@ def per_state(question: Callable[Concatenate[AcState, P], R]) -> Callable[Concat
     return asked
 
 
-def evolver(cls: type[R]) -> Callable[..., R]:
-    """``dataclasses.replace`` for the records of *cls* (frozen, slotted, every field an init field, no
-    ``__post_init__``), for the updates a battle makes thousands of times: a function written out once for the class's
-    fields that fills the new record's slots straight from the changes and the old record, without ``replace``'s walk
-    over the field objects and its keyword call of the frozen ``__init__`` (a third of the cost, issue 13 §2). An
-    unknown field is refused as ``replace`` refuses it."""
-    declared = fields(cast(Any, cls))
-    assert all(f.init for f in declared) and not hasattr(cls, "__post_init__"), cls
-    names = [f.name for f in declared]
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_known": frozenset(names)}
-    scope.update({f"_set_{name}": getattr(cls, name).__set__ for name in names})
-    lines = [
-        "def evolve(old, /, **changes):",
-        "    if not _known.issuperset(changes):",
-        "        raise TypeError(f'{_cls.__name__} has no field {sorted(set(changes) - _known)}')",
-        "    new = _new(_cls)",
-        "    get = changes.get",
-        *(f"    _set_{name}(new, get({name!r}, old.{name}))" for name in names),
-        "    return new",
-    ]
-    exec("\n".join(lines), scope)
-    evolve: Callable[..., R] = scope["evolve"]
-    return evolve
-
-
-evolve = evolver(AcState)
-"""``dataclasses.replace(state, **changes)`` for the battle state, faster (``evolver``)."""
-
-evolve_turn = evolver(Turn)
-"""``dataclasses.replace(turn, **changes)``, faster (``evolver``)."""
-
-
 def push(state: AcState, *steps: Pending) -> AcState:
     """Queue *steps* before the steps already pending: what a choice or a roll brings about comes first."""
     return evolve(state, pending=tuple(steps) + state.pending)
@@ -314,7 +282,7 @@ def then(state: AcState, step: Pending) -> AcState:
 
 def set_turn(state: AcState, **changes: Any) -> AcState:
     assert state.turn is not None
-    return evolve(state, turn=evolve_turn(state.turn, **changes))
+    return evolve(state, turn=evolve(state.turn, **changes))
 
 
 def replace_stand(state: AcState, stand: Stand) -> AcState:

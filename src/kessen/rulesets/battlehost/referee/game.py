@@ -10,7 +10,6 @@ steps are all played the next turn is queued; a side wiped out ends the battle a
 
 from __future__ import annotations
 
-import functools
 from fractions import Fraction
 from typing import Any
 
@@ -63,13 +62,6 @@ MACHINE: StepMachine[BhState] = StepMachine(
 )
 
 
-@functools.lru_cache(maxsize=16)
-def _initial_state(text: str, source: str) -> BhState:
-    """The initial state of a scenario's text, parsed and validated once for all the battles of a simulation (the
-    state is frozen, so every battle may start from the same one)."""
-    return initial_state(load_scenario(text, source))
-
-
 class BattlehostGame:
     """battlehost for the engine (kessen.core.engine.Game): scenario loading, nodes, apply, notation and odds of
     the choices, the board as data, AI, narration."""
@@ -103,7 +95,7 @@ class BattlehostGame:
 
     def load_scenario(self, text: str, source: str) -> BhState:
         """The scenario's board before the first priority roll (its first step; see :meth:`start`)."""
-        return _initial_state(text, source)
+        return initial_state(load_scenario(text, source))
 
     def sides(self, state: BhState) -> tuple[str, ...]:
         return SIDES

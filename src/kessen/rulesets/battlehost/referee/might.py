@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import MightOnRoll, ask
 from kessen.rulesets.battlehost.referee.shooting import shot_result
 from kessen.rulesets.battlehost.referee.state import BhState, current_fight, put_model, then

@@ -15,6 +15,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch
 from kessen.core.notation import number, parse_point, point
+from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import (
     AHEAD,
@@ -32,7 +33,6 @@ from kessen.rulesets.battlehost.board import (
     segment_distance,
     turned,
 )
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
 from kessen.rulesets.battlehost.referee.steps import MoveStep

@@ -11,12 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import evolve, evolver, record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Board, Model, arrangement
-from kessen.rulesets.battlehost.referee.evolve import evolve, evolver
 from kessen.rulesets.battlehost.referee.options import ShootAt
 from kessen.rulesets.battlehost.referee.pairing import Fight
 from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step

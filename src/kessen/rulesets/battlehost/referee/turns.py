@@ -7,11 +7,10 @@ from typing import Any
 
 from kessen.core.engine import Chance, Terminal
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import arrangement
-from kessen.rulesets.battlehost.referee.evolve import evolve
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
 from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, PriorityStep, ShootPhase, ShootStep
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side

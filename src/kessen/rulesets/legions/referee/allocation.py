@@ -15,13 +15,12 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.firing import apply_volley, told, volley_arc, volley_question
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
     AllocateHit,

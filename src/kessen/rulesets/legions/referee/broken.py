@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model, board_fact
 from kessen.rulesets.legions.rules.broken import FormationModels, break_point_of, counts_by_wounds, is_broken, losses
 

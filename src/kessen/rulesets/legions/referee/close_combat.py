@@ -7,11 +7,11 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import CombatProgress, LiState, Model, progressed, push
 from kessen.rulesets.legions.referee.steps import (
     ask,

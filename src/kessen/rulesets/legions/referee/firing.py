@@ -15,14 +15,13 @@ from typing import Any, Literal
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.battlefield import engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact, push
 from kessen.rulesets.legions.referee.steps import (
     AttackEnd,

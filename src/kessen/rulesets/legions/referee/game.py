@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from kessen.core.board import Board
 from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
+from kessen.core.records import evolver
 from kessen.core.steps import StepMachine, StepRule
 from kessen.rulesets import Engine
 from kessen.rulesets.legions.ai import LiAI
@@ -36,7 +36,6 @@ from kessen.rulesets.legions.referee import (
     stages,
     withdrawal,
 )
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
@@ -44,8 +43,6 @@ from kessen.rulesets.legions.scenario import load_scenario, swap_deployment
 from kessen.rulesets.legions.text import describe, narrate, say
 
 RULESET_ID = "legions"
-SCENARIOS_KEPT = 16
-"""How many scenarios' initial states are kept, parsed, for the next battle played from the same text."""
 
 RULES: dict[type, StepRule[LiState, Any]] = {
     **rounds.RULES, **movement_phase.RULES, **stages.RULES, **firing.RULES, **allocation.RULES, **pairing.RULES, **close_combat.RULES, **morale.RULES, **withdrawal.RULES,
@@ -53,18 +50,11 @@ RULES: dict[type, StepRule[LiState, Any]] = {
 
 MACHINE: StepMachine[LiState] = StepMachine(
     RULES,
-    with_pending=lambda state, pending: evolve(state, pending=pending),
+    with_pending=evolver(LiState, "pending"),
     result=rounds.result,
     refill=rounds.next_round,
     interrupt=rounds.side_gone,
 )
-
-
-@lru_cache(maxsize=SCENARIOS_KEPT)
-def scenario_state(text: str, source: str) -> LiState:
-    """The initial state of a scenario file's text, parsed and validated once for the many battles a simulation
-    plays from it (the state is frozen, so every battle may start from the same one); a bad file raises each time."""
-    return initial_state(load_scenario(text, source))
 
 
 def start(state: LiState) -> tuple[LiState, tuple[Event, ...]]:
@@ -135,7 +125,7 @@ class LegionsGame:
 
     def load_scenario(self, text: str, source: str) -> LiState:
         """The battle's initial state as the scenario sets it (``start`` runs it up to its first node)."""
-        return scenario_state(text, source)
+        return initial_state(load_scenario(text, source))
 
     def sides(self, state: LiState) -> tuple[str, ...]:
         return state.players

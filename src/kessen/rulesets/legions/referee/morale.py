@@ -7,10 +7,10 @@ from typing import Any
 
 from kessen.core.engine import Chance
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import MoraleRoll, WithdrawalRoll
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleTrigger

@@ -40,7 +40,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point, segment_point_distance
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.rulesets.legions.referee.battlefield import (
     EDGE_DIRECTION,
     ENGAGEMENT_ZONE_INCHES,
@@ -55,7 +55,6 @@ from kessen.rulesets.legions.referee.battlefield import (
     room_to_edge,
     touching_of,
 )
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 from kessen.rulesets.legions.referee.steps import Origins
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import closest_gap, distance, has_enemy_contact
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.movement import (
     AsOrdered,
     ChargeAt,

@@ -6,9 +6,9 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing, ask
 from kessen.rulesets.legions.rules.pairing import Fight, is_valid_pairing, next_to_pair, ordered, pairing_options

@@ -14,11 +14,11 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.broken import formation_losses
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import Order
 from kessen.rulesets.legions.referee.state import Detachment, LiState, board_fact, progressed, push
 from kessen.rulesets.legions.referee.steps import (

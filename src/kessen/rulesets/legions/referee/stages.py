@@ -6,11 +6,11 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
 from kessen.rulesets.legions.referee.broken import check_break_point
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.phases import STAGES, Stage
 from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import (

@@ -9,8 +9,8 @@ from operator import attrgetter
 from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
 
 from kessen.core.geometry import Point
-from kessen.core.records import record
-from kessen.rulesets.legions.referee.memo import evolve, remembered
+from kessen.core.records import evolve, record
+from kessen.rulesets.legions.referee.memo import remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step

@@ -7,6 +7,7 @@ from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import StepRule
 from kessen.core.geometry import Point
 from kessen.dice import Dist
@@ -21,7 +22,6 @@ from kessen.rulesets.legions.referee.battlefield import (
     withdrawal_path,
 )
 from kessen.rulesets.legions.referee.dists import answer
-from kessen.rulesets.legions.referee.memo import evolve
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
     ask,

@@ -14,9 +14,8 @@ from kessen.core.geometry import (
     segment_enters_rect,
     swept_overlaps_rect,
 )
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
 STICKS_MM = {  # SB-GEO-7

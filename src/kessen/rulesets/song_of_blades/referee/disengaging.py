@@ -4,10 +4,10 @@ before it moves or flees (SB-DIS-*, SB-MOVE-3, SB-MOR-3)."""
 from __future__ import annotations
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.melee import reported, suffer
 from kessen.rulesets.song_of_blades.referee.moves import finish_move, flee

@@ -8,7 +8,6 @@ queues the next action or activation (``turns.refill``); a side wiped out ends t
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -16,12 +15,12 @@ from typing import Any, cast
 from kessen.core.board import Board
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.core.steps import Out, StepMachine, StepRule
 from kessen.i18n import narrate
 from kessen.rulesets import Engine
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
 from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
 from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
@@ -185,14 +184,6 @@ def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
     return MACHINE.apply(state, choice)
 
 
-@functools.lru_cache(maxsize=8)
-def scenario_state(text: str, source: str) -> SobState:
-    """The initial state of a scenario file's text, read and validated once however many battles play it (issue 13
-    §1: a simulation plays one scenario many times; the state is frozen, so every battle may start from the same one).
-    """
-    return initial_state(load_scenario(text, source))
-
-
 class SobGame:
     """song-of-blades for the engine (kessen.core.engine.Game)."""
 
@@ -223,7 +214,7 @@ class SobGame:
         return prompt(state, decision, lang)
 
     def load_scenario(self, text: str, source: str) -> SobState:
-        return scenario_state(text, source)
+        return initial_state(load_scenario(text, source))
 
     def sides(self, state: SobState) -> tuple[str, ...]:
         return state.skirmish.sides

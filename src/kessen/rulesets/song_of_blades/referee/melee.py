@@ -4,9 +4,9 @@ SB-OUT-* and SB-TERR-* from the positions; SB-RECOIL-3, SB-MELEE-7)."""
 from __future__ import annotations
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.options import Attack
 from kessen.rulesets.song_of_blades.referee.state import (

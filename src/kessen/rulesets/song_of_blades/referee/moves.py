@@ -9,6 +9,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, Rect
 from kessen.core.notation import number, point
+from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
@@ -19,7 +20,6 @@ from kessen.rulesets.song_of_blades.referee.battlefield import (
     gap_between,
     touching,
 )
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup, disengaging
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.moves import flee
 from kessen.rulesets.song_of_blades.referee.state import Activation, ActivationRoll, SobState, push, remove
 from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, MoraleDice, faces_text

@@ -7,10 +7,9 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 from __future__ import annotations
 
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import evolve, record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
 from kessen.rulesets.song_of_blades.rules.disengaging import Disengage

@@ -6,8 +6,8 @@ import functools
 from typing import Any
 
 from kessen.core.events import Event
+from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
-from kessen.rulesets.song_of_blades.referee.evolve import evolve
 from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
 from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
