@@ -64,4 +64,5 @@ def extensions() -> list[object]:
 
 
 if __name__ == "__main__":  # setuptools runs this file as __main__; the parity test only imports c_compiler
-    setup(ext_modules=extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})
+    metadata_only = any(command in sys.argv for command in ("egg_info", "dist_info"))  # no need to run mypyc for those
+    setup(ext_modules=[] if metadata_only else extensions(), options={"build_ext": {"parallel": os.cpu_count() or 1}})

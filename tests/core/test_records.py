@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import field
-from typing import ClassVar
-
 import pytest
 
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver, memo, record
 
 
 @record
@@ -18,10 +16,8 @@ class Piece:
     x: int
     y: int
     wounds: int = 1
-    _centre: tuple[int, int] | None = field(default=None, init=False, compare=False, repr=False)
-    _label: str | None = field(default=None, init=False, compare=False, repr=False)
-
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_centre": frozenset({"x", "y"})}
+    _centre: tuple[int, int] | None = memo("x", "y")
+    _label: str | None = memo()
 
 
 @record
@@ -50,7 +46,7 @@ def test_a_memo_slot_is_kept_while_its_fields_are_unchanged_and_reset_when_one_c
     piece = _with_memos(Piece("a", 1, 2))
     hurt = evolve(piece, wounds=0)
     assert hurt._centre == (1, 2)  # worked out from x and y only
-    assert hurt._label is None  # no MEMO_FROM entry: worked out from every field
+    assert hurt._label is None  # memo() with no fields: worked out from every field
     moved = evolve(piece, x=5)
     assert moved._centre is None and moved._label is None
     assert evolver(Piece, "wounds")(piece, 0)._centre == (1, 2)

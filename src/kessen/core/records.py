@@ -10,9 +10,9 @@ at every step, so here a copying function is written once per record class, as `
 ``__init__``, and it fills the new value's slots through the slots' own setters (issue 13 §2). A field that is no
 init field is either
 
-- a **memo slot**, named in the class's ``MEMO_FROM`` (``{slot: the fields it is worked out from}``): what is worked out
-  from the other fields, kept on the new value when none of its fields changed and reset to None when one did; it
-  never takes part in equality, hashing or the repr (``field(default=None, init=False, compare=False, repr=False)``);
+- a **memo slot**, declared ``= memo("x", "y")`` with the fields it is worked out from: what is worked out from the
+  other fields, kept on the new value when none of those fields changed and reset to None when one did; it never
+  takes part in equality, hashing or the repr;
 - or the record's own ``__post_init__``'s to fill again, which runs on the new value as ``replace`` runs it.
 
 :func:`evolver` writes the same copy for a fixed list of changed fields, taking their new values in order: the
@@ -24,12 +24,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
 
-@dataclass_transform(frozen_default=True)
+def memo(*sources: str, init: Literal[False] = False) -> Any:
+    """A memo slot of a record, worked out from the init fields *sources* (every init field when none is named):
+    None until it is filled (``object.__setattr__``), never compared, hashed or shown."""
+    return dataclasses.field(default=None, init=init, compare=False, repr=False, metadata={"memo_from": frozenset(sources)})
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, memo))
 def record(cls: type[T]) -> type[T]:
     """*cls* as a frozen, slotted dataclass."""
     return dataclass(frozen=True, slots=True)(cls)
@@ -83,7 +89,7 @@ def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
     init = [f.name for f in fields if f.init]
     if any(name.startswith("_") for name in init):
         raise TypeError(f"{cls.__name__}: an init field whose name begins with _ would meet the copier's own names")
-    memo_from: Mapping[str, frozenset[str]] = getattr(cls, "MEMO_FROM", {})
+    memo_from: Mapping[str, frozenset[str]] = {f.name: f.metadata["memo_from"] for f in fields if "memo_from" in f.metadata}
     post_init = hasattr(cls, "__post_init__")
     scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
     if changed is None:
@@ -100,7 +106,7 @@ def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
         if f.init:
             lines.append(f"    _set_{i}(_made, {new_value[f.name]})")
         elif f.name in memo_from or not post_init:
-            kept = " and ".join(unchanged[n] for n in sorted(memo_from.get(f.name, init))) or "True"
+            kept = " and ".join(unchanged[n] for n in sorted(memo_from.get(f.name) or init)) or "True"
             lines.append(f"    _set_{i}(_made, _value.{f.name} if {kept} else None)")
     if post_init:
         lines.append("    _made.__post_init__()")
@@ -110,4 +116,4 @@ def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
     return made
 
 
-__all__ = ["evolve", "evolver", "record"]
+__all__ = ["evolve", "evolver", "memo", "record"]

@@ -1,7 +1,7 @@
 """What the engine works out once and keeps: :func:`remembered` answers from a memo table.
 
-The records' **memo slots** (a Detachment's live models, a state's board facts) are private fields named in the
-class's ``MEMO_FROM``; ``kessen.core.records.evolve`` keeps one on the next value while the fields it is worked out
+The records' **memo slots** (a Detachment's live models, a state's board facts) are private fields declared with
+``kessen.core.records.memo``; ``kessen.core.records.evolve`` keeps one on the next value while the fields it is worked out
 from are unchanged and resets it otherwise, so a memo always describes the value it is on.
 """
 

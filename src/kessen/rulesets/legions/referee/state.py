@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import field
-from functools import update_wrapper
+from functools import partial, update_wrapper
 from operator import attrgetter
-from typing import Any, ClassVar, Concatenate, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from kessen.core.geometry import Point
-from kessen.core.records import evolve, record
+from kessen.core.records import evolve, memo, record
 from kessen.rulesets.legions.referee.memo import remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
@@ -43,9 +43,8 @@ class Model:
     facing: float
     obscured: Hidden
     weapons: tuple[Weapon, ...]
-    _centre: Point | None = field(default=None, init=False, compare=False, repr=False)
+    _centre: Point | None = memo("x", "y")
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_centre": frozenset({"x", "y"})}
 
     @property
     def alive(self) -> bool:
@@ -94,10 +93,9 @@ class Detachment:
     withdrew_this_round: bool = False
     order_at_phase_start: Order | None = None
     morale_this_phase: MoraleThisPhase = "none"
-    _live: tuple[Model, ...] | None = field(default=None, init=False, compare=False, repr=False)
-    _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = field(default=None, init=False, compare=False, repr=False)
+    _live: tuple[Model, ...] | None = memo("models")
+    _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = memo("models")
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_live": frozenset({"models"}), "_gaps": frozenset({"models"})}
 
     @property
     def live(self) -> tuple[Model, ...]:
@@ -233,11 +231,10 @@ class LiState:
     detachments: tuple[Detachment, ...]
     pending: tuple[Step, ...] = ()
     course: Course = Course()
-    _board: dict[Hashable, Any] | None = field(default=None, init=False, compare=False, repr=False)
+    _board: dict[Hashable, Any] | None = memo("battle", "detachments")
     """What is worked out from the battlefield as it stands (see ``board``)."""
-    _ids: Index | None = field(default=None, init=False, compare=False, repr=False)
+    _ids: Index | None = memo("detachments")
 
-    MEMO_FROM: ClassVar[dict[str, frozenset[str]]] = {"_board": frozenset({"battle", "detachments"}), "_ids": frozenset({"detachments"})}
 
     name = Part[str]("battle.name")
     width = Part[int]("battle.width")
@@ -308,11 +305,19 @@ class LiState:
         return evolve(self, formations=tuple(formation if f.id == formation.id else f for f in self.formations))
 
     def detachments_of(self, player: str) -> tuple[Detachment, ...]:
-        return remembered(self.board, ("detachments_of", player), lambda: tuple(d for d in self.detachments if d.owner == player))
+        return remembered(self.board, ("detachments_of", player), partial(_detachments_of, self, player))
 
     def live_models(self) -> tuple[tuple[Detachment, Model], ...]:
         """Every model on the battlefield, with its Detachment."""
-        return remembered(self.board, "live_models", lambda: tuple((d, m) for d in self.detachments if not d.in_reserve for m in d.live))
+        return remembered(self.board, "live_models", partial(_live_models, self))
+
+
+def _detachments_of(state: LiState, player: str) -> tuple[Detachment, ...]:
+    return tuple(d for d in state.detachments if d.owner == player)
+
+
+def _live_models(state: LiState) -> tuple[tuple[Detachment, Model], ...]:
+    return tuple((d, m) for d in state.detachments if not d.in_reserve for m in d.live)
 
 
 def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatenate[LiState, P], T]:
