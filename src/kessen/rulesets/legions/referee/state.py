@@ -8,6 +8,8 @@ from functools import partial, update_wrapper
 from operator import attrgetter
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from kessen.core.geometry import Point
 from kessen.core.records import evolve, memo, record
 from kessen.rulesets.legions.referee.memo import remembered
@@ -217,24 +219,12 @@ class Part(Generic[T]):
         return found
 
 
-@record
-class LiState:
-    """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
-    the steps still to be done (the first is where the game stands) and where the battle has got to.
+@mypyc_attr(native_class=False)  # the base of a record, which mypyc compiles as a Python class
+class _Parts:
+    """The fields of a state's setting and course, read as the state's own (``state.width``, ``state.phase``): class
+    attributes of a base, so that ``dataclasses`` never takes them for the state's fields."""
 
-    The fields of the setting and of the course are read as the state's own (``state.width``, ``state.phase``); a
-    change of the course is made with :func:`progressed`. [The state keeps few fields of its own, so that the next
-    state, made at every step, is cheap to make.]"""
-
-    battle: Battle
-    formations: tuple[Formation, ...]
-    detachments: tuple[Detachment, ...]
-    pending: tuple[Step, ...] = ()
-    course: Course = Course()
-    _board: dict[Hashable, Any] | None = memo("battle", "detachments")
-    """What is worked out from the battlefield as it stands (see ``board``)."""
-    _ids: Index | None = memo("detachments")
-
+    __slots__ = ()
 
     name = Part[str]("battle.name")
     width = Part[int]("battle.width")
@@ -253,10 +243,30 @@ class LiState:
     combat = Part[CombatProgress | None]("course.combat")
     ended = Part[bool]("course.ended")
 
+
+@record
+class LiState(_Parts):
+    """A frozen state of a legions battle: the battle's fixed setting, the Formations and Detachments as they stand,
+    the steps still to be done (the first is where the game stands) and where the battle has got to.
+
+    The fields of the setting and of the course are read as the state's own (``state.width``, ``state.phase``); a
+    change of the course is made with :func:`progressed`. [The state keeps few fields of its own, so that the next
+    state, made at every step, is cheap to make.]"""
+
+    battle: Battle
+    formations: tuple[Formation, ...]
+    detachments: tuple[Detachment, ...]
+    pending: tuple[Step, ...] = ()
+    course: Course = Course()
+    _board: dict[Hashable, Any] | None = memo("battle", "detachments")
+    """What is worked out from the battlefield as it stands (see ``board``)."""
+    _ids: Index | None = memo("detachments")
+
+
     @property
     def board(self) -> dict[Hashable, Any]:
         """The memo of facts worked out from the battlefield alone (the battle's setting, the Detachments and their
-        models): states that differ only in their step queue, phase or tallies share it (``memo.evolve``)."""
+        models): states that differ only in their step queue, phase or tallies share it (``kessen.core.records.evolve``)."""
         board = self._board
         if board is None:
             board = {}
