@@ -41,6 +41,18 @@ def test_core_geometry_point_algebra() -> None:
         Point(0, 0).unit()
 
 
+def test_core_geometry_point_is_a_value() -> None:
+    """Equal coordinates, equal Points with one hash (dict keys, sets); a Point equals nothing else; its repr names
+    its coordinates; it unpacks by position in a match."""
+    assert Point(1.0, 2.5) == Point(1.0, 2.5) and Point(1.0, 2.5) != Point(2.5, 1.0)
+    assert hash(Point(1.0, 2.5)) == hash(Point(1.0, 2.5)) and len({Point(0.0, 0.0), Point(0.0, 0.0), Point(0.0, 1.0)}) == 2
+    assert Point(1.0, 2.0) != (1.0, 2.0) and Point(0.0, 0.0) != Rect(0.0, 0.0, 0.0, 0.0)
+    assert repr(Point(1.0, -2.5)) == "Point(x=1.0, y=-2.5)"
+    match Point(3.0, 4.0):
+        case Point(x, y):
+            assert (x, y) == (3.0, 4.0)
+
+
 def test_core_geometry_gap_contact_overlap_tolerance() -> None:
     """gap = centre distance − radii; contact when gap ≤ eps (exactly touching included), overlap when gap < −eps."""
     a = Point(0, 0)

@@ -62,3 +62,17 @@ def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) 
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
     assert len(pure["digests"]) >= 2 * len(SEEDS)  # type: ignore[arg-type]
     assert compiled["digests"] == pure["digests"]
+
+
+def test_a_compiled_point_refuses_a_write() -> None:
+    """``Point`` is a native class of the compiled engine: its coordinates are Final there at run time too."""
+    if not (COMPILED / "kessen").is_dir():
+        pytest.skip("the compiled engine is not built (the parity tests say why)")
+    child = (
+        "from kessen.core.geometry import Point\n"
+        "p = Point(1.0, 2.0)\n"
+        "try:\n    p.x = 3.0\nexcept AttributeError:\n    print('refused', p.x)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "refused 1.0", done.stderr[-2000:]

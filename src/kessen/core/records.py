@@ -48,9 +48,9 @@ _COPIERS: dict[type, Callable[..., Any]] = {}
 def _evolve(value: T, /, **changes: Any) -> T:
     """``dataclasses.replace(value, **changes)`` for a record, memo slots kept where their fields did not change.
 
-    >>> from kessen.core.geometry import Point
-    >>> _evolve(Point(1.0, 2.0), y=5.0)
-    Point(x=1.0, y=5.0)
+    >>> from kessen.core.geometry import Rect
+    >>> _evolve(Rect(0.0, 0.0, 1.0, 2.0), y1=5.0)
+    Rect(x0=0.0, y0=0.0, x1=1.0, y1=5.0)
     """
     cls = type(value)
     copy = _COPIERS.get(cls)

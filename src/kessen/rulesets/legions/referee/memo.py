@@ -13,10 +13,13 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+_MISSING: Any = object()
+
+
 def remembered(memo: dict[Hashable, Any], key: Hashable, compute: Callable[[], T]) -> T:
-    """``memo[key]``, computed by *compute* the first time it is asked for."""
-    try:
-        found: T = memo[key]
-    except KeyError:
+    """``memo[key]``, computed by *compute* the first time it is asked for (a miss is common: no KeyError is raised
+    for it, which costs a traceback in the compiled engine)."""
+    found: T = memo.get(key, _MISSING)
+    if found is _MISSING:
         found = memo[key] = compute()
     return found

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import field
 
 from kessen.core.geometry import (
@@ -14,7 +14,7 @@ from kessen.core.geometry import (
     segment_enters_rect,
     swept_overlaps_rect,
 )
-from kessen.core.records import evolve, record
+from kessen.core.records import evolver, record
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
@@ -57,7 +57,10 @@ class Figure:
         return self.state == "standing"
 
     def at(self, p: Point) -> Figure:
-        return evolve(self, x=round(p.x, 6), y=round(p.y, 6))
+        return _moved_to(self, round(p.x, 6), round(p.y, 6))
+
+
+_moved_to: Callable[[Figure, float, float], Figure] = evolver(Figure, "x", "y")
 
 
 @record

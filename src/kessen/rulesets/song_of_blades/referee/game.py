@@ -8,9 +8,9 @@ queues the next action or activation (``turns.refill``); a side wiped out ends t
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any
 
 from kessen.core.board import Board
 from kessen.core.engine import Chance, Decision, Node, Terminal
@@ -49,12 +49,12 @@ from kessen.rulesets.song_of_blades.referee.state import (
     Disengaging,
     MoraleTest,
     OfferFollowUp,
-    Pending,
     RollOff,
     SobState,
     push,
     replace_figure,
     spend,
+    with_pending,
 )
 from kessen.rulesets.song_of_blades.referee.turns import (
     action_options,
@@ -141,10 +141,6 @@ def _disengaging(state: SobState, step: Disengaging, choice: Any, out: Out) -> S
     return hack_result(state, step, choice, out)
 
 
-def _with_pending(state: SobState, pending: tuple[Hashable, ...]) -> SobState:
-    return evolve(state, pending=cast(tuple[Pending, ...], pending))
-
-
 def _result(state: SobState) -> Terminal | None:
     return Terminal(winner(state), summary(state)) if state.ended else None
 
@@ -167,7 +163,7 @@ MACHINE: StepMachine[SobState] = StepMachine(
         OfferFollowUp: StepRule(lambda s, step, choice, out: follow_up(s, step, choice.follow, out), _follow_up_node),
         Disengaging: StepRule(_disengaging, _disengaging_node),
     },
-    with_pending=_with_pending,
+    with_pending=with_pending,  # type: ignore[arg-type]
     result=_result,
     refill=refill,
     interrupt=wiped_out,

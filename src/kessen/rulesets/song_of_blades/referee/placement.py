@@ -20,6 +20,7 @@ LIMIT = 64
 """Placements kept at once: a battle needs the last few; more than that only holds memory."""
 
 _KEPT: dict[int, Placement] = {}
+_MISSING: Any = object()
 
 
 class Placement:
@@ -62,9 +63,8 @@ class Placement:
             if self.by_id.get(f.id) is not f:
                 return compute()
             key += (f.id,)
-        try:
-            found: T = self._facts[key]
-        except KeyError:
+        found: T = self._facts.get(key, _MISSING)
+        if found is _MISSING:  # no KeyError: the compiled engine pays a traceback for each one raised
             found = self._facts[key] = compute()
         return found
 

@@ -6,8 +6,10 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kessen.core.events import Event
-from kessen.core.records import evolve, record
+from kessen.core.records import evolve, evolver, record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -192,6 +194,11 @@ class SobState:
         return sides[1] if side == sides[0] else sides[0]
 
 
+with_pending: Callable[[SobState, tuple[Pending, ...]], SobState] = evolver(SobState, "pending")
+"""The state with another queue of pending steps (the copy made most often: every step taken off the queue)."""
+_with_figures: Callable[[SobState, tuple[Figure, ...]], SobState] = evolver(SobState, "figures")
+
+
 def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
     act = state.current
@@ -201,12 +208,12 @@ def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
 
 def push(state: SobState, *steps: Pending) -> SobState:
     """The state with *steps* to settle before everything already pending."""
-    return evolve(state, pending=tuple(steps) + state.pending)
+    return with_pending(state, steps + state.pending)
 
 
 def replace_figure(state: SobState, f: Figure) -> SobState:
     """The state with f in place of the figure of the same id."""
-    return evolve(state, figures=tuple(f if o.id == f.id else o for o in state.figures))
+    return _with_figures(state, tuple(f if o.id == f.id else o for o in state.figures))
 
 
 def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
