@@ -64,7 +64,7 @@ def main(argv: Sequence[str]) -> int:
     if "battles" in sections:
         battles.run([r for r in ruleset_ids() if not args.ruleset or r in args.ruleset], out)
     if "speed" in sections:
-        engine_speed.run(out)
+        engine_speed.run(out, rounds=settings.repeat)
     if "sweeps" in sections:
         sweeps.run(out)
 

@@ -86,8 +86,9 @@ def play(package_dir: Path, tree: Path, scenario: str, seeds: list[int]) -> Rate
     return Rate(len(seeds), float(result["cpu"]))
 
 
-def run(out: Console, *, battles: int = 12, rounds: int = 3) -> None:
-    """For each shipped scenario, *rounds* interleaved runs of *battles* seeded battles on each side; the best. Today's
+def run(out: Console, *, battles: int = 12, rounds: int = 5) -> None:
+    """For each shipped scenario, *rounds* (``--repeat``) interleaved runs of *battles* seeded battles on each side;
+    the best (this machine's speed wanders by half within seconds: the best run is the one least slowed). Today's
     engine is played as pure Python and, where ``make compiled`` built it, compiled with mypyc (``.venv/compiled``)."""
     reference = reference_tree()
     compiled = COMPILED if (COMPILED / "kessen").is_dir() else None

@@ -18,7 +18,6 @@ from typing import Any
 from kessen.core.board import Board
 from kessen.core.engine import Decision, Node
 from kessen.core.events import Event
-from kessen.core.records import evolver
 from kessen.core.steps import StepMachine, StepRule
 from kessen.rulesets import Engine
 from kessen.rulesets.legions.ai import LiAI
@@ -37,7 +36,7 @@ from kessen.rulesets.legions.referee import (
     withdrawal,
 )
 from kessen.rulesets.legions.referee.setup import initial_state
-from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.state import LiState, with_pending
 from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
 from kessen.rulesets.legions.scenario import load_scenario, swap_deployment
 from kessen.rulesets.legions.text import describe, narrate, say
@@ -50,7 +49,7 @@ RULES: dict[type, StepRule[LiState, Any]] = {
 
 MACHINE: StepMachine[LiState] = StepMachine(
     RULES,
-    with_pending=evolver(LiState, "pending"),
+    with_pending=with_pending,  # type: ignore[arg-type]
     result=rounds.result,
     refill=rounds.next_round,
     interrupt=rounds.side_gone,

@@ -13,13 +13,14 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-_MISSING: Any = object()
+MISSING: Any = object()
+"""What a memo table's ``get`` answers for a key it does not hold."""
 
 
 def remembered(memo: dict[Hashable, Any], key: Hashable, compute: Callable[[], T]) -> T:
     """``memo[key]``, computed by *compute* the first time it is asked for (a miss is common: no KeyError is raised
     for it, which costs a traceback in the compiled engine)."""
-    found: T = memo.get(key, _MISSING)
-    if found is _MISSING:
+    found: T = memo.get(key, MISSING)
+    if found is MISSING:
         found = memo[key] = compute()
     return found

@@ -11,8 +11,8 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 from mypy_extensions import mypyc_attr
 
 from kessen.core.geometry import Point
-from kessen.core.records import evolve, memo, record
-from kessen.rulesets.legions.referee.memo import remembered
+from kessen.core.records import evolve, evolver, memo, record
+from kessen.rulesets.legions.referee.memo import MISSING, remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
 from kessen.rulesets.legions.referee.steps import Step
@@ -306,7 +306,7 @@ class LiState(_Parts):
         return self._index()[2][model_id]
 
     def with_detachment(self, det: Detachment) -> LiState:
-        return evolve(self, detachments=tuple(det if d.id == det.id else d for d in self.detachments))
+        return _with_detachments(self, tuple(det if d.id == det.id else d for d in self.detachments))
 
     def with_model(self, model: Model) -> LiState:
         return self.with_detachment(self.owner_of_model(model.id).with_model(model))
@@ -354,7 +354,11 @@ def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatena
             key.append(arg.id)
         if kwargs:
             key.append(tuple(kwargs.items()))
-        return remembered(state.board, tuple(key), lambda: fact(state, *args, **kwargs))
+        board, known = state.board, tuple(key)
+        found: T = board.get(known, MISSING)
+        if found is MISSING:  # ``remembered``, without making a closure for each question asked
+            found = board[known] = fact(state, *args, **kwargs)
+        return found
 
     update_wrapper(remembered_fact, fact)
     return remembered_fact
@@ -362,9 +366,15 @@ def board_fact(fact: Callable[Concatenate[LiState, P], T]) -> Callable[Concatena
 
 def progressed(state: LiState, /, **changes: Any) -> LiState:
     """*state* with its course changed: ``progressed(state, phase="combat")`` (the fields of ``Course``)."""
-    return evolve(state, course=evolve(state.course, **changes))
+    return _with_course(state, evolve(state.course, **changes))
 
 
 def push(state: LiState, *steps: Step) -> LiState:
     """The state with *steps* to be done next, in their order, before the steps already pending."""
-    return evolve(state, pending=tuple(steps) + state.pending)
+    return with_pending(state, steps + state.pending)
+
+
+with_pending: Callable[[LiState, tuple[Step, ...]], LiState] = evolver(LiState, "pending")
+"""The state with another queue of pending steps (the copy made most often: every step taken off the queue)."""
+_with_course: Callable[[LiState, Course], LiState] = evolver(LiState, "course")
+_with_detachments: Callable[[LiState, tuple[Detachment, ...]], LiState] = evolver(LiState, "detachments")
