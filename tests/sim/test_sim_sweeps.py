@@ -161,3 +161,21 @@ def test_simulate_refuses_a_seed_outside_64_bits(seed: Any) -> None:
     """kessen.simulate(seed=-1) raises the project's InputError naming the seed."""
     with pytest.raises(kessen.InputError, match="seed"):
         kessen.simulate(str(SKIRMISH), runs=2, seed=seed)
+
+
+def test_closing_a_pool_whose_terminate_hangs_returns_after_the_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``Pool.terminate`` stuck on its task queue (multiprocessing's own race) does not hang the sweep's exit."""
+    import threading
+    import time
+
+    from kessen.sim import executors
+
+    executor = PoolExecutor(1)
+    real_terminate, release = executor._pool.terminate, threading.Event()
+    monkeypatch.setattr(executor._pool, "terminate", lambda: release.wait(30))
+    monkeypatch.setattr(executors, "CLOSE_WAIT", 0.5)
+    started = time.monotonic()
+    executor.close()
+    assert time.monotonic() - started < 5
+    release.set()
+    real_terminate()

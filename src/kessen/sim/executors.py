@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
@@ -46,6 +47,10 @@ class InlineExecutor:
         """Nothing runs outside this process."""
 
 
+CLOSE_WAIT = 10.0
+"""Seconds :meth:`PoolExecutor.close` waits for the pool to stop."""
+
+
 def _ignore_interrupts() -> None:
     # Ctrl-C at a terminal reaches every process of the group; only the parent answers it (it stops the pool)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -66,7 +71,16 @@ class PoolExecutor:
         return self._pool.imap_unordered(fn, jobs, chunksize=1)
 
     def close(self) -> None:
-        self._pool.terminate()  # SIGTERM to every worker, then reaped by join
+        """SIGTERM to every worker, then reaped. ``Pool.terminate`` can wait for good on its task-feeding thread when
+        that thread is stuck on the task queue's lock (seen once, a sweep stopped by Ctrl-C while chunks were still
+        being handed out): it runs in a helper thread, waited for at most :data:`CLOSE_WAIT` seconds. By then the
+        workers have had their SIGTERM; the pool's own threads are daemons and end with the process."""
+        stopper = threading.Thread(target=self._stop, name="kessen-pool-close", daemon=True)
+        stopper.start()
+        stopper.join(CLOSE_WAIT)
+
+    def _stop(self) -> None:
+        self._pool.terminate()
         self._pool.join()
 
 
