@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 S = TypeVar("S")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Chance:
     """The next step is a procedure's outcome, drawn from its exact distribution; *kind* names the roll."""
 
@@ -28,7 +29,7 @@ class Chance:
         return self.kind
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Decision:
     """A player must choose.
 

@@ -4,6 +4,11 @@
 A record is a frozen, slotted dataclass: fields are fixed at construction, and equal fields mean equal, hashable
 values, which the step machine, the caches and the replays rely on.
 
+A record the compiled engine reads at every step (a state, a step, an option, a model on the table) is declared with
+the decorator ``record`` applies, written out: ``@dataclass(frozen=True, slots=True)``. mypyc recognises only that
+spelling and compiles such a class as a native class, whose fields compiled code reads straight from a C struct,
+about thirty times faster than from a Python class; ``@record`` classes stay Python classes there (issue 13 §3).
+
 :func:`evolve` is ``dataclasses.replace`` for records (mypy checks its calls as ``replace``'s). ``replace`` collects
 the fields by name and runs the frozen ``__init__`` (one ``object.__setattr__`` per field); a battle makes a new state
 at every step, so here a copying function is written once per record class, as ``dataclasses`` writes an
@@ -91,7 +96,7 @@ def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
         raise TypeError(f"{cls.__name__}: an init field whose name begins with _ would meet the copier's own names")
     memo_from: Mapping[str, frozenset[str]] = {f.name: f.metadata["memo_from"] for f in fields if "memo_from" in f.metadata}
     post_init = hasattr(cls, "__post_init__")
-    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls, "_KEEP": _KEEP}
+    scope: dict[str, Any] = {"_new": cls.__new__, "_cls": cls, "_KEEP": _KEEP}  # a native class refuses object.__new__
     if changed is None:
         lines = [f"def copy(_value, /, *, {', '.join(f'{n}=_KEEP' for n in init)}):"]
         new_value = {n: f"_value.{n} if {n} is _KEEP else {n}" for n in init}

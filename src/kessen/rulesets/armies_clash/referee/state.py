@@ -56,7 +56,7 @@ class Stand(_OnTheGrid):
         return self.hp == 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Unit:
     """A unit (§4.4, §5.4) and its battle status."""
 
@@ -131,7 +131,7 @@ class Static:
         return next(o for o in self.objectives if o.id == ident)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Turn:
     """The turn in progress: whose, the declared action, and the piece now moving and acting (the stage it stands
     at is the turn step queued last, ``referee.steps``)."""
@@ -156,7 +156,7 @@ class Turn:
         return self.piece_action or self.action
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AcState:
     """A frozen state of an armies-clash battle."""
 

@@ -11,7 +11,8 @@ always the last one queued (``state.then``); what a choice queues runs first (``
 
 from __future__ import annotations
 
-from kessen.core.records import record
+from dataclasses import dataclass
+
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
 from kessen.rulesets.armies_clash.rules.grid import Square
 from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
@@ -19,49 +20,49 @@ from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
 # --- the turn (§5.11, AC-MOVE-2) ------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StartTurn:
     """The turn of ``state.turn``'s unit or solo begins (surprise, Incite, who decides first)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseRally:
     """A routed unit's commander may spend its bonus action to Rally (AC-MORALE-6)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseBenefit:
     """The commander may Incite or Prepare at the start of its unit's turn (AC-CMD-3)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DeclareAction:
     """The unit or unattached solo declares its battle action (AC-ACT-1)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseActivation:
     """The next stand or joined solo of the unit to move and act, or the end of the turn (AC-MOVE-2)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PieceMove:
     """The active piece's move: before its action, or (``second``) after it (AC-REG-5, AC-SKIRM-5, AC-SOLO-6)."""
 
     second: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SoloBonus:
     """A joined solo's bonus action at the start of its activation (AC-CMD-1..3, AC-D20-9)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class JoinedMove:
     """A joined solo stays, switches to another stand of its unit or leaves its stand (AC-JOIN-4)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PieceDeclare:
     """A piece's own action inside its unit's turn: a joined solo that left a routed unit (``joined``, AC-JOIN-6), or
     a stand that cannot cast in a unit that casts (AC-SPELL-2)."""
@@ -69,12 +70,12 @@ class PieceDeclare:
     joined: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PieceAct:
     """The active piece's part of the action: its attack, support, spell, or the action that needs no choice."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndTurn:
     """The turn ends: isolation is recomputed (AC-INTEG-6), Incite and Prepare run out (AC-CMD-3)."""
 
@@ -82,28 +83,28 @@ class EndTurn:
 # --- rolls ------------------------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InitRoll:
     who: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class TieBreak:
     group: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommanderRoll:
     unit: str
     benefit: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RallyRoll:
     unit: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AttackRoll:
     attacker: str
     side: str
@@ -113,7 +114,7 @@ class AttackRoll:
     question: AttackQuestion | SoloAttackQuestion
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SaveRoll:
     caster: str
     side: str
@@ -123,7 +124,7 @@ class SaveRoll:
     question: SaveQuestion
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AutoDamage:
     caster: str
     side: str
@@ -133,24 +134,24 @@ class AutoDamage:
     effect: SpellEffect
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StealthRoll:
     piece: str
     bonus: int
     dc: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DeathRoll:
     solo: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoraleRoll:
     unit: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RoutRoll:
     unit: str
 
@@ -158,14 +159,14 @@ class RoutRoll:
 # --- choices the rules leave to a general --------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoreTargets:
     caster: str
     spell: str
     chosen: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseOverflow:
     source: str
     damage: int
@@ -173,7 +174,7 @@ class ChooseOverflow:
     side: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PlaceSolo:
     solo: str
     unit: str
@@ -181,19 +182,19 @@ class PlaceSolo:
     anchor: Square
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShiftGap:
     side: str
     unit: str
     vacated: tuple[Square, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AwardCustom:
     objective: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ForcedMove:
     """A push to resolve after an attack's damage, up to *squares* away from *by*, its end picked by *by*'s general
     (AC-MOVE-8)."""
@@ -206,47 +207,47 @@ class ForcedMove:
 # --- the end of the round (§5.24), in order ---------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EliminateCasualties:
     """AC-END-1, AC-END-2: casualties leave; their solos come back; gaps may close."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EliminateUnits:
     """AC-END-3: units with no stands left are eliminated."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DyingSolos:
     """AC-END-4: dying solos roll their death saves."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Isolation:
     """AC-END-5: isolation is recomputed."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoraleChecks:
     """AC-END-6: units that lost half their stands check morale."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DefendObjectives:
     """AC-END-7: defend objectives score."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CustomObjectives:
     """AC-OBJ-6: custom objectives not yet scored are put to the scorer's opponent."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Judge:
     """AC-END-8: the battle ends, or the next round begins."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Finish:
     """The battle is over (after a decisive victory's rout rolls, AC-WIN-2)."""
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kessen.core.records import record
+from dataclasses import dataclass
+
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
 
@@ -10,7 +11,7 @@ COMMAND_DC = 15
 """The DC of Prepare and Incite (AC-CMD-3)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommanderCheckQuestion:
     """The commander's check (§6.7): the better of its Intimidation and Persuasion bonuses, and any advantage."""
 
@@ -19,7 +20,7 @@ class CommanderCheckQuestion:
     disadvantage: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CommanderCheckOutcome:
     """Whether Prepare or Incite succeeded (§6.7)."""
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
-from kessen.core.records import record
 
 Square = tuple[int, int]
 Direction = tuple[int, int]
@@ -39,7 +38,7 @@ def size_category(size: Size) -> int:
     return SIZES.index(size)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Terrain:
     """One square's terrain (§4.6)."""
 
@@ -52,7 +51,7 @@ class Terrain:
 PLAIN = Terrain()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Footprint:
     """The squares a piece occupies: side ``size`` anchored at ``(x, y)``, its smallest corner (§4.2)."""
 
@@ -143,7 +142,7 @@ def square_distance(a: Square, b: Square) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Grid:
     """The battlefield: its size and each square's terrain (squares not listed are plain, level 0)."""
 

@@ -8,10 +8,11 @@ another only for its types.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
@@ -27,7 +28,7 @@ Phase = Literal["priority", "move", "shoot", "fight", "over"]
 # --- the state -------------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Fighting:
     """The fight being resolved and what is known of it so far (BH-FIGHT-3); its steps are in the state's queue."""
 
@@ -54,7 +55,7 @@ class Fighting:
         return dict(self.declared).get(model, False)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BhState:
     """A frozen game state of a battlehost battle: the board and its models, the turn, what has happened this
     turn, and ``pending``, the steps still to play (the first is the one the battle stands at)."""

@@ -9,7 +9,8 @@ into the one :class:`~kessen.core.steps.StepMachine`.
 
 from __future__ import annotations
 
-from kessen.core.records import record
+from dataclasses import dataclass
+
 from kessen.rulesets.battlehost.referee.backing_away import Retreat
 from kessen.rulesets.battlehost.referee.pairing import OpenGroup
 from kessen.rulesets.battlehost.rules.might import HeroDie
@@ -18,48 +19,48 @@ from kessen.rulesets.battlehost.rules.sides import Side
 # --- the turn (BH-TURN-1..3) ---------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PriorityStep:
     """The priority roll that begins a turn, or the first turn's priority the scenario gives (BH-TURN-2)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoveStep:
     """*side* moves a model, or ends its moves (BH-MOVE-1)."""
 
     side: Side
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShootPhase:
     """The Shoot phase begins (BH-TURN-1)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShootStep:
     """*side* shoots with a model, or ends its shooting (BH-SHOOT-1)."""
 
     side: Side
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShotRoll:
     """The shot being made is rolled (BH-SHOOT-5..9)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FightPhase:
     """The Fight phase begins: the engaged models are split into fights (BH-FIGHT-1)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SplitStep:
     """The priority player splits a group of touching models into fights (BH-FIGHT-1)."""
 
     group: OpenGroup
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PickFight:
     """*side* picks the next fight, or the Fight phase ends when none is left (BH-FIGHT-2, BH-TURN-1)."""
 
@@ -69,46 +70,46 @@ class PickFight:
 # --- one fight (BH-FIGHT-3) ----------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Declare:
     """The next model with a two-handed weapon declares whether it uses it (BH-DUEL-2)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DuelRoll:
     """Both sides roll their duel dice (BH-DUEL-1..5)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DuelMight:
     """*side* may spend Might on its best duel die (BH-DUEL-6)."""
 
     side: Side
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DuelDecided:
     """The higher score wins, then the higher Fight value, else a roll-off follows (BH-DUEL-7..9)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RollOff:
     """The roll-off of a tied duel (BH-DUEL-9)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StandUpOffer:
     """A prone *model* whose side won the duel may stand up (BH-BACK-5)."""
 
     model: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BackAway:
     """The losing player chooses which loser backs away next, until none is left (BH-BACK-1, BH-BACK-8)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MakeWay:
     """A friend may make way for *loser*, as *retreat* says (BH-BACK-6)."""
 
@@ -116,22 +117,22 @@ class MakeWay:
     retreat: Retreat
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseStriker:
     """The winning player chooses which winner strikes next, until none is left (BH-STRIKE-7)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Aim:
     """The striker aims its next strike, until it has none left or no target it may strike (BH-STRIKE-7..9)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StrikeRoll:
     """The strikes just aimed are rolled (BH-STRIKE-2..6)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FightOver:
     """The fight's result is reported (BH-FIGHT-3)."""
 
@@ -139,14 +140,14 @@ class FightOver:
 # --- a Hero's own dice (BH-DICE-4) ---------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HeroRoll:
     """One die of a Hero's own hit or To Wound roll is rolled (BH-DICE-4)."""
 
     die: HeroDie
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HeroMight:
     """The Hero may spend Might on its failed die, *die* with its face rolled (BH-DICE-4)."""
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from kessen.core.records import record
+from dataclasses import dataclass
+
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.rules.dice import FACES, raise_with_might, score
 from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_dist, wound_roll_weights
@@ -69,7 +70,7 @@ def shot_wounds(strength: int, defence: int) -> Dist[bool]:
     return wound_roll_dist(wound_chart(strength, defence), 0)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Shot:
     """One shot at one target (BH-PROC-2): the shooter's Shoot value, whether it moved this turn, the missile
     weapon's Strength, the target's Defence and remaining wounds."""
@@ -81,7 +82,7 @@ class Shot:
     wounds: int = 1
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ShootOutcome:
     """What one shot did (BH-PROC-2): ``wounded`` implies ``hit``; ``slain`` implies ``wounded``."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import partial, update_wrapper
 from operator import attrgetter
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
@@ -22,7 +22,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Model:
     """One model on the battlefield (§3.2); ``wounds_remaining`` 0 means destroyed and removed."""
 
@@ -79,7 +79,7 @@ class Model:
         return target_profile(self, wounds_remaining=self.wounds_remaining, rear_arc=rear_arc)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Detachment:
     """A Detachment with the statuses the Combat phase reads (§3.4)."""
 
@@ -140,7 +140,7 @@ class Detachment:
         return evolve(self, models=tuple(model if m.id == model.id else m for m in self.models))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Formation:
     """A Formation: its starting size and whether it is Broken (§3.5)."""
 
@@ -150,7 +150,7 @@ class Formation:
     broken: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CombatProgress:
     """The combat being resolved: its Detachments, the pairs of them Engaged with each other when it began, its
     fights still to come and the tallies (LI-CC-1, LI-ENG-1)."""
@@ -172,7 +172,7 @@ class CombatProgress:
         return tuple(sorted(d for pair in self.engaged if det_id in pair for d in pair if d != det_id))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Battle:
     """What a battle keeps from its start to its end: the scenario's name, the battlefield's size in inches, the
     players and their battlefield edges, how many rounds it lasts, and the pairs of models that cannot see each other."""
@@ -186,7 +186,7 @@ class Battle:
     no_sight: frozenset[frozenset[str]] = frozenset()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Course:
     """Where a battle has got to: the round, phase and stage, who has the Initiative, the Detachments activated (or
     moved) in this stage (or phase), those Engaged & Pinned when the First Fire stage began, those that took part in

@@ -9,10 +9,10 @@ gives the ``StepRule`` of the steps of its part of the rules.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from kessen.core.engine import Decision
-from kessen.core.records import record
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
@@ -37,41 +37,41 @@ def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BeginRound:
     """A new round begins: its phases are queued."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OrdersPhase:
     """The Orders phase: every Detachment that needs an Order is queued for one."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class IssueOrder:
     """Decision: the Order a Detachment's owner issues it."""
 
     detachment: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RollInitiative:
     """Chance: which player has the Initiative this round."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MovementPhase:
     """The Movement phase begins."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoveTurn:
     """A player's turn to move a Detachment, if either player still has one to move."""
 
     player: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseMover:
     """Decision: which Detachment the player moves next."""
 
@@ -82,7 +82,7 @@ Origins = tuple[tuple[str, float, float], ...]
 """Where each live model of a Detachment stood when its move began: (model id, x, y)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoveDetachment:
     """Decision: where the models of a Detachment go (LI-MOVE-1); *origins* are where they stood when its move
     began, *moved* the models already placed one at a time."""
@@ -92,12 +92,12 @@ class MoveDetachment:
     moved: frozenset[str] = frozenset()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndMovement:
     """The Movement phase ends: Engaged and Pinned are read from the bases."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndPhase:
     """The End phase: Orders are removed, then the next round or the end of the battle."""
 
@@ -105,19 +105,19 @@ class EndPhase:
 # --- the Combat phase: stages and activation ---------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CombatPhase:
     """The Combat phase begins: its three stages are queued."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StageStart:
     """A stage begins."""
 
     stage: Stage
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ActTurn:
     """A player's turn to activate a Detachment in a firing stage, if either player still has one to."""
 
@@ -125,7 +125,7 @@ class ActTurn:
     player: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseActivation:
     """Decision: which eligible Detachment the player activates next."""
 
@@ -133,14 +133,14 @@ class ChooseActivation:
     player: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class EndActivation:
     """An activation ends: its Order token goes."""
 
     detachment: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StageEnd:
     """A stage ends."""
 
@@ -150,7 +150,7 @@ class StageEnd:
 # --- firing ------------------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Volley:
     """Some firing models of one weapon profile that see the target alike: one ``fire`` question (LI-FAST-1)."""
 
@@ -170,14 +170,14 @@ class Volley:
         return (self.weapon, self.profile_index)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseTarget:
     """Decision: the attack an activated Detachment declares, or holding fire."""
 
     detachment: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseAllocation:
     """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*
     (LI-ALLOC-5)."""
@@ -185,7 +185,7 @@ class ChooseAllocation:
     volleys: tuple[Volley, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class VolleyAllocation:
     """Decision: whether the target's controller lets a volley's hits go in the default order (rolled at once, with
     its ``fire`` outcome) or allocates them hit by hit once they are rolled (LI-ALLOC-1)."""
@@ -193,21 +193,21 @@ class VolleyAllocation:
     volley: Volley
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class VolleyRoll:
     """Chance: one volley's ``fire`` outcome (its hits allocated in the default order, §5.1 R)."""
 
     volley: Volley
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class HitRoll:
     """Chance: a volley's hit rolls alone (LI-HIT), before its hits are allocated one at a time."""
 
     volley: Volley
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AllocateHit:
     """Decision: the model the next hit of a volley goes to (LI-ALLOC-1..4), with the volley's tallies so far and
     what its report tells (the hit modifier, the arc, LI-ARC-1)."""
@@ -222,7 +222,7 @@ class AllocateHit:
     shields_lost: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SaveRoll:
     """Chance: the save, or the Void Shield, of one hit allocated to *model* (LI-SAVE, LI-VOID)."""
 
@@ -230,14 +230,14 @@ class SaveRoll:
     model: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RestRoll:
     """Chance: the hits left of a volley, allocated in the default order at once (§5.1 R)."""
 
     allocation: AllocateHit
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class AttackEnd:
     """An attack is completely resolved: the target's size and Wounds when it began."""
 
@@ -250,21 +250,21 @@ class AttackEnd:
 # --- the Engagement stage: combats ----------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseCombat:
     """Decision: which combat the player with Initiative resolves next."""
 
     combats: tuple[tuple[str, ...], ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RunCombat:
     """A combat begins."""
 
     detachments: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChoosePairing:
     """Decision: the fight of the next model of the combat that is in no fight yet (LI-PAIR-3, LI-PAIR-4).
 
@@ -277,12 +277,12 @@ class ChoosePairing:
     default: tuple[tuple[str, str], ...] = ()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseFight:
     """Decision: which fight is resolved next."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FightRoll:
     """Chance: one fight's ``fight`` outcome."""
 
@@ -290,14 +290,14 @@ class FightRoll:
     b: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FightsDone:
     """Every fight of a combat is resolved: the combat result."""
 
     detachments: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CombatDone:
     """A combat is over: Engaged is read from the bases again."""
 
@@ -307,7 +307,7 @@ class CombatDone:
 # --- Morale and Withdrawal ----------------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoraleRoll:
     """Chance: a Detachment's ``morale_check`` outcome; after a lost combat, with the Detachments it was Engaged with."""
 
@@ -316,7 +316,7 @@ class MoraleRoll:
     engaged_with: tuple[str, ...] = ()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WithdrawalRoll:
     """Chance: the dice a withdrawing Detachment adds to its Movement; it must leave the Engagement Zones of the
     Detachments it was Engaged with (LI-WD-8)."""
@@ -325,7 +325,7 @@ class WithdrawalRoll:
     engaged_with: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseWithdrawer:
     """Decision: which model of the withdrawing Detachment makes its Withdrawal move next."""
 
@@ -335,7 +335,7 @@ class ChooseWithdrawer:
     moved: frozenset[str] = frozenset()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WithdrawalSaves:
     """Chance: a withdrawing model's ``withdrawal_save`` outcome, then where it ends."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
-from kessen.core.records import record
 from kessen.dice import Dist, d
 
 
@@ -30,7 +30,7 @@ def withdrawal_save_target(armour_save: int | None, special_save: int | None, co
     return min(saves) if saves else 6
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WithdrawalSaveOutcome:
     """The outcome fields of ``withdrawal_save`` (§5.7)."""
 
@@ -38,7 +38,7 @@ class WithdrawalSaveOutcome:
     destroyed: bool
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WithdrawalSaveQuestion:
     """A withdrawing model's save rolls (§5.7): its Scale, Wounds left, the value each roll must reach
     (:func:`withdrawal_save_target`) and the Scales of the enemy Detachments it moves through, in order."""
@@ -61,7 +61,7 @@ def withdrawal_save(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutc
     return lost.map(lambda n: WithdrawalSaveOutcome(n, n == left))
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WithdrawalMoveOutcome:
     """The outcome field of ``withdrawal_move`` (§5.8)."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from kessen.core.geometry import (
     Point,
@@ -14,7 +14,7 @@ from kessen.core.geometry import (
     segment_enters_rect,
     swept_overlaps_rect,
 )
-from kessen.core.records import evolver, record
+from kessen.core.records import evolver
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
@@ -24,7 +24,7 @@ STICKS_MM = {  # SB-GEO-7
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Figure:
     """One model on the table: its profile and where and how it stands (§3.1, §3.2)."""
 
@@ -63,7 +63,7 @@ class Figure:
 _moved_to: Callable[[Figure, float, float], Figure] = evolver(Figure, "x", "y")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Table:
     """The table and its terrain (§3.3, §3.4)."""
 
@@ -220,7 +220,7 @@ def free_run(figures: tuple[Figure, ...], table: Table, f: Figure, direction: Po
     return max(0.0, run - 0.01)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RecoilOption:
     """One way a loser may recoil (SB-GEO-5, SB-GEO-6): a step, a jump over a friend, or over a drop edge; (x, y) is
     where it ends (for a drop, where it lands)."""

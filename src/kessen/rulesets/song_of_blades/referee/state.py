@@ -7,9 +7,10 @@ empty the turn sequence (``referee.turns.refill``) queues the next activation or
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -20,24 +21,24 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee
 # --- pending steps ---------------------------------------------------------------------------------
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RollOff:
     """Who takes the first turn (SB-TURN-1)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseActivation:
     """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseAction:
     """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
 
     model: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ActivationRoll:
     """The activation roll of a model with its chosen dice (SB-ACT-1)."""
 
@@ -45,7 +46,7 @@ class ActivationRoll:
     dice: int
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CombatRoll:
     """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
 
@@ -55,7 +56,7 @@ class CombatRoll:
     roll: Melee
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseRecoil:
     """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
 
@@ -63,7 +64,7 @@ class ChooseRecoil:
     winner: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChooseRecoilHacker:
     """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
 
@@ -71,7 +72,7 @@ class ChooseRecoilHacker:
     candidates: tuple[str, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class OfferFollowUp:
     """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
 
@@ -79,7 +80,7 @@ class OfferFollowUp:
     loser: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Disengaging:
     """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
 
@@ -91,7 +92,7 @@ class Disengaging:
     flee_moves: int = 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MoraleTest:
     """A model takes a morale test (SB-MOR-1)."""
 
@@ -104,7 +105,7 @@ Pending = (
 )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Activation:
     """The model being activated and what it has left (SB-ACT-*, SB-ACTION-*)."""
 
@@ -114,7 +115,7 @@ class Activation:
     attacked: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Casualty:
     """A model removed from the table, with its points and how it went (SB-TURN-4)."""
 
@@ -124,7 +125,7 @@ class Casualty:
     how: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Skirmish:
     """What a skirmish is played for, the same from its first state to its last (§3.4, SB-TURN-1, SB-TURN-4)."""
 
@@ -135,7 +136,7 @@ class Skirmish:
     start_points: tuple[int, int]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Turn:
     """Where the rounds stand: whose turn it is and what it has used up (SB-TURN-1, SB-ACT-3, SB-TERR-2)."""
 
@@ -148,7 +149,7 @@ class Turn:
     ambushed: frozenset[str] = frozenset()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class SobState:
     """A frozen game state of a song-of-blades skirmish.
 

@@ -6,14 +6,13 @@ import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.profiles import SIZE_RANK, ModelState, Size
 
 AttackerState = Literal["standing", "fallen"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Melee:
     """One combat roll between an attacker and a defender, as the rules see it (§6.1; the odds input
     ``procedures.MeleeInput`` validates the same fields)."""
