@@ -4,7 +4,7 @@
 A record is a frozen, slotted dataclass: fields are fixed at construction, and equal fields mean equal, hashable
 values, which the step machine, the caches and the replays rely on.
 
-A record the compiled engine reads at every step (a state, a step, an option, a model on the table) is declared with
+A record the compiled engine reads at every step (a state and its parts, a model on the table) is declared with
 the decorator ``record`` applies, written out: ``@dataclass(frozen=True, slots=True)``. mypyc recognises only that
 spelling and compiles such a class as a native class, whose fields compiled code reads straight from a C struct,
 about thirty times faster than from a Python class; ``@record`` classes stay Python classes there (issue 13 §3).

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from fractions import Fraction
 
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.referee.damage import overflow_eligible
 from kessen.rulesets.armies_clash.referee.options import AttackWith
@@ -108,7 +108,7 @@ def _adjacent_enemy(state: AcState, piece: str, origin: Footprint) -> bool:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attacker:
     """What the ``attack`` procedure needs to know of the piece that attacks or casts."""
 
@@ -129,7 +129,7 @@ def attacker(state: AcState, piece: str) -> Attacker:
     return Attacker("solo", solo.isolated and solo.joined_to is None, solo.hidden, "none", False)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Target:
     """What the rolls against one target depend on: its square(s), AC, HP, isolation, formation and hiding."""
 
@@ -234,7 +234,7 @@ def attack_with(state: AcState, piece: str, choice: AttackWith, *, supported: bo
     return push(unhide(state, piece, out), step)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackOdds:
     """What ``kessen play`` shows beside an attack: the exact mean damage of the action's distribution and, where it
     applies, the chance of its decisive effect: ``casualty`` (the target stand, or the stand a casualty's damage

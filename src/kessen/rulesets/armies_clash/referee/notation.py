@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.notation import unknown, words
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee import options as opt
 from kessen.rulesets.armies_clash.referee.attack import attack_refusal
 from kessen.rulesets.armies_clash.referee.movement import move_refusal, push_ends_of, push_refusal
@@ -133,7 +133,7 @@ def _pushed(state: AcState) -> ForcedMove:
 # --- parsing ------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Form:
     """One form of notation: literal words and typed slots (``{name:type}``), and what the filled slots make."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.movement import Destination
 
 __all__ = [
@@ -13,14 +13,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rally:
     """Whether the commander spends its bonus action to rally a routed unit (AC-MORALE-6)."""
 
     rally: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Benefit:
     """A solo's bonus action: the commander's ``incite`` or ``prepare`` (AC-CMD-3), ``command`` (become the unit's
     commander) or ``resign`` (give the post up) (AC-CMD-1, AC-CMD-2), or ``none``."""
@@ -28,7 +28,7 @@ class Benefit:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Declare:
     """The unit's (or unattached solo's) battle action of the turn (AC-ACT-1); ``formation`` for Configure."""
 
@@ -36,26 +36,26 @@ class Declare:
     formation: Literal["", "support", "march", "defensive"] = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Activate:
     """The stand that moves and acts next (AC-MOVE-2)."""
 
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActivateSolo:
     """The solo joined to one of the unit's stands that takes its turn next, between stand activations (AC-MOVE-2)."""
 
     solo: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stay:
     """Do not move (now)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackWith:
     """Attack *target* with the routine ``using`` (``multiattack`` or one attack's id) (AC-ATTACK-1)."""
 
@@ -63,14 +63,14 @@ class AttackWith:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Support:
     """Forgo this stand's attacks to support the adjacent stand *stand* (AC-ATTACK-6)."""
 
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cast:
     """Cast the targeted spell *spell* at *target* (AC-SPELL-3, AC-SPELL-4)."""
 
@@ -78,7 +78,7 @@ class Cast:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CastArea:
     """Cast the area spell *spell* with origin square ``(x, y)``; ``dx, dy`` the direction of a cone or line;
     ``mirrored`` a cone's extra squares on the left (AC-AOE-2..5)."""
@@ -91,17 +91,17 @@ class CastArea:
     mirrored: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Done:
     """No more targets."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NoAction:
     """Take no action (AC-ACT-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Leave:
     """A joined solo leaves its stand for the squares at ``(x, y)`` (AC-JOIN-4)."""
 
@@ -109,21 +109,21 @@ class Leave:
     y: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Switch:
     """A joined solo joins the adjacent stand *stand* of its unit at once (AC-JOIN-4)."""
 
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PassOn:
     """The stand that takes the overflowing damage next (AC-DMG-2)."""
 
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shift:
     """Slide *stand* one step (dx, dy) into a vacated footprint (AC-END-2)."""
 
@@ -132,19 +132,19 @@ class Shift:
     dy: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NoShift:
     """Leave the gap open."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JoinStand:
     """A solo of an eliminated stand joins the adjacent stand *stand* (AC-JOIN-5)."""
 
     stand: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlaceAt:
     """A solo of an eliminated stand is put on the grid at ``(x, y)`` (AC-JOIN-5)."""
 
@@ -152,14 +152,14 @@ class PlaceAt:
     y: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Award:
     """Whether a custom objective's condition is met this round (AC-OBJ-6)."""
 
     award: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PushTo:
     """A pushed piece's footprint ends anchored at ``(x, y)`` (AC-MOVE-8); a square off the grid is a flight."""
 

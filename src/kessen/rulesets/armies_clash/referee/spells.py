@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from kessen.core.events import Event
+from kessen.core.records import record
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.attack import (
     attack_dist,
@@ -222,7 +223,7 @@ def spell_effects(state: AcState, piece: str, sp: SpellRecord, target: str, kind
     return [AutoDamage(piece, side, sp.id, target, kind, effect)]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CastOdds:
     """What ``kessen play`` shows beside a spell: the exact mean damage it deals to enemies (and objective squares)
     and to friends, summed over every target it affects, each from the procedure the engine will draw from."""

@@ -11,8 +11,7 @@ always the last one queued (``state.then``); what a choice queues runs first (``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
 from kessen.rulesets.armies_clash.rules.grid import Square
 from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
@@ -20,49 +19,49 @@ from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
 # --- the turn (§5.11, AC-MOVE-2) ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StartTurn:
     """The turn of ``state.turn``'s unit or solo begins (surprise, Incite, who decides first)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseRally:
     """A routed unit's commander may spend its bonus action to Rally (AC-MORALE-6)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseBenefit:
     """The commander may Incite or Prepare at the start of its unit's turn (AC-CMD-3)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeclareAction:
     """The unit or unattached solo declares its battle action (AC-ACT-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseActivation:
     """The next stand or joined solo of the unit to move and act, or the end of the turn (AC-MOVE-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PieceMove:
     """The active piece's move: before its action, or (``second``) after it (AC-REG-5, AC-SKIRM-5, AC-SOLO-6)."""
 
     second: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SoloBonus:
     """A joined solo's bonus action at the start of its activation (AC-CMD-1..3, AC-D20-9)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class JoinedMove:
     """A joined solo stays, switches to another stand of its unit or leaves its stand (AC-JOIN-4)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PieceDeclare:
     """A piece's own action inside its unit's turn: a joined solo that left a routed unit (``joined``, AC-JOIN-6), or
     a stand that cannot cast in a unit that casts (AC-SPELL-2)."""
@@ -70,12 +69,12 @@ class PieceDeclare:
     joined: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PieceAct:
     """The active piece's part of the action: its attack, support, spell, or the action that needs no choice."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndTurn:
     """The turn ends: isolation is recomputed (AC-INTEG-6), Incite and Prepare run out (AC-CMD-3)."""
 
@@ -83,28 +82,28 @@ class EndTurn:
 # --- rolls ------------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitRoll:
     who: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TieBreak:
     group: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommanderRoll:
     unit: str
     benefit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RallyRoll:
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackRoll:
     attacker: str
     side: str
@@ -114,7 +113,7 @@ class AttackRoll:
     question: AttackQuestion | SoloAttackQuestion
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveRoll:
     caster: str
     side: str
@@ -124,7 +123,7 @@ class SaveRoll:
     question: SaveQuestion
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AutoDamage:
     caster: str
     side: str
@@ -134,24 +133,24 @@ class AutoDamage:
     effect: SpellEffect
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StealthRoll:
     piece: str
     bonus: int
     dc: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeathRoll:
     solo: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleRoll:
     unit: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoutRoll:
     unit: str
 
@@ -159,14 +158,14 @@ class RoutRoll:
 # --- choices the rules leave to a general --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoreTargets:
     caster: str
     spell: str
     chosen: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseOverflow:
     source: str
     damage: int
@@ -174,7 +173,7 @@ class ChooseOverflow:
     side: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PlaceSolo:
     solo: str
     unit: str
@@ -182,19 +181,19 @@ class PlaceSolo:
     anchor: Square
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShiftGap:
     side: str
     unit: str
     vacated: tuple[Square, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AwardCustom:
     objective: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ForcedMove:
     """A push to resolve after an attack's damage, up to *squares* away from *by*, its end picked by *by*'s general
     (AC-MOVE-8)."""
@@ -207,47 +206,47 @@ class ForcedMove:
 # --- the end of the round (§5.24), in order ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EliminateCasualties:
     """AC-END-1, AC-END-2: casualties leave; their solos come back; gaps may close."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EliminateUnits:
     """AC-END-3: units with no stands left are eliminated."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DyingSolos:
     """AC-END-4: dying solos roll their death saves."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Isolation:
     """AC-END-5: isolation is recomputed."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleChecks:
     """AC-END-6: units that lost half their stands check morale."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DefendObjectives:
     """AC-END-7: defend objectives score."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CustomObjectives:
     """AC-OBJ-6: custom objectives not yet scored are put to the scorer's opponent."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Judge:
     """AC-END-8: the battle ends, or the next round begins."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finish:
     """The battle is over (after a decisive victory's rout rolls, AC-WIN-2)."""
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal, NamedTuple
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules import tables
 from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
@@ -32,7 +33,7 @@ TargetKind = Literal["stand", "solo", "objective"]
 """What an attack is aimed at: a stand, an unattached solo or an objective square."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Roll:
     """One attack roll of an action, with what may differ from roll to roll: the target's response to its
     damage type (AC-D20-7), whether it is made at long range (AC-RANGE-2), and how many squares a hit pushes the
@@ -44,7 +45,7 @@ class Roll:
     push_squares: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackQuestion:
     """One stand's or solo's attack rolls in one action against one target (§6.3), every roll listed (the reach
     bonus roll included, see ``action_rolls``), with the flags of the battlefield that apply to all of them.
@@ -78,7 +79,7 @@ class AttackQuestion:
         return self.target == "objective" and self.attacker == "solo" and self.action == "spell"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitAttackQuestion:
     """A unit of identical stands attacking one target stand, overflow along identical stands (§6.4); ``stand``
     is one attacking stand's question without support."""
@@ -89,7 +90,7 @@ class UnitAttackQuestion:
     target_stands: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SoloAttackQuestion:
     """An action's attack rolls against a solo, judged hit by hit (AC-DMG-5): the question as it stands while the
     solo is conscious, the solo's condition now, its HP maximum and whether it is a PC."""
@@ -120,7 +121,7 @@ class AttackTotals(NamedTuple):
     pushed: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UnitAttackOutcome:
     """How many stands of the target chain a unit's Attack action brings down (§6.4)."""
 

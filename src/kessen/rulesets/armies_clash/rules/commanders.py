@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
 
@@ -11,7 +10,7 @@ COMMAND_DC = 15
 """The DC of Prepare and Incite (AC-CMD-3)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommanderCheckQuestion:
     """The commander's check (§6.7): the better of its Intimidation and Persuasion bonuses, and any advantage."""
 
@@ -20,7 +19,7 @@ class CommanderCheckQuestion:
     disadvantage: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CommanderCheckOutcome:
     """Whether Prepare or Incite succeeded (§6.7)."""
 

@@ -20,9 +20,9 @@ import functools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules import tables
 from kessen.rulesets.armies_clash.rules.d20 import AttackResult
@@ -31,7 +31,7 @@ from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 Resistance = Literal["none", "resistance", "vulnerability", "immunity"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollResult:
     """What one attack roll (or one other damage instance) did: missed, hit or hit critically, and the damage."""
 
@@ -131,7 +131,7 @@ def scaled_damage(raw: int, *, doublings: int, halvings: int, resistance: Resist
 SoloStatus = Literal["up", "dying", "stable", "dead"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Condition:
     """A solo's hit points and how it stands: up, dying (unconscious at 0 HP, rolling death saves), stable
     (unconscious at 0 HP, not rolling) or dead; ``failures`` are the failed death saves of a dying solo."""
@@ -146,7 +146,7 @@ class Condition:
         return self.status in ("dying", "stable")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SoloRoll:
     """One damage instance on a solo: the roll's distribution while the solo is conscious and while it is
     unconscious (advantage, critical hits from next to it), and the squares one of its hits pushes the solo."""

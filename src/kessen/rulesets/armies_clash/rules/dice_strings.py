@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from kessen.core.errors import InputError
+from kessen.core.records import record
 
 ALLOWED_SIDES = (2, 3, 4, 6, 8, 10, 12, 20)
 MAX_DICE_PER_TERM = 20
@@ -25,7 +25,7 @@ AC-PROC-DICE bounds the dice, not the constants): 20 dice terms and as many cons
 _NUMBER = re.compile(r"[0-9]+")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DiceTerm:
     """``count`` dice of ``sides`` faces, always added (``2d6``)."""
 
@@ -36,7 +36,7 @@ class DiceTerm:
         return f"{self.count}d{self.sides}"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Constant:
     """A constant term: ``value`` (0..100) added, or subtracted when ``negative``."""
 
@@ -54,7 +54,7 @@ class Constant:
 Term = DiceTerm | Constant
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DiceExpression:
     """A parsed damage expression, its terms in the order written.
 

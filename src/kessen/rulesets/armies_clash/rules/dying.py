@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
 
 Fate = Literal["dead", "stable", "revived", "dying"]
@@ -13,7 +13,7 @@ MAX_DEATH_SAVES = 10
 """At most this many death saves at the end of a round (AC-END-4); five always settle the matter."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeathSavesQuestion:
     """A dying solo's death-save tallies before its end-of-round saves (§6.10)."""
 
@@ -21,7 +21,7 @@ class DeathSavesQuestion:
     failures: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeathSavesOutcome:
     """How a dying PC solo's death saves ended, and after how many rolls (§6.10)."""
 
@@ -29,7 +29,7 @@ class DeathSavesOutcome:
     rolls: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tally:
     """Death-save successes and failures so far, and how it stands."""
 

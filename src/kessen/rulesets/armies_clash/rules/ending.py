@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist, binomial, d
 
 BattleResult = Literal["continue", "decisive", "tactical", "draw"]
@@ -19,7 +19,7 @@ ROUT_ROLL = 10
 """A losing unit is eliminated on a d20 of this or more after a decisive defeat (AC-WIN-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DecisiveRoutQuestion:
     """Both sides' VP and surviving units at the battle-end judgement (§6.9)."""
 
@@ -29,7 +29,7 @@ class DecisiveRoutQuestion:
     units_b: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DecisiveRoutOutcome:
     """The battle-end judgement and how many of the loser's units flee (§6.9)."""
 

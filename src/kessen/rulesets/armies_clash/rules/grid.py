@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 import numpy as np
 
+from kessen.core.records import record
 
 Square = tuple[int, int]
 Direction = tuple[int, int]
@@ -38,7 +39,7 @@ def size_category(size: Size) -> int:
     return SIZES.index(size)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Terrain:
     """One square's terrain (§4.6)."""
 
@@ -51,7 +52,7 @@ class Terrain:
 PLAIN = Terrain()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Footprint:
     """The squares a piece occupies: side ``size`` anchored at ``(x, y)``, its smallest corner (§4.2)."""
 
@@ -142,7 +143,7 @@ def square_distance(a: Square, b: Square) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Grid:
     """The battlefield: its size and each square's terrain (squares not listed are plain, level 0)."""
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, groupby, permutations
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist
 
 Roller = Literal["skirmisher", "regiment", "solo"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitiativeEntry:
     """A unit or unattached solo rolling initiative: its name, its kind and its Dexterity modifiers (§6.8)."""
 
@@ -24,14 +24,14 @@ class InitiativeEntry:
     dex_modifiers: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitiativeQuestion:
     """Two or more units and solos rolling initiative (§6.8)."""
 
     units: tuple[InitiativeEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InitiativeOutcome:
     """The turn order (ids joined by commas) and who acts first (§6.8)."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
 
@@ -12,7 +12,7 @@ MORALE_DC = 10
 """The DC of the morale check and of the rally save (AC-MORALE-2, AC-MORALE-6)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleQuestion:
     """A unit's morale check (§6.6): in ``check`` mode its starting stands and losses, in ``rally`` mode its
     commander's Charisma modifier; the Wisdom modifiers of its stands and joined solos; any advantage."""
@@ -26,7 +26,7 @@ class MoraleQuestion:
     disadvantage: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleOutcome:
     """Whether the unit had to check, and whether it is routed afterwards (§6.6)."""
 

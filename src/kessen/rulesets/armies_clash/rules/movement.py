@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Literal
 
 FormationName = Literal["support", "defensive", "march"]
 
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
@@ -69,7 +69,7 @@ def movement_budget(speed: int, *, formation: FormationName | None, dash: bool) 
 Occupant = tuple[str, str, str]  # (kind: "regiment" | "skirmisher" | "solo", side, id)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Destination:
     """Where a move can end: ``kind`` move (a square), flee (off the grid) or join (onto the stand ``stand``)."""
 
@@ -81,7 +81,7 @@ class Destination:
     stand: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Mover:
     """What the movement rules need to know about the piece that moves."""
 
@@ -96,7 +96,7 @@ class Mover:
     road_available: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Place:
     legal: bool
     stop: bool
@@ -277,7 +277,7 @@ def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid)
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PushEnd:
     """Where a push can leave its target: the anchor of its footprint, the squares it was moved, and whether that last
     step took it off the grid (AC-MOVE-5)."""

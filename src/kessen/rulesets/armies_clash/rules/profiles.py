@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 
 AttackKind = Literal["melee", "ranged"]
@@ -23,7 +23,7 @@ REACH_BONUS_FT = 10
 """A melee attack with at least this reach gives a stand one bonus roll (AC-ATTACK-3)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attack:
     """One attack of a stat block: melee or ranged, its bonus and its damage (§4.1).
 

@@ -9,9 +9,10 @@ rules is written here once.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules.d20 import RollMode, d20, roll_mode, succeeds
 from kessen.rulesets.armies_clash.rules.damage import Resistance, damage_roll, scaled_damage
@@ -21,7 +22,7 @@ from kessen.rulesets.armies_clash.rules.profiles import Ability
 SaveResult = Literal["failure", "success", "unaffected"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpellEffect:
     """What one spell or area effect does to one target, whatever the target rolls (§5.16, §5.17): who cast it and how,
     its damage and the target's response to it, the target's isolation and how much of a stand the area covers."""
@@ -47,7 +48,7 @@ class SpellEffect:
         return self.target == "solo" and self.target_isolated and self.spell_form == "targeted" and self.caster == "stand"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveQuestion:
     """One target's saving throw against one spell or area effect (§6.5), as the rules read it.
 
@@ -72,7 +73,7 @@ class SaveQuestion:
         return self.effect.target == "objective" or (self.target_unconscious and self.ability in ("str", "dex"))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveOutcome:
     """One target's save against one effect, and the damage it takes (§6.5)."""
 

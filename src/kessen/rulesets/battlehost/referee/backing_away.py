@@ -6,10 +6,10 @@ Pure geometry: the Fight phase (fight.py) asks ``retreat`` for each loser and mo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from kessen.core.geometry import Point
+from kessen.core.records import record
 from kessen.rulesets.battlehost.board import EPS, Board, Model, blocking_models, ground_blocks, is_engaged, path_is_clear
 
 BACK_AWAY = 1.0  # BH-BACK-1
@@ -36,7 +36,7 @@ def direction_away(loser: Point, winners: Sequence[Point]) -> Point | None:
     return total.unit()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MakeWay:
     """A friend's making-way move: who moves, and where to (BH-BACK-6)."""
 
@@ -45,7 +45,7 @@ class MakeWay:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Retreat:
     """How a loser can back away: its end point, whether it is trapped and why, and any making way it needs (BH-BACK-1..6)."""
 

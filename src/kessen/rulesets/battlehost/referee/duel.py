@@ -6,12 +6,11 @@ tie-breaks follow as the players decide.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.core.records import evolve
+from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import Model
@@ -43,7 +42,7 @@ from kessen.rulesets.battlehost.rules.strikes import makes_strikes
 ROLL_OFF_DIE: Dist[int] = d(6)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelDice:
     """Each side's best duel score after modifiers (BH-DUEL-1..5, BH-DUEL-7)."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from kessen.core.engine import Decision
+from kessen.core.records import record
 from kessen.rulesets.battlehost.referee.pairing import Fight, Split
 
 DecisionKind = Literal[
@@ -20,7 +20,7 @@ def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: 
     return Decision(player, kind, tuple(options), free=free, actor=actor)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveTo:
     """A straight move (BH-MOVE-2), a charge into base contact with *charge* (BH-MOVE-5), after standing up if *stand_up*."""
 
@@ -31,7 +31,7 @@ class MoveTo:
     stand_up: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandUp:
     """A prone model stands up without moving (BH-MOVE-7), or after its side won a duel (BH-BACK-5) if *stand*."""
 
@@ -39,12 +39,12 @@ class StandUp:
     stand: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndMoves:
     """The player moves no more models this phase (BH-MOVE-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShootAt:
     """A model shoots at a target (BH-SHOOT-1..4)."""
 
@@ -52,12 +52,12 @@ class ShootAt:
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndShooting:
     """The player shoots with no more models this phase (BH-SHOOT-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseSplit:
     """The priority player's choice of a whole allowed split of a group into fights, or of the fight its first model is
     in when the group has more than MAX_SPLITS splits (BH-FIGHT-1)."""
@@ -65,14 +65,14 @@ class ChooseSplit:
     fights: Split
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseFight:
     """The next fight to resolve (BH-FIGHT-2)."""
 
     fight: Fight
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class UseTwoHanded:
     """Whether a model uses its two-handed weapon in this fight (BH-DUEL-2)."""
 
@@ -80,14 +80,14 @@ class UseTwoHanded:
     use: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpendMight:
     """Might points spent on the side's best duel die (BH-DUEL-6, BH-DICE-4)."""
 
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MightOnRoll:
     """Might points a Hero spends on its own failed hit or To Wound die (BH-DICE-4)."""
 
@@ -95,28 +95,28 @@ class MightOnRoll:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NextLoser:
     """The loser that backs away next (BH-BACK-8)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MakeWayChoice:
     """Whether the blocking friend makes way (BH-BACK-6)."""
 
     make_way: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NextStriker:
     """The winner that strikes next (BH-STRIKE-7)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StrikeAt:
     """The target of the next strike (BH-STRIKE-7, BH-STRIKE-8)."""
 

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
+from kessen.core.records import record
 from kessen.rulesets.battlehost.board import Model, in_base_contact
 
 # A group with more allowed splits than this is split one fight at a time, so that no choice lists thousands.
 MAX_SPLITS = 12
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fight:
     """One fight: a lone model and the enemies in base contact with it, listed by side (BH-FIGHT-1)."""
 
@@ -33,7 +33,7 @@ class Fight:
 Split = tuple[Fight, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OpenGroup:
     """Touching models whose split into fights the priority player chooses (BH-FIGHT-1): the models, and the choices
     offered: every allowed split, or, when there are more than MAX_SPLITS, every fight its first model can be in."""

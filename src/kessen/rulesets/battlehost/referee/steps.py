@@ -9,8 +9,7 @@ into the one :class:`~kessen.core.steps.StepMachine`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kessen.core.records import record
 from kessen.rulesets.battlehost.referee.backing_away import Retreat
 from kessen.rulesets.battlehost.referee.pairing import OpenGroup
 from kessen.rulesets.battlehost.rules.might import HeroDie
@@ -19,48 +18,48 @@ from kessen.rulesets.battlehost.rules.sides import Side
 # --- the turn (BH-TURN-1..3) ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PriorityStep:
     """The priority roll that begins a turn, or the first turn's priority the scenario gives (BH-TURN-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveStep:
     """*side* moves a model, or ends its moves (BH-MOVE-1)."""
 
     side: Side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShootPhase:
     """The Shoot phase begins (BH-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShootStep:
     """*side* shoots with a model, or ends its shooting (BH-SHOOT-1)."""
 
     side: Side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShotRoll:
     """The shot being made is rolled (BH-SHOOT-5..9)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightPhase:
     """The Fight phase begins: the engaged models are split into fights (BH-FIGHT-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SplitStep:
     """The priority player splits a group of touching models into fights (BH-FIGHT-1)."""
 
     group: OpenGroup
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PickFight:
     """*side* picks the next fight, or the Fight phase ends when none is left (BH-FIGHT-2, BH-TURN-1)."""
 
@@ -70,46 +69,46 @@ class PickFight:
 # --- one fight (BH-FIGHT-3) ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Declare:
     """The next model with a two-handed weapon declares whether it uses it (BH-DUEL-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelRoll:
     """Both sides roll their duel dice (BH-DUEL-1..5)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelMight:
     """*side* may spend Might on its best duel die (BH-DUEL-6)."""
 
     side: Side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelDecided:
     """The higher score wins, then the higher Fight value, else a roll-off follows (BH-DUEL-7..9)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollOff:
     """The roll-off of a tied duel (BH-DUEL-9)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandUpOffer:
     """A prone *model* whose side won the duel may stand up (BH-BACK-5)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BackAway:
     """The losing player chooses which loser backs away next, until none is left (BH-BACK-1, BH-BACK-8)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MakeWay:
     """A friend may make way for *loser*, as *retreat* says (BH-BACK-6)."""
 
@@ -117,22 +116,22 @@ class MakeWay:
     retreat: Retreat
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseStriker:
     """The winning player chooses which winner strikes next, until none is left (BH-STRIKE-7)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Aim:
     """The striker aims its next strike, until it has none left or no target it may strike (BH-STRIKE-7..9)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StrikeRoll:
     """The strikes just aimed are rolled (BH-STRIKE-2..6)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightOver:
     """The fight's result is reported (BH-FIGHT-3)."""
 
@@ -140,14 +139,14 @@ class FightOver:
 # --- a Hero's own dice (BH-DICE-4) ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeroRoll:
     """One die of a Hero's own hit or To Wound roll is rolled (BH-DICE-4)."""
 
     die: HeroDie
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeroMight:
     """The Hero may spend Might on its failed die, *die* with its face rolled (BH-DICE-4)."""
 

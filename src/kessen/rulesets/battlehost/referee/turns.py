@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 from kessen.core.engine import Chance, Terminal
 from kessen.core.events import Event
-from kessen.core.records import evolve
+from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import arrangement
@@ -17,7 +16,7 @@ from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, Prior
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PriorityRoll:
     """Both players' priority dice (BH-TURN-2)."""
 
@@ -25,7 +24,7 @@ class PriorityRoll:
     evil: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GivenPriority:
     """The scenario gives the first turn's priority (section 4): a step with one certain outcome."""
 

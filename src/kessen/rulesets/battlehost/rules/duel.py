@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost.rules.dice import faces_scoring_at_most, raise_with_might, score, useful_might
 from kessen.rulesets.battlehost.rules.sides import Side
@@ -30,7 +30,7 @@ class RollsDuelDice(Protocol):
     def duel_modifier(self) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Duellist:
     """One model's part in a duel roll (BH-PROC-4)."""
 
@@ -40,7 +40,7 @@ class Duellist:
     duel_modifier: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Duel:
     """The duel roll of one fight: each side's models and the Might it may spend on its best die (BH-PROC-4)."""
 
@@ -98,7 +98,7 @@ def roll_off_winner(face: int) -> Side:
     return "good" if face >= 4 else "evil"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelDecision:
     """Who won a duel and what decided it (BH-DUEL-7..9)."""
 
@@ -218,7 +218,7 @@ def side_best_dist(models: Sequence[RollsDuelDice]) -> Dist[int]:
     return Dist(side_best_weights(models))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelOutcome:
     """Who won the duel, what decided it and the Might spent (BH-PROC-4)."""
 

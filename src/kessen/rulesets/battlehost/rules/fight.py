@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.rules.duel import DecidedBy, duel_weights
 from kessen.rulesets.battlehost.rules.sides import Side
 from kessen.rulesets.battlehost.rules.strikes import Striker, StrikeTarget, counts_as_trapped, makes_strikes, strike_weights
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fighter:
     """One model's part in a whole fight (BH-PROC-5)."""
 
@@ -27,7 +27,7 @@ class Fighter:
     trapped: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WholeFight:
     """A whole fight, duel then strikes: each side's models and the Might it may spend in the duel (BH-PROC-5)."""
 
@@ -37,7 +37,7 @@ class WholeFight:
     evil_might: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightOutcome:
     """The duel's result and what the strikes did to the losing side (BH-PROC-5)."""
 

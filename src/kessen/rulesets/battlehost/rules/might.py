@@ -8,11 +8,12 @@ the hit roll's and the wound roll's own rule (shooting.hit_die_scores, wounding.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 from math import prod
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.rulesets.battlehost.rules.dice import faces_scoring, raise_with_might, score, useful_might
 from kessen.rulesets.battlehost.rules.shooting import hit_die_scores, hit_roll_needed
 from kessen.rulesets.battlehost.rules.wounding import WoundEntry, wound_dice, wound_die_scores
@@ -20,7 +21,7 @@ from kessen.rulesets.battlehost.rules.wounding import WoundEntry, wound_dice, wo
 RollKind = Literal["hit_roll", "wound_roll", "second_die"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HeroDie:
     """One die of a Hero's own hit or To Wound roll (BH-DICE-4).
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.rules.dice import FACES, raise_with_might, score
 from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_dist, wound_roll_weights
@@ -70,7 +69,7 @@ def shot_wounds(strength: int, defence: int) -> Dist[bool]:
     return wound_roll_dist(wound_chart(strength, defence), 0)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Shot:
     """One shot at one target (BH-PROC-2): the shooter's Shoot value, whether it moved this turn, the missile
     weapon's Strength, the target's Defence and remaining wounds."""
@@ -82,7 +81,7 @@ class Shot:
     wounds: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ShootOutcome:
     """What one shot did (BH-PROC-2): ``wounded`` implies ``hit``; ``slain`` implies ``wounded``."""
 

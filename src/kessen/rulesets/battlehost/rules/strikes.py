@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
+from kessen.core.records import record
 from kessen.dice import Dist, binomial
 from kessen.rulesets.battlehost.rules.wounding import to_wound_modifier, wound_chance, wound_chart, wound_roll_weights
 
@@ -65,7 +65,7 @@ def strike_targets_allowed(alive: Sequence[bool], struck: Sequence[int]) -> tupl
     return tuple(i for i, living in enumerate(alive) if living and (i == current or i not in struck))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Striker:
     """A winning model as its strikes see it (BH-STRIKE-2, BH-STRIKE-4, BH-STRIKE-6)."""
 
@@ -74,7 +74,7 @@ class Striker:
     two_handed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StrikeTarget:
     """A losing model as strikes see it: Defence, wounds left and whether it is trapped (BH-STRIKE-3, BH-STRIKE-5)."""
 
@@ -153,7 +153,7 @@ def resolve_strikes(strikers: Sequence[Striker], targets: Sequence[StrikeTarget]
     return Dist(strike_weights(strikers, targets)[0])
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Strikes:
     """Strikes at one target (BH-PROC-3): how many, the striker's Strength and two-handed weapon, the target's
     Defence, remaining wounds and whether it is trapped or prone."""
@@ -167,7 +167,7 @@ class Strikes:
     two_handed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StrikesOutcome:
     """Wounds inflicted on the target and whether it was slain (BH-PROC-3)."""
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import prod
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.rules.dice import HIGHEST_SCORE, faces_scoring, raise_with_might, score
 
@@ -13,7 +13,7 @@ from kessen.rulesets.battlehost.rules.dice import HIGHEST_SCORE, faces_scoring, 
 TWO_HANDED_TO_WOUND = 1
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WoundEntry:
     """One entry of the wound chart: "N", "6/N" or "-" (BH-WOUND-1).
 
@@ -193,7 +193,7 @@ def to_wound_modifier(*, two_handed: bool) -> int:
     return TWO_HANDED_TO_WOUND if two_handed else 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WoundRoll:
     """One To Wound roll of Strength against Defence, +1 with a two-handed weapon (BH-PROC-1)."""
 
@@ -202,7 +202,7 @@ class WoundRoll:
     two_handed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WoundRollOutcome:
     """Whether the roll wounded (BH-PROC-1)."""
 

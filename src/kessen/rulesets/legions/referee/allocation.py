@@ -11,12 +11,11 @@ order. Either way every allocation the rules allow can be made, and the default 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.core.records import evolve
+from kessen.core.records import evolve, record
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
@@ -39,17 +38,17 @@ from kessen.rulesets.legions.rules.hit_rolls import hit_pool
 from kessen.rulesets.legions.rules.saves import Attack
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InOrder:
     """The volley's hits (or those left of it) go in the default order of §5.1 R."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HitByHit:
     """The target's controller allocates the volley's hits one at a time, once they are rolled."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AllocateTo:
     """The next hit goes to *model* (LI-ALLOC-1)."""
 

@@ -11,12 +11,11 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
-from kessen.core.records import evolve
+from kessen.core.records import evolve, record
 from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
@@ -178,7 +177,7 @@ def apply_volley(
     return state.with_detachment(det), tuple(dead)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackDamage:
     """What a whole attack does to its target: Wounds lost, models destroyed, Void Shield levels removed."""
 

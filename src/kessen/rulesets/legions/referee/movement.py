@@ -37,11 +37,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point, segment_point_distance
-from kessen.core.records import evolve
+from kessen.core.records import evolve, record
 from kessen.rulesets.legions.referee.battlefield import (
     EDGE_DIRECTION,
     ENGAGEMENT_ZONE_INCHES,
@@ -68,31 +67,31 @@ MOVING_ORDERS = frozenset({"advance", "charge", "march", "fall_back"})
 # --- the choices of a move --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AsOrdered:
     """The move the engine makes for the Detachment by its Order (the default)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hold:
     """No model of the Detachment moves."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChargeAt:
     """A Charge Detachment's models move as ordered, but toward the models of *target* (an enemy Detachment)."""
 
     target: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InLine:
     """The Detachment moves as a block, keeping its shape, straight toward the enemy Detachment *toward*."""
 
     toward: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveTo:
     """The Detachment moves as a block: every model that may move shifts by the same offset, which brings the
     centre of those models (the mean of their base centres where they stood) to (x, y)."""
@@ -101,7 +100,7 @@ class MoveTo:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveModel:
     """One model of the Detachment moves to (x, y); the Detachment's move goes on until it is done."""
 
@@ -110,7 +109,7 @@ class MoveModel:
     y: float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Done:
     """The Detachment's move, made model by model, is over."""
 

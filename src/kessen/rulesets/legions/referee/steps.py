@@ -9,10 +9,10 @@ gives the ``StepRule`` of the steps of its part of the rules.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from kessen.core.engine import Decision
+from kessen.core.records import record
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
 from kessen.rulesets.legions.rules.morale import MoraleTrigger
@@ -37,41 +37,41 @@ def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BeginRound:
     """A new round begins: its phases are queued."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OrdersPhase:
     """The Orders phase: every Detachment that needs an Order is queued for one."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class IssueOrder:
     """Decision: the Order a Detachment's owner issues it."""
 
     detachment: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollInitiative:
     """Chance: which player has the Initiative this round."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MovementPhase:
     """The Movement phase begins."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveTurn:
     """A player's turn to move a Detachment, if either player still has one to move."""
 
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseMover:
     """Decision: which Detachment the player moves next."""
 
@@ -82,7 +82,7 @@ Origins = tuple[tuple[str, float, float], ...]
 """Where each live model of a Detachment stood when its move began: (model id, x, y)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveDetachment:
     """Decision: where the models of a Detachment go (LI-MOVE-1); *origins* are where they stood when its move
     began, *moved* the models already placed one at a time."""
@@ -92,12 +92,12 @@ class MoveDetachment:
     moved: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndMovement:
     """The Movement phase ends: Engaged and Pinned are read from the bases."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndPhase:
     """The End phase: Orders are removed, then the next round or the end of the battle."""
 
@@ -105,19 +105,19 @@ class EndPhase:
 # --- the Combat phase: stages and activation ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatPhase:
     """The Combat phase begins: its three stages are queued."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StageStart:
     """A stage begins."""
 
     stage: Stage
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActTurn:
     """A player's turn to activate a Detachment in a firing stage, if either player still has one to."""
 
@@ -125,7 +125,7 @@ class ActTurn:
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseActivation:
     """Decision: which eligible Detachment the player activates next."""
 
@@ -133,14 +133,14 @@ class ChooseActivation:
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndActivation:
     """An activation ends: its Order token goes."""
 
     detachment: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StageEnd:
     """A stage ends."""
 
@@ -150,7 +150,7 @@ class StageEnd:
 # --- firing ------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Volley:
     """Some firing models of one weapon profile that see the target alike: one ``fire`` question (LI-FAST-1)."""
 
@@ -170,14 +170,14 @@ class Volley:
         return (self.weapon, self.profile_index)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseTarget:
     """Decision: the attack an activated Detachment declares, or holding fire."""
 
     detachment: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseAllocation:
     """Decision: the weapon profile whose hits the target's controller takes next, among those of *volleys*
     (LI-ALLOC-5)."""
@@ -185,7 +185,7 @@ class ChooseAllocation:
     volleys: tuple[Volley, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VolleyAllocation:
     """Decision: whether the target's controller lets a volley's hits go in the default order (rolled at once, with
     its ``fire`` outcome) or allocates them hit by hit once they are rolled (LI-ALLOC-1)."""
@@ -193,21 +193,21 @@ class VolleyAllocation:
     volley: Volley
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class VolleyRoll:
     """Chance: one volley's ``fire`` outcome (its hits allocated in the default order, §5.1 R)."""
 
     volley: Volley
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HitRoll:
     """Chance: a volley's hit rolls alone (LI-HIT), before its hits are allocated one at a time."""
 
     volley: Volley
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AllocateHit:
     """Decision: the model the next hit of a volley goes to (LI-ALLOC-1..4), with the volley's tallies so far and
     what its report tells (the hit modifier, the arc, LI-ARC-1)."""
@@ -222,7 +222,7 @@ class AllocateHit:
     shields_lost: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SaveRoll:
     """Chance: the save, or the Void Shield, of one hit allocated to *model* (LI-SAVE, LI-VOID)."""
 
@@ -230,14 +230,14 @@ class SaveRoll:
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RestRoll:
     """Chance: the hits left of a volley, allocated in the default order at once (§5.1 R)."""
 
     allocation: AllocateHit
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class AttackEnd:
     """An attack is completely resolved: the target's size and Wounds when it began."""
 
@@ -250,21 +250,21 @@ class AttackEnd:
 # --- the Engagement stage: combats ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseCombat:
     """Decision: which combat the player with Initiative resolves next."""
 
     combats: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunCombat:
     """A combat begins."""
 
     detachments: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChoosePairing:
     """Decision: the fight of the next model of the combat that is in no fight yet (LI-PAIR-3, LI-PAIR-4).
 
@@ -277,12 +277,12 @@ class ChoosePairing:
     default: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseFight:
     """Decision: which fight is resolved next."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightRoll:
     """Chance: one fight's ``fight`` outcome."""
 
@@ -290,14 +290,14 @@ class FightRoll:
     b: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightsDone:
     """Every fight of a combat is resolved: the combat result."""
 
     detachments: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatDone:
     """A combat is over: Engaged is read from the bases again."""
 
@@ -307,7 +307,7 @@ class CombatDone:
 # --- Morale and Withdrawal ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleRoll:
     """Chance: a Detachment's ``morale_check`` outcome; after a lost combat, with the Detachments it was Engaged with."""
 
@@ -316,7 +316,7 @@ class MoraleRoll:
     engaged_with: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalRoll:
     """Chance: the dice a withdrawing Detachment adds to its Movement; it must leave the Engagement Zones of the
     Detachments it was Engaged with (LI-WD-8)."""
@@ -325,7 +325,7 @@ class WithdrawalRoll:
     engaged_with: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseWithdrawer:
     """Decision: which model of the withdrawing Detachment makes its Withdrawal move next."""
 
@@ -335,7 +335,7 @@ class ChooseWithdrawer:
     moved: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalSaves:
     """Chance: a withdrawing model's ``withdrawal_save`` outcome, then where it ends."""
 

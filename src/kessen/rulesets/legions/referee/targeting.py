@@ -4,13 +4,13 @@ LI-FIRE-3, LI-OBSC-2, LI-WD-9)."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
+from kessen.core.records import record
 from kessen.rulesets.legions.referee.battlefield import can_see, distances
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Fire:
     """Fire at *target* (LI-FIRE-2), with a profile per multi-profile weapon (LI-FIRE-3) and the obscuration penalty
     chosen against obscured Knights and Titans (LI-OBSC-2): every weapon in range of every model, or only the
@@ -22,7 +22,7 @@ class Fire:
     weapons: frozenset[tuple[str, str]] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HoldFire:
     """Do nothing with the activation (LI-ACT-5)."""
 

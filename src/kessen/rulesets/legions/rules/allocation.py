@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.legions.rules.saves import Attack, TargetProfile, save_faces, save_target, shield_ap
 
@@ -23,7 +23,7 @@ SIDES = 6
 """Every chance in R is counted in faces of one D6: a hit *stopped* on so many faces out of 6."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HitsResolved:
     """What R did to the target: Wounds lost, models destroyed, Void Shield levels removed (§5.1)."""
 
@@ -32,7 +32,7 @@ class HitsResolved:
     shields_lost: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loss:
     """One loss on the damage track: a Void Shield level or one Wound of the current model.
 

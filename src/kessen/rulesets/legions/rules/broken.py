@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.legions.profiles import KNIGHTS_AND_TITANS, ModelType
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FormationModels:
     """*count* models of one kind in a Formation at the start of the battle, *destroyed* of them since, and the
     Wounds lost by the surviving ones (§5.9)."""
@@ -22,7 +22,7 @@ class FormationModels:
     wounds_lost: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakPointQuestion:
     """A Formation's models by kind, and whether it was already Broken (§5.9)."""
 
@@ -67,7 +67,7 @@ def is_broken(*, losses: int, break_point: int, already_broken: bool) -> bool:
     return already_broken or losses >= break_point
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakPointOutcome:
     """The outcome fields of ``break_point`` (§5.9)."""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
 
 Winner = Literal["a", "b", "draw"]
 Side = Literal["a", "b"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightSide:
     """One model of a fight (§5.4): its CAF, other modifiers, whether it charged (LI-FIGHT-3), which fight of the
     combat this is for it (LI-FIGHT-4) and extra dice from other rules."""
@@ -25,7 +25,7 @@ class FightSide:
     extra_dice: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightQuestion:
     """One fight between model *a* and model *b* (§5.4)."""
 
@@ -33,7 +33,7 @@ class FightQuestion:
     b: FightSide
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatModel:
     """A model of a combat (§5.5)."""
 
@@ -46,7 +46,7 @@ class CombatModel:
     extra_dice: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatQuestion:
     """A combat from its paired fights, in the order they are resolved, to its result (§5.5); the ``*_other_models``
     are the surviving models of each side's Detachments in the combat that are in no fight (LI-RESULT-2)."""
@@ -99,7 +99,7 @@ def fight_result(a_dice: int, b_dice: int, a_lead: int) -> Dist[Winner]:
     return _dice_sum(a_dice).combine(_dice_sum(b_dice), lambda x, y: fight_winner(x + a_lead, y))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FightOutcome:
     """The outcome field of ``fight`` (§5.4)."""
 
@@ -120,7 +120,7 @@ def fight(value: FightQuestion) -> Dist[FightOutcome]:
     return fight_result(a_dice, b_dice, _bonus(value.a) - _bonus(value.b)).map(FightOutcome)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatOutcome:
     """The outcome fields of ``combat`` (§5.5)."""
 

@@ -7,8 +7,7 @@ into questions (``procedures``); the engine asks them directly, with each target
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.legions.rules.allocation import (
     SIDES,
@@ -30,7 +29,7 @@ MAX_HIT_DICE = 60
 probability (LI-FAST-1), so that every volley is a question ``kessen odds`` can ask too."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResolveHitsOutcome:
     """The outcome fields of ``resolve_hits`` (§5.3)."""
 
@@ -40,7 +39,7 @@ class ResolveHitsOutcome:
     morale_threshold_reached: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FireOutcome:
     """The outcome fields of ``fire`` (§5.2)."""
 
@@ -51,7 +50,7 @@ class FireOutcome:
     morale_threshold_reached: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HitsQuestion:
     """Hits resolved against a Detachment (§5.1, R): the attack and T, the Detachment's models at the start of the
     attack in list order, each with whether it may be allocated hits (LI-ALLOC-2) and its own arc (LI-ARC-1)."""
@@ -62,7 +61,7 @@ class HitsQuestion:
     allocatable: tuple[bool, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FireQuestion:
     """One weapon profile's hit dice at a target, then R (§5.2): *modifier* is the sum of every hit modifier,
     the Engaged-target and obscuration penalties included (LI-HIT-4); the models as in :class:`HitsQuestion`."""

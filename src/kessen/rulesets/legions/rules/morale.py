@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
 
 MoraleResult = Literal["pass", "fail", "auto_pass", "auto_fail", "not_taken"]
@@ -14,7 +14,7 @@ MoraleTrigger = Literal["casualties", "combat"]
 EarlierCheck = Literal["none", "passed", "failed"]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleCheckQuestion:
     """A Morale check (§5.6): the Detachment's Morale (None is "-"), what calls for it, its Formation's Broken state,
     other modifiers to the die, its earlier check this phase and whether it began the phase falling back."""
@@ -27,7 +27,7 @@ class MoraleCheckQuestion:
     fall_back_at_phase_start: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleOutcome:
     """The outcome field of ``morale_check`` (§5.6)."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from kessen.core.records import record
 from kessen.rulesets.legions.profiles import ModelType, is_armoured
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TargetProfile:
     """One model of a target Detachment as the saving rules see it (§3.2).
 
@@ -63,7 +63,7 @@ def target_profile(model: Saving, *, wounds_remaining: int, rear_arc: bool) -> T
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attack:
     """What the firing weapon brings to each save: AP, Light AT, Armour Save changes (§5.1).
 

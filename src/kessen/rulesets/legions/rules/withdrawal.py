@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
 
 
@@ -30,7 +30,7 @@ def withdrawal_save_target(armour_save: int | None, special_save: int | None, co
     return min(saves) if saves else 6
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalSaveOutcome:
     """The outcome fields of ``withdrawal_save`` (§5.7)."""
 
@@ -38,7 +38,7 @@ class WithdrawalSaveOutcome:
     destroyed: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalSaveQuestion:
     """A withdrawing model's save rolls (§5.7): its Scale, Wounds left, the value each roll must reach
     (:func:`withdrawal_save_target`) and the Scales of the enemy Detachments it moves through, in order."""
@@ -61,7 +61,7 @@ def withdrawal_save(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutc
     return lost.map(lambda n: WithdrawalSaveOutcome(n, n == left))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class WithdrawalMoveOutcome:
     """The outcome field of ``withdrawal_move`` (§5.8)."""
 

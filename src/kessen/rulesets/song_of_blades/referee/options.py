@@ -5,11 +5,10 @@ The recoil candidates a loser's player chooses among are ``battlefield.RecoilOpt
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from kessen.core.geometry import Point
-
+from kessen.core.records import record
 
 DecisionKind = Literal["activation", "move", "recoil", "recoil hacker", "hack order", "follow-up"]
 """The kinds of decision a player makes (SB-TURN-3); docs/scenarios/song-of-blades.md gives each one's notation.
@@ -19,7 +18,7 @@ and ending the activation; that decision (the model's next action) has the kind 
 decision that offers a free move (issue 10), and is free while the model can move."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Activate:
     """Activate a model with 1–3 dice (SB-ACT-1)."""
 
@@ -27,12 +26,12 @@ class Activate:
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndTurn:
     """Stop activating; the turn passes (SB-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Attack:
     """A melee attack (1 action), or a power blow (2 actions) (SB-MELEE-1, SB-MOD-2)."""
 
@@ -40,7 +39,7 @@ class Attack:
     power_blow: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Move:
     """One straight move (1 action) to a destination (SB-MOVE-1..3), and what it is for: ``charge``, ``advance``
     or ``retreat`` about the enemy ``toward`` names, ``line`` beside the friend it names, ``cover`` or
@@ -56,29 +55,29 @@ class Move:
         return Point(self.x, self.y)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StandUp:
     """Stand up (1 action) (SB-DOWN-2)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BreakFree:
     """A transfixed model breaks free (2 actions) (SB-DOWN-7)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndActivation:
     """Spend no more actions this activation."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hacker:
     """The enemy that hacks next (SB-DIS-5) or the one that hacks a recoiling model (SB-RECOIL-3)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FollowUp:
     """Whether the winner follows a recoiled loser (SB-FOLLOW-1)."""
 

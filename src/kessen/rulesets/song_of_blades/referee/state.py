@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver
+from kessen.core.records import evolve, evolver, record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -21,24 +21,24 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee
 # --- pending steps ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollOff:
     """Who takes the first turn (SB-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseActivation:
     """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseAction:
     """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
 
     model: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ActivationRoll:
     """The activation roll of a model with its chosen dice (SB-ACT-1)."""
 
@@ -46,7 +46,7 @@ class ActivationRoll:
     dice: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CombatRoll:
     """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
 
@@ -56,7 +56,7 @@ class CombatRoll:
     roll: Melee
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseRecoil:
     """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
 
@@ -64,7 +64,7 @@ class ChooseRecoil:
     winner: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChooseRecoilHacker:
     """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
 
@@ -72,7 +72,7 @@ class ChooseRecoilHacker:
     candidates: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class OfferFollowUp:
     """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
 
@@ -80,7 +80,7 @@ class OfferFollowUp:
     loser: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Disengaging:
     """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
 
@@ -92,7 +92,7 @@ class Disengaging:
     flee_moves: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoraleTest:
     """A model takes a morale test (SB-MOR-1)."""
 
