@@ -213,7 +213,8 @@ class Match:
 
     @property
     def events(self) -> list[Event]:
-        return self._session.events
+        """The events so far, a copy: what a caller does to it changes neither the match nor its undo."""
+        return list(self._session.events)
 
     @property
     def result(self) -> Terminal | None:

@@ -121,6 +121,21 @@ def test_match_undo_returns_the_identical_state_and_stream() -> None:
         m.undo()
 
 
+def test_match_events_are_a_copy_that_leaves_the_match_and_its_undo_alone() -> None:
+    """(issue 22 §1) Emptying the list ``events`` hands out changes nothing: the match keeps its events, and undo
+    goes back to the events it had before the person's last decision."""
+    m = new_match(seed=8)
+    m.run()
+    before = lines(m)
+    m.choose("dash 3")
+    after = lines(m)
+    assert len(after) > len(before)
+    m.events.clear()
+    assert lines(m) == after
+    m.undo()
+    assert lines(m) == before
+
+
 def play_some(m: Match, notations: list[str]) -> None:
     m.run()
     for text in notations:

@@ -39,6 +39,15 @@ def _c_compiler() -> str | None:
     return c_compiler()
 
 
+def _needs_compiled() -> None:
+    """Skip, saying why, when there is no compiled engine to compare (``make test`` builds it first)."""
+    if (COMPILED / "kessen").is_dir():
+        return
+    if _c_compiler() is None:
+        pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
+    pytest.skip(f"the compiled engine is not built in {COMPILED}: `make compiled` builds it")
+
+
 def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(package_dir), str(ROOT)]), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
@@ -53,10 +62,7 @@ def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
 @pytest.mark.parametrize("ruleset", ["song-of-blades", "battlehost", "legions", "armies-clash"])
 def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) -> None:
     """Every shipped scenario of *ruleset*, seeds 1–20, AI against AI: the same events file from both engines."""
-    if not (COMPILED / "kessen").is_dir():
-        if _c_compiler() is None:
-            pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
-        pytest.fail(f"the compiled engine is not built in {COMPILED}: run `make compiled`")
+    _needs_compiled()
     compiled, pure = _play(COMPILED, ruleset), _play(ROOT / "src", ruleset)
     assert str(compiled["engine"]).endswith(".so"), compiled["engine"]
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
@@ -66,8 +72,7 @@ def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) 
 
 def test_a_compiled_point_refuses_a_write() -> None:
     """``Point`` is a native class of the compiled engine: its coordinates are Final there at run time too."""
-    if not (COMPILED / "kessen").is_dir():
-        pytest.skip("the compiled engine is not built (the parity tests say why)")
+    _needs_compiled()
     child = (
         "from kessen.core.geometry import Point\n"
         "p = Point(1.0, 2.0)\n"
@@ -76,3 +81,12 @@ def test_a_compiled_point_refuses_a_write() -> None:
     env = {**os.environ, "PYTHONPATH": str(COMPILED)}
     done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "refused 1.0", done.stderr[-2000:]
+
+
+def test_without_a_compiled_engine_the_parity_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """(issue 22 §1) No ``.venv/compiled``: a skip that says how to build it (or that no C compiler is here), not a
+    failure."""
+    monkeypatch.setattr(sys.modules[__name__], "COMPILED", tmp_path / "not-built")
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        _needs_compiled()
+    assert "make compiled" in str(skipped.value) or "no C compiler" in str(skipped.value)
