@@ -76,6 +76,28 @@ def test_bad_sweep_options_exit_2_before_any_battle(tmp_path: Path, args: list[s
     assert not (tmp_path / "r.sqlite").exists()
 
 
+def test_sweep_db_refuses_a_missing_folder_and_a_file_that_is_not_a_sweep_store(tmp_path: Path) -> None:
+    """Issue 22 §3: --db in a folder that does not exist, a web store of kessen serve, a text file: exit 2 before
+    any battle, one line naming --db and the value, as ``kessen serve --db`` refuses them; nothing made or
+    changed."""
+    from kessen.web.store import Store as WebStore
+
+    path = a_sweep(tmp_path, GOOD)
+    missing = tmp_path / "nowhere" / "r.sqlite"
+    web = tmp_path / "web.sqlite3"
+    WebStore.open(web)
+    text = tmp_path / "notes.sqlite"
+    text.write_text("my notes, not a database\n" * 20)
+    kept = {p: p.read_bytes() for p in (web, text)}
+    for db, reason in ((missing, "its folder does not exist"), (web, "not a sweep results store: a SQLite file of other tables"), (text, "not a sweep results store (file is not a database)")):
+        done = kessen("sweep", path, "--db", str(db))
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.startswith(f"kessen: error: --db: {reason}") and done.stderr.endswith(f" (got '{db}')\n")
+        assert done.stderr.count("\n") == 1
+    assert not missing.parent.exists()
+    assert {p: p.read_bytes() for p in kept} == kept
+
+
 def test_sweep_prints_its_table_and_says_how_many_chunks_it_reused(tmp_path: Path) -> None:
     """kessen sweep: a line per cell with win rates; run again, every chunk reused and no battle played; on
     --scheduler local, the same table."""

@@ -52,7 +52,8 @@ def sweep_command(
         err.print(text("sweep_interrupted", db=escape(db_file)))
         raise
     finally:
-        bar.stop()
+        if task:  # a bar never started prints nothing (stopping it would print an empty line before an error)
+            bar.stop()
     out.print(sweep_table(run, lang))
     rows = run.rows()
     if export_path is not None:
