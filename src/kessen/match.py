@@ -238,6 +238,15 @@ class Match:
         """The board as text, for a person at the terminal."""
         return str(self.ruleset.game.show(self._session.state, lang or self.lang))
 
+    def __reduce__(self) -> tuple[Callable[..., Match], tuple[Any, ...]]:
+        """How ``pickle`` and ``copy`` make a match again: from its ruleset's id, scenario, seed, people and language,
+        then set where it stood (the state, the stream, the events, the record of its steps, its undo points). The
+        ruleset and the AI deciders are found again by id, not carried (issue 22 §1)."""
+        session = self._session
+        where = (session.state, session.rng.bit_generator.state, list(session.events), list(session.taken), list(self._undo))
+        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang, session.keeps_record)
+        return _restored, (made, where)
+
     # --- internals ------------------------------------------------------------------------------------------------
 
     def _pending_person_node(self) -> Decision:
@@ -290,6 +299,15 @@ class Match:
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             on_step(self, session.choose(node.options[index]))
+
+
+def _restored(made: tuple[Any, ...], where: tuple[Any, ...]) -> Match:
+    """The match :meth:`Match.__reduce__` describes."""
+    ruleset_id, text, source, seed, people, lang, keep = made
+    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang, record=keep)
+    session = match._session
+    session.state, session.rng.bit_generator.state, session.events, session.taken, match._undo = where
+    return match
 
 
 _LOADED: dict[tuple[str, str, str], Any] = {}

@@ -39,7 +39,7 @@ def _c_compiler() -> str | None:
     return c_compiler()
 
 
-def _needs_compiled() -> None:
+def needs_compiled() -> None:
     """Skip, saying why, when there is no compiled engine to compare (``make test`` builds it first)."""
     if (COMPILED / "kessen").is_dir():
         return
@@ -62,7 +62,7 @@ def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
 @pytest.mark.parametrize("ruleset", ["song-of-blades", "battlehost", "legions", "armies-clash"])
 def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) -> None:
     """Every shipped scenario of *ruleset*, seeds 1–20, AI against AI: the same events file from both engines."""
-    _needs_compiled()
+    needs_compiled()
     compiled, pure = _play(COMPILED, ruleset), _play(ROOT / "src", ruleset)
     assert str(compiled["engine"]).endswith(".so"), compiled["engine"]
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
@@ -72,7 +72,7 @@ def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) 
 
 def test_a_compiled_point_refuses_a_write() -> None:
     """``Point`` is a native class of the compiled engine: its coordinates are Final there at run time too."""
-    _needs_compiled()
+    needs_compiled()
     child = (
         "from kessen.core.geometry import Point\n"
         "p = Point(1.0, 2.0)\n"
@@ -88,5 +88,5 @@ def test_without_a_compiled_engine_the_parity_tests_skip_saying_why(monkeypatch:
     failure."""
     monkeypatch.setattr(sys.modules[__name__], "COMPILED", tmp_path / "not-built")
     with pytest.raises(pytest.skip.Exception) as skipped:
-        _needs_compiled()
+        needs_compiled()
     assert "make compiled" in str(skipped.value) or "no C compiler" in str(skipped.value)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import picklable, record
 from kessen.dice import Dist
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ class Decision:
     @property
     def what(self) -> str:
         return self.kind
+
+
+picklable(Chance, Decision)  # pickled and copied through their init fields (issue 22 §1)
 
 
 @record

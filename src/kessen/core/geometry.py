@@ -40,6 +40,10 @@ class Point:
     def __hash__(self) -> int:
         return hash((self.x, self.y))
 
+    def __reduce__(self) -> tuple[type[Point], tuple[float, float]]:
+        # pickle and copy make it again from its coordinates: the compiled class's __new__ calls __init__ (issue 22)
+        return Point, (self.x, self.y)
+
     def __add__(self, other: Point) -> Point:
         return Point(self.x + other.x, self.y + other.y)
 

@@ -51,6 +51,11 @@ class Dist(Generic[O]):
         self._hash: int | None = None
         self._sampler: Any = None  # built by kessen.dice.sampling on first draw, for this object only
 
+    def __reduce__(self) -> tuple[type[Dist[O]], tuple[dict[O, int]]]:
+        # pickle and copy make it again from its weights (its sampler is built again on the first draw); the compiled
+        # class's __new__ calls __init__ (issue 22)
+        return Dist, (dict(self._weights),)
+
     # --- construction -------------------------------------------------------------------
 
     @classmethod

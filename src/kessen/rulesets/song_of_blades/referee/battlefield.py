@@ -14,7 +14,7 @@ from kessen.core.geometry import (
     segment_enters_rect,
     swept_overlaps_rect,
 )
-from kessen.core.records import evolver
+from kessen.core.records import evolver, picklable
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
@@ -234,6 +234,9 @@ class RecoilOption:
     @property
     def destination(self) -> Point:
         return Point(self.x, self.y)
+
+
+picklable(Figure, Table, RecoilOption)  # pickled and copied through their init fields (issue 22 §1)
 
 
 def _segments_cross(a: Point, b: Point, p: Point, q: Point) -> bool:

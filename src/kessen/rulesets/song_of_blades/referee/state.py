@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver, picklable, record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.options import Move
@@ -193,6 +193,9 @@ class SobState:
     def other(self, side: str) -> str:
         sides = self.skirmish.sides
         return sides[1] if side == sides[0] else sides[0]
+
+
+picklable(Activation, Casualty, Skirmish, Turn, SobState)  # pickled and copied through their init fields (issue 22 §1)
 
 
 with_pending: Callable[[SobState, tuple[Pending, ...]], SobState] = evolver(SobState, "pending")
