@@ -15,7 +15,15 @@ if TYPE_CHECKING:
 
     from kessen.rulesets import Ruleset
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"  # the repository's examples/, beside src/
+def _examples_folder() -> Path:
+    """The shipped scenarios: the package's own ``kessen/examples`` where a build put them (an installed wheel, the
+    compiled engine), else the repository's ``examples/`` beside ``src/``."""
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "examples"
+    return packaged if packaged.is_dir() else package.parents[1] / "examples"
+
+
+EXAMPLES = _examples_folder()
 
 
 @record
