@@ -18,6 +18,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.notation import point
 from kessen.match import Match
+from kessen.rulesets.battlehost.board import radius
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.odds import shot_odds
@@ -119,7 +120,7 @@ def test_bh_move_5_a_free_charge_ends_in_base_contact_where_asked() -> None:
     assert (charged.model, charged.target) == ("Captain", "Orc")  # type: ignore[attr-defined]
     assert position(m, "Captain") == pytest.approx((round(touch[0], 3), round(touch[1], 3)))
     m.choose("charge Guard at Orc 2")
-    assert position(m, "Guard") == (round(14 - CONTACT, 3), 14)  # the suggested charge point, to 0.001"
+    assert position(m, "Guard") == (14 - 2 * radius(25), 14)  # the suggested charge point, exactly (issue 22 §1)
 
 
 def test_bh_move_6_bh_move_7_engaged_and_prone_models() -> None:
@@ -269,7 +270,7 @@ def test_bh_move_2_the_suggestions_hold_a_move_into_line_after_the_older_ones() 
     assert d is not None
     notations = [o.notation for o in d.options]
     end = notations.index("end moves")
-    assert f"move B to {round(10 + CONTACT + 0.05, 3)},10" in notations[end + 1 :]
+    assert f"move B to {10 + 2 * radius(25) + 0.05!r},10" in notations[end + 1 :]  # a point's notation is exact (issue 22 §1)
     assert all(n.startswith(("move ", "charge ", "stand ")) for n in notations[:end])
     node = m._session.node
     choice = m.ruleset.game.ai("good").decide(m.state, node)

@@ -14,7 +14,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch
-from kessen.core.notation import number, parse_point, point
+from kessen.core.notation import exact_point, number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.board import (
@@ -361,9 +361,9 @@ def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
     ``stand M and move to x,y``, ``stand M and charge at T [to x,y]``), if the rules allow it; None when *text* is
     no move form; else IllegalChoice naming the rule it breaks (BH-MOVE-1..7, BH-GEO-5, BH-GEO-7).
 
-    [DECISION] A point is taken to 0.001", the precision notation writes (so a save replays the very move);
-    ``charge M at T`` without a point places the charger where the suggested charge does (the contact point nearest
-    the direct line, BH-MOVE-5), to 0.001"; a zero-length move is allowed and uses the model's move."""
+    [DECISION] A point is taken as written, and notation writes it exactly (so a save replays the very move, issue
+    22 §1); ``charge M at T`` without a point places the charger where the suggested charge does (the contact point
+    nearest the direct line, BH-MOVE-5); a zero-length move is allowed and uses the model's move."""
     stand = text.startswith("stand ")
     head = "stand " if stand else "move " if text.startswith("move ") else "charge " if text.startswith("charge ") else None
     if head is None:
@@ -418,11 +418,10 @@ def _free_move_to(state: BhState, m: Model, target: Model | None, rest: str, *, 
         p = charge_point(standing, target, state.models, state.board, limit=limit, engaged=engaged)
         if p is None:
             raise IllegalChoice("BH-MOVE-5", f"{m.id} cannot reach base contact with {target.id} in a straight move of {number(limit)}\" that the rules allow")
-        rest = f"to {point(p.x, p.y)}"
+        rest = f"to {exact_point(p.x, p.y)}"
     if not rest.startswith("to "):
         return None
-    x, y = parse_point(rest[3:].strip(), "the point moved to")
-    to = Point(round(x, 3), round(y, 3))  # notation's precision, so that a save (in notation) replays the very move
+    to = Point(*parse_point(rest[3:].strip(), "the point moved to"))
     if not state.board.on_board(to, m.r):
         raise IllegalChoice("BH-GEO-5", f"{m.id}'s base would not be wholly on the board at {point(to.x, to.y)}")
     charging = target.id if target is not None else None

@@ -25,8 +25,8 @@ from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
 
 
-# notation writes millimetres to three decimals: a destination is taken at that precision, and a move of the full
-# length rounded to it may be that much longer
+# a suggested destination is kept to three decimals (a notation a person reads at a glance): a move of the full length
+# rounded to it may be that much longer
 NOTATION_MM = 0.001
 
 
