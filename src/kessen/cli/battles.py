@@ -17,6 +17,7 @@ from rich.markup import escape
 from kessen import i18n
 from kessen.cli.person import Person
 from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
+from kessen.cli.stopping import like_ctrl_c
 from kessen.cli.sweep import battle_table, progress_bar
 from kessen.core.errors import InputError
 from kessen.io.files import check_output
@@ -53,20 +54,25 @@ def run_many(
     lang: str = "en",
 ) -> None:
     """``kessen battle --runs N``: the battles on a process pool (``--workers``, default all cores) with a progress
-    bar from the first chunk on; Ctrl-C stops the workers at once and prints the battles finished, then exits 130."""
+    bar from the first chunk on; Ctrl-C, SIGTERM or SIGHUP stops the workers at once and prints the battles
+    finished, then exits 130 (143, 129)."""
     i18n.catalogue("sim", lang)  # validates --lang before any battle
     ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
     chunks = len(chunk_plan(0, runs))
-    executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
-    try:
-        with progress_bar(out) as bar:
-            task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
-            stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
-    except Interrupted as stop:
-        partial: BattleStats = stop.partial
-        out.print(battle_table(partial, seed=seed, lang=lang))
-        out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
-        raise
+    with like_ctrl_c():
+        executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
+        try:
+            with progress_bar(out) as bar:
+                task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
+                stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
+        except Interrupted as stop:
+            partial: BattleStats = stop.partial
+            out.print(battle_table(partial, seed=seed, lang=lang))
+            out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
+            raise
+        except KeyboardInterrupt:  # before the battles began: no worker is left either
+            executor.close()
+            raise
     out.print(battle_table(stats, seed=seed, lang=lang))
 
 
