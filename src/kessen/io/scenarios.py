@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from kessen.rulesets import Ruleset
 
+
 def _examples_folder() -> Path:
     """The shipped scenarios: the package's own ``kessen/examples`` where a build put them (an installed wheel, the
     compiled engine), else the repository's ``examples/`` beside ``src/``."""

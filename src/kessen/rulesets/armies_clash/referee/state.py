@@ -136,13 +136,11 @@ class Static:
             return True
         if not isinstance(other, Static):
             return NotImplemented
-        # typed as plain objects: compiled, a Grid (a record, a Python class) compared as its declared type is compared by
-        # identity
-        mine: tuple[object, ...] = (self.name, self.grid, self.creatures, self.objectives, self.max_rounds, self.extra_round_on_tie, self.surprised)
-        theirs: tuple[object, ...] = (
-            other.name, other.grid, other.creatures, other.objectives, other.max_rounds, other.extra_round_on_tie, other.surprised
-        )
-        return mine == theirs
+        # typed as plain objects: compiled, a Grid (a record, a Python class) compared as its declared type is compared
+        # by identity
+        mine: tuple[object, ...] = (self.name, self.grid, self.creatures, self.objectives, self.max_rounds)
+        theirs: tuple[object, ...] = (other.name, other.grid, other.creatures, other.objectives, other.max_rounds)
+        return mine == theirs and (self.extra_round_on_tie, self.surprised) == (other.extra_round_on_tie, other.surprised)
 
     def __hash__(self) -> int:
         return hash((self.name, self.max_rounds, len(self.creatures)))
@@ -260,7 +258,6 @@ class AcState:
 
 
 picklable(Unit, Static, Turn, AcState)  # pickled and copied through their init fields (issue 22 §1)
-
 
 
 R = TypeVar("R")
