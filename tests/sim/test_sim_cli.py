@@ -94,7 +94,8 @@ def test_sweep_db_refuses_a_missing_folder_and_a_file_that_is_not_a_sweep_store(
     for db, reason in ((missing, "its folder does not exist"), (web, "not a sweep results store: a SQLite file of other tables"), (text, "not a sweep results store (file is not a database)")):
         done = kessen("sweep", path, "--db", str(db))
         assert done.returncode == 2 and done.stdout == "", done.stderr
-        assert done.stderr.startswith(f"kessen: error: --db: {reason}") and done.stderr.endswith(f" (got '{db}')\n")
+        assert done.stderr.startswith(f"kessen: error: --db: {reason}")
+        assert f" (got '{str(db)[:40]}" in done.stderr  # a long value is cut short
         assert done.stderr.count("\n") == 1
     assert not missing.parent.exists()
     assert {p: p.read_bytes() for p in kept} == kept
@@ -251,7 +252,9 @@ def test_sweep_stopped_by_sigterm_stops_its_workers_and_keeps_its_finished_chunk
     assert f"interrupted: the finished chunks are kept in {db}" in err and "kessen: stopped by SIGTERM" in err
     kept = chunks()
     assert kept >= 2
-    again, _, err, _ = _stopped_by(signal.SIGTERM, ["sweep", str(sweep), "--db", str(db), "--workers", "2"], group=False, ready=lambda: True)
+    again, _, err, _ = _stopped_by(
+        signal.SIGTERM, ["sweep", str(sweep), "--db", str(db), "--workers", "2"], group=False, ready=lambda: chunks() > kept
+    )
     assert again.returncode == 143 and f"reused {kept} of " in err, err
 
 
