@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -162,3 +165,35 @@ def test_the_simulations_kept_are_bounded_finished_ones_dropped_first(store: Sto
         store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
     with pytest.raises(StoreFull, match="simulations waiting or running: the server keeps at most 2"):
         store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, waiting=2)
+
+
+def _at_once(count: int, attempt: Callable[[], object]) -> list[object]:
+    """*attempt* on *count* threads released together; what each returned or raised."""
+    start = threading.Barrier(count)
+
+    def one() -> object:
+        start.wait()
+        try:
+            return attempt()
+        except StoreFull as refused:
+            return refused
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: one(), range(count)))
+
+
+def test_the_waiting_limit_holds_under_64_concurrent_requests(store: Store) -> None:
+    """Issue 22 §3: the count of waiting simulations and the insert are one write transaction; 64 threads asking at
+    once for a place among 16 get exactly 16 (the count read outside the transaction let 55 in)."""
+    outcomes = _at_once(64, lambda: store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, waiting=16))
+    assert sum(isinstance(o, StoreFull) for o in outcomes) == 48
+    assert len(store.unfinished_simulations()) == 16
+
+
+def test_the_room_limit_holds_under_64_concurrent_requests(store: Store) -> None:
+    """Issue 22 §3: making room and inserting are one write transaction; 64 unfinished matches asked for at once with
+    room for 40 leave exactly 40 (the race stored 1,039 of a limit of 1,000)."""
+    room = Room(limit=40, idle=3600.0)
+    outcomes = _at_once(64, lambda: store.add_match(ruleset="r", scenario="", seed=1, people=("a",), save="{}", room=room))
+    assert sum(isinstance(o, StoreFull) for o in outcomes) == 24
+    assert store.count_matches() == 40

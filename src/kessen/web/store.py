@@ -164,7 +164,7 @@ class Store:
         """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull)."""
         record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished)
         now = time.time()
-        with self._connect() as db:
+        with self._connect(write=True) as db:
             if room is not None:
                 _make_room(db, "matches", "finished = 1", room, "open matches")
             db.execute(
@@ -206,7 +206,7 @@ class Store:
         (StoreFull) when that many are already queued or running."""
         record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source)
         now = time.time()
-        with self._connect() as db:
+        with self._connect(write=True) as db:
             if waiting is not None:
                 busy = int(db.execute("SELECT COUNT(*) FROM simulations WHERE status IN ('queued', 'running')").fetchone()[0])
                 if busy >= waiting:
@@ -270,9 +270,14 @@ class Store:
     # --- the file --------------------------------------------------------------------------------------
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """A connection in one transaction, committed on success and rolled back on an error. With *write*, the
+        transaction takes the file's write lock before its first read (``BEGIN IMMEDIATE``), so that what it counts
+        is still true when it inserts: two servers' threads never both take the last place."""
         with closing(sqlite3.connect(self.path, timeout=30)) as db:
-            with db:  # one transaction: committed on success, rolled back on an error
+            with db:
+                if write:
+                    db.execute("BEGIN IMMEDIATE")
                 yield db
 
     def _migrate(self, field: str) -> None:
