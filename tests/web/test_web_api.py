@@ -16,6 +16,7 @@ from kessen.web.app import create_app
 from kessen.web.limits import MAX_BODY_BYTES
 from kessen.web.store import Store
 from kessen.web.texts import field_paths
+from tests.web.clients import JSON
 
 SB = "song-of-blades"
 MELEE = {"attacker_combat": 3, "defender_combat": 2}
@@ -112,7 +113,7 @@ def test_odds_bad_body_is_422_with_the_field_and_value(client: TestClient) -> No
     ],
 )
 def test_odds_malformed_bodies_are_422(client: TestClient, body: bytes, expected: str) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=body)
+    response = client.post(f"/api/odds/{SB}/melee", content=body, headers=JSON)
     assert response.status_code == 422
     assert error_of(response).startswith(expected)
 
@@ -134,18 +135,18 @@ def test_odds_wrong_method_is_405(client: TestClient) -> None:
 
 
 def test_body_over_the_limit_is_413_by_its_content_length(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=b" " * (MAX_BODY_BYTES + 1))
+    response = client.post(f"/api/odds/{SB}/melee", content=b" " * (MAX_BODY_BYTES + 1), headers=JSON)
     assert response.status_code == 413
     assert error_of(response) == "kessen: error: body: larger than the limit of 1,000,000 bytes"
 
 
 def test_body_at_the_limit_is_read(client: TestClient) -> None:
     body = json.dumps(MELEE).encode().ljust(MAX_BODY_BYTES, b" ")
-    assert client.post(f"/api/odds/{SB}/melee", content=body).status_code == 200
+    assert client.post(f"/api/odds/{SB}/melee", content=body, headers=JSON).status_code == 200
 
 
 def test_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=iter([b" " * 600_000, b" " * 600_000]))
+    response = client.post(f"/api/odds/{SB}/melee", content=iter([b" " * 600_000, b" " * 600_000]), headers=JSON)
     assert response.status_code == 413
     assert error_of(response) == "kessen: error: body: larger than the limit of 1,000,000 bytes"
 
@@ -166,7 +167,7 @@ def test_streamed_body_is_refused_as_soon_as_it_passes_the_limit(store: Store) -
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": f"/api/odds/{SB}/melee", "raw_path": f"/api/odds/{SB}/melee".encode(),
-             "query_string": b"", "headers": [(b"content-type", b"application/json")], "http_version": "1.1",
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")], "http_version": "1.1",
              "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000), "root_path": ""}
     asyncio.run(create_app(store)(scope, receive, send))
     assert sent[0]["status"] == 413
@@ -174,7 +175,7 @@ def test_streamed_body_is_refused_as_soon_as_it_passes_the_limit(store: Store) -
 
 
 def test_bad_content_length_is_400(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=b"{}", headers={"content-length": "lots"})
+    response = client.post(f"/api/odds/{SB}/melee", content=b"{}", headers={**JSON, "content-length": "lots"})
     assert response.status_code == 400
     assert "content-length" in error_of(response)
 

@@ -26,6 +26,7 @@ from kessen.web.app import create_app
 from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
 from kessen.web.texts import starting_inputs
+from tests.web.clients import BASE, JSON, local
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the shared strategies
 from strategies import garbage_values  # noqa: E402
@@ -61,7 +62,7 @@ def client(tmp: Path) -> TestClient:
         store = Store.open(tmp / "fuzz.sqlite3")
         app = create_app(store)
         app.state.simulations = Accepting(store, workers=0)
-        _client = TestClient(app, raise_server_exceptions=False)
+        _client = local(app, raise_server_exceptions=False)
         made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
         assert made.status_code == 201, made.text
         _match = made.json()["id"]
@@ -102,7 +103,7 @@ bodies = st.one_of(
     st.text(max_size=200).map(str.encode),
 )
 headers = st.dictionaries(
-    st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for"]),
+    st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for", "origin", "host", "sec-fetch-site"]),
     st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
     max_size=3,
 )
@@ -113,7 +114,7 @@ headers = st.dictionaries(
 def test_web_fuzz_any_request_to_any_route_is_never_a_5xx(tmp_path_factory: Any, method: str, path: str, query: str, body: bytes, extra: dict[str, str]) -> None:
     served = client(tmp_path_factory.getbasetemp())
     path = path.replace("/MATCH", f"/{_match}")  # the one match in play, so its routes are reached too
-    response = served.request(method, "http://testserver" + path + query, content=body if method not in ("GET", "HEAD") else None, headers=extra)
+    response = served.request(method, BASE + path + query, content=body if method not in ("GET", "HEAD") else None, headers={**JSON, **extra})
     assert_answered(response, method)
 
 
@@ -165,7 +166,7 @@ def _containers(value: Any) -> list[Any]:
 @given(case=mutated_inputs())
 def test_web_fuzz_mutated_odds_inputs_are_answered_or_refused(tmp_path_factory: Any, case: tuple[str, str, Any]) -> None:
     rid, name, value = case
-    response = client(tmp_path_factory.getbasetemp()).post(f"/api/odds/{rid}/{name}", content=json.dumps(value).encode())
+    response = client(tmp_path_factory.getbasetemp()).post(f"/api/odds/{rid}/{name}", content=json.dumps(value).encode(), headers=JSON)
     assert_answered(response, "POST")
     if response.status_code == 200:
         assert response.json()["outcomes"]
@@ -227,7 +228,7 @@ def match_requests(draw: st.DrawFn) -> tuple[str, Any]:
 @given(request=match_requests())
 def test_web_fuzz_match_board_and_simulation_requests_are_answered_or_refused(tmp_path_factory: Any, request: tuple[str, Any]) -> None:
     route, body = request
-    response = client(tmp_path_factory.getbasetemp()).post(route, content=json.dumps(body).encode())
+    response = client(tmp_path_factory.getbasetemp()).post(route, content=json.dumps(body).encode(), headers=JSON)
     assert_answered(response, "POST")
 
 
@@ -239,7 +240,7 @@ def test_web_fuzz_any_notation_is_taken_or_refused_with_its_rule(tmp_path_factor
     response = served.post(f"/api/matches/{_match}/choose", json={"notation": notation})
     assert_answered(response, "POST")
     if response.status_code == 200:  # a legal choice was made: take it back, so the match stays at its first decision
-        assert served.post(f"/api/matches/{_match}/undo").status_code == 200
+        assert served.post(f"/api/matches/{_match}/undo", json={}).status_code == 200
 
 
 @fuzz(200)
@@ -263,4 +264,4 @@ def test_web_fuzz_damaged_saves_are_loaded_or_refused(tmp_path_factory: Any, dat
         if how == "resealed":  # a checksum that matches: the save's contents themselves are checked
             parsed["checksum"] = checksum({k: v for k, v in parsed.items() if k != "checksum"})
         body = json.dumps(parsed).encode()
-    assert_answered(served.post("/api/matches/load", content=body), "POST")
+    assert_answered(served.post("/api/matches/load", content=body, headers=JSON), "POST")

@@ -17,6 +17,7 @@ from kessen.web.app import create_app
 from kessen.web.playing import Matches
 from kessen.web.store import Room, Store, StoreFull
 from tests.web.toy_web import SCENARIO, TOY, register
+from tests.web.clients import JSON, local
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +27,7 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store), raise_server_exceptions=False) as test_client:
+    with local(create_app(store), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -111,11 +112,11 @@ def test_undo_goes_back_to_before_the_persons_last_decision(client: TestClient) 
     before = client.get(f"/api/matches/{match_id}").json()
     client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 3"})
     client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"})
-    once = client.post(f"/api/matches/{match_id}/undo")
+    once = client.post(f"/api/matches/{match_id}/undo", json={})
     assert once.status_code == 200 and once.json()["can_undo"] is True
-    twice = client.post(f"/api/matches/{match_id}/undo").json()
+    twice = client.post(f"/api/matches/{match_id}/undo", json={}).json()
     assert twice == before
-    body = refusal(client.post(f"/api/matches/{match_id}/undo"))
+    body = refusal(client.post(f"/api/matches/{match_id}/undo", json={}))
     assert body["rule"] is None and body["reason"] == "there is no decision of yours to undo"
 
 
@@ -142,11 +143,11 @@ def test_the_save_downloads_as_the_matchs_save_file_and_loads_into_a_new_match(c
     expected = same_match()
     expected.choose("dash 2")
     assert save.text == expected.dumps()
-    loaded = client.post("/api/matches/load", content=save.content)
+    loaded = client.post("/api/matches/load", content=save.content, headers=JSON)
     assert loaded.status_code == 201
     again = client.get(f"/api/matches/{loaded.json()['id']}").json()
     assert {k: v for k, v in again.items() if k != "id"} == {k: v for k, v in state.items() if k != "id"}
-    assert client.post(f"/api/matches/{loaded.json()['id']}/undo").json()["events"] == []  # the undo point came back too
+    assert client.post(f"/api/matches/{loaded.json()['id']}/undo", json={}).json()["events"] == []  # the undo point came back too
 
 
 @pytest.mark.parametrize(
@@ -159,7 +160,7 @@ def test_the_save_downloads_as_the_matchs_save_file_and_loads_into_a_new_match(c
     ],
 )
 def test_a_bad_save_is_refused_naming_it(client: TestClient, body: bytes, expected: str) -> None:
-    assert refusal(client.post("/api/matches/load", content=body))["error"].startswith(expected)
+    assert refusal(client.post("/api/matches/load", content=body, headers=JSON))["error"].startswith(expected)
 
 
 def test_a_tampered_save_is_refused(client: TestClient) -> None:
@@ -171,12 +172,12 @@ def test_a_tampered_save_is_refused(client: TestClient) -> None:
 def test_a_restarted_server_replays_every_match_from_its_save(tmp_path: Path) -> None:
     """Nothing is lost: a new app on the same store finds the match at the same decision, with its undo points."""
     path = tmp_path / "k.sqlite3"
-    with TestClient(create_app(Store.open(path))) as first:
+    with local(create_app(Store.open(path))) as first:
         match_id = start(first)
         state = first.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"}).json()
-    with TestClient(create_app(Store.open(path))) as second:
+    with local(create_app(Store.open(path))) as second:
         assert second.get(f"/api/matches/{match_id}").json() == state
-        assert second.post(f"/api/matches/{match_id}/undo").json()["events"] == []
+        assert second.post(f"/api/matches/{match_id}/undo", json={}).json()["events"] == []
 
 
 def test_a_match_evicted_from_memory_replays_from_the_store(store: Store) -> None:
@@ -300,7 +301,7 @@ def test_an_unknown_match_is_404(client: TestClient, route: str) -> None:
     assert body["error"].startswith("kessen: error: match: no such match")
 
 
-@pytest.mark.parametrize(("route", "body"), [("choose", {"notation": "dash 1"}), ("undo", None)])
+@pytest.mark.parametrize(("route", "body"), [("choose", {"notation": "dash 1"}), ("undo", {})])
 def test_choosing_or_undoing_in_an_unknown_match_is_404(client: TestClient, route: str, body: Any) -> None:
     refusal(client.post(f"/api/matches/nope/{route}", json=body), 404)
 

@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,9 +26,17 @@ class Server:
         self.line = self.process.stdout.readline().strip()
         self.url = self.line.split("open ", 1)[1].split(" ", 1)[0]
 
-    def get(self, path: str) -> tuple[int, bytes]:
-        with urllib.request.urlopen(self.url.rstrip("/") + path, timeout=30) as response:
-            return response.status, response.read()
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        return self.request("GET", path, headers=headers)
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """The status and body of a request (a refusal too), to 127.0.0.1 whatever address the server printed."""
+        url = self.url.replace("0.0.0.0", "127.0.0.1").rstrip("/") + path
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, body, headers or {}, method=method), timeout=30) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read()
 
     def stop(self) -> None:
         self.process.terminate()
@@ -54,7 +63,7 @@ def test_serve_refuses_a_streamed_body_once_it_passes_the_limit(server: Server) 
     """A chunked upload is answered 413 after about 1 MB; the rest is never read."""
     host, port = server.url.split("//")[1].rstrip("/").split(":")
     with socket.create_connection((host, int(port)), timeout=30) as conn:
-        conn.sendall(b"POST /api/odds/song-of-blades/melee HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n")
+        conn.sendall(b"POST /api/odds/song-of-blades/melee HTTP/1.1\r\nHost: %s\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n" % f"{host}:{port}".encode())
         chunk = b" " * 65536
         answer = b""
         sent = 0
@@ -77,6 +86,28 @@ def test_serve_refuses_a_streamed_body_once_it_passes_the_limit(server: Server) 
             answer += conn.recv(65536)
     assert answer.startswith(b"HTTP/1.1 413")
     assert sent < 4_000_000
+
+
+def test_serve_refuses_a_rebound_host_and_a_cross_site_post(server: Server) -> None:
+    """Issue 22 §3 on the real server: a page of evil.example whose name points at 127.0.0.1 gets 421; the text/plain
+    POST any page may send to any address gets 415, one from another origin 403."""
+    status, body = server.get("/api/scenarios", {"host": "evil.example:8000"})
+    assert status == 421 and json.loads(body)["error"].startswith("kessen: error: host: this server answers only to 127.0.0.1")
+    melee = b'{"attacker_combat": 3, "defender_combat": 2}'
+    assert server.request("POST", "/api/odds/song-of-blades/melee", melee, {"content-type": "text/plain"})[0] == 415
+    assert server.request("POST", "/api/odds/song-of-blades/melee", melee, {"content-type": "application/json", "origin": "http://evil.example"})[0] == 403
+    assert server.request("POST", "/api/odds/song-of-blades/melee", melee, {"content-type": "application/json", "origin": server.url.rstrip("/")})[0] == 200
+
+
+def test_serve_on_every_interface_answers_to_its_addresses_not_to_other_names(tmp_path: Path) -> None:
+    """``--host 0.0.0.0``: reached at 127.0.0.1 (any address of the machine); a foreign name is still 421."""
+    every = Server(tmp_path / "k.sqlite3", "--host", "0.0.0.0")
+    try:
+        assert every.url.startswith("http://0.0.0.0:")
+        assert every.get("/api/rulesets")[0] == 200
+        assert every.get("/api/rulesets", {"host": "evil.example"})[0] == 421
+    finally:
+        every.stop()
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -20,13 +20,14 @@ from kessen.web.app import create_app
 from kessen.web.scenarios import shipped_text
 from kessen.web.simulations import MAX_RUNS, WAITING
 from kessen.web.store import Store
+from tests.web.clients import local
 
 HERO = "song-of-blades/hero-against-mob"
 
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store), raise_server_exceptions=False) as test_client:
+    with local(create_app(store), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -71,7 +72,7 @@ def test_a_simulation_gives_the_win_rates_intervals_and_casualties_of_kessen_sim
 
 def test_a_simulation_on_the_process_pool_gives_the_same_result(store: Store) -> None:
     """The server's default: battles on spawned worker processes; the seeded chunks give the same tally."""
-    with TestClient(create_app(store, workers=1)) as client:
+    with local(create_app(store, workers=1)) as client:
         body = finished(client, client.post("/api/simulations", json={"scenario": HERO, "runs": 6, "seed": 3}).json()["id"])
     stats = expected(6, 3)
     assert body["status"] == "done"
@@ -84,7 +85,7 @@ def test_a_simulation_left_unfinished_runs_again_when_the_server_starts(tmp_path
     store = Store.open(path)
     record = store.add_simulation(ruleset="song-of-blades", scenario=shipped_text(HERO), runs=5, seed=9, source=HERO)
     store.record_progress(record.id, done=3)  # a server stopped while it ran
-    with TestClient(create_app(Store.open(path))) as client:
+    with local(create_app(Store.open(path))) as client:
         body = finished(client, record.id)
     assert body["status"] == "done" and body["done"] == 5
     stats = expected(5, 9)
@@ -120,7 +121,7 @@ def test_too_many_waiting_simulations_is_429(store: Store) -> None:
     app = create_app(store)  # not started: nothing plays, so every one waits
     for _ in range(WAITING):
         store.add_simulation(ruleset="song-of-blades", scenario=shipped_text(HERO), runs=5, seed=1, source=HERO)
-    response = TestClient(app).post("/api/simulations", json={"scenario": HERO, "runs": 5, "seed": 1})
+    response = local(app).post("/api/simulations", json={"scenario": HERO, "runs": 5, "seed": 1})
     assert response.status_code == 429
     assert response.json()["error"] == f"kessen: error: simulations waiting or running: the server keeps at most {WAITING}, and none of them can be dropped yet; finish one or try later"
 
