@@ -7,6 +7,7 @@ import json
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -139,3 +140,27 @@ def test_serve_refuses_an_unknown_host_with_one_line(tmp_path: Path) -> None:
 def test_serve_refuses_a_port_out_of_range(tmp_path: Path) -> None:
     result = run("--port", "70000", "--db", str(tmp_path / "k.sqlite3"))
     assert result.returncode == 2 and result.stdout == ""
+
+
+def test_serve_logs_no_traceback_when_clients_go_away(server: Server) -> None:
+    """Issue 22 §3: clients that close the connection halfway (after the headers, in the middle of the body, while
+    their answer is being worked out) leave nothing in the server's log: no traceback, no error line."""
+    host, port = server.url.split("//")[1].rstrip("/").split(":")
+    head = b"POST %s HTTP/1.1\r\nHost: %s:%s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+    melee = b'{"attacker_combat": 3, "defender_combat": 2}'
+    partings = [
+        head % (b"/api/odds/song-of-blades/melee", host.encode(), port.encode(), 100),  # headers only
+        head % (b"/api/odds/song-of-blades/melee", host.encode(), port.encode(), 100) + melee[:20],  # half a body
+        head % (b"/api/odds/song-of-blades/melee", host.encode(), port.encode(), len(melee)) + melee,  # the whole request
+        head % (b"/api/scenarios/check", host.encode(), port.encode(), 10_000) + b'{"text": "' + b"x" * 5000,
+        b"GET /api/rulesets HTTP/1.1\r\nHost: %s:%s\r\n\r\n" % (host.encode(), port.encode()),
+    ]
+    for request in partings:
+        with socket.create_connection((host, int(port)), timeout=30) as conn:
+            conn.sendall(request)
+            time.sleep(0.2)
+    assert server.get("/api/rulesets")[0] == 200  # still serving
+    server.stop()
+    assert server.process.stderr is not None
+    log = server.process.stderr.read()
+    assert "Traceback" not in log and "ERROR" not in log and "Exception" not in log, log

@@ -15,7 +15,7 @@ from kessen.web import api, match_api, simulation_api
 from kessen.web.assets import Asset, load_assets
 from kessen.web.errors import error_response, install_error_handlers
 from kessen.web.guard import LOOPBACK, Hosts, RequestGuard
-from kessen.web.limits import BodyLimit
+from kessen.web.limits import BODY_SECONDS, BodyLimit
 from kessen.web.playing import Matches
 from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
@@ -23,9 +23,9 @@ from kessen.web.store import Store
 PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
 
 
-def create_app(store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK) -> FastAPI:
-    """The app serving one store, answering to *hosts* (:mod:`kessen.web.guard`); simulations are played by *workers*
-    processes (0: on the runner's own thread).
+def create_app(store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK, body_seconds: float = BODY_SECONDS) -> FastAPI:
+    """The app serving one store, answering to *hosts* (:mod:`kessen.web.guard`) and waiting at most *body_seconds*
+    for a request's body; simulations are played by *workers* processes (0: on the runner's own thread).
 
     The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
     lifespan), simulations a stopped server left unfinished are played again, and stopping ends the workers.
@@ -51,7 +51,7 @@ def create_app(store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK) -> Fa
     app.state.matches = Matches(store)
     app.state.simulations = runner
     install_error_handlers(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, seconds=body_seconds)
     app.add_middleware(RequestGuard, hosts=hosts)  # the outermost: a request not for this server reads nothing
     for module in (api, match_api, simulation_api):
         app.include_router(module.router)
