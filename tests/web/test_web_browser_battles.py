@@ -341,6 +341,30 @@ def test_browser_simulate_to_its_result(server: str, page: Page) -> None:
     assert page.locator(".win-table tbody tr").count() == len(stats.sides) + 1
 
 
+def test_browser_simulate_cancel_shows_the_battles_it_finished(server: str, page: Page) -> None:
+    """Issue 22 §3: Cancel on a running simulation of 10,000 battles; the page says it was cancelled and shows the
+    win rates of the battles it finished, each kessen.sim's for that many battles with the same seed."""
+    name = SCENARIOS["song-of-blades"]
+    page.goto(f"{server}/simulate?lang=en&scenario={name}")
+    expect(page.locator('[data-action="simulate"]')).to_be_enabled()
+    page.locator("#sim-runs").fill("10000")
+    page.locator("#sim-seed").fill("3")
+    page.locator('[data-action="simulate"]').click()
+    expect(page.locator("#sim-status")).to_have_attribute("data-status", "running", timeout=60_000)
+    while int(page.locator("#sim-progress").get_attribute("value") or 0) < 4:  # the page's policy forbids wait_for_function
+        page.wait_for_timeout(100)
+    page.locator('[data-action="cancel-simulation"]').click()
+    expect(page.locator("#sim-status")).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    expect(page.locator('[data-action="cancel-simulation"]')).to_be_hidden()
+    found = re.search(r"cancelled after (\d+) of 10000 battles", page.locator("#sim-status").inner_text())
+    assert found, page.locator("#sim-status").inner_text()
+    battles = int(found.group(1))
+    scenario = SHIPPED[name]
+    stats = simulate(get_ruleset(scenario.ruleset), scenario.path.read_text(encoding="utf-8"), name, runs=battles, seed=3, executor=InlineExecutor())
+    for side in stats.sides:
+        assert page.locator(f'.win-table tr[data-side="{side}"] td').nth(0).inner_text() == str(stats.wins[side])
+
+
 def test_browser_simulate_refuses_too_many_battles(server: str, page: Page) -> None:
     page.goto(f"{server}/simulate?lang=en")
     expect(page.locator('[data-action="simulate"]')).to_be_enabled()

@@ -47,7 +47,7 @@ class Accepting(SimulationRunner):
     battles in the background would only slow it."""
 
     def submit(self, simulation_id: str) -> None:
-        self.store.record_failure(simulation_id, error="kessen: error: not played in the fuzz test")
+        self.store.end_simulation(simulation_id, status="failed", done=0, error="kessen: error: not played in the fuzz test")
 
 
 _client: TestClient | None = None

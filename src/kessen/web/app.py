@@ -17,20 +17,25 @@ from kessen.web.errors import error_response, install_error_handlers
 from kessen.web.guard import LOOPBACK, Hosts, RequestGuard
 from kessen.web.limits import BODY_SECONDS, BodyLimit
 from kessen.web.playing import Matches
-from kessen.web.simulations import SimulationRunner
+from kessen.web.simulations import SIMULATION_SECONDS, SimulationRunner
 from kessen.web.store import Store
 
 PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
 
 
-def create_app(store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK, body_seconds: float = BODY_SECONDS) -> FastAPI:
+def create_app(
+    store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK, body_seconds: float = BODY_SECONDS,
+    simulation_seconds: float = SIMULATION_SECONDS,
+) -> FastAPI:
     """The app serving one store, answering to *hosts* (:mod:`kessen.web.guard`) and waiting at most *body_seconds*
-    for a request's body; simulations are played by *workers* processes (0: on the runner's own thread).
+    for a request's body; simulations are played by *workers* processes (0: on the runner's own thread), each for at
+    most *simulation_seconds*.
 
     The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
-    lifespan), simulations a stopped server left unfinished are played again, and stopping ends the workers.
+    lifespan), simulations a stopped server left unfinished go on from their finished chunks, and stopping ends the
+    workers.
     """
-    runner = SimulationRunner(store, workers=workers)
+    runner = SimulationRunner(store, workers=workers, seconds=simulation_seconds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
