@@ -32,15 +32,18 @@ def create_app(
     most *simulation_seconds*.
 
     The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
-    lifespan), simulations a stopped server left unfinished go on from their finished chunks, and stopping ends the
-    workers.
+    lifespan), simulations a stopped server left unfinished go on from their finished chunks and its unplayed AI
+    battles are played; stopping ends the workers.
     """
     runner = SimulationRunner(store, workers=workers, seconds=simulation_seconds)
+    matches = Matches(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runner.resume()
+        matches.resume()
         yield
+        matches.stop()
         runner.stop()
 
     app = FastAPI(
@@ -53,7 +56,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.store = store
-    app.state.matches = Matches(store)
+    app.state.matches = matches
     app.state.simulations = runner
     install_error_handlers(app)
     app.add_middleware(BodyLimit, seconds=body_seconds)

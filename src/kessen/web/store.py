@@ -123,7 +123,8 @@ class Room:
 
 @record
 class MatchRecord:
-    """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text)."""
+    """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text), whether
+    it is over, and whether the AI is still *playing* it in the background (its save is then the one it started from)."""
 
     id: str
     ruleset: str
@@ -132,6 +133,7 @@ class MatchRecord:
     people: tuple[str, ...]
     save: str
     finished: bool = False
+    playing: bool = False
 
 
 @record
@@ -186,17 +188,24 @@ class Store:
 
     def add_match(
         self, *, ruleset: str, scenario: str, seed: int, people: tuple[str, ...], save: str, finished: bool = False,
-        room: Room | None = None,
+        room: Room | None = None, playing: int | None = None,
     ) -> MatchRecord:
-        """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull)."""
-        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished)
+        """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull).
+        With *playing*, the AI is to play it in the background, and it is refused (StoreFull) when that many are
+        being played already."""
+        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished, playing is not None)
         now = time.time()
         with self._connect(write=True) as db:
+            if playing is not None:
+                busy = int(db.execute("SELECT COUNT(*) FROM matches WHERE playing = 1").fetchone()[0])
+                if busy >= playing:
+                    raise StoreFull("AI battles being played", playing)
             if room is not None:
                 _make_room(db, "matches", "finished = 1", room, "open matches")
             db.execute(
-                "INSERT INTO matches (id, ruleset, scenario, seed, people, save, created, updated, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now, int(finished)),
+                "INSERT INTO matches (id, ruleset, scenario, seed, people, save, created, updated, finished, playing) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now, int(finished), int(record.playing)),
             )
         return record
 
@@ -204,19 +213,26 @@ class Store:
         """The match with this id, or None."""
         with self._connect() as db:
             row = db.execute(
-                "SELECT id, ruleset, scenario, seed, people, save, finished FROM matches WHERE id = ?", (match_id,)
+                "SELECT id, ruleset, scenario, seed, people, save, finished, playing FROM matches WHERE id = ?", (match_id,)
             ).fetchone()
         if row is None:
             return None
-        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5], bool(row[6]))
+        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5], bool(row[6]), bool(row[7]))
 
     def update_match(self, match_id: str, *, save: str, finished: bool = False) -> bool:
-        """Replace a match's save file (after a decision or an undo); False when there is no such match."""
-        with self._connect() as db:
+        """Replace a match's save file (after a decision or an undo, or once the AI has played it in the background);
+        False when there is no such match."""
+        with self._connect(write=True) as db:
             changed = db.execute(
-                "UPDATE matches SET save = ?, finished = ?, updated = ? WHERE id = ?", (save, int(finished), time.time(), match_id)
+                "UPDATE matches SET save = ?, finished = ?, playing = 0, updated = ? WHERE id = ?", (save, int(finished), time.time(), match_id)
             ).rowcount
         return changed == 1
+
+    def playing_matches(self) -> list[str]:
+        """The ids of the matches the AI is to play in the background (a restarted server plays them), oldest first."""
+        with self._connect() as db:
+            rows = db.execute("SELECT id FROM matches WHERE playing = 1 ORDER BY created, rowid").fetchall()
+        return [row[0] for row in rows]
 
     def count_matches(self) -> int:
         """How many matches are kept (the server limits the open ones)."""
