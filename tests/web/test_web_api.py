@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -266,3 +267,27 @@ def test_unknown_route_is_404_with_the_error_line(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code == 404, path
         assert "no such page or API route" in error_of(response)
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        ("/api/scenarios/check", {"text": ""}),
+        ("/api/scenarios/board", {"scenario": ""}),
+        ("/api/matches", {"scenario": "", "seed": 1, "people": []}),
+        ("/api/simulations", {"scenario": "", "seed": 1, "runs": 1}),
+    ],
+)
+def test_a_scenario_too_costly_to_parse_is_422_on_every_route(client: TestClient, monkeypatch: pytest.MonkeyPatch, route: str, body: dict[str, Any]) -> None:
+    """Issue 22 §3: 589 KB of 60,000 empty tables (seconds of tomllib, 12–14 s four at once) is refused by the one
+    bounded reader, counted before any parsing, with the line the CLI prints."""
+    text = 'ruleset = "song-of-blades"\n' + "".join(f"[table{i}]\n" for i in range(60_000))
+
+    def parse(_text: str) -> None:
+        raise AssertionError("tomllib was called")
+
+    monkeypatch.setattr(tomllib, "loads", parse)
+    field = "text" if "text" in body else "scenario"
+    response = client.post(route, json={**body, field: text})
+    assert response.status_code == 422
+    assert error_of(response) == "kessen: error: scenario: more than 50,000 keys, tables and list entries (60,001 of =, [, { and , outside strings and comments)"

@@ -1,7 +1,8 @@
 """Hostile requests never get a 5xx: thousands of malformed requests across every route (random methods, paths,
-queries, headers and bodies; mutated odds inputs; mutated scenario texts; mutated match, choice, save, events and
-simulation requests), each answered with a 2xx, a 304 or a 4xx whose body is one error line (a refused choice also
-names its rule and reason).
+queries, headers and bodies; foreign hosts and origins, bodies of every content type; mutated odds inputs; mutated
+scenario texts, some too costly to parse; mutated match, choice, save, events and simulation requests; cancels of
+simulations waiting, ended or unknown), each answered with a 2xx, a 304 or a 4xx whose body is one error line (a
+refused choice also names its rule and reason).
 
 Derandomized like tests/test_fuzz_inputs.py (the same requests every run); KESSEN_FUZZ_RANDOM=1 explores fresh ones.
 """
@@ -52,12 +53,13 @@ class Accepting(SimulationRunner):
 
 _client: TestClient | None = None
 _match: str = ""
+_simulation: str = ""
 
 
 def client(tmp: Path) -> TestClient:
     """One app for all examples of a test run (a new client per example would dominate the time), with one match
     in play whose id the paths use."""
-    global _client, _match
+    global _client, _match, _simulation
     if _client is None:
         store = Store.open(tmp / "fuzz.sqlite3")
         app = create_app(store)
@@ -66,6 +68,7 @@ def client(tmp: Path) -> TestClient:
         made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
         assert made.status_code == 201, made.text
         _match = made.json()["id"]
+        _simulation = _client.post("/api/simulations", json={"scenario": "song-of-blades/hero-against-mob", "runs": 1, "seed": 1}).json()["id"]
     return _client
 
 
@@ -92,7 +95,7 @@ paths = st.one_of(
     st.sampled_from(["/", "/odds", "/viewer", "/play", "/simulate", "/docs", "/api/openapi.json", "/api/rulesets", "/api/scenarios", "/api/scenarios/check",
                      "/api/scenarios/board", "/api/matches", "/api/matches/load", "/api/matches/from-events", "/api/simulations"]),
     st.builds(lambda m, r: f"/api/matches/{m}{r}", segments, st.sampled_from(MATCH_ROUTES)),
-    st.builds(lambda r: f"/api/simulations/{r}", segments),
+    st.builds(lambda r: f"/api/simulations/{r}", st.one_of(segments, st.just("SIM"))),
     st.builds(lambda r, n: f"/api/scenarios/{r}/{n}", segments, segments),
     st.lists(segments, max_size=4).map(lambda parts: "/" + "/".join(parts)),
 )
@@ -102,9 +105,14 @@ bodies = st.one_of(
     garbage_values.map(lambda v: json.dumps(v).encode()),
     st.text(max_size=200).map(str.encode),
 )
+header_values = st.one_of(
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+    st.sampled_from(["127.0.0.1:8000", "localhost", "[::1]", "evil.example", "http://127.0.0.1:8000", "http://evil.example", "null",
+                     "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "application/json; charset=latin-1"]),
+)
 headers = st.dictionaries(
     st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for", "origin", "host", "sec-fetch-site"]),
-    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+    header_values,
     max_size=3,
 )
 
@@ -113,7 +121,7 @@ headers = st.dictionaries(
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]), path=paths, query=queries, body=bodies, extra=headers)
 def test_web_fuzz_any_request_to_any_route_is_never_a_5xx(tmp_path_factory: Any, method: str, path: str, query: str, body: bytes, extra: dict[str, str]) -> None:
     served = client(tmp_path_factory.getbasetemp())
-    path = path.replace("/MATCH", f"/{_match}")  # the one match in play, so its routes are reached too
+    path = path.replace("/MATCH", f"/{_match}").replace("/SIM", f"/{_simulation}")  # the match and simulation kept, so their routes are reached too
     response = served.request(method, BASE + path + query, content=body if method not in ("GET", "HEAD") else None, headers={**JSON, **extra})
     assert_answered(response, method)
 
@@ -191,6 +199,9 @@ def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             lines[index] = draw(st.text(max_size=20))
         if not lines:
             lines = [""]
+    if draw(st.integers(0, 19)) == 0:  # now and then many tables, keys, list entries or lines: too costly to parse from 50,001 on
+        many = draw(st.sampled_from(["[t{}]\n", "k{} = 1\n", "{},", "#\n"]))
+        lines.append("".join(many.format(i) for i in range(draw(st.sampled_from([5_000, 50_001, 60_000])))))
     ruleset = draw(st.one_of(st.just(rid), st.none(), st.sampled_from(RULESETS)))
     return {"text": "\n".join(lines), **({"ruleset": ruleset} if ruleset else {})}
 

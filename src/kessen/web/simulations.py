@@ -12,6 +12,7 @@ the one an uninterrupted run gives.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -109,11 +110,15 @@ class _SharedPool:
         """A simulation is over; the pool waits for the next."""
 
     def stop(self) -> None:
-        """End the workers (the chunks they were given go with them); the next simulation starts a new pool."""
+        """End the workers (the chunks they were given go with them); the next simulation starts a new pool.
+
+        The pool and its result iterators hold one another, so only a collection frees the pool's semaphores; done
+        here, before the server's process exits, so that the resource tracker has no leaked semaphores to warn of."""
         if self._pool is not None:
             self._pool.terminate()
             self._pool.join()
             self._pool = None
+            gc.collect()
 
 
 @record
@@ -206,23 +211,26 @@ class SimulationRunner:
 
     def _run(self, found: SimulationRecord) -> None:
         kept: dict[int, Tally] = {}
+        status: SimulationStatus = "done"
+        error: str | None = None
         try:
             self._play(found, kept)
         except Halted:
             if self._stopping.is_set():
                 return  # unfinished in the store: the next start goes on from its chunks
-            if self._pool is not None:
-                self._pool.stop()  # its workers were given the chunks after this one
-            self._end(found, kept, "stopped")  # nothing when a cancel ended it already
-        except KessenError as error:
-            self._end(found, kept, "failed", error=error_line(error))
-        except Exception as error:  # a fault of the engine: said on the page and in the log, the runner goes on
+            status = "stopped"  # or cancelled, which ended it already
+        except KessenError as refused:
+            status, error = "failed", error_line(refused)
+        except Exception as fault:  # a fault of the engine: said on the page and in the log, the runner goes on
             _log.exception("simulation %s failed", found.id)
-            self._end(found, kept, "failed", error=error_line(f"the simulation stopped: {type(error).__name__}: {error}"))
-        else:
-            self._end(found, kept, "done")
+            status, error = "failed", error_line(f"the simulation stopped: {type(fault).__name__}: {fault}")
         finally:
             self._playing = None
+        if status != "done" and self._pool is not None:
+            # its workers still hold the chunks after the ones that ended it; stopped here, out of the except block,
+            # whose traceback would keep the pool alive
+            self._pool.stop()
+        self._end(found, kept, status, error=error)  # nothing when a cancel ended it already
 
     def _play(self, found: SimulationRecord, kept: dict[int, Tally]) -> None:
         """Play the chunks *found* has not finished into *kept* (which starts with those it has), recording each."""
