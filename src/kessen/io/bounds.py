@@ -3,10 +3,10 @@ and for TOML the number of lines and of entries (what parsing costs).
 
 A parser that recurses (``tomllib``, ``json``) is never handed text nested deeper than :data:`MAX_DEPTH`: the text
 is scanned first (outside strings and comments), so a hostile file is refused in linear time with one line
-instead of a ``RecursionError``. A TOML text is refused too when it has more
-lines (:data:`MAX_TOML_LINES`) or entries (:data:`MAX_TOML_ENTRIES`) than any scenario needs: ``tomllib`` takes about
-15 µs a table, so 60,000 empty tables would hold a request for a second or more; they are counted in milliseconds. The scan runs at the speed of the regular-expression engine, and only a file
-that may break a bound is scanned again token by token to name where. After parsing, :func:`check_tree` walks the
+instead of a ``RecursionError``. A TOML text is refused too when it has more lines (:data:`MAX_TOML_LINES`) or
+entries (:data:`MAX_TOML_ENTRIES`) than any scenario needs: ``tomllib`` takes about 15 µs a table, so 60,000 empty
+tables would hold a request for a second or more; they are counted in milliseconds. The scan runs at the speed of
+the regular-expression engine, and only a file that may break a bound is scanned again token by token to name where. After parsing, :func:`check_tree` walks the
 data without recursion, when the scan or the JSON parser saw something that may break a bound (an integer beyond
 :data:`MAX_INTEGER`, NaN, an infinity, a key given twice, nesting built from TOML's dotted keys), and names the
 field.

@@ -71,9 +71,9 @@ def _body(model: type[Any]) -> dict[str, Any]:
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     404: {"description": "no such match: `{\"error\": line}`"},
+    409: {"description": "the AI is still playing this battle in the background"},
     413: {"description": f"body over {MAX_BODY_BYTES:,} bytes"},
     422: {"description": "bad input, or a refused choice: `{\"error\": line}` (a choice also gives `rule` and `reason`)"},
-    409: {"description": "the AI is still playing this battle in the background"},
     429: {"description": "the server keeps as many matches as it may, all still in play (or plays as many AI battles as it may)"},
 }
 
