@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from kessen import get_ruleset, ruleset_ids
 from kessen.cli.main import main
+from tests.web.clients import JSON
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -62,7 +63,7 @@ def cli_odds(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 
 def _same_answer(client: TestClient, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ruleset: str, procedure: str, text: str) -> int:
     code, out, err = cli_odds(monkeypatch, capsys, ruleset, procedure, text)
-    response = client.post(f"/api/odds/{ruleset}/{procedure}", content=text.encode("utf-8"))
+    response = client.post(f"/api/odds/{ruleset}/{procedure}", content=text.encode("utf-8"), headers=JSON)
     if code == 0:
         assert response.status_code == 200
         assert response.json() == json.loads(out)
