@@ -74,6 +74,14 @@ def test_bh_move_2_too_far_and_twice_are_refused_naming_the_rule() -> None:
     assert refused(m, "move Captain to 15,10").rule == "BH-MOVE-2"
 
 
+def test_bh_move_2_a_move_just_over_the_move_shows_the_inches_that_break_it() -> None:
+    """BH-MOVE-2: a point 6.000408" away (6 east, 0.07 south) is refused for a Move of 6", and the refusal shows
+    enough decimals for the distance it prints to be more than the Move it prints (not "6", more than 6")."""
+    m = match([model("Captain", 10, 10), model("Guard", 40, 5)], [model("Orc", 30, 30)])
+    error = refused(m, "move Captain to 16,10.07")
+    assert error.rule == "BH-MOVE-2" and error.reason == 'Captain would move 6.0004", more than its Move of 6"'
+
+
 def test_bh_move_3_bh_geo_7_a_path_through_a_base_is_refused() -> None:
     """BH-MOVE-3, BH-GEO-7: a move may not pass through or end touching another model's base, friend or foe; the
     refusal names the model in the way."""

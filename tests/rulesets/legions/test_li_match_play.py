@@ -173,6 +173,16 @@ def test_li_move_2_to_8_illegal_moves_are_refused_with_the_rule_and_change_nothi
     assert match.state == before and [to_json_line(e) for e in match.events] == events
 
 
+def test_li_move_2_a_move_just_over_the_movement_shows_the_inches_that_break_it() -> None:
+    """LI-MOVE-2: las-1-1 from 30,3 to 25,3.07 is 5.00049 inches, over the 5 of an Advance; the refusal shows
+    enough decimals for the distance it prints to be more than the limit it prints."""
+    match = at_move()
+    with pytest.raises(IllegalChoice) as refused:
+        match.choose("move las-1-1 to 25,3.07")
+    assert refused.value.rule == "LI-MOVE-2"
+    assert refused.value.reason == "las-1-1 may move 5 inches; that is 5.0005 inches away"
+
+
 def test_li_move_8_done_is_refused_while_a_model_is_out_of_coherency() -> None:
     """LI-MOVE-8: a model moved more than 2 inches from every other model of its Detachment (las-1-3 to 34,7.5: 3.9
     inches from las-1-2) may be placed, but the move cannot end so: ``done`` is refused and not suggested; placing it

@@ -14,6 +14,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch
+from kessen.core.measures import apart
 from kessen.core.notation import number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
@@ -436,8 +437,9 @@ def _breach_reason(m: Model, to: Point, breach: Breach, limit: float, *, stand: 
     kind, x = breach
     other = x.id if x is not None else ""
     if kind == "too far":
-        allowance = f"half its Move after standing up, {number(limit)}\"" if stand else f"its Move of {number(limit)}\""
-        return f"{m.id} would move {number((to - m.centre).length())}\", more than {allowance}"
+        moved, most = apart((to - m.centre).length(), limit)
+        allowance = f"half its Move after standing up, {most}\"" if stand else f"its Move of {most}\""
+        return f"{m.id} would move {moved}\", more than {allowance}"
     if kind == "blocked":
         return f"the path crosses or ends touching {other}'s base"
     if kind == "overlap":
