@@ -159,7 +159,10 @@ def test_li_move_1_model_by_model_each_lands_exactly_and_done_ends_the_move() ->
         ("move las-1-3 to 38.3,5.2", "LI-MOVE-4"),  # into tac-2's Engagement Zone without a Charge order
         ("move tac-1 to 30,35", "LI-MOVE-1"),  # not las-1's move: one Detachment at a time
         ("charge las-1 at tac-2", "LI-MOVE-4"),  # an Advance order does not charge
-        ("move las-1 to north", None),
+        ("charge las-1 at las-2", "LI-MOVE-4"),  # a charge is at an enemy
+        ("hold tac-1", "LI-MOVE-1"),  # not las-1's move
+        ("move las-1 to north", None),  # no point: notation, which the refusal says how to write
+        ("move las-1 toward las-2", None),  # the move in line is written toward an enemy
     ],
 )
 def test_li_move_2_to_8_illegal_moves_are_refused_with_the_rule_and_change_nothing(notation: str, rule: str | None) -> None:
