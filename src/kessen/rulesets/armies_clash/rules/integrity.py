@@ -1,10 +1,13 @@
-"""Unit integrity and isolation: who is too far from its allies (§5.7)."""
+"""Unit integrity and isolation: who is too far from its allies (§5.7), and how few stands of a regiment must end its
+turn alone (AC-REG-4)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 
-from kessen.rulesets.armies_clash.rules.grid import Footprint, distance
+from kessen.core.records import record
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Square, anchors_within, distance, square_distance
 
 REGIMENT_SPACING = 1
 """A regiment stand must be next to another stand of its unit (AC-INTEG-2)."""
@@ -37,3 +40,285 @@ def solo_isolated(solo: Footprint, allied_stands: Iterable[Footprint]) -> bool:
     (False, True)
     """
     return not any(distance(solo, stand) <= LOOSE_SPACING for stand in allied_stands)
+
+
+# --- keeping a regiment together during its turn (AC-REG-4) ------------------------------------------------------
+
+SEARCH_NODES = 400
+"""How many arrangements :meth:`Regiment.alone` tries before it answers with the best found so far (not exact)."""
+
+
+class ToMove:
+    """A stand of the unit still to move this turn: its side, where it stands, and every anchor its move may end at
+    (its own included: it may stay); *ends* may be given as a function, asked only when the search needs them, and
+    *reach* bounds how far (in steps) an end may lie from where it stands."""
+
+    def __init__(self, size: int, at: Square, ends: frozenset[Square] | Callable[[], frozenset[Square]], *, reach: int | None = None) -> None:
+        self.size, self.at, self.reach = size, at, reach
+        self._ends = ends
+        self._found: frozenset[Square] | None = ends | {at} if isinstance(ends, frozenset) else None
+
+    @property
+    def ends(self) -> frozenset[Square]:
+        if self._found is None:
+            ends = self._ends
+            assert not isinstance(ends, frozenset)
+            self._found = ends() | {self.at}
+        return self._found
+
+    def may_end(self, anchor: Square) -> bool:
+        """Whether its move may end at *anchor*."""
+        if anchor == self.at:
+            return True
+        if self.reach is not None and square_distance(anchor, self.at) > self.reach:
+            return False
+        return anchor in self.ends
+
+
+@record
+class Alone:
+    """The fewest stands left with no other stand of their unit next to them at the end of the turn (``count``),
+    which ones in that arrangement (``stands``: indices, the placed first, then those still to move), where it puts
+    the stands still to move that it moves next to another (``moves``: index and anchor; the others stay or go next
+    to any placed stand), and whether the search tried every arrangement it had to (``exact``)."""
+
+    count: int
+    stands: tuple[int, ...]
+    exact: bool
+    moves: tuple[tuple[int, Square], ...] = ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _squares(anchor: Square, size: int) -> tuple[Square, ...]:
+    return tuple(Footprint(anchor[0], anchor[1], size).squares())
+
+
+@functools.lru_cache(maxsize=4096)
+def _rim(anchor: Square, size: int) -> tuple[Square, ...]:
+    """The squares sharing an edge with the footprint: a footprint with one of them is adjacent to it (§3)."""
+    x, y = anchor
+    return tuple(
+        [(x + i, y - 1) for i in range(size)] + [(x + i, y + size) for i in range(size)]
+        + [(x - 1, y + i) for i in range(size)] + [(x + size, y + i) for i in range(size)]
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _touching(anchor: Square, size: int, other: int) -> tuple[Square, ...]:
+    """The anchors of a footprint of side *other* adjacent to the footprint of side *size* at *anchor*."""
+    target = Footprint(anchor[0], anchor[1], size)
+    return tuple(a for a in anchors_within(target, other, REGIMENT_SPACING) if distance(Footprint(a[0], a[1], other), target) == 1)
+
+
+def fewest_alone(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, nodes: int = SEARCH_NODES) -> Alone:
+    """How few stands of a regiment must end its turn with no other stand of the unit next to them (AC-REG-4,
+    AC-INTEG-2), when the *placed* stands stay where they are and each stand *to_move* ends at one of its ``ends``
+    (:class:`Regiment` answers it for many places of one more stand).
+
+    >>> apart = (Footprint(0, 0), Footprint(4, 0))       # two stands that moved apart; one more still to move
+    >>> fewest_alone(apart, (ToMove(1, (2, 0), frozenset({(2, 0), (1, 0), (3, 0)})),))   # it joins one of them
+    Alone(count=1, stands=(1,), exact=True, moves=((2, (1, 0)),))
+    >>> fewest_alone(apart, (ToMove(1, (2, 2), frozenset({(2, 2), (1, 1), (3, 1)})),)).count  # it reaches neither
+    3
+    >>> fewest_alone((Footprint(0, 0),), (ToMove(1, (5, 5), frozenset({(5, 5), (1, 0)})),))
+    Alone(count=0, stands=(), exact=True, moves=((1, (1, 0)),))
+    """
+    return Regiment(placed, to_move, nodes=nodes).alone()
+
+
+class Regiment:
+    """A regiment's stands during its turn: the *placed* stay where they are, each stand *to_move* ends at one of its
+    ``ends``, and (asked of :meth:`alone`) one more stand of side *size* stands at a given anchor.
+
+    :meth:`alone` is a branch-and-bound search. It serves, one at a time, a placed stand with no neighbour: a stand
+    still to move ends next to it (each tried in turn, staying put first), or it is given up as alone. When every
+    placed stand has a neighbour, a stand still to move that can end next to one is kept; one that cannot is placed
+    where another stand still to move could join it, or given up. Two stands never end on the same squares. The
+    paths of the stands still to move, which may block each other, are not followed, so it may count as kept what is
+    not: it never answers more than the truth. After *nodes* arrangements it answers the best found, not exact. A
+    unit of one stand is never alone (AC-INTEG-5). The stands are numbered the placed first, then those to move,
+    then the one more.
+    """
+
+    def __init__(self, placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, size: int = 1, nodes: int = SEARCH_NODES) -> None:
+        self.first = len(placed)
+        self.extra = len(placed) + len(to_move)
+        self.to_move = to_move
+        self.sizes = [fp.size for fp in placed] + [t.size for t in to_move] + [size]
+        self.at: list[Square | None] = [(fp.x, fp.y) for fp in placed] + [None] * (len(to_move) + 1)
+        self.cells: dict[Square, int] = {}
+        for i, fp in enumerate(placed):
+            self._place(i, (fp.x, fp.y))
+        self.nodes = nodes
+        self.tried = 0
+        self.best = Alone(0, (), True)
+        self.meeting: dict[tuple[int, int], frozenset[Square]] = {}
+        self.gone: set[int] = set()  # given up before being placed: alone wherever they end
+        self.base: Alone | None = None
+        self.least = 0  # the stands alone in every arrangement (:meth:`_hopeless`)
+
+    def alone(self, anchor: Square | None = None) -> Alone:
+        """The fewest stands left alone with the one more stand at *anchor* (None: there is no more)."""
+        total = self.extra + (anchor is not None)
+        if total < 2:
+            return Alone(0, (), True)
+        if anchor is not None:
+            without = self._without()
+            if without.count == 0 and without.exact and self._beside(anchor, without):
+                return without  # next to a stand of an arrangement that keeps every other: it keeps them all
+            self._place(self.extra, anchor)
+        self.tried, self.best = 0, Alone(total + 1, (), True)
+        hopeless = self._hopeless()
+        self.least = len(hopeless)
+        self.gone = {j for j in hopeless if self.at[j] is None}
+        self._run(hopeless)
+        self.gone = set()
+        if anchor is not None:
+            self._lift(self.extra)
+        return Alone(self.best.count, self.best.stands, self.tried <= self.nodes, self.best.moves)
+
+    def _hopeless(self) -> tuple[int, ...]:
+        """The stands no arrangement puts next to another: a placed one with no neighbour that no stand still to move
+        can join, and a stand still to move that can end next to no placed stand nor join any other still to move.
+        Alone in every arrangement, they are given up at once (and bound the search from below)."""
+        free = self._free()
+        lost = [i for i, a in enumerate(self.at) if a is not None and self._lonely(i) and not self._helpers(i)]
+        for j in free:
+            t = self.to_move[j - self.first]
+            here = Footprint(t.at[0], t.at[1], t.size)
+            if self._joins_placed(j) or any(distance(self._footprint_at(k), here) == 1 for k in free if k != j):
+                continue
+            if not any(self._meeting_ends(j, k) for k in free if k != j):
+                lost.append(j)
+        return tuple(lost)
+
+    def _without(self) -> Alone:
+        """:meth:`alone` without the one more stand, asked once."""
+        if self.base is None:
+            self.base = self.alone()
+        return self.base
+
+    def _beside(self, anchor: Square, arrangement: Alone) -> bool:
+        """Whether the one more stand at *anchor* stands next to a placed stand or a stand *arrangement* moves, on
+        squares none of them takes."""
+        size = self.sizes[self.extra]
+        stands = [(a, self.sizes[i]) for i, a in enumerate(self.at) if a is not None]
+        stands += [(a, self.sizes[j]) for j, a in arrangement.moves]
+        here = Footprint(anchor[0], anchor[1], size)
+        gaps = [distance(here, Footprint(a[0], a[1], n)) for a, n in stands]
+        return 1 in gaps and 0 not in gaps
+
+    def _place(self, i: int, anchor: Square) -> None:
+        self.at[i] = anchor
+        for square in _squares(anchor, self.sizes[i]):
+            self.cells[square] = i
+
+    def _lift(self, i: int) -> None:
+        anchor = self.at[i]
+        assert anchor is not None
+        for square in _squares(anchor, self.sizes[i]):
+            del self.cells[square]
+        self.at[i] = None
+
+    def _open(self, anchor: Square, size: int) -> bool:
+        return not any(square in self.cells for square in _squares(anchor, size))
+
+    def _lonely(self, i: int) -> bool:
+        anchor = self.at[i]
+        assert anchor is not None
+        return not any(self.cells.get(square, i) != i for square in _rim(anchor, self.sizes[i]))
+
+    def _free(self) -> list[int]:
+        return [j for j in range(self.first, self.extra) if self.at[j] is None and j not in self.gone]
+
+    def _helpers(self, i: int) -> list[tuple[int, Square]]:
+        """The stands still to move that can end next to stand *i*, and where: staying put first, then the nearest."""
+        anchor = self.at[i]
+        assert anchor is not None
+        found: list[tuple[int, Square]] = []
+        for j in self._free():
+            t = self.to_move[j - self.first]
+            ends = [a for a in _touching(anchor, self.sizes[i], t.size) if t.may_end(a) and self._open(a, t.size)]
+            ends.sort(key=lambda a: (a != t.at, square_distance(a, t.at), a))
+            found += [(j, a) for a in ends]
+        return found
+
+    def _joins_placed(self, j: int) -> bool:
+        t = self.to_move[j - self.first]
+        for i, anchor in enumerate(self.at):
+            if anchor is not None and any(
+                t.may_end(a) and self._open(a, t.size) for a in _touching(anchor, self.sizes[i], t.size)
+            ):
+                return True
+        return False
+
+    def _meeting_ends(self, j: int, k: int) -> frozenset[Square]:
+        """The ends of stand *j* next to some end of stand *k* (both still to move)."""
+        key = (j, k)
+        found = self.meeting.get(key)
+        if found is None:
+            tj, tk = self.to_move[j - self.first], self.to_move[k - self.first]
+            near = {a for q in tk.ends for a in _touching(q, tk.size, tj.size)}
+            found = self.meeting[key] = tj.ends & near
+        return found
+
+    def _run(self, given_up: tuple[int, ...]) -> None:
+        self.tried += 1
+        if self.tried > self.nodes or len(given_up) >= self.best.count or self.best.count == self.least:
+            return
+        needy = [i for i, a in enumerate(self.at) if a is not None and i not in given_up and self._lonely(i)]
+        if needy:
+            choices = {i: self._helpers(i) for i in needy}
+            forced = tuple(i for i in needy if not choices[i])
+            if forced:  # nobody can join them: alone, without trying anything else first
+                self._run(given_up + forced)
+                return
+            i = min(needy, key=lambda n: (len(choices[n]), n))
+            self._branch(given_up, i, choices[i])
+            return
+        hard = [j for j in self._free() if not self._joins_placed(j)]
+        if not hard:
+            moves = tuple((j, a) for j, a in enumerate(self.at) if self.first <= j < self.extra and a is not None)
+            self.best = Alone(len(given_up), tuple(sorted(given_up)), True, moves)
+            return
+        spots = {j: self._spots(j) for j in hard}
+        forced = tuple(j for j in hard if not spots[j])
+        if forced:
+            self.gone.update(forced)
+            self._run(given_up + forced)
+            self.gone.difference_update(forced)
+            return
+        j = min(hard, key=lambda n: (len(spots[n]), n))
+        self._branch(given_up, j, [(j, a) for a in spots[j]], place=True)
+
+    def _spots(self, j: int) -> list[Square]:
+        """Where a stand still to move that can join no placed stand may end next to another still to move: where it
+        stands, if one stands next to it, then the nearest ends another can come next to."""
+        t = self.to_move[j - self.first]
+        others = [k for k in self._free() if k != j]
+        here = Footprint(t.at[0], t.at[1], t.size)
+        stay = self._open(t.at, t.size) and any(distance(self._footprint_at(k), here) == 1 for k in others)
+        ends = {a for k in others for a in self._meeting_ends(j, k)} - {t.at}
+        found = sorted((a for a in ends if self._open(a, t.size)), key=lambda a: (square_distance(a, t.at), a))
+        return [t.at, *found] if stay else found
+
+    def _footprint_at(self, k: int) -> Footprint:
+        """Where stand *k*, still to move, stands now."""
+        t = self.to_move[k - self.first]
+        return Footprint(t.at[0], t.at[1], t.size)
+
+    def _branch(self, given_up: tuple[int, ...], i: int, moves: list[tuple[int, Square]], *, place: bool = False) -> None:
+        """Try each move (a stand placed at an anchor); then give stand *i* up (left where it is, or, not yet placed,
+        wherever it ends: alone either way)."""
+        for j, anchor in moves:
+            self._place(j, anchor)
+            self._run(given_up)
+            self._lift(j)
+            if self.best.count in (len(given_up), self.least) or self.tried > self.nodes:
+                return
+        if place:
+            self.gone.add(i)
+            self._run(given_up + (i,))
+            self.gone.discard(i)
+        else:
+            self._run(given_up + (i,))
