@@ -253,3 +253,39 @@ def test_ac_reg_4_random_and_ai_games_never_leave_a_stand_alone_that_could_be_ke
             assert not watcher.unexcused, watcher.unexcused
             filtered += watcher.filtered
     assert filtered > 0
+
+
+# --- the count itself, against every arrangement tried one by one ------------------------------------------------
+
+
+def brute_alone(placed: list[tuple[int, int]], ends: list[list[tuple[int, int]]]) -> int:
+    """The fewest one-square stands left with no neighbour, over every choice of an end per stand still to move
+    (no two on one square): the count ``Regiment`` must reach, found the slow way."""
+    from itertools import product
+
+    best = len(placed) + len(ends)
+    for choice in product(*ends):
+        where = placed + list(choice)
+        if len(set(where)) < len(where):
+            continue
+        alone = sum(1 for i, a in enumerate(where) if not any(j != i and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for j, b in enumerate(where)))
+        best = min(best, alone)
+    return best if len(placed) + len(ends) > 1 else 0
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_ac_reg_4_the_count_of_stands_left_alone_is_the_fewest_over_every_arrangement(seed: int) -> None:
+    """AC-REG-4: ``Regiment.alone`` gives the fewest stands left alone over every arrangement of the stands still to
+    move (each at one of its ends, two never on one square), as a brute force over all of them finds, on random
+    small regiments of one-square stands on a 6 × 6 patch (two to six stands, half of them still to move)."""
+    from kessen.rulesets.armies_clash.rules.grid import Footprint
+    from kessen.rulesets.armies_clash.rules.integrity import Regiment, ToMove
+
+    rng = random.Random(seed)
+    squares = [(x, y) for x in range(6) for y in range(6)]
+    chosen = rng.sample(squares, rng.randint(2, 6))
+    moving = chosen[len(chosen) // 2 :]
+    placed = [a for a in chosen if a not in moving]
+    ends = [sorted({at, *rng.sample([s for s in squares if s not in placed], rng.randint(0, 4))}) for at in moving]
+    found = Regiment(tuple(Footprint(*a) for a in placed), tuple(ToMove(1, at, frozenset(e)) for at, e in zip(moving, ends))).alone()
+    assert found.exact and found.count == brute_alone(placed, ends), (placed, moving, ends, found)

@@ -4,7 +4,8 @@ turn alone (AC-REG-4)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Square, anchors_within, distance, square_distance
@@ -46,10 +47,13 @@ def solo_isolated(solo: Footprint, allied_stands: Iterable[Footprint]) -> bool:
 
 SEARCH_NODES = 400
 """How many arrangements :meth:`Regiment.alone` tries before it answers with the best found so far (not exact)."""
+QUICK_NODES = 30
+"""How many :meth:`Regiment.alone` tries first, looking for an arrangement that keeps every stand, before it counts
+the stands no arrangement keeps and searches on."""
 
 
 class ToMove:
-    """A stand of the unit still to move this turn: its side, where it stands, and every anchor its move may end at
+    """A stand of the unit still to move this turn: its size, where it stands, and every anchor its move may end at
     (its own included: it may stay); *ends* may be given as a function, asked only when the search needs them, and
     *reach* bounds how far (in steps) an end may lie from where it stands."""
 
@@ -66,8 +70,16 @@ class ToMove:
             self._found = ends() | {self.at}
         return self._found
 
+    def far_from(self, other: Footprint, *, beyond: int = 0) -> bool:
+        """Whether none of its ends can be next to *other* (nor to anything within *beyond* steps of it): it stands
+        farther than its reach."""
+        return self.reach is not None and distance(Footprint(self.at[0], self.at[1], self.size), other) > self.reach + beyond + 1
+
     def may_end(self, anchor: Square) -> bool:
         """Whether its move may end at *anchor*."""
+        found = self._found
+        if found is not None:
+            return anchor in found
         if anchor == self.at:
             return True
         if self.reach is not None and square_distance(anchor, self.at) > self.reach:
@@ -110,6 +122,24 @@ def _touching(anchor: Square, size: int, other: int) -> tuple[Square, ...]:
     return tuple(a for a in anchors_within(target, other, REGIMENT_SPACING) if distance(Footprint(a[0], a[1], other), target) == 1)
 
 
+def _matched(choices: dict[int, list[Square]]) -> dict[int, Square]:
+    """As many stands as can be, each given one of its anchors, no anchor twice (augmenting paths, Kuhn)."""
+    owner: dict[Square, int] = {}
+
+    def place(j: int, seen: set[Square]) -> bool:
+        for a in choices[j]:
+            if a not in seen:
+                seen.add(a)
+                if a not in owner or place(owner[a], seen):
+                    owner[a] = j
+                    return True
+        return False
+
+    for j in choices:
+        place(j, set())
+    return {j: a for a, j in owner.items()}
+
+
 def fewest_alone(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, nodes: int = SEARCH_NODES) -> Alone:
     """How few stands of a regiment must end its turn with no other stand of the unit next to them (AC-REG-4,
     AC-INTEG-2), when the *placed* stands stay where they are and each stand *to_move* ends at one of its ``ends``
@@ -138,6 +168,11 @@ class Regiment:
     not: it never answers more than the truth. After *nodes* arrangements it answers the best found, not exact. A
     unit of one stand is never alone (AC-INTEG-5). The stands are numbered the placed first, then those to move,
     then the one more.
+
+    Most places of the one more stand are answered without a search, from the arrangement of the others without it
+    (asked once): when that keeps every stand, a place next to one of its stands, or next to an end of a stand it
+    can spare, keeps every stand too; a place no stand can come next to leaves the one more alone, and the others as
+    they were.
     """
 
     def __init__(self, placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, size: int = 1, nodes: int = SEARCH_NODES) -> None:
@@ -156,6 +191,8 @@ class Regiment:
         self.gone: set[int] = set()  # given up before being placed: alone wherever they end
         self.base: Alone | None = None
         self.least = 0  # the stands alone in every arrangement (:meth:`_hopeless`)
+        self.near: frozenset[Square] | None = None
+        self.kept: dict[Square, Alone] | None = None
 
     def alone(self, anchor: Square | None = None) -> Alone:
         """The fewest stands left alone with the one more stand at *anchor* (None: there is no more)."""
@@ -164,18 +201,82 @@ class Regiment:
             return Alone(0, (), True)
         if anchor is not None:
             without = self._without()
-            if without.count == 0 and without.exact and self._beside(anchor, without):
-                return without  # next to a stand of an arrangement that keeps every other: it keeps them all
+            kept = self._kept_near().get(anchor)
+            if kept is not None:
+                return kept
+            here = Footprint(anchor[0], anchor[1], self.sizes[self.extra])
+            placed_near = any(w is not None and distance(Footprint(w[0], w[1], self.sizes[i]), here) <= 1 for i, w in enumerate(self.at))
+            far = not placed_near and all(t.far_from(here) for t in self.to_move)
+            if far or anchor not in self._reachable():  # nobody can come next to it: alone, and the others as without it
+                return Alone(without.count + 1, tuple(sorted((*without.stands, self.extra))), without.exact, without.moves)
             self._place(self.extra, anchor)
-        self.tried, self.best = 0, Alone(total + 1, (), True)
-        hopeless = self._hopeless()
-        self.least = len(hopeless)
-        self.gone = {j for j in hopeless if self.at[j] is None}
-        self._run(hopeless)
-        self.gone = set()
+        found = self._search(total, (), QUICK_NODES)  # most often every stand is kept, and soon found so
+        if found.count > 0 and not found.exact:
+            hopeless = self._hopeless()
+            self.gone = {j for j in hopeless if self.at[j] is None}
+            found = self._search(total, hopeless, self.nodes)
+            self.gone = set()
         if anchor is not None:
             self._lift(self.extra)
-        return Alone(self.best.count, self.best.stands, self.tried <= self.nodes, self.best.moves)
+        return found
+
+    def _search(self, total: int, hopeless: tuple[int, ...], nodes: int) -> Alone:
+        """The best arrangement found within *nodes* tries, the *hopeless* stands given up from the start."""
+        self.tried, self.best, self.least = 0, Alone(total + 1, (), True), len(hopeless)
+        self.nodes, limit = nodes, self.nodes
+        self._run(hopeless)
+        self.nodes = limit
+        return Alone(self.best.count, self.best.stands, self.tried <= nodes, self.best.moves)
+
+    def _kept_near(self) -> dict[Square, Alone]:
+        """Where the one more stand keeps every stand, found without a search when the others keep every stand
+        without it: next to a stand of that arrangement, on squares none takes, or next to an end of a spare stand
+        (one still to move that the arrangement moves nowhere), which comes to it instead (asked once)."""
+        if self.kept is None:
+            self.kept = {}
+            without = self._without()
+            if without.count > 0 or not without.exact:
+                return self.kept
+            size = self.sizes[self.extra]
+            where = {i: w for i, w in enumerate(self.at) if w is not None and i != self.extra}
+            where.update(without.moves)
+            taken = [(a, self.sizes[i]) for i, a in where.items()]
+            cells = {square for a, n in taken for square in _squares(a, n)}
+            for j in self._spare(where):
+                t = self.to_move[j - self.first]
+                left = [(i, a) for i, a in without.moves if i != j]
+                own = set(_squares(where[j], t.size)) if j in where else set()
+                for q in sorted(t.ends, key=lambda a: (square_distance(a, t.at), a), reverse=True):  # the nearest wins
+                    if (cells - own).isdisjoint(_squares(q, t.size)):
+                        spare = Alone(0, (), True, (*left, (j, q)))
+                        self.kept.update((a, spare) for a in _touching(q, t.size, size) if cells.isdisjoint(_squares(a, size)))
+            for a, n in taken:
+                self.kept.update((b, without) for b in _touching(a, n, size) if cells.isdisjoint(_squares(b, size)))
+        return self.kept
+
+    def _spare(self, where: dict[int, Square]) -> list[int]:
+        """The stands still to move that an arrangement (*where* each stand ends) can spare: placed nowhere, or every
+        stand next to them has another neighbour."""
+        def touching(i: int) -> list[int]:
+            here = Footprint(where[i][0], where[i][1], self.sizes[i])
+            return [k for k in where if k != i and distance(here, Footprint(where[k][0], where[k][1], self.sizes[k])) == 1]
+
+        spare = [j for j in range(self.first, self.extra) if j not in where]
+        for j in range(self.first, self.extra):
+            if j in where and all(len(touching(k)) >= 2 for k in touching(j)):
+                spare.append(j)
+        return spare
+
+    def _reachable(self) -> frozenset[Square]:
+        """The anchors where the one more stand could have a neighbour: next to a placed stand, or to an end of a
+        stand still to move (asked once)."""
+        if self.near is None:
+            size = self.sizes[self.extra]
+            near = {a for i, w in enumerate(self.at) if w is not None and i != self.extra for a in _touching(w, self.sizes[i], size)}
+            for t in self.to_move:
+                near.update(a for q in t.ends for a in _touching(q, t.size, size))
+            self.near = frozenset(near)
+        return self.near
 
     def _hopeless(self) -> tuple[int, ...]:
         """The stands no arrangement puts next to another: a placed one with no neighbour that no stand still to move
@@ -193,20 +294,11 @@ class Regiment:
         return tuple(lost)
 
     def _without(self) -> Alone:
-        """:meth:`alone` without the one more stand, asked once."""
+        """:meth:`alone` without the one more stand, asked once: a lone other stand counts as alone (its only mate
+        would be the one more)."""
         if self.base is None:
-            self.base = self.alone()
+            self.base = Alone(1, (0,), True) if self.extra == 1 else self.alone()
         return self.base
-
-    def _beside(self, anchor: Square, arrangement: Alone) -> bool:
-        """Whether the one more stand at *anchor* stands next to a placed stand or a stand *arrangement* moves, on
-        squares none of them takes."""
-        size = self.sizes[self.extra]
-        stands = [(a, self.sizes[i]) for i, a in enumerate(self.at) if a is not None]
-        stands += [(a, self.sizes[j]) for j, a in arrangement.moves]
-        here = Footprint(anchor[0], anchor[1], size)
-        gaps = [distance(here, Footprint(a[0], a[1], n)) for a, n in stands]
-        return 1 in gaps and 0 not in gaps
 
     def _place(self, i: int, anchor: Square) -> None:
         self.at[i] = anchor
@@ -244,13 +336,16 @@ class Regiment:
         return found
 
     def _joins_placed(self, j: int) -> bool:
+        return bool(self._join_spots(j))
+
+    def _join_spots(self, j: int) -> list[Square]:
+        """The anchors where stand *j*, still to move, may end next to a placed stand, on squares nobody has taken."""
         t = self.to_move[j - self.first]
-        for i, anchor in enumerate(self.at):
-            if anchor is not None and any(
-                t.may_end(a) and self._open(a, t.size) for a in _touching(anchor, self.sizes[i], t.size)
-            ):
-                return True
-        return False
+        found = {
+            a for i, anchor in enumerate(self.at) if anchor is not None
+            for a in _touching(anchor, self.sizes[i], t.size) if t.may_end(a) and self._open(a, t.size)
+        }
+        return sorted(found, key=lambda a: (a != t.at, square_distance(a, t.at), a))
 
     def _meeting_ends(self, j: int, k: int) -> frozenset[Square]:
         """The ends of stand *j* next to some end of stand *k* (both still to move)."""
@@ -258,8 +353,11 @@ class Regiment:
         found = self.meeting.get(key)
         if found is None:
             tj, tk = self.to_move[j - self.first], self.to_move[k - self.first]
-            near = {a for q in tk.ends for a in _touching(q, tk.size, tj.size)}
-            found = self.meeting[key] = tj.ends & near
+            if tk.reach is not None and tj.far_from(Footprint(tk.at[0], tk.at[1], tk.size), beyond=tk.reach):
+                found = frozenset()
+            else:
+                found = tj.ends & {a for q in tk.ends for a in _touching(q, tk.size, tj.size)}
+            self.meeting[key] = found
         return found
 
     def _run(self, given_up: tuple[int, ...]) -> None:
@@ -276,38 +374,53 @@ class Regiment:
             i = min(needy, key=lambda n: (len(choices[n]), n))
             self._branch(given_up, i, choices[i])
             return
-        hard = [j for j in self._free() if not self._joins_placed(j)]
+        joins = {j: self._join_spots(j) for j in self._free()}
+        hard = [j for j, spots in joins.items() if not spots]
         if not hard:
+            joined = _matched(joins)  # each on squares of its own
+            if len(joined) < len(joins):  # one left over: placed by hand, next to a placed stand or to another
+                j = next(j for j in joins if j not in joined)
+                meeting = ((j, a) for a in self._spots(j) if a not in joins[j])
+                self._branch(given_up, j, itertools.chain(((j, a) for a in joins[j]), meeting), place=True)
+                return
             moves = tuple((j, a) for j, a in enumerate(self.at) if self.first <= j < self.extra and a is not None)
-            self.best = Alone(len(given_up), tuple(sorted(given_up)), True, moves)
+            self.best = Alone(len(given_up), tuple(sorted(given_up)), True, moves + tuple(sorted(joined.items())))
             return
-        spots = {j: self._spots(j) for j in hard}
-        forced = tuple(j for j in hard if not spots[j])
-        if forced:
+        staying = [j for j in hard if self._may_stay(j)]
+        spots = {j: list(self._spots(j)) for j in hard if j not in staying}
+        forced = tuple(j for j in spots if not spots[j])
+        if forced:  # nobody can meet them: alone, without trying anything else first
             self.gone.update(forced)
             self._run(given_up + forced)
             self.gone.difference_update(forced)
             return
+        if staying:  # it stays, next to another stand still to move: tried first, its ends found only if need be
+            j = staying[0]
+            later = ((j, a) for a in self._spots(j, but=self.to_move[j - self.first].at))
+            self._branch(given_up, j, itertools.chain([(j, self.to_move[j - self.first].at)], later), place=True)
+            return
         j = min(hard, key=lambda n: (len(spots[n]), n))
         self._branch(given_up, j, [(j, a) for a in spots[j]], place=True)
 
-    def _spots(self, j: int) -> list[Square]:
-        """Where a stand still to move that can join no placed stand may end next to another still to move: where it
-        stands, if one stands next to it, then the nearest ends another can come next to."""
+    def _may_stay(self, j: int) -> bool:
+        """Whether stand *j*, still to move, stands next to another still to move, on squares nobody has taken."""
         t = self.to_move[j - self.first]
-        others = [k for k in self._free() if k != j]
         here = Footprint(t.at[0], t.at[1], t.size)
-        stay = self._open(t.at, t.size) and any(distance(self._footprint_at(k), here) == 1 for k in others)
-        ends = {a for k in others for a in self._meeting_ends(j, k)} - {t.at}
-        found = sorted((a for a in ends if self._open(a, t.size)), key=lambda a: (square_distance(a, t.at), a))
-        return [t.at, *found] if stay else found
+        return self._open(t.at, t.size) and any(distance(self._footprint_at(k), here) == 1 for k in self._free() if k != j)
+
+    def _spots(self, j: int, *, but: Square | None = None) -> Iterator[Square]:
+        """Where a stand still to move that can join no placed stand may end next to another still to move (*but*
+        one tried already): the nearest first (found only when asked)."""
+        t = self.to_move[j - self.first]
+        ends = {a for k in self._free() if k != j for a in self._meeting_ends(j, k)} - {but}
+        yield from sorted((a for a in ends if self._open(a, t.size)), key=lambda a: (square_distance(a, t.at), a))
 
     def _footprint_at(self, k: int) -> Footprint:
         """Where stand *k*, still to move, stands now."""
         t = self.to_move[k - self.first]
         return Footprint(t.at[0], t.at[1], t.size)
 
-    def _branch(self, given_up: tuple[int, ...], i: int, moves: list[tuple[int, Square]], *, place: bool = False) -> None:
+    def _branch(self, given_up: tuple[int, ...], i: int, moves: Iterable[tuple[int, Square]], *, place: bool = False) -> None:
         """Try each move (a stand placed at an anchor); then give stand *i* up (left where it is, or, not yet placed,
         wherever it ends: alone either way)."""
         for j, anchor in moves:
