@@ -6,6 +6,7 @@ AI, obey it; random and AI games of the shipped scenarios never leave a stand al
 from __future__ import annotations
 
 import random
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from kessen.rulesets.armies_clash.referee.movement import move_options
 from kessen.rulesets.armies_clash.referee.options import Activate, Declare, Stay
 from kessen.rulesets.armies_clash.referee.pieces import enemy_footprints
 from kessen.rulesets.armies_clash.referee.state import AcState
-from kessen.rulesets.armies_clash.rules.grid import distance, lock_squares
+from kessen.rulesets.armies_clash.rules.grid import Footprint, distance, lock_squares
+from kessen.rulesets.armies_clash.rules.integrity import Regiment, ToMove
 from kessen.rulesets.armies_clash.rules.movement import Destination
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "armies-clash").glob("*.toml"))
@@ -60,6 +62,11 @@ def refused(state: AcState, text: str) -> IllegalChoice:
     return caught.value
 
 
+def distance_to(state: AcState, end: tuple[int, int], *mates: str) -> int:
+    """How far the one-square anchor *end* lies from the nearest of *mates*."""
+    return min(distance(Footprint(*end), state.stand_named(m).footprint) for m in mates)
+
+
 def move(state: AcState, text: str) -> AcState:
     return choose(state, GAME.parse(state, decision(state), text))
 
@@ -88,12 +95,6 @@ def test_ac_reg_4_a_stand_steps_ahead_of_its_line_when_the_others_can_follow() -
     assert Destination(-1, 5, 6, False, "flee") in decision(state).options  # a flight ends no turn on the grid
     state = move(state, "move s3 to 4,3")
     assert not any(s.isolated for s in state.unit_stands("u"))
-
-
-def distance_to(state: AcState, end: tuple[int, int], *mates: str) -> int:
-    from kessen.rulesets.armies_clash.rules.grid import Footprint
-
-    return min(distance(Footprint(*end), state.stand_named(m).footprint) for m in mates)
 
 
 def test_ac_reg_4_a_stand_may_not_walk_off_alone_and_the_refusal_names_why() -> None:
@@ -261,8 +262,6 @@ def test_ac_reg_4_random_and_ai_games_never_leave_a_stand_alone_that_could_be_ke
 def brute_alone(placed: list[tuple[int, int]], ends: list[list[tuple[int, int]]]) -> int:
     """The fewest one-square stands left with no neighbour, over every choice of an end per stand still to move
     (no two on one square): the count ``Regiment`` must reach, found the slow way."""
-    from itertools import product
-
     best = len(placed) + len(ends)
     for choice in product(*ends):
         where = placed + list(choice)
@@ -278,9 +277,6 @@ def test_ac_reg_4_the_count_of_stands_left_alone_is_the_fewest_over_every_arrang
     """AC-REG-4: ``Regiment.alone`` gives the fewest stands left alone over every arrangement of the stands still to
     move (each at one of its ends, two never on one square), as a brute force over all of them finds, on random
     small regiments of one-square stands on a 6 × 6 patch (two to six stands, half of them still to move)."""
-    from kessen.rulesets.armies_clash.rules.grid import Footprint
-    from kessen.rulesets.armies_clash.rules.integrity import Regiment, ToMove
-
     rng = random.Random(seed)
     squares = [(x, y) for x in range(6) for y in range(6)]
     chosen = rng.sample(squares, rng.randint(2, 6))
