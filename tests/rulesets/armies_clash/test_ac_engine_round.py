@@ -168,9 +168,9 @@ def test_ac_end_5_isolation_recomputed_after_removal() -> None:
     state = isolation(start(s), [])
     assert not state.stand("s0").isolated
     state = _end_round(with_stand(state, "s1", hp=0))
-    while isinstance(g.node(state), Decision):
-        state = choose(state, NoShift()) if NoShift() in g.node(state).options else choose(state, g.node(state).options[0])
-    assert state.stand("s0").isolated
+    while isinstance(n := g.node(state), Decision) and n.kind == "shift":
+        state = choose(state, NoShift())
+    assert state.stand("s1") is None and state.stand("s0").isolated
 
 
 def test_ac_obj_6_custom_objective_by_concession() -> None:

@@ -93,11 +93,11 @@ def test_ac_stand_5_a_stand_is_one_creature() -> None:
 # --- AC-REG-4, AC-SKIRM-3 ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "isolated"), [("regiment", True), ("skirmisher", False)])
-def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, isolated: bool) -> None:
-    """AC-REG-4 (AC-INTEG-2, AC-INTEG-6): a regiment stand must end its turn adjacent to another stand of its unit: one
-    that ends its turn 2 squares (diagonally) from its mate is isolated when the turn ends, and so is the mate; a
-    skirmisher in the same place is not (its spacing is 2, AC-SKIRM-6)."""
+@pytest.mark.parametrize(("kind", "closes_up"), [("regiment", True), ("skirmisher", False)])
+def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, closes_up: bool) -> None:
+    """AC-REG-4 (AC-INTEG-2, AC-INTEG-6, AC-SKIRM-6): s2 steps to 4,4, diagonal to s1 (not adjacent, 2 squares); it is
+    not isolated yet (isolation is judged at the end of the turn). A regiment's s1 may not then stay put at its last
+    chance to move: it closes up next to s2. A skirmisher's s1 may stay (its spacing is 2). Nobody ends isolated."""
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("s2", "u", "hob", (3, 4)), ("e1", "v", "hob", (15, 15))],
                  units=[unit("u", kind=kind), unit("v", "b", "skirmisher")])
     state = start(s, ["u", "v"])
@@ -105,11 +105,13 @@ def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, isolated: bool) ->
     state = choose(state, Activate("s2"))
     state = choose(state, next(o for o in _options(state) if isinstance(o, Destination) and (o.x, o.y) == (4, 4)))
     assert not state.stand("s2").isolated  # not yet: isolation is judged at the end of the turn
+    state = choose(state, Stay())  # s1 waits: before its action it still may
+    assert (Stay() not in _options(state)) is closes_up  # its last chance to move
     while state.turn is not None and state.turn.actor == "u":
-        option = _options(state)[0]
-        state = choose(state, Stay() if Stay() in _options(state) else option)
+        state = choose(state, Stay() if Stay() in _options(state) else _options(state)[0])
     assert (state.stand("s2").x, state.stand("s2").y) == (4, 4)
-    assert state.stand("s2").isolated is isolated and state.stand("s1").isolated is isolated
+    assert ((state.stand("s1").x, state.stand("s1").y) != (3, 3)) is closes_up
+    assert not state.stand("s2").isolated and not state.stand("s1").isolated
 
 
 def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:

@@ -66,6 +66,7 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
+from kessen.rulesets.armies_clash.referee.regiment_moves import regiment_activations, regiment_options
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, other, push, then
 from kessen.rulesets.armies_clash.referee.steps import (
     AttackRoll,
@@ -171,17 +172,18 @@ def _declare_node(state: AcState, step: DeclareAction) -> Decision:
 
 def _activation_node(state: AcState, step: ChooseActivation) -> Decision | None:
     turn = _turn(state)
-    options = actions.activate_options(state, turn)
+    options = regiment_activations(state, actions.activate_options(state, turn))
     return ask(_side(state), "activate", options, actor=turn.actor) if options else None
 
 
 def _move_node(state: AcState, step: PieceMove) -> Decision | None:
-    """A routed stand's path is the enemy general's to pick (AC-MORALE-4)."""
+    """The ends of the move the rules allow, a regiment kept together (AC-REG-4); a routed stand's path is the enemy
+    general's to pick (AC-MORALE-4)."""
     if not _active(state):
         return None
     turn = _turn(state)
     side = _side(state)
-    options = movement.move_options(state, turn)
+    options = regiment_options(state, turn)
     mover = other(side) if routed_piece(state, turn.piece) else side
     return ask(mover, "move", options, actor=turn.piece, free=len(options) > 1)
 

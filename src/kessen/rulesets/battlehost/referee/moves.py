@@ -14,6 +14,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, first_touch
+from kessen.core.measures import apart
 from kessen.core.notation import exact_point, number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
@@ -346,6 +347,13 @@ _BREACH_RULES = {
 }
 
 
+_FREE_FORMS = {
+    "move ": "move <model> to x,y", "charge ": "charge <model> at <enemy model> [to x,y]",
+    "stand ": "stand <model> [and move to x,y | and charge at <enemy model> [to x,y]]",
+}
+"""What a free move is written as, by its first word (for a refusal that names no model)."""
+
+
 def _model_at_start(text: str, models: Sequence[Model]) -> tuple[Model, str] | None:
     """The model whose id *text* begins with (the longest such id, so that ``Orc 1`` never takes ``Orc 10``), and
     the rest of *text* after it."""
@@ -370,7 +378,8 @@ def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
         return None
     found = _model_at_start(text[len(head):], state.models)
     if found is None:
-        raise IllegalChoice(None, f"there is no model of that name in {text!r}")
+        _refuse_the_slain(state, text[len(head):])
+        raise IllegalChoice(None, f"there is no model of that name in {text!r}: write {_FREE_FORMS[head]}, with the ids the scenario gives")
     m, rest = found
     if stand and rest.startswith("and "):
         rest = rest[4:]
@@ -387,11 +396,19 @@ def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
             return None
         aimed = _model_at_start(rest[3:], state.models)
         if aimed is None:
-            raise IllegalChoice(None, f"there is no model of that name to charge in {text!r}")
+            _refuse_the_slain(state, rest[3:])
+            raise IllegalChoice(None, f"there is no model of that name to charge in {text!r}: write {_FREE_FORMS['charge ']}, with the ids the scenario gives")
         target, rest = aimed
         if target.side == m.side:
             raise IllegalChoice("BH-MOVE-5", f"a charge ends in base contact with an enemy model, and {target.id} is a friend")
     return _free_move_to(state, m, target, rest, stand=stand)
+
+
+def _refuse_the_slain(state: BhState, text: str) -> None:
+    """A refusal naming BH-STRIKE-3 when *text* begins with the id of a slain model (removed from the game)."""
+    slain = [ident for ident, _ in state.casualties if text == ident or text.startswith(ident + " ")]
+    if slain:
+        raise IllegalChoice("BH-STRIKE-3", f"{max(slain, key=len)} was slain and removed from the game")
 
 
 def _check_mover(state: BhState, side: Side, m: Model, *, stand: bool) -> None:
@@ -435,8 +452,9 @@ def _breach_reason(m: Model, to: Point, breach: Breach, limit: float, *, stand: 
     kind, x = breach
     other = x.id if x is not None else ""
     if kind == "too far":
-        allowance = f"half its Move after standing up, {number(limit)}\"" if stand else f"its Move of {number(limit)}\""
-        return f"{m.id} would move {number((to - m.centre).length())}\", more than {allowance}"
+        moved, most = apart((to - m.centre).length(), limit)
+        allowance = f"half its Move after standing up, {most}\"" if stand else f"its Move of {most}\""
+        return f"{m.id} would move {moved}\", more than {allowance}"
     if kind == "blocked":
         return f"the path crosses or ends touching {other}'s base"
     if kind == "overlap":
