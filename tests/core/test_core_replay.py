@@ -44,7 +44,7 @@ class Refuse:
     """A decider that must never be asked (the replay supplies every decision)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
-        raise AssertionError(f"asked at {decision.what}")
+        raise AssertionError(f"asked at {decision.kind}")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -24,10 +24,6 @@ class Chance:
     dist: Dist[Any]
     kind: str
 
-    @property
-    def what(self) -> str:
-        return self.kind
-
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -47,10 +43,6 @@ class Decision:
 
     def __post_init__(self) -> None:
         assert self.options, f"a decision ({self.kind}) needs at least one suggested option"
-
-    @property
-    def what(self) -> str:
-        return self.kind
 
 
 @record

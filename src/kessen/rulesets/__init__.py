@@ -11,15 +11,13 @@ import importlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
 from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.validation import StrictModel
-
-RulesetId = Literal["battlehost", "armies-clash", "legions", "song-of-blades"]
 
 _PACKAGES: dict[str, str] = {
     "song-of-blades": "kessen.rulesets.song_of_blades",

@@ -139,4 +139,4 @@ def outcome_where(n: Node, **fields: Any) -> Any:
     for o in n.dist.outcomes():
         if all(getattr(o, k) == v for k, v in fields.items()):
             return o
-    raise AssertionError(f"no outcome with {fields} in {n.what}: {n.dist.outcomes()}")
+    raise AssertionError(f"no outcome with {fields} in {n.kind}: {n.dist.outcomes()}")

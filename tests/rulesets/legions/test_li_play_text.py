@@ -39,7 +39,7 @@ def test_li_fire_1_play_shows_the_exact_mean_of_the_whole_attack() -> None:
     and models of each volley on the untouched target, was 3.33). The best single volley wounds with 5/6 ≈ 83%."""
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 20))], profiles=TWO_GUNS)
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "target"
+    assert isinstance(n, Decision) and n.kind == "target"
     attack = n.options[0]
     assert isinstance(attack, Fire)
     assert attack_damage(state, state.detachment("A"), attack).map(lambda d: d.wounds).mean() == F(35, 36)
@@ -74,9 +74,9 @@ def test_every_prompt_names_who_acts(path: Path) -> None:
         def decide(self, state: Any, decision: Decision) -> Any:
             for lang, word in (("en", "Now: "), ("ja", "次の決定: ")):
                 last = GAME.show(state, lang).splitlines()[-1]
-                assert last.startswith(word), (decision.what, last)
-                assert _who(decision) in last, (decision.what, last)
-            seen.add(decision.what)
+                assert last.startswith(word), (decision.kind, last)
+                assert _who(decision) in last, (decision.kind, last)
+            seen.add(decision.kind)
             return super().decide(state, decision)
 
     state = GAME.load_scenario(path.read_text(encoding="utf-8"), str(path))

@@ -57,7 +57,7 @@ def rolled(node: Chance, choice: Any) -> Any:
                 return outcome
         elif outcome.outcome == choice:
             return outcome
-    raise AssertionError(f"{node.what} cannot give {choice!r}: {node.dist.outcomes()}")
+    raise AssertionError(f"{node.kind} cannot give {choice!r}: {node.dist.outcomes()}")
 
 
 def results(node: Chance) -> Dist[Any]:
@@ -105,14 +105,14 @@ def ready(state: SobState, side: str, model_id: str, actions: int = 1) -> SobSta
 def decision(state: SobState, what: str) -> Decision:
     n = g.node(state)
     assert isinstance(n, Decision), n
-    assert n.what == what, (n.what, what)
+    assert n.kind == what, (n.kind, what)
     return n
 
 
 def chance(state: SobState, what: str) -> Chance:
     n = g.node(state)
     assert isinstance(n, Chance), n
-    assert n.what == what, (n.what, what)
+    assert n.kind == what, (n.kind, what)
     return n
 
 

@@ -194,8 +194,8 @@ def test_sb_turn_3_every_prompt_names_who_acts() -> None:
         if isinstance(node, Decision):
             for lang in LANGUAGES:
                 last = GAME.show(state, lang).splitlines()[-1]
-                assert who_acts(state, node) in last, (node.what, lang, last)
-            met.add(node.what)
+                assert who_acts(state, node) in last, (node.kind, lang, last)
+            met.add(node.kind)
             choice = busy_choice(rng, node)
         else:
             choice = draw(node.dist, rng)
@@ -205,7 +205,7 @@ def test_sb_turn_3_every_prompt_names_who_acts() -> None:
 
 def who_acts(state: SobState, node: Decision) -> str:
     """The name a prompt must carry: the side choosing a model to activate, else the model concerned."""
-    if node.what == "activation":
+    if node.kind == "activation":
         return node.player
     if state.pending:
         top = state.pending[0]

@@ -139,10 +139,6 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
 
 
-def square_distance(a: Square, b: Square) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
 @record
 class Grid:
     """The battlefield: its size and each square's terrain (squares not listed are plain, level 0)."""
