@@ -63,7 +63,14 @@ class Game(Protocol[S]):
     :class:`kessen.Match`; none re-implements a rule or a turn sequence.
     """
 
-    ruleset: str
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's id."""
+        ...
+
+    def __hash__(self) -> int:
+        """A game keys the caches of the scenarios read in it (``kessen.sim.play.initial_state``)."""
+        ...
 
     def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
         """The initial state run up to its first chance or decision, with the events on the way."""

@@ -10,16 +10,25 @@ empty, the ruleset's ``refill`` queues what comes next (the next turn, the next 
 
 The node the machine stops at is kept beside the state it belongs to, so ``node(state)`` right after ``apply``
 builds no option list twice.
+
+A ruleset's :class:`~kessen.core.engine.Game` is a :class:`StepGame`: its machine, filled with its step table, and
+the functions of its words, notation, odds and AI (each ruleset's ``referee/game.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.core.records import record
+
+if TYPE_CHECKING:
+    from kessen.core.board import Board
+    from kessen.core.decisions import Decider
 
 S = TypeVar("S", bound="Staged")
 T = TypeVar("T")
@@ -60,7 +69,7 @@ class StepMachine(Generic[S]):
         self,
         rules: Mapping[type, StepRule[S, Any]],
         *,
-        with_pending: Callable[[S, tuple[Hashable, ...]], S],
+        with_pending: Callable[[S, tuple[Any, ...]], S],
         result: Callable[[S], Terminal | None],
         refill: Callable[[S, Out], S],
         interrupt: Callable[[S, Out], S | None] | None = None,
@@ -147,3 +156,43 @@ def _only_choice(found: Chance | Decision) -> Any:
     if not found.free and len(found.options) == 1:
         return found.options[0]
     return _ASK
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StepGame(Generic[S]):
+    """A ruleset's Game (``kessen.core.engine.Game``) on its step machine: ``start``, ``node`` and ``apply`` are the
+    machine's; the rest are the ruleset's own functions, each with the signature the protocol gives it.
+
+    *draw* is the board as text for a person at the terminal, given the node the state stands at (who decides
+    next); ``show`` passes it that node. Equal only to itself: a game is one object per ruleset.
+    """
+
+    ruleset: str
+    machine: StepMachine[S]
+    load_scenario: Callable[[str, str], S]
+    sides: Callable[[S], tuple[str, ...]]
+    ai: Callable[[str], Decider]
+    notation: Callable[[S, Decision, Any], str]
+    parse: Callable[[S, Decision, str], Any]
+    odds: Callable[[S, Decision, Any], Mapping[str, Fraction] | None]
+    describe: Callable[[S, Any, str], str]
+    prompt: Callable[[S, Decision, str], str]
+    narrate: Callable[[Event, str], str]
+    board: Callable[[S], Board]
+    draw: Callable[[S, Node, str], str]
+
+    def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
+        """The initial state settled up to its first chance or decision, with the events on the way."""
+        return self.machine.start(state)
+
+    def node(self, state: S) -> Node:
+        """The node a started state stands at (a chance, a decision, or the end)."""
+        return self.machine.node(state)
+
+    def apply(self, state: S, choice: Any) -> tuple[S, tuple[Event, ...]]:
+        """The state after *choice* at the current node, settled to the next node, with the events; pure."""
+        return self.machine.apply(state, choice)
+
+    def show(self, state: S, lang: str) -> str:
+        """The board as text, and who decides next."""
+        return self.draw(state, self.machine.node(state), lang)

@@ -48,7 +48,7 @@ def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
             raise InputError(path, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give --ruleset (one of {', '.join(ruleset_ids())})")
         rid = folders[-1]
     chosen = get_ruleset(rid)
-    if chosen.game is None:
+    if not chosen.plays_battles:
         raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
     return ScenarioFile(path, text, chosen, guessed=named is None and given is None)
 

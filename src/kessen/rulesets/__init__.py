@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
+from kessen.core.engine import Game
+from kessen.core.errors import InputError, UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
@@ -80,7 +81,7 @@ class Engine:
     """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and the
     decision kinds added since ``kessen-save/1``."""
 
-    game: Any
+    game: Game[Any]
     swap_deployment: Callable[[dict[str, Any]], None] | None = None
     kinds_since_v1: frozenset[str] = frozenset()
 
@@ -94,7 +95,8 @@ class Ruleset:
 
     The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
     ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
-    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap).
+    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap). A ruleset
+    given neither only answers odds (``plays_battles`` is false).
     """
 
     id: str
@@ -105,7 +107,7 @@ class Ruleset:
     _engine: Engine | None = field(init=False)
 
     def __init__(
-        self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Any = None,
+        self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Game[Any] | None = None,
         swap_deployment: Callable[[dict[str, Any]], None] | None = None, kinds_since_v1: frozenset[str] = frozenset(),
         *, engine: Callable[[], Engine] | None = None,
     ) -> None:
@@ -114,22 +116,28 @@ class Ruleset:
         for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_loader", engine)
-        object.__setattr__(self, "_engine", None if engine else Engine(game, swap_deployment, kinds_since_v1))
+        object.__setattr__(self, "_engine", None if game is None else Engine(game, swap_deployment, kinds_since_v1))
 
     def _loaded(self) -> Engine:
         found = self._engine
         if found is None:
+            if self._loader is None:
+                raise InputError("ruleset", self.id, "this ruleset does not play whole battles yet")
             with _engine_lock:  # one Game object per ruleset, however many threads ask at once
                 found = self._engine
                 if found is None:
-                    assert self._loader is not None
                     found = self._loader()
                     object.__setattr__(self, "_engine", found)
         return found
 
     @property
-    def game(self) -> Any:
-        """The ruleset's ``Game`` (None for a ruleset that only answers odds)."""
+    def plays_battles(self) -> bool:
+        """Whether the ruleset has an engine (else it only answers odds)."""
+        return self._engine is not None or self._loader is not None
+
+    @property
+    def game(self) -> Game[Any]:
+        """The ruleset's ``Game``; an InputError on ``ruleset`` for a ruleset that only answers odds."""
         return self._loaded().game
 
     @property

@@ -55,7 +55,7 @@ MACHINE: StepMachine[BhState] = StepMachine(
         sp.HeroRoll: StepRule(might.hero_die_rolled, might.hero_die_node),
         sp.HeroMight: StepRule(might.might_on_roll, might.might_on_roll_node),
     },
-    with_pending=with_pending,  # type: ignore[arg-type]
+    with_pending=with_pending,
     result=turns.result,
     refill=turns.next_turn,
     interrupt=turns.wiped_out,

@@ -49,7 +49,7 @@ RULES: dict[type, StepRule[LiState, Any]] = {
 
 MACHINE: StepMachine[LiState] = StepMachine(
     RULES,
-    with_pending=with_pending,  # type: ignore[arg-type]
+    with_pending=with_pending,
     result=rounds.result,
     refill=rounds.next_round,
     interrupt=rounds.side_gone,

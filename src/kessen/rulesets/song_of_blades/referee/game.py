@@ -163,7 +163,7 @@ MACHINE: StepMachine[SobState] = StepMachine(
         OfferFollowUp: StepRule(lambda s, step, choice, out: follow_up(s, step, choice.follow, out), _follow_up_node),
         Disengaging: StepRule(_disengaging, _disengaging_node),
     },
-    with_pending=with_pending,  # type: ignore[arg-type]
+    with_pending=with_pending,
     result=_result,
     refill=refill,
     interrupt=wiped_out,
