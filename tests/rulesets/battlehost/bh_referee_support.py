@@ -8,7 +8,7 @@ import tomli_w
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
-from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.game import BattlehostGame

@@ -14,7 +14,7 @@ from hypothesis import strategies as hs
 from kessen.core.geometry import Point, Rect, segment_point_distance
 from kessen.core.records import evolve, evolver
 from kessen.rulesets.battlehost.ai import engaged_ids_after_move
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     EPS,
     Board,
     Model,

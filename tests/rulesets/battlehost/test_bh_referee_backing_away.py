@@ -7,7 +7,7 @@ import math
 from bh_referee_support import at, chance, decision, fight_phase, model, of_type, play, step
 
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost.board import gap, in_control_zone
+from kessen.rulesets.battlehost.referee.battlefield import gap, in_control_zone
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import strikes as striking
 from kessen.rulesets.battlehost.referee import options as op

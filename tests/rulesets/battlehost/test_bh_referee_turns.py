@@ -11,7 +11,7 @@ from bh_referee_support import CONTACT, decision, model, node, of_type, scenario
 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     EPS,
     distance,
     engaged_ids,

@@ -18,7 +18,7 @@ from kessen.core.engine import Decision
 from kessen.core.geometry import Point
 from kessen.core.records import evolve
 from kessen.dice import Dist
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     Board,
     Model,
     distance,

@@ -10,7 +10,7 @@ from kessen.core.errors import InputError
 from kessen.core.geometry import Point, Rect
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.battlehost.board import EPS, Board, radius
+from kessen.rulesets.battlehost.referee.battlefield import EPS, Board, radius
 from kessen.rulesets.battlehost.profiles import (
     MISSILE_WEAPONS,
     Attacks,

@@ -12,7 +12,7 @@ from rich.markup import escape
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.i18n import catalogue, option_text, option_word
-from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.profiles import format_fight
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op

@@ -20,7 +20,7 @@ from kessen.core.steps import StepMachine, StepRule
 from kessen.rulesets import Engine
 from kessen.rulesets.battlehost import text
 from kessen.rulesets.battlehost.ai import BattlehostAI
-from kessen.rulesets.battlehost.board import board_data
+from kessen.rulesets.battlehost.referee.battlefield import board_data
 from kessen.rulesets.battlehost.referee import duel, fight, might, moves, notation, odds, shooting, strikes, turns
 from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee.setup import initial_state

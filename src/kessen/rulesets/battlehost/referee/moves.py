@@ -17,7 +17,7 @@ from kessen.core.geometry import Point, first_touch
 from kessen.core.notation import number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     AHEAD,
     CONTROL_ZONE,
     EPS,

@@ -11,7 +11,7 @@ from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee.options import NextStriker, StrikeAt, ask
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, side_of, then, with_fight, wound
 from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll
