@@ -21,7 +21,7 @@ from kessen.match import Match
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.odds import shot_odds
-from kessen.rulesets.battlehost.referee.options import DecisionKind
+from kessen.rulesets.battlehost.referee.steps import DecisionKind
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "battlehost"
 CATALOGUE = Path(__file__).resolve().parents[3] / "src" / "kessen" / "i18n"

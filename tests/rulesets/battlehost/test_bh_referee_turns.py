@@ -24,7 +24,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import turns
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.game import BattlehostGame
+from kessen.rulesets.battlehost.referee.game import GAME
 from kessen.rulesets.battlehost.referee.turns import GivenPriority, PriorityRoll
 
 SOURCE = "scenarios/door.toml"
@@ -196,7 +196,7 @@ def test_bh_move_7_prone_model_stands_up_then_half_move() -> None:
 
 def load(good: list[dict[str, Any]] | None = None, evil: list[dict[str, Any]] | None = None, **extra: Any) -> st.BhState:
     text = scenario_text(good if good is not None else [model("A", 10, 10)], evil if evil is not None else [model("B", 20, 20)], **extra)
-    return BattlehostGame().load_scenario(text, SOURCE)
+    return GAME.load_scenario(text, SOURCE)
 
 
 def refused(field: str, value: str, **kwargs: Any) -> None:

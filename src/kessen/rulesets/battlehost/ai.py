@@ -33,7 +33,7 @@ from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee.options import DecisionKind
+from kessen.rulesets.battlehost.referee.steps import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
 from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named

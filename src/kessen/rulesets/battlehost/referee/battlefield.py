@@ -1,4 +1,5 @@
-"""Geometry: round bases in inches, contact, control zones, the board, the path test and sight (BH-GEO-1..5, BH-GEO-7, BH-GEO-8).
+"""The battlefield's geometry: round bases in inches, contact, control zones, the board, the path test and sight
+(BH-GEO-1..5, BH-GEO-7, BH-GEO-8).
 
 The direction away (BH-GEO-6) is in referee/backing_away.py, the geometry of moves (BH-MOVE-2..5) in referee/moves.py.
 """
@@ -10,7 +11,6 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import field
 
-from kessen.core import board as core_board
 from kessen.core.geometry import Point, Rect, segment_rect_distance
 from kessen.core.records import evolver, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
@@ -478,26 +478,3 @@ def _terrain_blocks_sight(shooter: Model, target: Model, board: Board) -> bool:
         for b in board.terrain
         if not (b.x0 > x_max or b.x1 < x_min or b.y0 > y_max or b.y1 < y_min)
     )
-
-
-# --- the battlefield as plain data (Game.board) -------------------------------------------------------------
-
-
-def board_data(board: Board, models: Sequence[Model]) -> core_board.Board:
-    """The battlefield for a picture of it (kessen.core.board), in inches: the board, its terrain blocks
-    (``impassable``, BH-GEO-5) and every model with its base diameter, wounds and statuses (``prone``, ``engaged``)."""
-    engaged = engaged_ids(tuple(models))
-    return {
-        "ruleset": "battlehost", "units": "inch", "width": board.width, "height": board.height, "sides": ["good", "evil"],
-        "terrain": [
-            {"kind": "impassable", "shape": "rect", "points": [[k.x0, k.y0], [k.x1, k.y1]], "height": None} for k in board.terrain
-        ],
-        "models": [
-            {
-                "id": m.id, "name": m.name, "side": m.side, "x": m.x, "y": m.y, "base": 2 * m.r, "footprint": None,
-                "wounds": m.wounds_left, "wounds_max": m.wounds,
-                "status": [s for s, on in (("prone", m.prone), ("engaged", m.id in engaged)) if on], "group": None,
-            }
-            for m in models
-        ],
-    }

@@ -33,9 +33,9 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     segment_distance,
     turned,
 )
-from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
-from kessen.rulesets.battlehost.referee.steps import MoveStep
+from kessen.rulesets.battlehost.referee.steps import MoveStep, ask
 from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
