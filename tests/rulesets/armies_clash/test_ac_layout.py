@@ -57,4 +57,4 @@ def test_no_import_cycles_in_the_package() -> None:
 def test_the_top_level_holds_only_the_shared_modules() -> None:
     """At the top of the package: the registration, the odds registry, the scenario file, events, text, AI, board."""
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert top == ["__init__.py", "ai.py", "board.py", "events.py", "procedures.py", "scenario.py", "text.py"]
+    assert top == ["__init__.py", "ai.py", "board.py", "events.py", "procedures.py", "profiles.py", "scenario.py", "text.py"]
