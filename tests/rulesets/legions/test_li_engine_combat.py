@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
+from test_li_engine_support import BLUE, RED, apply, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
 from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
@@ -90,7 +89,7 @@ def reachable_pairings(state: LiState) -> set[frozenset[tuple[str, str]]]:
     n = node(state)
     assert isinstance(n, Decision) and n.kind == "pairing"
     for option in n.options:
-        after, events = g.apply(state, option)
+        after, events = apply(state, option)
         paired = of(list(events), ev.Paired)
         if paired:
             found.add(frozenset(tuple(f.split("-")) for f in paired[0].fights.split(", ")))  # type: ignore[misc]
@@ -206,7 +205,7 @@ def test_li_break_4_li_break_7_sc_break_2_broken_before_the_same_attacks_morale_
     state, _ = drive(state, choose=lambda s, n: Fire("X") if n.kind == "target" else None,
                      until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
     n = node(state)
-    state, events = g.apply(state, outcome_where(n, hits=4, destroyed=4))
+    state, events = apply(state, outcome_where(n, hits=4, destroyed=4))
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("FormationBroken") < len(kinds)
     n = node(state)
@@ -292,18 +291,18 @@ def test_li_morale_1_li_morale_7_sc_morale_1_sc_morale_2_thresholds_and_one_chec
                          [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire"), det("S2", m("gun", 5, 20, count=6, dx=1.0), order="advance")])
         state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
                          until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
-        return g.apply(state, outcome_where(node(state), hits=lost, destroyed=lost))
+        return apply(state, outcome_where(node(state), hits=lost, destroyed=lost))
 
     state, events = first_attack(3)
     assert not (isinstance(node(state), Chance) and node(state).kind == "morale check")  # type: ignore[attr-defined]
     state, events = first_attack(4)
     n = node(state)
     assert isinstance(n, Chance) and n.kind == "morale check" and n.dist.probability(lambda o: o.result == "pass") == Fraction(1, 2)
-    state, events = g.apply(state, outcome_where(n, result="pass"))
+    state, events = apply(state, outcome_where(n, result="pass"))
     # the Advancing Fire attack of S2 again kills half of what is left: automatic pass, no dice
     state, events2 = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
                            until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
-    state, events3 = g.apply(state, outcome_where(node(state), destroyed=3))
+    state, events3 = apply(state, outcome_where(node(state), destroyed=3))
     assert [e.result for e in of(list(events3), ev.MoraleChecked)] == ["auto_pass"]
     assert not (isinstance(node(state), Chance) and node(state).kind == "morale check")  # type: ignore[attr-defined]
 
@@ -314,7 +313,7 @@ def test_li_morale_8_sc_morale_4_fall_back_at_phase_start_takes_no_casualties_ch
     state = state_of([det("A", m("inf", 5, 10, count=4, dx=1.0), order="fall_back")], [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire")])
     state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
                      until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
-    state, events = g.apply(state, outcome_where(node(state), destroyed=3))
+    state, events = apply(state, outcome_where(node(state), destroyed=3))
     assert [e.result for e in of(list(events), ev.MoraleChecked)] == ["not_taken"]
     assert not any(isinstance(e, ev.OrderIssued) for e in events)
 
@@ -324,8 +323,8 @@ def test_li_morale_5_failed_casualties_check_gives_fall_back() -> None:
     state = state_of([det("A", m("inf", 5, 10, count=2, dx=1.0), order="advance")], [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire")])
     state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
                      until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
-    state, _ = g.apply(state, outcome_where(node(state), destroyed=1))
-    state, events = g.apply(state, outcome_where(node(state), result="fail"))
+    state, _ = apply(state, outcome_where(node(state), destroyed=1))
+    state, events = apply(state, outcome_where(node(state), result="fail"))
     assert state.detachment("A").order == "fall_back" and of(list(events), ev.Withdrawal) == []
     assert any(isinstance(e, ev.OrderRemoved) and e.order == "advance" for e in events)
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction as F
 from scipy.stats import chisquare
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, state_of
+from test_li_engine_support import BLUE, RED, apply, det, drive, m, node, of, outcome_where, raw_state_of, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.dice import draw, stream
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import in_rear_arc
 from kessen.rulesets.legions.procedures import FireInput, TargetModelInput
 from kessen.rulesets.legions.rules.firing import fire
@@ -144,10 +143,10 @@ def test_li_alloc_5_target_controller_orders_mixed_pools() -> None:
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "hits")
     n = node(state)
     assert isinstance(n, Decision) and n.player == BLUE and n.options == (("short", 0), ("long", 0))
-    state, _ = g.apply(state, n.options[1])
+    state, _ = apply(state, n.options[1])
     how = node(state)  # then how the long gun's hits go: in the default order first
     assert isinstance(how, Decision) and how.kind == "allocation" and how.options == (InOrder(), HitByHit())
-    state, _ = g.apply(state, InOrder())
+    state, _ = apply(state, InOrder())
     first = node(state)
     assert isinstance(first, Chance) and first.kind == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
 
@@ -165,12 +164,12 @@ def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
     def explore(s: LiState, taken: tuple[str, ...]) -> None:
         n = node(s)
         if isinstance(n, Chance) and n.kind == "volley":  # resolve the volley without hits, keep choosing
-            explore(g.apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
+            explore(apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
         elif isinstance(n, Decision) and n.kind == "allocation":  # each volley's hits in the default order
-            explore(g.apply(s, InOrder())[0], taken)
+            explore(apply(s, InOrder())[0], taken)
         elif isinstance(n, Decision) and n.kind == "hits":
             for option in n.options:
-                explore(g.apply(s, option)[0], taken)
+                explore(apply(s, option)[0], taken)
         else:
             orders.add(taken)
 
@@ -184,11 +183,11 @@ def test_li_morale_2_sc_morale_5_two_weapons_add_up_and_the_check_waits_for_the_
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")],
                      [det("B", m("inf", 10, 17, count=4, dx=1.0)), det("pad", m("inf", 40, 40, count=10, dx=1.0))], profiles=TWO_GUNS)
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
-    state, first = g.apply(state, outcome_where(node(state), destroyed=1))
+    state, first = apply(state, outcome_where(node(state), destroyed=1))
     assert of(list(first), ev.MoraleChecked) == [] and node(state).kind == "allocation"  # the second weapon's hits
-    state, _ = g.apply(state, InOrder())
+    state, _ = apply(state, InOrder())
     assert node(state).kind == "volley"
-    state, second = g.apply(state, outcome_where(node(state), destroyed=1))
+    state, second = apply(state, outcome_where(node(state), destroyed=1))
     n = node(state)
     assert isinstance(n, Chance) and n.kind == "morale check" and state.pending[0].detachment == "B"  # type: ignore[attr-defined]
 
@@ -212,7 +211,7 @@ def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
     rng = stream(20240601)
     seen: Counter[tuple[int, int]] = Counter()
     for _ in range(2000):
-        _, events = g.apply(state, draw(n.dist, rng))
+        _, events = apply(state, draw(n.dist, rng))
         volley = of(list(events), ev.Volley)[0]
         seen[(volley.hits, volley.destroyed)] += 1
     exact: Counter[tuple[int, int]] = Counter()
@@ -235,7 +234,7 @@ def test_li_act_5_activation_without_firing_is_still_an_activation() -> None:
     state = state_of([det("A", m("gun", 10, 10), order="first_fire")], [det("B", m("gun", 10, 30))], initiative=RED)
     n = node(state)
     assert isinstance(n, Decision) and n.kind == "target" and n.options[-1] == HoldFire()
-    _, events = g.apply(state, HoldFire())
+    _, events = apply(state, HoldFire())
     assert [e.reason for e in of(list(events), ev.HeldFire)] == ["chose_not_to"]
     assert any(isinstance(e, ev.OrderRemoved) and e.detachment == "A" for e in events)
 

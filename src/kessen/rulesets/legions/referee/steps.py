@@ -3,7 +3,7 @@
 Some steps are settled by the rules with no dice and no player (a stage begins, an activation ends); every other
 step is a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list the
 default policy's choice first). The first pending step is the one the game stands at; each module of ``referee``
-gives the ``StepRule`` of the steps of its part of the rules.
+plays the steps of its part of the rules, and ``referee.machine`` gives each step type its ``StepRule``.
 """
 
 from __future__ import annotations
