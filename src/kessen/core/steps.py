@@ -135,6 +135,13 @@ class StepMachine(Generic[S]):
             return state
         return state
 
+    def ready(self, state: S) -> S:
+        """*state* when it stands at a step that asks or rolls, or at the end; else (a scenario's initial state may
+        stand at a step the rules settle alone: a round begins) *state* run up to its first chance or decision."""
+        if self._result(state) is not None or (state.pending and self._rule(state.pending[0]).node is not None):
+            return state
+        return self.start(state)[0]
+
     def _pop(self, state: S) -> S:
         return self._with_pending(state, state.pending[1:])
 
@@ -194,5 +201,7 @@ class StepGame(Generic[S]):
         return self.machine.apply(state, choice)
 
     def show(self, state: S, lang: str) -> str:
-        """The board as text, and who decides next."""
+        """The board as text, and who decides next; a scenario's initial state is shown as it will be when the battle
+        asks its first question (:meth:`StepMachine.ready`)."""
+        state = self.machine.ready(state)
         return self.draw(state, self.machine.node(state), lang)
