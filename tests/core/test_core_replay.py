@@ -20,11 +20,10 @@ from kessen.core.saves import checksum
 from kessen.dice import stream
 from kessen.io.files import parse_json
 from kessen.match import Match
-from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.game import GAME
 from tests.core.toy_game import SCENARIO, TOY, Dashed, FirstOption, ToyGame, ToyState
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades"
-GAME = SobGame()
 
 
 def scenario(name: str = "warband-skirmish.toml") -> tuple[str, Any]:

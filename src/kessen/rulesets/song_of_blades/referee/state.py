@@ -1,8 +1,5 @@
-"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*).
-
-The steps are the pending queue of ``core.steps``: the first is the one the game stands at; when the queue runs
-empty the turn sequence (``referee.turns.refill``) queues the next activation or action.
-"""
+"""The state of a skirmish: the frozen game state and its queue of pending steps (``referee.steps``; SB-TURN-*,
+SB-ACT-*)."""
 
 from __future__ import annotations
 
@@ -10,100 +7,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
-from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
-from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
-from kessen.rulesets.song_of_blades.rules.melee import Melee
-
-# --- pending steps ---------------------------------------------------------------------------------
-
-
-@record
-class RollOff:
-    """Who takes the first turn (SB-TURN-1)."""
-
-
-@record
-class ChooseActivation:
-    """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
-
-
-@record
-class ChooseAction:
-    """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
-
-    model: str
-
-
-@record
-class ActivationRoll:
-    """The activation roll of a model with its chosen dice (SB-ACT-1)."""
-
-    model: str
-    dice: int
-
-
-@record
-class CombatRoll:
-    """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
-
-    attacker: str
-    defender: str
-    kind: str
-    roll: Melee
-
-
-@record
-class ChooseRecoil:
-    """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
-
-    loser: str
-    winner: str
-
-
-@record
-class ChooseRecoilHacker:
-    """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
-
-    loser: str
-    candidates: tuple[str, ...]
-
-
-@record
-class OfferFollowUp:
-    """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
-
-    winner: str
-    loser: str
-
-
-@record
-class Disengaging:
-    """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
-
-    model: str
-    hackers: tuple[str, ...]
-    setup: Disengage
-    positions: tuple[str, ...]  # hacker ids in the order of ``setup.enemies``
-    then: Move | None  # the move it completes, or None when it flees
-    flee_moves: int = 0
-
-
-@record
-class MoraleTest:
-    """A model takes a morale test (SB-MOR-1)."""
-
-    model: str
-
-
-Pending = (
-    RollOff | ChooseActivation | ActivationRoll | ChooseAction | CombatRoll | ChooseRecoil | ChooseRecoilHacker | OfferFollowUp
-    | Disengaging | MoraleTest
+from kessen.rulesets.song_of_blades.referee.steps import (
+    ActivationRoll,
+    ChooseAction,
+    ChooseRecoil,
+    ChooseRecoilHacker,
+    CombatRoll,
+    Disengaging,
+    MoraleTest,
+    OfferFollowUp,
+    Pending,
+    RollOff,
 )
-
 
 @dataclass(frozen=True, slots=True)
 class Activation:
