@@ -53,10 +53,12 @@ def test_bh_geo_2_bh_geo_3_edge_to_edge_and_contact_tolerance() -> None:
 
 
 def test_bh_geo_4_control_zone_is_one_inch_none_when_engaged_or_prone() -> None:
-    """BH-GEO-4: a model within 1" (edge to edge) is in the control zone; engaged or prone models have none."""
+    """BH-GEO-4: a model within 1" (edge to edge) is in the control zone, one 1" away is not; engaged or prone models
+    have none."""
     state = state_of([model("A", 10, 10), model("P", 30, 30, prone=True)], [model("E", 10 + CONTACT + 0.9, 10), model("F", 30, 10 + CONTACT - 0.0)])
     a, e = state.get("A"), state.get("E")
-    assert in_control_zone(e, a) and in_control_zone(a, e)
+    assert in_control_zone(gap(e, a)) and in_control_zone(gap(a, e))
+    assert not in_control_zone(gap(a, a.at(Point(10 + CONTACT + 1.0, 10))))
     assert has_control_zone(a, engaged_ids(state.models)) and not has_control_zone(state.get("P"), engaged_ids(state.models))
     engaged = state_of([model("A", 10, 10)], [model("E", 10 + CONTACT, 10)])
     assert not has_control_zone(engaged.get("A"), engaged_ids(engaged.models))

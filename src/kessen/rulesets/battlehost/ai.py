@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point
+from kessen.core.geometry import Point, segment_distance
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.referee.battlefield import (
@@ -27,7 +27,6 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     first_blocker,
     ground_blocks_at,
     is_engaged,
-    segment_distance,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op

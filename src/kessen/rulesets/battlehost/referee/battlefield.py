@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import field
 
-from kessen.core.geometry import Point, Rect, segment_rect_distance
+from kessen.core.geometry import Point, Rect, base_gap, bases_touch, segment_distance, segment_rect_distance
 from kessen.core.records import evolver, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
@@ -19,6 +19,10 @@ from kessen.rulesets.battlehost.rules.sides import Side
 EPS = 0.01  # BH-GEO-3: contact tolerance in inches
 MM_PER_INCH = 25.4
 CONTROL_ZONE = 1.0  # BH-GEO-4
+ZONE_TOLERANCE = 1e-9
+"""How much nearer than 1" a base must be to stand inside a control zone: a base 1" away (to rounding) is outside."""
+PATH_ZONE_TOLERANCE = 1e-6
+"""How far a straight move may graze into a control zone it starts outside of (rounding along the path, BH-MOVE-4)."""
 AHEAD = 1e-9  # BH-GEO-7 condition 1
 
 
@@ -118,17 +122,6 @@ class Board:
         return False
 
 
-# --- plain-float geometry: the operations of kessen.core.geometry in the same order, without making Points ----------
-
-
-def segment_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
-    """The least distance from (px, py) to the segment (ax, ay)–(bx, by): ``segment_point_distance`` on floats."""
-    abx, aby = bx - ax, by - ay
-    length2 = abx * abx + aby * aby
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * abx + (py - ay) * aby) / length2))
-    return math.hypot(ax + abx * t - px, ay + aby * t - py)
-
-
 def turned(angle: float) -> tuple[float, float]:
     """The cosine and sine that ``Point.rotated(angle)`` turns by."""
     a = math.radians(angle)
@@ -140,7 +133,7 @@ def turned(angle: float) -> tuple[float, float]:
 
 def gap(a: Model, b: Model) -> float:
     """Edge-to-edge gap of two bases, negative when they overlap (BH-GEO-2)."""
-    return math.hypot(a.x - b.x, a.y - b.y) - a.r - b.r
+    return base_gap(a.x, a.y, a.r, b.x, b.y, b.r)
 
 
 def distance(a: Model, b: Model) -> float:
@@ -149,8 +142,9 @@ def distance(a: Model, b: Model) -> float:
 
 
 def in_base_contact(a: Model, b: Model) -> bool:
-    """Bases touch when |gap| ≤ EPS (BH-GEO-3)."""
-    return abs(gap(a, b)) <= EPS
+    """Bases touch when |gap| ≤ EPS (BH-GEO-3): ``gap ≤ EPS``, since no base ever overlaps another by more than EPS
+    (a scenario refuses it; every move, back-away and make-way keeps clear of other bases, BH-GEO-7)."""
+    return bases_touch(a.x, a.y, a.r, b.x, b.y, b.r, EPS)
 
 
 def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
@@ -230,9 +224,10 @@ def has_control_zone(m: Model, engaged: frozenset[str]) -> bool:
     return not m.prone and m.id not in engaged
 
 
-def in_control_zone(m: Model, of: Model) -> bool:
-    """Whether *m* is inside the control zone of *of*: nearer than 1" (BH-GEO-4)."""
-    return distance(m, of) < CONTROL_ZONE
+def in_control_zone(gap: float, tolerance: float = ZONE_TOLERANCE) -> bool:
+    """Whether a base *gap* inches from a model (edge to edge, BH-GEO-2) stands inside its control zone: nearer than
+    1" (BH-GEO-4), by more than *tolerance*."""
+    return gap < CONTROL_ZONE - tolerance
 
 
 # --- the path test (BH-GEO-7) ----------------------------------------------------------------------
