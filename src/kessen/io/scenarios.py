@@ -38,9 +38,7 @@ def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
     from kessen.rulesets import get_ruleset, ruleset_ids
 
     text = read_input(path, SCENARIO)
-    named = named_ruleset(parse_toml(text, path), path)
-    if named is not None and given is not None and given != named:
-        raise InputError("--ruleset", given, f"{path} is a {named} scenario (it says ruleset = \"{named}\")")
+    named = _agreed(text, path, given, "--ruleset")
     rid = named if named is not None else given
     if rid is None:
         folders = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
@@ -51,6 +49,28 @@ def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
     if not chosen.plays_battles:
         raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
     return ScenarioFile(path, text, chosen, guessed=named is None and given is None)
+
+
+def text_ruleset(text: str, source: str, given: str | None = None) -> Ruleset:
+    """The ruleset of a scenario given as *text* (named *source* in errors): its ``ruleset`` key, or *given*; both
+    given must agree."""
+    from kessen.rulesets import get_ruleset, ruleset_ids
+
+    rid = _agreed(text, source, given, "ruleset") or given
+    if rid is None:
+        raise InputError(source, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give ruleset (one of {', '.join(ruleset_ids())})")
+    chosen = get_ruleset(rid)
+    if not chosen.plays_battles:
+        raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")
+    return chosen
+
+
+def _agreed(text: str, source: str, given: str | None, field: str) -> str | None:
+    """The ruleset the scenario's text names (None if none); an error on *field* when *given* says another."""
+    named = named_ruleset(parse_toml(text, source), source)
+    if named is not None and given is not None and given != named:
+        raise InputError(field, given, f"{source} is a {named} scenario (it says ruleset = \"{named}\")")
+    return named
 
 
 def named_ruleset(data: dict[str, Any], path: str) -> str | None:
