@@ -165,7 +165,7 @@ def _only_choice(found: Chance | Decision) -> Any:
     return _ASK
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class StepGame(Generic[S]):
     """A ruleset's Game (``kessen.core.engine.Game``) on its step machine: ``start``, ``node`` and ``apply`` are the
     machine's; the rest are the ruleset's own functions, each with the signature the protocol gives it.
@@ -187,6 +187,9 @@ class StepGame(Generic[S]):
     narrate: Callable[[Event, str], str]
     board: Callable[[S], Board]
     draw: Callable[[S, Node, str], str]
+
+    def __repr__(self) -> str:
+        return f"StepGame({self.ruleset!r})"
 
     def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
         """The initial state settled up to its first chance or decision, with the events on the way."""

@@ -96,12 +96,14 @@ def ruleset_for(path: str, given: str | None) -> Ruleset:
 
 
 def scenario_model(ruleset_id: str) -> type[BaseModel]:
-    """The model of a ruleset's scenario files (``rulesets/<package>/scenario.py``'s ``Scenario``), whose JSON
-    Schema documents the file format."""
+    """The model of a ruleset's scenario files (``<package>/scenario.py``'s ``Scenario``: the package the ruleset is
+    laid out in, ``kessen.rulesets.<id with _ for ->`` for the rulesets kessen ships), whose JSON Schema documents the
+    file format."""
     from kessen.rulesets import get_ruleset
 
     chosen = get_ruleset(ruleset_id)
-    model: type[BaseModel] = importlib.import_module(f"kessen.rulesets.{chosen.id.replace('-', '_')}.scenario").Scenario
+    package = chosen.package or f"kessen.rulesets.{chosen.id.replace('-', '_')}"
+    model: type[BaseModel] = importlib.import_module(f"{package}.scenario").Scenario
     return model
 
 

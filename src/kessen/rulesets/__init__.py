@@ -1,7 +1,8 @@
 """The registry: ruleset id → its procedures and, loaded the first time it is asked for, its engine.
 
-Each ruleset package defines ``RULESET``; this module imports it on first use. A ruleset never
-imports another ruleset, and ``core``/``dice`` never import a ruleset.
+Each ruleset package defines ``RULESET``; this module imports it on first use. The rulesets kessen ships are listed
+here (``_PACKAGES``); a ruleset laid out the same way outside kessen (a plug-in, a test's toy) joins them with
+:func:`register`. A ruleset never imports another ruleset, and ``core``/``dice`` never import a ruleset.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ _PACKAGES: dict[str, str] = {
     "legions": "kessen.rulesets.legions",
     "armies-clash": "kessen.rulesets.armies_clash",
 }
+_SHIPPED = frozenset(_PACKAGES)
 
 I = TypeVar("I", bound=StrictModel)
 
@@ -96,24 +98,26 @@ class Ruleset:
     The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
     ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
     ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap). A ruleset
-    given neither only answers odds (``plays_battles`` is false).
+    given neither only answers odds (``plays_battles`` is false). *package* is the package it is laid out in
+    (``Ruleset.of_package``), where its scenario model and, outside kessen, its catalogues are found.
     """
 
     id: str
     title: str
     prefix: str
     procedures: Mapping[str, Procedure[Any]]
+    package: str | None
     _loader: Callable[[], Engine] | None = field(init=False)
     _engine: Engine | None = field(init=False)
 
     def __init__(
         self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Game[Any] | None = None,
         swap_deployment: Callable[[dict[str, Any]], None] | None = None, kinds_since_v1: frozenset[str] = frozenset(),
-        *, engine: Callable[[], Engine] | None = None,
+        *, engine: Callable[[], Engine] | None = None, package: str | None = None,
     ) -> None:
         if engine is not None and (game is not None or swap_deployment is not None or kinds_since_v1):
             raise TypeError("give a ruleset's engine either as a loader or as its parts, not both")
-        for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures)):
+        for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures), ("package", package)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_loader", engine)
         object.__setattr__(self, "_engine", None if game is None else Engine(game, swap_deployment, kinds_since_v1))
@@ -164,7 +168,7 @@ class Ruleset:
             found: Engine = importlib.import_module(f"{package}.referee.game").ENGINE
             return found
 
-        return cls(id, title, prefix, procedures, engine=engine)
+        return cls(id, title, prefix, procedures, engine=engine, package=package)
 
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""
@@ -172,6 +176,24 @@ class Ruleset:
             return self.procedures[name]
         except KeyError:
             raise UnknownProcedureError(self.id, name, tuple(self.procedures)) from None
+
+
+def register(ruleset_id: str, package: str) -> None:
+    """Add the ruleset of *package*, laid out as every ruleset is (docs/architecture.md, "Adding a fifth ruleset"),
+    under *ruleset_id*: a ruleset kept outside kessen (a plug-in, a test's toy), whose catalogues are its package's
+    ``i18n/<id>.<lang>.toml``. An id already taken is a ValueError. A process pool's workers know it only if they
+    register it too (or play in this process: ``workers=1``)."""
+    if ruleset_id in _PACKAGES:
+        raise ValueError(f"a ruleset {ruleset_id!r} is already registered ({_PACKAGES[ruleset_id]})")
+    _PACKAGES[ruleset_id] = package
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a ruleset added with :func:`register` (a test's toy, after the test)."""
+    if ruleset_id in _SHIPPED:
+        raise ValueError(f"{ruleset_id!r} ships with kessen and stays registered")
+    _PACKAGES.pop(ruleset_id, None)
+    _cache.pop(ruleset_id, None)
 
 
 def ruleset_ids() -> tuple[str, ...]:

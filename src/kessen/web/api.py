@@ -61,7 +61,7 @@ def _rulesets(lang: str) -> dict[str, Any]:
                 "id": rid,
                 "title": words["title"],
                 "prefix": ruleset.prefix,
-                "plays_battles": ruleset.game is not None,
+                "plays_battles": ruleset.plays_battles,
                 "procedures": [{"name": name, **_titled(words["procedures"][name])} for name in ruleset.procedures],
             }
         )
