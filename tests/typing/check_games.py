@@ -31,3 +31,11 @@ def wrong_games() -> None:
 def every_shipped_game_keeps_the_protocol() -> list[Game[Any]]:
     """What a driver gets back from the registry is a checked ``Game``."""
     return [get_ruleset(rid).game for rid in ("battlehost", "armies-clash", "legions", "song-of-blades")]
+
+
+def wrong_decision_kinds() -> None:
+    """A step may ask only a decision of its ruleset's documented kinds."""
+    from kessen.rulesets.battlehost.referee.steps import ask
+
+    ask("good", "dance", ())  # type: ignore[arg-type]
+    ask("good", "move", ())

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kessen.core.events import Event
 from kessen.core.records import record
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from kessen.core.board import Board
 
 S = TypeVar("S")
+K = TypeVar("K", bound=str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,17 @@ class Decision:
 
     def __post_init__(self) -> None:
         assert self.options, f"a decision ({self.kind}) needs at least one suggested option"
+
+
+class Asker(Generic[K]):
+    """``ask(player, kind, options, actor=..., free=...)``: a :class:`Decision` of one of a ruleset's documented
+    kinds; a ruleset's ``referee/steps.py`` makes ``ask: Asker[DecisionKind] = Asker()``, so that mypy checks every
+    *kind* its steps ask against its ``DecisionKind`` literal."""
+
+    def __call__(
+        self, player: str, kind: K, options: Sequence[Hashable], *, actor: str = "", free: bool = False
+    ) -> Decision:
+        return Decision(player, kind, tuple(options), free=free, actor=actor)
 
 
 @record

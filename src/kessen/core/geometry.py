@@ -129,7 +129,9 @@ def segment_distance(ax: float, ay: float, bx: float, by: float, px: float, py: 
     return math.hypot(ax + abx * t - px, ay + aby * t - py)
 
 
-def sweep_overlaps(ax: float, ay: float, bx: float, by: float, r: float, ox: float, oy: float, r_other: float, eps: float) -> bool:
+def sweep_overlaps(
+    ax: float, ay: float, bx: float, by: float, r: float, ox: float, oy: float, r_other: float, eps: float
+) -> bool:
     """Whether a base of radius *r* moved from (ax, ay) to (bx, by) passes through a base of radius *r_other* at
     (ox, oy), cutting into it by more than eps."""
     return segment_distance(ax, ay, bx, by, ox, oy) - r - r_other < -eps

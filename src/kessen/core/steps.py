@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound="Staged")
 T = TypeVar("T")
+F = TypeVar("F")
 
 Out = list[Event]
 
@@ -166,17 +167,20 @@ def _only_choice(found: Chance | Decision) -> Any:
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class StepGame(Generic[S]):
+class StepGame(Generic[S, F]):
     """A ruleset's Game (``kessen.core.engine.Game``) on its step machine: ``start``, ``node`` and ``apply`` are the
     machine's; the rest are the ruleset's own functions, each with the signature the protocol gives it.
 
-    *draw* is the board as text for a person at the terminal, given the node the state stands at (who decides
-    next); ``show`` passes it that node. Equal only to itself: a game is one object per ruleset.
+    *scenario* reads and validates a scenario file's text into its model *F* (errors name the source), *setup* makes
+    the battle's initial state of it; ``load_scenario`` is the two. *draw* is the board as text for a person at the
+    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. Equal only to
+    itself: a game is one object per ruleset.
     """
 
     ruleset: str
     machine: StepMachine[S]
-    load_scenario: Callable[[str, str], S]
+    scenario: Callable[[str, str], F]
+    setup: Callable[[F], S]
     sides: Callable[[S], tuple[str, ...]]
     ai: Callable[[str], Decider]
     notation: Callable[[S, Decision, Any], str]
@@ -190,6 +194,10 @@ class StepGame(Generic[S]):
 
     def __repr__(self) -> str:
         return f"StepGame({self.ruleset!r})"
+
+    def load_scenario(self, text: str, source: str) -> S:
+        """The initial state of a scenario file's text; errors name *source*, the field and the value."""
+        return self.setup(self.scenario(text, source))
 
     def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
         """The initial state settled up to its first chance or decision, with the events on the way."""

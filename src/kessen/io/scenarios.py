@@ -58,7 +58,8 @@ def text_ruleset(text: str, source: str, given: str | None = None) -> Ruleset:
 
     rid = _agreed(text, source, given, "ruleset") or given
     if rid is None:
-        raise InputError(source, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give ruleset (one of {', '.join(ruleset_ids())})")
+        known = ", ".join(ruleset_ids())
+        raise InputError(source, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give ruleset (one of {known})")
     chosen = get_ruleset(rid)
     if not chosen.plays_battles:
         raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")

@@ -13,27 +13,13 @@ from tests.toy.referee.notation import notation, parse
 from tests.toy.referee.odds import choice_odds
 from tests.toy.referee.setup import initial_state
 from tests.toy.referee.state import ToyState
-from tests.toy.scenario import load_scenario, swap_deployment
+from tests.toy.scenario import Scenario, load_scenario, swap_deployment
 
 
-def _load_scenario(text: str, source: str) -> ToyState:
-    return initial_state(load_scenario(text, source))
-
-
-GAME: StepGame[ToyState] = StepGame(
-    ruleset="toy",
-    machine=MACHINE,
-    load_scenario=_load_scenario,
-    sides=lambda state: state.sides,
-    ai=FirstOption,
-    notation=notation,
-    parse=parse,
-    odds=choice_odds,
-    describe=text.describe,
-    prompt=text.prompt,
-    narrate=text.narrate,
-    board=board_data,
-    draw=draw,
+GAME: StepGame[ToyState, Scenario] = StepGame(
+    "toy", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: state.sides, ai=FirstOption,
+    notation=notation, parse=parse, odds=choice_odds,
+    describe=text.describe, prompt=text.prompt, narrate=text.narrate, board=board_data, draw=draw,
 )
 
 ENGINE = Engine(GAME, swap_deployment)

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from kessen.core.engine import Decision
+from kessen.core.engine import Asker
 from kessen.core.records import record
 
 DecisionKind = Literal["dash", "confirm"]
 """The kinds of decision a racer's side makes."""
 
 
-def ask(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of one of the kinds."""
-    return Decision(player, kind, options, free=free, actor=actor)
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
 
 
 @record

@@ -13,27 +13,13 @@ from kessen.rulesets.armies_clash.referee.machine import MACHINE
 from kessen.rulesets.armies_clash.referee.odds import choice_odds
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
-from kessen.rulesets.armies_clash.scenario import load_scenario, swap_deployment
+from kessen.rulesets.armies_clash.scenario import Scenario, load_scenario, swap_deployment
 
 
-def _load_scenario(text: str, source: str) -> AcState:
-    return initial_state(load_scenario(text, source))
-
-
-GAME: StepGame[AcState] = StepGame(
-    ruleset="armies-clash",
-    machine=MACHINE,
-    load_scenario=_load_scenario,
-    sides=lambda state: SIDES,
-    ai=AcAI,
-    notation=notation.notation,
-    parse=notation.parse,
-    odds=choice_odds,
-    describe=text.describe,
-    prompt=text.prompt,
-    narrate=text.narrate,
-    board=board_data,
-    draw=draw,
+GAME: StepGame[AcState, Scenario] = StepGame(
+    "armies-clash", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=AcAI,
+    notation=notation.notation, parse=notation.parse, odds=choice_odds,
+    describe=text.describe, prompt=text.prompt, narrate=text.narrate, board=board_data, draw=draw,
 )
 
 ENGINE = Engine(GAME, swap_deployment)

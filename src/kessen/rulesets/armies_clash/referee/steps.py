@@ -11,9 +11,9 @@ always the last one queued (``state.then``); what a choice queues runs first (``
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
-from kessen.core.engine import Decision
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
 from kessen.rulesets.armies_clash.rules.grid import Square
@@ -29,9 +29,8 @@ each, docs/scenarios/armies-clash.md gives each one's notation)."""
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
 
 
-def ask(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str, free: bool = False) -> Decision:
-    """A decision of one of the documented kinds."""
-    return Decision(player, kind, options, free=free, actor=actor)
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
 
 
 # --- the turn (§5.11, AC-MOVE-2) ------------------------------------------------------------------------------

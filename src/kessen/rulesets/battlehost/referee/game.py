@@ -13,29 +13,15 @@ from kessen.rulesets.battlehost.referee.machine import MACHINE
 from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
-from kessen.rulesets.battlehost.scenario import load_scenario, swap_deployment
+from kessen.rulesets.battlehost.scenario import Scenario, load_scenario, swap_deployment
 
 
-def _load_scenario(text: str, source: str) -> BhState:
-    """The scenario's board before the first priority roll (its first step; ``start`` takes a priority the scenario
-    gives at once)."""
-    return initial_state(load_scenario(text, source))
-
-
-GAME: StepGame[BhState] = StepGame(
-    ruleset="battlehost",
-    machine=MACHINE,
-    load_scenario=_load_scenario,
-    sides=lambda state: SIDES,
-    ai=BattlehostAI,
-    notation=lambda state, decision, choice: notation.decision_notation(decision, choice),
-    parse=notation.parse,
+GAME: StepGame[BhState, Scenario] = StepGame(
+    "battlehost", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=BattlehostAI,
+    notation=lambda state, decision, choice: notation.decision_notation(decision, choice), parse=notation.parse,
     odds=odds.odds,
-    describe=text.describe,
-    prompt=lambda state, decision, lang: text.prompt(decision, lang),
-    narrate=text.narrate,
-    board=board_data,
-    draw=draw,
+    describe=text.describe, prompt=lambda state, decision, lang: text.prompt(decision, lang), narrate=text.narrate,
+    board=board_data, draw=draw,
 )
 
 ENGINE = Engine(GAME, swap_deployment)

@@ -10,10 +10,9 @@ into the one :class:`~kessen.core.steps.StepMachine`. A step's decision is of on
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
 from typing import Literal
 
-from kessen.core.engine import Decision
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.battlehost.referee.backing_away import Retreat
 from kessen.rulesets.battlehost.referee.pairing import OpenGroup
@@ -26,9 +25,8 @@ DecisionKind = Literal[
 """The kinds of decision a battlehost player makes (each has its prompt in the catalogues' ``decisions`` table)."""
 
 
-def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of one of the documented kinds."""
-    return Decision(player, kind, tuple(options), free=free, actor=actor)
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
 
 
 # --- the turn (BH-TURN-1..3) ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ loading, notation, odds, words, drawing and AI of the ruleset, and the ENGINE th
 
 from __future__ import annotations
 
+from kessen.core.engine import Decision
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.legions import text
@@ -13,29 +14,19 @@ from kessen.rulesets.legions.referee.machine import MACHINE
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
-from kessen.rulesets.legions.scenario import load_scenario, swap_deployment
+from kessen.rulesets.legions.scenario import Scenario, load_scenario, swap_deployment
 
 
-def _load_scenario(text: str, source: str) -> LiState:
-    """The battle's initial state as the scenario sets it (``start`` runs it up to its first node: a round begins,
-    Orders...)."""
-    return initial_state(load_scenario(text, source))
+def _prompt(state: LiState, decision: Decision, lang: str) -> str:
+    """The question a decision asks: the player who decides, then what is decided and who acts."""
+    return text.say(lang, "prompt", player=decision.player, what=awaiting(state, lang))
 
 
-GAME: StepGame[LiState] = StepGame(
-    ruleset="legions",
-    machine=MACHINE,
-    load_scenario=_load_scenario,
-    sides=lambda state: state.players,
-    ai=LiAI,
-    notation=notation.notation,
-    parse=notation.parse,
+GAME: StepGame[LiState, Scenario] = StepGame(
+    "legions", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: state.players, ai=LiAI,
+    notation=notation.notation, parse=notation.parse,
     odds=lambda state, decision, choice: odds.choice_odds(state, choice),
-    describe=text.describe,
-    prompt=lambda state, decision, lang: text.say(lang, "prompt", player=decision.player, what=awaiting(state, lang)),
-    narrate=text.narrate,
-    board=board_data,
-    draw=draw,
+    describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw,
 )
 
 ENGINE = Engine(GAME, swap_deployment, KINDS_SINCE_V1)

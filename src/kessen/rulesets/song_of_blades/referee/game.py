@@ -13,30 +13,18 @@ from kessen.rulesets.song_of_blades.referee.notation import notation, parse
 from kessen.rulesets.song_of_blades.referee.odds import choice_odds
 from kessen.rulesets.song_of_blades.referee.setup import initial_state
 from kessen.rulesets.song_of_blades.referee.state import SobState
-from kessen.rulesets.song_of_blades.scenario import load_scenario, swap_deployment
+from kessen.rulesets.song_of_blades.scenario import Scenario, load_scenario, swap_deployment
 from kessen.rulesets.song_of_blades.text import describe, prompt
 
 RULESET_ID = "song-of-blades"
 
 
-def _load_scenario(text: str, source: str) -> SobState:
-    return initial_state(load_scenario(text, source))
-
-
-GAME: StepGame[SobState] = StepGame(
-    ruleset=RULESET_ID,
-    machine=MACHINE,
-    load_scenario=_load_scenario,
-    sides=lambda state: state.skirmish.sides,
-    ai=SobAI,
-    notation=lambda state, decision, choice: notation(decision, choice),
-    parse=parse,
-    odds=choice_odds,
-    describe=describe,
-    prompt=prompt,
-    narrate=lambda event, lang: narrate(RULESET_ID, event, lang),
-    board=board_data,
-    draw=draw,
+GAME: StepGame[SobState, Scenario] = StepGame(
+    RULESET_ID, MACHINE, scenario=load_scenario, setup=initial_state,
+    sides=lambda state: state.skirmish.sides, ai=SobAI,
+    notation=lambda state, decision, choice: notation(decision, choice), parse=parse, odds=choice_odds,
+    describe=describe, prompt=prompt, narrate=lambda event, lang: narrate(RULESET_ID, event, lang),
+    board=board_data, draw=draw,
 )
 
 ENGINE = Engine(GAME, swap_deployment)

@@ -11,18 +11,7 @@ from kessen.core.records import evolve, evolver
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
-from kessen.rulesets.song_of_blades.referee.steps import (
-    ActivationRoll,
-    ChooseAction,
-    ChooseRecoil,
-    ChooseRecoilHacker,
-    CombatRoll,
-    Disengaging,
-    MoraleTest,
-    OfferFollowUp,
-    Pending,
-    RollOff,
-)
+from kessen.rulesets.song_of_blades.referee import steps as sp
 
 @dataclass(frozen=True, slots=True)
 class Activation:
@@ -81,7 +70,7 @@ class SobState:
     figures: tuple[Figure, ...]
     turn: Turn = Turn()
     current: Activation | None = None
-    pending: tuple[Pending, ...] = (RollOff(),)
+    pending: tuple[sp.Pending, ...] = (sp.RollOff(),)
     casualties: tuple[Casualty, ...] = ()
     ended: bool = False
 
@@ -114,7 +103,7 @@ class SobState:
         return sides[1] if side == sides[0] else sides[0]
 
 
-with_pending: Callable[[SobState, tuple[Pending, ...]], SobState] = evolver(SobState, "pending")
+with_pending: Callable[[SobState, tuple[sp.Pending, ...]], SobState] = evolver(SobState, "pending")
 """The state with another queue of pending steps (the copy made most often: every step taken off the queue)."""
 _with_figures: Callable[[SobState, tuple[Figure, ...]], SobState] = evolver(SobState, "figures")
 
@@ -126,7 +115,7 @@ def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     return evolve(state, current=evolve(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
-def push(state: SobState, *steps: Pending) -> SobState:
+def push(state: SobState, *steps: sp.Pending) -> SobState:
     """The state with *steps* to settle before everything already pending."""
     return with_pending(state, steps + state.pending)
 
@@ -149,15 +138,15 @@ def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
     )
 
 
-def _models_of(step: Pending) -> tuple[str, ...]:
-    if isinstance(step, CombatRoll):
+def _models_of(step: sp.Pending) -> tuple[str, ...]:
+    if isinstance(step, sp.CombatRoll):
         return (step.attacker, step.defender)
-    if isinstance(step, ChooseRecoil):
+    if isinstance(step, sp.ChooseRecoil):
         return (step.loser, step.winner)
-    if isinstance(step, OfferFollowUp):
+    if isinstance(step, sp.OfferFollowUp):
         return (step.loser, step.winner)
-    if isinstance(step, ChooseRecoilHacker):
+    if isinstance(step, sp.ChooseRecoilHacker):
         return (step.loser,)
-    if isinstance(step, Disengaging | MoraleTest | ActivationRoll | ChooseAction):
+    if isinstance(step, sp.Disengaging | sp.MoraleTest | sp.ActivationRoll | sp.ChooseAction):
         return (step.model,)
     return ()

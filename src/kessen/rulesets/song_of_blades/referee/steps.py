@@ -7,9 +7,9 @@ The first pending step is the one the game stands at; when the queue runs empty 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from kessen.core.engine import Decision
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
@@ -23,9 +23,8 @@ and ending the activation; that decision (the model's next action) has the kind 
 decision that offers a free move (issue 10), and is free while the model can move."""
 
 
-def ask(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of one of the documented kinds (docs/scenarios/song-of-blades.md, the notation)."""
-    return Decision(player, kind, options, free=free, actor=actor)
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
 
 
 # --- the pending steps ---------------------------------------------------------------------------------
