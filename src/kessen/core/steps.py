@@ -18,9 +18,8 @@ the functions of its words, notation, odds and AI (each ruleset's ``referee/game
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, final
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
@@ -166,31 +165,49 @@ def _only_choice(found: Chance | Decision) -> Any:
     return _ASK
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@final
 class StepGame(Generic[S, F]):
     """A ruleset's Game (``kessen.core.engine.Game``) on its step machine: ``start``, ``node`` and ``apply`` are the
     machine's; the rest are the ruleset's own functions, each with the signature the protocol gives it.
 
     *scenario* reads and validates a scenario file's text into its model *F* (errors name the source), *setup* makes
     the battle's initial state of it; ``load_scenario`` is the two. *draw* is the board as text for a person at the
-    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. Equal only to
-    itself: a game is one object per ruleset.
+    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. A plain class
+    with ``Final`` parts (mypyc compiles it as a native one), equal only to itself: a game is one object per ruleset.
     """
 
-    ruleset: str
-    machine: StepMachine[S]
-    scenario: Callable[[str, str], F]
-    setup: Callable[[F], S]
-    sides: Callable[[S], tuple[str, ...]]
-    ai: Callable[[str], Decider]
-    notation: Callable[[S, Decision, Any], str]
-    parse: Callable[[S, Decision, str], Any]
-    odds: Callable[[S, Decision, Any], Mapping[str, Fraction] | None]
-    describe: Callable[[S, Any, str], str]
-    prompt: Callable[[S, Decision, str], str]
-    narrate: Callable[[Event, str], str]
-    board: Callable[[S], Board]
-    draw: Callable[[S, Node, str], str]
+    def __init__(
+        self,
+        ruleset: str,
+        machine: StepMachine[S],
+        *,
+        scenario: Callable[[str, str], F],
+        setup: Callable[[F], S],
+        sides: Callable[[S], tuple[str, ...]],
+        ai: Callable[[str], Decider],
+        notation: Callable[[S, Decision, Any], str],
+        parse: Callable[[S, Decision, str], Any],
+        odds: Callable[[S, Decision, Any], Mapping[str, Fraction] | None],
+        describe: Callable[[S, Any, str], str],
+        prompt: Callable[[S, Decision, str], str],
+        narrate: Callable[[Event, str], str],
+        board: Callable[[S], Board],
+        draw: Callable[[S, Node, str], str],
+    ) -> None:
+        self.ruleset: Final = ruleset
+        self.machine: Final = machine
+        self.scenario: Final = scenario
+        self.setup: Final = setup
+        self.sides: Final = sides
+        self.ai: Final = ai
+        self.notation: Final = notation
+        self.parse: Final = parse
+        self.odds: Final = odds
+        self.describe: Final = describe
+        self.prompt: Final = prompt
+        self.narrate: Final = narrate
+        self.board: Final = board
+        self.draw: Final = draw
 
     def __repr__(self) -> str:
         return f"StepGame({self.ruleset!r})"
