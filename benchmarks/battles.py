@@ -20,7 +20,7 @@ def run(ruleset_ids: Sequence[str], out: Console, *, seconds_each: float = 2.0) 
     rows: list[list[str]] = []
     for ruleset_id in ruleset_ids:
         ruleset = get_ruleset(ruleset_id)
-        if ruleset.game is None:
+        if not ruleset.plays_battles:
             continue
         for path in sorted((EXAMPLES / ruleset_id).glob("*.toml")):
             text = path.read_text(encoding="utf-8")

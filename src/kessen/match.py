@@ -57,7 +57,7 @@ class Match:
     """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI."""
 
     def __init__(
-        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en", record: bool = True
+        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en"
     ) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise InputError("seed", seed, "must be an integer from 0 to 2^64 - 1")
@@ -72,7 +72,7 @@ class Match:
         if strangers:
             raise InputError("people", strangers[0], f"not a side of this scenario (its sides are {', '.join(self.sides)})")
         self._deciders = {side: game.ai(side) for side in self.sides if side not in self.people}
-        self._session: Session[Any] = Session(game, state, seed, keep=record)
+        self._session: Session[Any] = Session(game, state, seed)
         self._undo: list[Snapshot] = []
 
     # --- opening, loading, saving ------------------------------------------------------------------------
@@ -133,9 +133,6 @@ class Match:
     def dumps(self) -> str:
         """The save file's text (``kessen-save/2``): every step taken, decisions in notation, outcomes as drawn."""
         from kessen.version import __version__
-
-        if not self._session.keeps_record:
-            raise KessenError("this match keeps no record of its steps (record=False), so it cannot be saved")
 
         game = self.ruleset.game
         steps = tuple(
@@ -244,7 +241,7 @@ class Match:
         ruleset and the AI deciders are found again by id, not carried (issue 22 §1)."""
         session = self._session
         where = (session.state, session.rng.bit_generator.state, list(session.events), list(session.taken), list(self._undo))
-        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang, session.keeps_record)
+        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang)
         return _restored, (made, where)
 
     # --- internals ------------------------------------------------------------------------------------------------
@@ -303,8 +300,8 @@ class Match:
 
 def _restored(made: tuple[Any, ...], where: tuple[Any, ...]) -> Match:
     """The match :meth:`Match.__reduce__` describes."""
-    ruleset_id, text, source, seed, people, lang, keep = made
-    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang, record=keep)
+    ruleset_id, text, source, seed, people, lang = made
+    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang)
     session = match._session
     session.state, session.rng.bit_generator.state, session.events, session.taken, match._undo = where
     return match

@@ -1,4 +1,4 @@
-"""The match API, route by route, on the toy race (tests/core/toy_game.py): start, state, choose, undo, save, load,
+"""The match API, route by route, on the toy race (tests/toy): start, state, choose, undo, save, load,
 replay, events files; every refusal with its status; the store keeping matches across a restart, and its limit."""
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from kessen.web.app import create_app
 from kessen.web import playing
 from kessen.web.playing import AI_PLAYING, Matches
 from kessen.web.store import Room, Store, StoreFull
-from tests.web.toy_web import SCENARIO, TOY, register
+from tests.toy import RULESET as TOY
+
+SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
 from tests.web.clients import JSON, local
 
 
 @pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    register(monkeypatch)
+def toy_registered(toy: str) -> None:
+    """The toy race of tests/toy is a ruleset of this process for every test here."""
 
 
 @pytest.fixture
@@ -75,10 +77,10 @@ def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_e
     state = client.get(f"/api/matches/{start(client)}").json()
     assert (state["ruleset"], state["scenario"], state["seed"], state["sides"], state["people"], state["lang"]) == ("toy", "scenario", 3, ["Red", "Blue"], ["Red"], "en")
     decision = state["decision"]
-    assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: dash")
+    assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: the dash of Red racer")
     assert [o["notation"] for o in decision["options"]] == ["dash 3", "dash 2", "dash 1"]
     assert [o["odds"] for o in decision["options"]] == [
-        [{"key": "made_it", "label": "makes the dash", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
+        [{"key": "made_it", "label": "made it", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
     ]
     assert state["board"] == same_match().board()
     assert state["result"] is None and state["can_undo"] is False and state["events"] == []
@@ -87,7 +89,7 @@ def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_e
 def test_the_odds_labels_are_in_the_matchs_language(client: TestClient) -> None:
     state = client.get(f"/api/matches/{start(client, lang='ja')}").json()
     assert state["lang"] == "ja"
-    assert {o["odds"][0]["label"] for o in state["decision"]["options"]} == {"ダッシュ成功"}
+    assert {o["odds"][0]["label"] for o in state["decision"]["options"]} == {"成功"}
 
 
 def test_choosing_a_suggested_option_plays_on_to_the_next_decision_with_the_ais_moves_narrated(client: TestClient) -> None:
@@ -107,7 +109,7 @@ def test_a_free_choice_beyond_the_suggested_ones_is_taken(client: TestClient) ->
     """TOY-1: any dash from 1 to 6 squares is legal, though only 1 to 3 are suggested."""
     match_id = start(client)
     body = client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 6"}).json()
-    assert body["events"][0]["text"] == json.dumps({"type": "dashed", "side": "Red", "squares": 6, "made_it": body["board"]["models"][0]["x"] == 6})
+    assert body["events"][0]["text"] == "Red dashes 6: " + ("made it" if body["board"]["models"][0]["x"] == 6 else "fell short")
 
 
 def test_a_refused_choice_is_422_with_its_rule_and_reason_and_changes_nothing(client: TestClient) -> None:
@@ -141,7 +143,8 @@ def test_an_ai_battle_is_played_to_its_end(client: TestClient) -> None:
     expected.run()
     assert expected.result is not None
     assert state["result"] == {"winner": expected.result.winner, "summary": expected.result.summary,
-                               "labels": {"rounds": "rounds played", "position": "squares reached"}, "words": {}}
+                               "labels": {"rounds": "rounds played", "casualties": "casualties of each side", "survivors": "survivors of each side",
+                                          "position": "squares run by each side"}, "words": {}}
     assert refusal(client.post(f"/api/matches/{state['id']}/choose", json={"notation": "dash 1"}))["reason"] == "the battle is over"
 
 
@@ -368,7 +371,7 @@ def test_an_events_file_replays_when_it_is_the_scenarios_battle_for_that_seed(cl
         ({"scenario": SCENARIO}, "kessen: error: seed: required field is missing"),
         ({"scenario": "toy/nothing", "seed": 1}, "kessen: error: scenario: no shipped scenario has this name"),
         ({"scenario": "sides = [", "ruleset": "toy", "seed": 1}, "kessen: error: scenario: not valid TOML"),
-        ({"scenario": 'sides = ["Red"]', "ruleset": "toy", "seed": 1}, "kessen: error: scenario: sides: must be two side names"),
+        ({"scenario": 'sides = ["Red"]', "ruleset": "toy", "seed": 1}, "kessen: error: scenario: sides[1]: required field is missing"),
         ({"scenario": SCENARIO, "seed": 1, "people": ["Red"] * 17}, "kessen: error: people: "),
         ({"scenario": SCENARIO, "seed": 1, "path": "/etc/passwd"}, "kessen: error: path: unknown field"),
     ],

@@ -45,7 +45,7 @@ def run_battle(
         run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang)
         return
     # a battle nobody saves keeps no record of its steps (the events are all it gives)
-    match = Match(ruleset, text, scenario, seed=seed, lang=lang, record=save_path is not None)
+    match = Match(ruleset, text, scenario, seed=seed, lang=lang)
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 

@@ -24,7 +24,7 @@ from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.moves import free_move
 from kessen.rulesets.battlehost.referee.odds import shot_odds
-from kessen.rulesets.battlehost.referee.options import DecisionKind
+from kessen.rulesets.battlehost.referee.steps import DecisionKind
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "battlehost"
 CATALOGUE = Path(__file__).resolve().parents[3] / "src" / "kessen" / "i18n"

@@ -22,7 +22,7 @@ from kessen.i18n import LANGUAGES, catalogue
 from kessen.match import Match
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 from kessen.rulesets.song_of_blades.referee.melee import attack_roll
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room, recoil_choices, recoil_options
@@ -422,7 +422,7 @@ def test_sb_dis_5_sb_fall_1_the_odds_beside_a_choice_are_those_of_that_choice() 
     state, _ = step(state, GAME.parse(state, node, "move B to 40,100"))
     order = decision(state, "hack order")
     pending = state.pending[0]
-    assert isinstance(pending, st.Disengaging)
+    assert isinstance(pending, sp.Disengaging)
     for hacker in order.options:
         assert isinstance(hacker, opt.Hacker)
         roll = free_hack(pending.setup, pending.setup.enemies[pending.positions.index(hacker.model)])

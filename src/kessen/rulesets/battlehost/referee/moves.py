@@ -13,15 +13,16 @@ from collections.abc import Sequence
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point, first_touch
+from kessen.core.geometry import Point, base_gap, bases_touch, first_touch, segment_distance
 from kessen.core.measures import apart
 from kessen.core.notation import exact_point, number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     AHEAD,
     CONTROL_ZONE,
     EPS,
+    PATH_ZONE_TOLERANCE,
     Board,
     Model,
     distance,
@@ -31,12 +32,12 @@ from kessen.rulesets.battlehost.board import (
     ground_blocks_at,
     has_control_zone,
     in_base_contact,
-    segment_distance,
+    in_control_zone,
     turned,
 )
-from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
-from kessen.rulesets.battlehost.referee.steps import MoveStep
+from kessen.rulesets.battlehost.referee.steps import MoveStep, ask
 from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
@@ -66,9 +67,8 @@ def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], en
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
-        start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
-        if start >= CONTROL_ZONE - 1e-9:
-            if segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+        if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
+            if in_control_zone(segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r, PATH_ZONE_TOLERANCE):
                 return x
         elif (x0 - x.x) * dx + (y0 - x.y) * dy < -1e-9:
             return x  # the distance would fall below its start (it is convex along a line)
@@ -103,7 +103,7 @@ def _breach(
         target = next(m for m in models if m.id == charging)
         if segment_distance(x0, y0, x1, y1, target.x, target.y) - mover.r - target.r < -EPS:
             return ("overlap", target)
-        if abs(math.hypot(x1 - target.x, y1 - target.y) - mover.r - target.r) > EPS:  # in base contact at the end (BH-GEO-3)
+        if not bases_touch(x1, y1, mover.r, target.x, target.y, target.r, EPS):  # in base contact at the end (BH-GEO-3)
             return ("no contact", target)
     zone = _zone_breach(mover, x1, y1, models, engaged, charging)
     if zone is not None:
@@ -177,8 +177,7 @@ def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board
         if t is not None:
             reach = min(reach, t)
         if x.side != mover.side and has_control_zone(x, engaged):
-            start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
-            if start >= CONTROL_ZONE - 1e-9:
+            if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
                 t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
                 if t is not None:
                     reach = min(reach, t)

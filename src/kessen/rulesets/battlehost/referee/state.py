@@ -16,7 +16,7 @@ from kessen.core.records import evolve, evolver, picklable
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Board, Model, arrangement
+from kessen.rulesets.battlehost.referee.battlefield import Board, Model, arrangement
 from kessen.rulesets.battlehost.referee.options import ShootAt
 from kessen.rulesets.battlehost.referee.pairing import Fight
 from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step

@@ -116,8 +116,6 @@ class Done:
 
 
 MoveChoice = AsOrdered | Hold | ChargeAt | InLine | MoveTo | MoveModel | Done
-FINAL = (AsOrdered, Hold, ChargeAt, InLine, MoveTo)
-"""The choices that move the whole Detachment at once, from where its models stood, and end its move."""
 
 
 def may_move(det: Detachment) -> bool:

@@ -23,6 +23,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point
 from kessen.core.notation import exact_point, find_suggested, parse_point, point, unknown, words
 from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption
 from kessen.rulesets.song_of_blades.referee.moves import free_move
 from kessen.rulesets.song_of_blades.referee.options import (
@@ -83,7 +84,7 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
             return move
     elif decision.kind == "recoil" and said[:2] == ["recoil", "to"] and len(said) == 3:
         step = state.pending[0]
-        assert isinstance(step, st.ChooseRecoil)
+        assert isinstance(step, sp.ChooseRecoil)
         x, y = _point(said[2])
         return recoil_spot(state.figures, state.table, state.get(step.loser), state.get(step.winner), Point(x, y))
     elif decision.kind == "activation" and len(said) == 3 and said[0] == "activate":
