@@ -6,7 +6,7 @@ from __future__ import annotations
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.battlehost import text
-from kessen.rulesets.battlehost.ai import BattlehostAI
+from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.board import board_data, draw
 from kessen.rulesets.battlehost.referee import notation, odds
 from kessen.rulesets.battlehost.referee.machine import MACHINE
@@ -21,7 +21,7 @@ GAME: StepGame[BhState, Scenario] = StepGame(
     notation=lambda state, decision, choice: notation.decision_notation(decision, choice), parse=notation.parse,
     odds=odds.odds,
     describe=text.describe, prompt=lambda state, decision, lang: text.prompt(decision, lang), narrate=text.narrate,
-    board=board_data, draw=draw,
+    board=board_data, draw=draw, tactics=BattlehostTactics(),
 )
 
 ENGINE = Engine(GAME, swap_deployment)
