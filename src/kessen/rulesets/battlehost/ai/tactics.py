@@ -8,6 +8,7 @@ from typing import Any
 
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
+from kessen.core.tactics import first_then
 from kessen.rulesets.battlehost.ai.evaluation import evaluate
 from kessen.rulesets.battlehost.ai.greedy import BattlehostAI
 from kessen.rulesets.battlehost.referee import options as op
@@ -26,13 +27,7 @@ class BattlehostTactics:
     def candidates(self, state: BhState, decision: Decision, limit: int) -> Sequence[Any]:
         first = BattlehostAI(decision.player).decide(state, decision)
         ranked = _moves(state, decision) if decision.kind == "move" else list(decision.options)
-        out = [first]
-        for o in ranked:
-            if len(out) >= limit:
-                break
-            if o != first:
-                out.append(o)
-        return out
+        return first_then(first, ranked, limit)
 
     def evaluate(self, state: BhState, side: str) -> float:
         return evaluate(state, side)

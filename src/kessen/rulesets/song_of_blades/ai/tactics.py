@@ -8,6 +8,7 @@ from typing import Any
 
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
+from kessen.core.tactics import first_then
 from kessen.rulesets.song_of_blades.ai.evaluation import evaluate
 from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, nearest_to_the_enemy
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, EndTurn, Move, StandUp
@@ -33,13 +34,7 @@ class SobTactics:
             ranked = _actions(state, decision)
         else:
             ranked = list(decision.options)
-        out = [first]
-        for o in ranked:
-            if len(out) >= limit:
-                break
-            if o != first:
-                out.append(o)
-        return out
+        return first_then(first, ranked, limit)
 
     def evaluate(self, state: SobState, side: str) -> float:
         return evaluate(state, side)
