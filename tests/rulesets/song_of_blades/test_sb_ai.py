@@ -51,14 +51,18 @@ def test_sb_out_1_greedy_charges_into_the_fight_its_friends_already_make() -> No
 
 
 def test_sb_turn_4_evaluation_is_the_difference_of_points_lost_and_zero_sum() -> None:
-    """SB-TURN-4: a position is worth the fraction of points the enemy lost less the fraction lost; a fallen model
-    touched by a standing enemy counts half lost (SB-MOD-1: it is struck at +2, lethally)."""
-    state = state_of([model("hero", 400, 400, **HERO)], mob_against_hero(1))
-    assert evaluate(state, "Red") == 0.0
-    lost = evolve(state, casualties=(Casualty("g5", "Blue", 15, "kill"),))
-    assert evaluate(lost, "Red") == 15 / 90 and evaluate(lost, "Blue") == -15 / 90
-    fallen = evolve(lost, figures=tuple(evolve(f, state="fallen") if f.id == "g0" else f for f in lost.figures))
-    assert evaluate(fallen, "Red") == (15 + 7.5) / 90 == -evaluate(fallen, "Blue")
+    """SB-TURN-4: a position is worth the fraction of points the enemy lost less the fraction lost, zero-sum; in
+    contact the better attack counts for its side (SB-MELEE-3: the C5 hero against a C1 goblin), and a fallen
+    model touched by a standing enemy counts half lost on top (SB-MOD-1: it is struck at +2, lethally)."""
+    apart = state_of([model("hero", 400, 400, **HERO)], mob_against_hero(0))
+    assert evaluate(apart, "Red") == 0.0
+    lost = evolve(apart, casualties=(Casualty("g5", "Blue", 15, "kill"),))
+    assert evaluate(lost, "Red") == 15 / 90 == -evaluate(lost, "Blue")
+    engaged = state_of([model("hero", 400, 400, **HERO)], mob_against_hero(1))
+    assert 0 < evaluate(engaged, "Red") == -evaluate(engaged, "Blue")
+    fallen = evolve(engaged, figures=tuple(evolve(f, state="fallen") if f.id == "g0" else f for f in engaged.figures))
+    assert evaluate(fallen, "Red") > evaluate(engaged, "Red") + 7.5 / 90 / 2
+    assert evaluate(fallen, "Red") == -evaluate(fallen, "Blue")
 
 
 def test_sb_tactics_candidates_put_greedy_first_and_keep_to_the_limit() -> None:

@@ -21,7 +21,8 @@ from kessen.rulesets.song_of_blades.rules.melee import Melee, melee
 from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
-RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(3), "gruesome_kill": Fraction(4)}
+KILL = 3
+RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(KILL), "gruesome_kill": Fraction(4)}
 
 
 def activation_value(quality: int, dice: int) -> Fraction:
