@@ -22,7 +22,7 @@ from kessen.web.store import Room, Store, StoreFull
 from tests.toy import RULESET as TOY
 
 SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
-from tests.web.clients import JSON, local
+from tests.web.clients import JSON, local, played
 
 
 @pytest.fixture(autouse=True)
@@ -44,15 +44,6 @@ def start(client: TestClient, *, seed: int = 3, people: list[str] | None = None,
     assert set(body) == {"id"}
     played(client, body["id"])
     return str(body["id"])
-
-
-def played(client: TestClient, match_id: str, timeout: float = 60) -> dict[str, Any]:
-    """The match once the AI no longer plays it in the background."""
-    end = time.monotonic() + timeout
-    while (state := client.get(f"/api/matches/{match_id}").json())["status"] == "playing":
-        assert time.monotonic() < end, state
-        time.sleep(0.02)
-    return state
 
 
 def refusal(response: Any, status: int = 422) -> dict[str, Any]:
