@@ -103,7 +103,7 @@ def parse_assignments(words: list[str], field: str = "--ai") -> str | dict[str, 
 
 
 def tactics_of(game: Game[Any]) -> Tactics:
-    """The tactics the ruleset's game gives its search (``game.tactics``), else what any game has."""
+    """The tactics the ruleset's game gives its search (``StepGame(tactics=...)``), else what any game has."""
     found: Tactics | None = getattr(game, "tactics", None)
     return found if found is not None else BoardTactics(game)
 

@@ -1,6 +1,6 @@
 """What a ruleset tells the search AI: the decisions worth searching and what a position is worth (issue 23 §2).
 
-Each ruleset's ``ai.py`` gives a :class:`Tactics`: ``greedy`` (the fast one-step AI), ``candidates`` (the choices
+Each ruleset's ``ai.py`` gives a :class:`Tactics` (``kessen.core.tactics``) to its game: ``greedy`` (the fast one-step AI), ``candidates`` (the choices
 worth searching at a decision, best first: the suggested options the rules list, and the moves they leave out, such
 as a path around a wall) and ``evaluate`` (a position's worth to a side, from what the rules score). The search
 itself (:mod:`kessen.ai.search`) knows no ruleset. A ruleset that gives no tactics is searched with
@@ -10,28 +10,13 @@ itself (:mod:`kessen.ai.search`) knows no ruleset. A ruleset that gives no tacti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision, Game
+from kessen.core.tactics import Tactics
 
-
-class Tactics(Protocol):
-    """A ruleset's knowledge for the search AI."""
-
-    def greedy(self, side: str) -> Decider:
-        """The fast one-step AI for *side*: what ``--ai greedy`` plays, and the search's first candidate."""
-        ...
-
-    def candidates(self, state: Any, decision: Decision, limit: int) -> Sequence[Any]:
-        """At most *limit* choices worth searching at *decision*, the most promising first; each is a suggested
-        option or a choice the rules allow at a free decision (its notation parses back to it)."""
-        ...
-
-    def evaluate(self, state: Any, side: str) -> float:
-        """What the position is worth to *side*, in the ruleset's own terms scaled to about -1 (all but lost) .. 1
-        (all but won); with two sides, one side's worth is the other's negated."""
-        ...
+__all__ = ["BoardTactics", "Tactics"]
 
 
 class BoardTactics:
