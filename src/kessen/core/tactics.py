@@ -21,8 +21,9 @@ class Tactics(Protocol):
         ...
 
     def candidates(self, state: Any, decision: Decision, limit: int) -> Sequence[Any]:
-        """At most *limit* choices worth searching at *decision*, the most promising first; each is a suggested
-        option or a choice the rules allow at a free decision (its notation parses back to it)."""
+        """At most *limit* of *decision*'s suggested options worth searching, the most promising first. A move the
+        search should weigh but the referee does not suggest (a path around a wall, a charge into a fight already
+        joined) belongs among the suggested options: battles record a choice as its index among them."""
         ...
 
     def evaluate(self, state: Any, side: str) -> float:
