@@ -100,6 +100,25 @@ def level_table(ai: AI, sides: tuple[str, ...], field: str = "ai") -> tuple[tupl
     return tuple((side, str(level)) for side, level in levels.items())
 
 
+SERVED_NODES = 20_000
+"""The largest search budget a web server plays (``search:N``): a request may not keep a core busy for minutes."""
+
+
+def check_served(ai: object, field: str = "ai") -> None:
+    """[DECISION] What a web request may ask for: the built-in levels, search up to :data:`SERVED_NODES`; never a
+    plug-in (its path would make the server import any module it names). An InputError naming *field* otherwise."""
+    if ai is None:
+        return
+    named = ai.items() if isinstance(ai, Mapping) else [("", ai)]
+    for side, text in named:
+        where = f"{field}.{side}" if side else field
+        level = parse_level(text, where)
+        if level.plugin is not None:
+            raise InputError(where, text, "a plug-in AI plays only from the command line or Python, not on the web page")
+        if level.nodes is not None and level.nodes > SERVED_NODES:
+            raise InputError(where, text, f"the web page searches at most {SERVED_NODES:,} positions a decision")
+
+
 def parse_assignments(words: list[str], field: str = "--ai") -> str | dict[str, str] | None:
     """``--ai`` as the command line gives it: one ``LEVEL`` for every side, or repeated ``SIDE=LEVEL``."""
     if not words:
