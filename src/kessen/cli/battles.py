@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.markup import escape
 
+import kessen
 from kessen import i18n
 from kessen.ai.levels import AI, level_table
 from kessen.cli.person import Person
@@ -25,7 +26,7 @@ from kessen.io.files import check_output
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.match import Match
 from kessen.rulesets import Ruleset
-from kessen.sim.battles import BattleStats, Interrupted, simulate
+from kessen.sim.battles import BattleStats, Interrupted
 from kessen.sim.chunks import chunk_plan
 from kessen.sim.executors import make_executor
 
@@ -67,8 +68,9 @@ def run_many(
         try:
             with progress_bar(out) as bar:
                 task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
-                stats = simulate(
-                    ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n), ai=ai
+                stats = kessen.simulate(
+                    source, text=text, ruleset=ruleset.id, runs=runs, seed=seed, executor=executor,
+                    progress=lambda n: bar.advance(task, n), ai=ai,
                 )
         except Interrupted as stop:
             partial: BattleStats = stop.partial
