@@ -7,7 +7,7 @@ takes a tolerance ``eps`` so that bases placed exactly in contact stay in contac
 from __future__ import annotations
 
 import math
-from typing import Final, final
+from typing import ClassVar, Final, final
 
 from kessen.core.records import record
 
@@ -23,7 +23,7 @@ class Point:
     """
 
     __slots__ = ("x", "y")
-    __match_args__ = ("x", "y")
+    __match_args__: ClassVar[tuple[str, str]] = ("x", "y")  # a ClassVar: mypyc would make it a per-object field
 
     def __init__(self, x: float, y: float) -> None:
         self.x: Final = x
