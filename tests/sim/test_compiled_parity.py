@@ -1,8 +1,9 @@
-"""The engine compiled with mypyc plays exactly the battles the pure-Python engine plays (issue 13 §3).
+"""The engine compiled with mypyc plays exactly the battles the pure-Python engine plays (issue 13 §3, issue 26).
 
-``make compiled`` (part of ``make test``) builds the compiled package into ``.venv/compiled``; each test plays every
-shipped scenario of one ruleset on many seeds in two child processes, one importing the compiled package and one the
-source, and compares the sha256 of each battle's events file.
+``make compiled`` (part of ``make test``) builds the compiled engine into ``.venv/compiled``; each test plays every
+shipped scenario of one ruleset on many seeds in two child processes, one on the compiled engine
+(``KESSEN_ENGINE=compiled``) and one on the source (``KESSEN_ENGINE=pure``), and compares the sha256 of each battle's
+events file.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from kessen.bootstrap import CHOICE
+
 ROOT = Path(__file__).resolve().parents[2]
-COMPILED = Path(os.environ.get("KESSEN_COMPILED", ROOT / ".venv" / "compiled"))
 SEEDS = range(1, 21)
 
 _CHILD = r"""
@@ -39,8 +41,8 @@ def _c_compiler() -> str | None:
     return c_compiler()
 
 
-def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(package_dir), str(ROOT)]), "PYTHONHASHSEED": "0"}
+def _play(engine: str, ruleset: str) -> dict[str, object]:
+    env = {**os.environ, "KESSEN_ENGINE": engine, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, ruleset, json.dumps(list(SEEDS))],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -53,11 +55,9 @@ def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
 @pytest.mark.parametrize("ruleset", ["song-of-blades", "battlehost", "legions", "armies-clash"])
 def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) -> None:
     """Every shipped scenario of *ruleset*, seeds 1–20, AI against AI: the same events file from both engines."""
-    if not (COMPILED / "kessen").is_dir():
-        if _c_compiler() is None:
-            pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
-        pytest.fail(f"the compiled engine is not built in {COMPILED}: run `make compiled`")
-    compiled, pure = _play(COMPILED, ruleset), _play(ROOT / "src", ruleset)
+    if CHOICE.engine != "compiled" and _c_compiler() is None:
+        pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
+    compiled, pure = _play("compiled", ruleset), _play("pure", ruleset)
     assert str(compiled["engine"]).endswith(".so"), compiled["engine"]
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
     assert len(pure["digests"]) >= 2 * len(SEEDS)  # type: ignore[arg-type]
@@ -66,13 +66,13 @@ def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) 
 
 def test_a_compiled_point_refuses_a_write() -> None:
     """``Point`` is a native class of the compiled engine: its coordinates are Final there at run time too."""
-    if not (COMPILED / "kessen").is_dir():
-        pytest.skip("the compiled engine is not built (the parity tests say why)")
+    if CHOICE.engine != "compiled":
+        pytest.skip("the compiled engine does not run here (the parity tests say why)")
     child = (
         "from kessen.core.geometry import Point\n"
         "p = Point(1.0, 2.0)\n"
         "try:\n    p.x = 3.0\nexcept AttributeError:\n    print('refused', p.x)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    env = {**os.environ, "KESSEN_ENGINE": "compiled"}
     done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "refused 1.0", done.stderr[-2000:]

@@ -16,7 +16,7 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Chance, Decision, Game, Terminal
 from kessen.core.errors import IllegalDecisionError
 from kessen.core.events import Event
-from kessen.dice import draw, stream
+from kessen.dice.sampling import draw, stream
 
 
 @dataclass
