@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
-from dataclasses import make_dataclass
 from typing import Any
 
 from kessen.dice import Dist
@@ -42,8 +42,8 @@ _outcome_types: dict[int, Any] = {}
 
 
 def _targets_outcome(n: int) -> Any:
-    """The outcome type with fields target_1 … target_n (one per size, so outcomes stay hashable)."""
-    if n not in _outcome_types:
-        fields = [(f"target_{i}", bool) for i in range(1, n + 1)]
-        _outcome_types[n] = make_dataclass(f"MeleeTargets{n}", fields, frozen=True, slots=True)
-    return _outcome_types[n]
+    """The outcome type with fields target_1 … target_n, one per size: a named tuple (made and hashed in C)."""
+    found = _outcome_types.get(n)
+    if found is None:
+        found = _outcome_types[n] = namedtuple(f"MeleeTargets{n}", [f"target_{i}" for i in range(1, n + 1)])
+    return found
