@@ -37,6 +37,9 @@ def _write_build(tmp_path: Path, *, beside: bool = False, suffix: str = SUFFIX) 
         sources[name] = [status.st_size, status.st_mtime_ns, hashlib.sha256((package / name).read_bytes()).hexdigest()]
     manifest = {"format": 1, "suffix": suffix, "modules": ["kessen.dice.dist"], "shared": ["abc__mypyc"], "sources": sources}
     (compiled / "compiled.json").write_text(json.dumps(manifest))
+    for extension in (compiled / "dice" / f"dist{suffix}", compiled.parent / f"abc__mypyc{suffix}"):
+        extension.parent.mkdir(parents=True, exist_ok=True)
+        extension.write_bytes(b"")  # the files are looked for, not loaded
     return package, build
 
 
@@ -73,6 +76,14 @@ def test_a_deleted_source_makes_the_build_stale(tmp_path: Path) -> None:
     package, build = _write_build(tmp_path)
     (package / "core.py").unlink()
     assert choose(package, build, "auto").reason.startswith("kessen/core.py changed")
+
+
+def test_a_build_missing_a_compiled_module_runs_the_source(tmp_path: Path) -> None:
+    package, build = _write_build(tmp_path)
+    (build / "kessen" / "dice" / f"dist{SUFFIX}").unlink()
+    assert choose(package, build, "auto").reason == (
+        f"the compiled engine is incomplete ({build / 'kessen' / 'dice' / f'dist{SUFFIX}'} is missing; make compiled)"
+    )
 
 
 def test_no_build_or_another_python_runs_the_source(tmp_path: Path) -> None:
@@ -114,13 +125,15 @@ def test_the_hook_loads_a_module_from_the_file_chosen_for_it(tmp_path: Path) -> 
         sys.modules.pop("kessen_test_hooked", None)
 
 
-def test_a_shared_library_that_does_not_load_is_a_fallback_with_its_reason(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("KESSEN_ENGINE", raising=False)
+def test_a_shared_library_that_does_not_load_is_a_fallback_with_its_reason(tmp_path: Path) -> None:
     broken = tmp_path / f"broken__mypyc{SUFFIX}"
     broken.write_bytes(b"not a shared library")
     before = list(sys.meta_path)
     chosen = install(Choice("compiled", "", {"broken__mypyc": str(broken)}))
     assert chosen.engine == "pure" and chosen.reason.startswith("the compiled engine does not load (")
+    assert sys.meta_path == before
+    with pytest.raises(ImportError, match=r"^KESSEN_ENGINE=compiled: the compiled engine does not load \("):
+        install(Choice("compiled", "", {"broken__mypyc": str(broken)}), required=True)
     assert sys.meta_path == before
 
 
@@ -128,10 +141,10 @@ def test_the_fallback_is_said_once_and_the_processes_started_stay_quiet(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("KESSEN_ENGINE", raising=False)
-    say(Choice("pure", "the compiled engine is not built (make compiled)", {}))
+    say(Choice("pure", "the compiled engine is not built (make compiled)", {}), "auto")
     assert capsys.readouterr().err == "kessen: running the pure-Python engine: the compiled engine is not built (make compiled)\n"
     assert os.environ["KESSEN_ENGINE"] == "pure"
-    say(Choice("pure", "KESSEN_ENGINE=pure", {}))
+    say(Choice("pure", "KESSEN_ENGINE=pure", {}), "pure")
     assert capsys.readouterr().err == ""
 
 

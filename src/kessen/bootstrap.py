@@ -27,7 +27,6 @@ import sys
 from dataclasses import dataclass
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from pathlib import Path
-from types import ModuleType
 from typing import Literal
 
 MANIFEST = "compiled.json"
@@ -109,7 +108,11 @@ def choose(package: Path, build: Path, requested: str) -> Choice:
     reason = _unusable(found, compiled, package, checked)
     if reason is None:
         assert found is not None
-        return Choice("compiled", "", _compiled(found, compiled))
+        files = _compiled(found, compiled)
+        missing = next((file for file in files.values() if not os.path.isfile(file)), None)
+        if missing is None:
+            return Choice("compiled", "", files)
+        reason = f"the compiled engine is incomplete ({missing} is missing; make compiled)"
     if requested == "compiled":
         raise ImportError(f"{ENV}=compiled: {reason}")
     return Choice("pure", reason, {})
@@ -148,9 +151,10 @@ def _sources(found: dict[str, object] | None, package: Path) -> dict[str, str]:
     return {name: str(package.parent / (name.replace(".", "/") + ".py")) for name in modules}
 
 
-def install(choice: Choice) -> Choice:
-    """Put the import hook of *choice* first on ``sys.meta_path`` and load the compiled engine's shared library (so
-    that a library that does not load is a fallback with its reason, not an error at the first battle)."""
+def install(choice: Choice, *, required: bool = False) -> Choice:
+    """Put the import hook of *choice* first on ``sys.meta_path`` and load the compiled engine's shared library, so
+    that a library that does not load is a fallback with its reason (an ImportError when the compiled engine is
+    *required*), not an error at the first battle."""
     if not choice.files:
         return choice
     hook = _Hook(choice.files)
@@ -160,23 +164,19 @@ def install(choice: Choice) -> Choice:
     try:
         for name in choice.files:
             if name.endswith("__mypyc"):
-                _load(name)
+                importlib.import_module(name)
     except ImportError as error:
         sys.meta_path.remove(hook)
-        if os.environ.get(ENV) == "compiled":
+        if required:
             raise ImportError(f"{ENV}=compiled: the compiled engine does not load ({error})") from error
         return Choice("pure", f"the compiled engine does not load ({error}; make compiled)", {})
     return choice
 
 
-def _load(name: str) -> ModuleType:
-    return importlib.import_module(name)
-
-
-def say(choice: Choice) -> None:
-    """One line on standard error when the compiled engine was wanted and does not run; the processes this one starts
-    run the source too, without saying it again."""
-    if choice.engine == "pure" and os.environ.get(ENV, "auto") == "auto":
+def say(choice: Choice, requested: str) -> None:
+    """One line on standard error when the compiled engine was wanted (*requested* ``auto``) and does not run; the
+    processes this one starts run the source too, without saying it again."""
+    if choice.engine == "pure" and requested == "auto":
         print(f"kessen: running the pure-Python engine: {choice.reason}", file=sys.stderr)
         os.environ[ENV] = "pure"
 
@@ -188,6 +188,7 @@ def describe(choice: Choice) -> str:
     return f"pure-Python engine: {choice.reason}"
 
 
-CHOICE = install(choose(PACKAGE, Path(sys.prefix) / "compiled", os.environ.get(ENV) or "auto"))
+REQUESTED = os.environ.get(ENV) or "auto"
+CHOICE = install(choose(PACKAGE, Path(sys.prefix) / "compiled", REQUESTED), required=REQUESTED == "compiled")
 ENGINE: Engine = CHOICE.engine
-say(CHOICE)
+say(CHOICE, REQUESTED)
