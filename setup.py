@@ -22,6 +22,9 @@ from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
 
 SOURCE = Path(__file__).resolve().parent / "src"
 
@@ -166,10 +169,21 @@ def extensions() -> list[object]:
     return built
 
 
+class BuildWithExamples(build_py):
+    """The usual build, with the shipped scenarios (``examples/``) copied into the package as ``kessen/examples``: an
+    installed kessen (a wheel, the compiled engine in ``.venv/compiled``) lists and plays them as a checkout does
+    (``kessen scenarios``, issue 22 §1). An editable install reads ``examples/`` beside ``src/``."""
+
+    def run(self) -> None:
+        super().run()
+        if not self.dry_run and EXAMPLES.is_dir():
+            shutil.copytree(EXAMPLES, Path(self.build_lib) / "kessen" / "examples", dirs_exist_ok=True)
+
+
 if __name__ == "__main__":  # setuptools runs this file as __main__; the parity test only imports c_compiler
     metadata_only = any(command in sys.argv for command in ("egg_info", "dist_info"))  # no need to run mypyc for those
     setup(
         ext_modules=[] if metadata_only else extensions(),
-        cmdclass={"build_ext": BuildWithManifest},
+        cmdclass={"build_ext": BuildWithManifest, "build_py": BuildWithExamples},
         options={"build_ext": {"parallel": os.cpu_count() or 1}},
     )

@@ -1,12 +1,15 @@
-"""Every test keeps its saved games and data in a folder of its own, never the user's data folder; the run says which
-engine it tests (issue 26: the compiled one whenever it is built and current, as for a user; ``KESSEN_ENGINE=pure``
-tests the Python source)."""
+"""Every test keeps its saved games and data in a folder of its own, never the user's data folder; ``toy`` registers
+the toy race of tests/toy for a test; the run says which engine it tests (issue 26: the compiled one whenever it is
+built and current, as for a user; ``KESSEN_ENGINE=pure`` tests the Python source)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from kessen.rulesets import register, unregister
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,3 +30,12 @@ def saves_folder_of_the_test(tmp_path_factory: pytest.TempPathFactory, monkeypat
     home = tmp_path_factory.mktemp("xdg-data")
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
     return home
+
+
+@pytest.fixture
+def toy() -> Iterator[str]:
+    """The toy race of tests/toy as ruleset ``toy`` for one test: added through ``kessen.rulesets.register`` (the one
+    step of the fifth-ruleset checklist outside the ruleset's package), forgotten after."""
+    register("toy", "tests.toy")
+    yield "toy"
+    unregister("toy")

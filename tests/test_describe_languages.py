@@ -51,7 +51,7 @@ ENGLISH = {
 
 def kind(decision: Decision, option: Any) -> str:
     """An option's kind: its class, or the decision's name for the plain ids and tuples legions offers."""
-    return decision.what if isinstance(option, str | tuple) else type(option).__name__
+    return decision.kind if isinstance(option, str | tuple) else type(option).__name__
 
 
 def described(ruleset_id: str, path: Path, seed: int = 0) -> list[tuple[str, dict[str, str]]]:
@@ -132,7 +132,7 @@ def test_every_decision_met_has_a_japanese_name(ruleset_id: str) -> None:
 
     class Recording(RandomDecider):
         def decide(self, state: Any, decision: Decision) -> Any:
-            seen.add(decision.what)
+            seen.add(decision.kind)
             return super().decide(state, decision)
 
     for path in sorted((EXAMPLES / ruleset_id).glob("*.toml")):

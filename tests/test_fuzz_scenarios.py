@@ -60,6 +60,7 @@ def _first_steps(rid: str, state: Any, steps: int = 60) -> None:
     game = get_ruleset(rid).game
     rng = stream(3)
     deciders = {side: RandomDecider(stream(9)) for side in game.sides(state)}
+    state, _ = game.start(state)
     for _ in range(steps):
         node = game.node(state)
         if isinstance(node, Terminal):

@@ -21,7 +21,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def _scenarios() -> list[Any]:
     found = []
     for rid in ruleset_ids():
-        if get_ruleset(rid).game is None:
+        if not get_ruleset(rid).plays_battles:
             continue
         for path in sorted((EXAMPLES / rid).glob("*.toml")):
             found.append(pytest.param(rid, path, id=f"{rid}:{path.stem}"))

@@ -57,7 +57,7 @@ class Match:
     """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI."""
 
     def __init__(
-        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en", record: bool = True
+        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en"
     ) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise InputError("seed", seed, "must be an integer from 0 to 2^64 - 1")
@@ -72,7 +72,7 @@ class Match:
         if strangers:
             raise InputError("people", strangers[0], f"not a side of this scenario (its sides are {', '.join(self.sides)})")
         self._deciders = {side: game.ai(side) for side in self.sides if side not in self.people}
-        self._session: Session[Any] = Session(game, state, seed, keep=record)
+        self._session: Session[Any] = Session(game, state, seed)
         self._undo: list[Snapshot] = []
 
     # --- opening, loading, saving ------------------------------------------------------------------------
@@ -133,9 +133,6 @@ class Match:
     def dumps(self) -> str:
         """The save file's text (``kessen-save/2``): every step taken, decisions in notation, outcomes as drawn."""
         from kessen.version import __version__
-
-        if not self._session.keeps_record:
-            raise KessenError("this match keeps no record of its steps (record=False), so it cannot be saved")
 
         game = self.ruleset.game
         steps = tuple(
@@ -213,7 +210,8 @@ class Match:
 
     @property
     def events(self) -> list[Event]:
-        return self._session.events
+        """The events so far, a copy: what a caller does to it changes neither the match nor its undo."""
+        return list(self._session.events)
 
     @property
     def result(self) -> Terminal | None:
@@ -236,6 +234,15 @@ class Match:
     def show(self, lang: str | None = None) -> str:
         """The board as text, for a person at the terminal."""
         return str(self.ruleset.game.show(self._session.state, lang or self.lang))
+
+    def __reduce__(self) -> tuple[Callable[..., Match], tuple[Any, ...]]:
+        """How ``pickle`` and ``copy`` make a match again: from its ruleset's id, scenario, seed, people and language,
+        then set where it stood (the state, the stream, the events, the record of its steps, its undo points). The
+        ruleset and the AI deciders are found again by id, not carried (issue 22 §1)."""
+        session = self._session
+        where = (session.state, session.rng.bit_generator.state, list(session.events), list(session.taken), list(self._undo))
+        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang)
+        return _restored, (made, where)
 
     # --- internals ------------------------------------------------------------------------------------------------
 
@@ -289,6 +296,15 @@ class Match:
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             on_step(self, session.choose(node.options[index]))
+
+
+def _restored(made: tuple[Any, ...], where: tuple[Any, ...]) -> Match:
+    """The match :meth:`Match.__reduce__` describes."""
+    ruleset_id, text, source, seed, people, lang = made
+    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang)
+    session = match._session
+    session.state, session.rng.bit_generator.state, session.events, session.taken, match._undo = where
+    return match
 
 
 _LOADED: dict[tuple[str, str, str], Any] = {}

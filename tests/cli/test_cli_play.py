@@ -1,5 +1,5 @@
 """``kessen play`` and ``kessen resume`` as a thin loop over kessen.Match (issue 10 §3), through the real console
-script with a scripted standard input, on the toy race of tests/core/toy_game.py (``tests.cli.toy_cli``), whose
+script with a scripted standard input, on the toy race of tests/toy (``tests.cli.toy_cli``), whose
 rules cannot change under these tests: numbers and notation, refusals with the rule, undo, odds, help, board,
 save then resume, saves v2, and the Japanese prompts."""
 
@@ -54,7 +54,7 @@ def test_play_takes_numbers_and_notation_and_narrates_as_it_goes(race: Path, tmp
     assert "   3. dash 1  made it 100.0% (1)\n" + PROMPT in out
     assert dashes(events)[0] == ("Red", 3, True) and dashes(events)[2][:2] == ("Red", 5)
     first_answer = out.index(PROMPT) + len(PROMPT)
-    blue = out.index('"side": "Blue"')
+    blue = out.index("Blue dashes")
     assert first_answer < blue < out.index(PROMPT, first_answer)  # the AI's dash is told before the next question
 
 

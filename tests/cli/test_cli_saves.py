@@ -79,13 +79,11 @@ def test_q_saves_to_the_given_file_and_a_second_game_never_overwrites_a_default_
     assert len(saves_in(tmp_path)) == 2
 
 
-def test_ctrl_c_at_a_prompt_saves_the_game_then_exits_130(tmp_path: Path) -> None:
-    """§3: SIGINT while the person is asked: the game so far is saved, its name printed, exit status 130."""
-    save = tmp_path / "game.json"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+def interrupted_at_the_second_prompt(*args: str, home: Path | None = None) -> tuple[int, str, str]:
+    """SIGINT to ``kessen ARGS`` once it asks its second question (one decision made): exit status, output, errors."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **({"XDG_DATA_HOME": str(home)} if home else {})}
     with subprocess.Popen(
-        [KESSEN, "play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save)], cwd=ROOT, env=env,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [KESSEN, *args], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     ) as child:
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write(b"1\n")
@@ -99,11 +97,29 @@ def test_ctrl_c_at_a_prompt_saves_the_game_then_exits_130(tmp_path: Path) -> Non
         assert seen.count(b"your choice (") >= 2, seen[-500:]
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
-    text = (seen + out).decode("utf-8")
-    assert child.returncode == 130, err
-    assert f"interrupted: saved to {save}" in text and "kessen: interrupted" in err.decode("utf-8")
-    assert "Traceback" not in err.decode("utf-8")
+    return child.returncode, (seen + out).decode("utf-8"), err.decode("utf-8")
+
+
+def test_ctrl_c_at_a_prompt_saves_the_game_then_exits_130(tmp_path: Path) -> None:
+    """§3: SIGINT while the person is asked: the game so far is saved, its name printed, exit status 130."""
+    save = tmp_path / "game.json"
+    code, text, err = interrupted_at_the_second_prompt("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save))
+    assert code == 130, err
+    assert f"interrupted: saved to {save}" in text and "kessen: interrupted" in err
+    assert "Traceback" not in err
     assert len(decisions(save)) >= 1 and json.loads(save.read_text())["people"] == ["Hero"]
+
+
+def test_ctrl_c_on_a_resumed_game_saves_it_back_to_its_file(tmp_path: Path) -> None:
+    """Issue 22 §1: Ctrl-C in `kessen resume FILE` (no --save) saves the game, one decision longer, back to FILE."""
+    save = tmp_path / "game.json"
+    kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\nq\n")
+    before = decisions(save)
+    code, text, err = interrupted_at_the_second_prompt("resume", str(save), home=tmp_path)
+    assert code == 130 and "Traceback" not in err, err
+    assert f"interrupted: saved to {save}" in text and saves_in(tmp_path) == []
+    after = decisions(save)
+    assert after[: len(before)] == before and len(after) == len(before) + 1
 
 
 def test_resume_goes_on_as_the_save_was_played_sides_and_language(tmp_path: Path) -> None:
@@ -131,6 +147,39 @@ def test_ctrl_d_on_resume_keeps_every_step_before_and_the_new_ones(tmp_path: Pat
     kessen("resume", str(save), "--save", str(again), stdin="1\n")  # one more answer, then the end of input
     after = json.loads(again.read_text())["steps"]
     assert after[: len(before)] == before and len(decisions(again)) > len(decisions(save))
+
+
+def test_a_resumed_game_stopped_again_goes_back_to_its_file(tmp_path: Path) -> None:
+    """Issue 22 §1: `kessen resume FILE` without --save, then q, the end of input or `save`: the game is saved back to
+    FILE (replaced whole: a new file renamed over it), not to a new file in the saves folder; resuming FILE again
+    goes on from there."""
+    save = tmp_path / "game.json"
+    kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\nq\n", home=tmp_path)
+    first = decisions(save)
+    inode = save.stat().st_ino
+    done = kessen("resume", str(save), stdin="1\nq\n", home=tmp_path)  # q
+    assert done.returncode == 0, done.stderr
+    assert saved_file(done.stdout) == save and f"go on with: kessen resume {save}" in done.stdout
+    second = decisions(save)
+    assert second[: len(first)] == first and len(second) > len(first)
+    assert save.stat().st_ino != inode  # replaced by a rename, never rewritten in place
+    assert saves_in(tmp_path) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+    done = kessen("resume", str(save), stdin="1\n", home=tmp_path)  # one more answer, then the end of input
+    assert done.returncode == 0, done.stderr
+    assert "end of input: saved to" in done.stdout and saved_file(done.stdout) == save
+    third = decisions(save)
+    assert third[: len(second)] == second and len(third) > len(second)
+    done = kessen("resume", str(save), stdin="save\nq\n", home=tmp_path)  # save without a name: the same file
+    assert done.returncode == 0 and decisions(save) == third and saves_in(tmp_path) == []
+
+
+def test_a_save_read_from_standard_input_is_not_written_back_there(tmp_path: Path) -> None:
+    """Issue 22 §1: only a regular file is saved back to; a save piped in goes to a new file in the saves folder."""
+    save = tmp_path / "game.json"
+    kessen("play", MOB, "--side", "Hero", "--seed", "4", "--save", str(save), stdin="1\nq\n")
+    done = kessen("resume", "/dev/stdin", stdin=save.read_bytes(), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert saves_in(tmp_path) == [saved_file(done.stdout)] and decisions(saved_file(done.stdout)) == decisions(save)
 
 
 # one v1 fixture per ruleset through the console script (tests/core/test_saves_v1.py replays every one in process)

@@ -5,6 +5,7 @@ line for a missing file, a folder, bad TOML, non-UTF-8 bytes; a BOM accepted."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -22,6 +23,23 @@ MOB = ROOT / "examples" / "song-of-blades" / "hero-against-mob.toml"
 
 def kessen(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run([KESSEN, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_scenarios_lists_the_shipped_scenarios_with_the_compiled_engine_too(tmp_path: Path) -> None:
+    """Issue 22 §1: the compiled engine (``make compiled``: a built package, not the checkout) ships the scenarios in
+    its package (``kessen/examples``), and ``kessen scenarios`` lists every one of them there, from any folder."""
+    from tests.sim.test_compiled_parity import COMPILED, needs_compiled
+
+    needs_compiled()
+    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    done = subprocess.run(
+        [sys.executable, "-c", "from kessen.cli.main import main; main()", "scenarios"], capture_output=True, text=True,
+        timeout=300, cwd=tmp_path, env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    listed = {tuple(line.split()[:2]) for line in done.stdout.splitlines()}
+    assert {(p.parent.name, p.stem) for p in (ROOT / "examples").glob("*/*.toml")} <= listed
+    assert done.stdout.splitlines()[-1] == f"(the files are {COMPILED / 'kessen' / 'examples'}/<ruleset>/<scenario>.toml)"
 
 
 def one_error(done: subprocess.CompletedProcess[str]) -> str:

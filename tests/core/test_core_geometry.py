@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from kessen.core.geometry import (
     Point,
     Rect,
+    base_gap,
     distance,
     first_touch,
     gap,
@@ -18,6 +19,7 @@ from kessen.core.geometry import (
     overlapping,
     segment_enters_rect,
     segment_point_distance,
+    segment_distance,
     segment_rect_distance,
     swept_overlaps_base,
     swept_overlaps_rect,
@@ -63,6 +65,17 @@ def test_core_geometry_gap_contact_overlap_tolerance() -> None:
     assert not overlapping(a, 12.5, Point(24, 0), 12.5, 1.0) and overlapping(a, 12.5, Point(23.99, 0), 12.5, 1.0)
     assert in_contact(a, 12.5, Point(20, 0), 12.5, 1.0)  # overlapping bases are in contact too
     assert distance(Point(1, 1), Point(4, 5)) == 5.0
+
+
+@given(points, radii, points, radii, points)
+def test_core_geometry_the_float_measures_are_the_point_algebra_to_the_last_bit(a: Point, ra: float, b: Point, rb: float, p: Point) -> None:
+    """Issue 27 §4: the one implementation on plain floats makes the same operations in the same order as the vector
+    algebra on Points, so an engine asking either gets the same float (the golden event logs depend on it)."""
+    assert base_gap(a.x, a.y, ra, b.x, b.y, rb) == (a - b).length() - ra - rb
+    ab = b - a
+    length2 = ab.dot(ab)
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, (p - a).dot(ab) / length2))
+    assert segment_distance(a.x, a.y, b.x, b.y, p.x, p.y) == (a + ab.scaled(t) - p).length()
 
 
 def test_core_geometry_segment_point_distance() -> None:

@@ -1,4 +1,4 @@
-"""The core step machine, the session loop, saves v2 (and v1) and kessen.Match, on the toy race of toy_game.py."""
+"""The core step machine, the session loop, saves v2 (and v1) and kessen.Match, on the toy race of tests/toy."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import kessen.match
 from kessen.core.engine import Decision, Terminal
 from kessen.core.errors import IllegalChoice, InputError, SaveFileError
 from kessen.core.events import to_json_line
@@ -18,9 +17,13 @@ from kessen.core.saves import SAVE_V1, checksum
 from kessen.core.session import Session, encode_outcome, find_outcome
 from kessen.dice import Dist
 from kessen.match import Match
-from tests.core.toy_game import MACHINE, SCENARIO, TOY, Confirm, Dash, FirstOption, ToyGame
+from tests.toy import RULESET as TOY
+from tests.toy.ai import FirstOption
+from tests.toy.referee.game import GAME
+from tests.toy.referee.machine import MACHINE
+from tests.toy.referee.options import Confirm, Dash
 
-GAME = ToyGame()
+SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
 
 
 def new_match(seed: int = 3, people: tuple[str, ...] = ("Red",)) -> Match:
@@ -43,9 +46,8 @@ class Recording:
 
 
 @pytest.fixture(autouse=True)
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+def toy_registered(toy: str) -> None:
     """Match.loads finds the toy ruleset by its id."""
-    monkeypatch.setattr(kessen.match, "get_ruleset", lambda rid: TOY if rid == "toy" else pytest.fail(rid))
 
 
 def test_core_settle_policy_takes_single_option_decisions_and_asks_free_ones() -> None:
@@ -119,6 +121,21 @@ def test_match_undo_returns_the_identical_state_and_stream() -> None:
     m.undo()
     with pytest.raises(IllegalChoice, match="no decision of yours to undo"):
         m.undo()
+
+
+def test_match_events_are_a_copy_that_leaves_the_match_and_its_undo_alone() -> None:
+    """(issue 22 §1) Emptying the list ``events`` hands out changes nothing: the match keeps its events, and undo
+    goes back to the events it had before the person's last decision."""
+    m = new_match(seed=8)
+    m.run()
+    before = lines(m)
+    m.choose("dash 3")
+    after = lines(m)
+    assert len(after) > len(before)
+    m.events.clear()
+    assert lines(m) == after
+    m.undo()
+    assert lines(m) == before
 
 
 def play_some(m: Match, notations: list[str]) -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import kessen.match
 from kessen.core.decisions import FirstOptionDecider, RandomDecider, ScriptedDecider
 from kessen.core.engine import Decision, Terminal
 from kessen.core.errors import IllegalDecisionError, InputError, KessenError, SaveFileError
@@ -20,11 +19,16 @@ from kessen.core.saves import checksum
 from kessen.dice import stream
 from kessen.io.files import parse_json
 from kessen.match import Match
-from kessen.rulesets.song_of_blades.referee.game import SobGame
-from tests.core.toy_game import SCENARIO, TOY, Dashed, FirstOption, ToyGame, ToyState
+from kessen.rulesets.song_of_blades.referee.game import GAME
+from tests.toy import RULESET as TOY
+from tests.toy.ai import FirstOption
+from tests.toy.events import Dashed
+from tests.toy.referee.game import GAME as TOY_GAME
+from tests.toy.referee.state import ToyState
+
+SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades"
-GAME = SobGame()
 
 
 def scenario(name: str = "warband-skirmish.toml") -> tuple[str, Any]:
@@ -44,7 +48,7 @@ class Refuse:
     """A decider that must never be asked (the replay supplies every decision)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
-        raise AssertionError(f"asked at {decision.what}")
+        raise AssertionError(f"asked at {decision.kind}")
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -78,11 +82,14 @@ def test_core_replay_prefix_then_continue() -> None:
     assert lines(resumed) == lines(original)
 
 
-class Opening(ToyGame):
+class Opening:
     """The toy race with an opening event, as a ruleset whose start() says who deploys first."""
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(TOY_GAME, name)
+
     def start(self, state: ToyState) -> tuple[ToyState, tuple[Event, ...]]:
-        state, events = super().start(state)
+        state, events = TOY_GAME.start(state)
         return state, (Dashed(side="Red", squares=0, made_it=True), *events)
 
 
@@ -103,9 +110,8 @@ def test_core_play_begins_with_the_games_start() -> None:
 
 
 @pytest.fixture
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = kessen.match.get_ruleset
-    monkeypatch.setattr(kessen.match, "get_ruleset", lambda rid: TOY if rid == "toy" else real(rid))
+def toy_registered(toy: str) -> None:
+    """Match.loads finds the toy ruleset by its id."""
 
 
 def small_save() -> str:

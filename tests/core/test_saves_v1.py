@@ -8,16 +8,15 @@ from pathlib import Path
 import pytest
 
 from kessen.match import Match
-from tests.saves_v1 import FIXTURES, ROOT, digest
+from tests.saves_v1 import FIXTURES, digest
 
 SAVES = sorted(FIXTURES.glob("*/*.save.json"))
 
 
 @pytest.mark.parametrize("path", SAVES, ids=lambda p: f"{p.parent.name}:{p.name.removesuffix('.save.json')}")
-def test_v1_saves_replay_to_their_recorded_events(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_v1_saves_replay_to_their_recorded_events(path: Path) -> None:
     """A v1 save (decisions as option indices, chance drawn from the seed) loads into a Match and, played on by
     the AI to its end, gives exactly the recorded events and winner."""
-    monkeypatch.chdir(ROOT)
     expected = json.loads(path.with_name(path.name.replace(".save.json", ".expected.json")).read_text(encoding="utf-8"))
     match = Match.load(path)
     match.run()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from kessen.core.errors import InputError
-from kessen.io.bounds import MAX_DEPTH, MAX_INTEGER
+from kessen.io.bounds import MAX_DEPTH, MAX_INTEGER, MAX_TOML_ENTRIES, MAX_TOML_LINES
 from kessen.io.files import (
     ODDS_INPUT, SAVE, SCENARIO, SWEEP, load_json, load_toml, load_toml_file, parse_json, parse_toml, read_input, read_json,
 )
@@ -142,6 +143,51 @@ def test_brackets_inside_strings_and_comments_do_not_count(text: str) -> None:
 
 def test_brackets_inside_json_strings_do_not_count() -> None:
     assert parse_json(json.dumps({"a": "[" * 100, "b": '\\"{' * 50}), "s.json")["a"] == "[" * 100
+
+
+# --- parse cost ------------------------------------------------------------------------------------------------
+
+
+def never_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any call of tomllib fail the test: a refusal must come from the count before parsing."""
+
+    def parse(text: str) -> None:
+        raise AssertionError("tomllib was called")
+
+    monkeypatch.setattr(tomllib, "loads", parse)
+
+
+def test_sixty_thousand_empty_tables_are_refused_before_parsing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 22 §3: 589 KB of 60,000 empty tables (seconds of tomllib) is refused by counting, naming the file."""
+    text = "".join(f"[table{i}]\n" for i in range(60_000))
+    path = tmp_path / "tables.toml"
+    path.write_text(text)
+    never_parsed(monkeypatch)
+    line = f"{path}: more than 50,000 keys, tables and list entries (60,000 of =, [, {{ and , outside strings and comments)"
+    assert refusal(parse_toml, text, str(path)) == line
+    assert refusal(load_toml_file, Knight, str(path), SCENARIO) == line
+
+
+def test_the_entry_limit_is_exact_and_strings_and_comments_do_not_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_TOML_ENTRIES marks load (here one =, one [ and the commas of a list), one more does not; the same marks
+    inside strings and comments are text."""
+    at_limit = "a = [" + "1," * (MAX_TOML_ENTRIES - 2) + "]"
+    assert len(parse_toml(at_limit, "s.toml")["a"]) == MAX_TOML_ENTRIES - 2
+    quoted = 'a = "' + "=[{," * MAX_TOML_ENTRIES + '"\n# ' + "," * MAX_TOML_ENTRIES + "\nb = '" + "," * MAX_TOML_ENTRIES + "'\n"
+    assert parse_toml(quoted, "s.toml")["b"] == "," * MAX_TOML_ENTRIES
+    never_parsed(monkeypatch)
+    assert refusal(parse_toml, "a = [" + "1," * (MAX_TOML_ENTRIES - 1) + "]", "s.toml").startswith(
+        f"s.toml: more than {MAX_TOML_ENTRIES:,} keys, tables and list entries ({MAX_TOML_ENTRIES + 1:,} of"
+    )
+    assert refusal(parse_toml, "a = [" + "{}," * (MAX_TOML_ENTRIES // 2) + "]", "s.toml").startswith("s.toml: more than 50,000 keys")
+
+
+def test_the_line_limit_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MAX_TOML_LINES lines of comments load; one more line does not (half a million comment lines took tomllib
+    0.6 s)."""
+    assert parse_toml("# a comment\n" * (MAX_TOML_LINES - 1), "s.toml") == {}
+    never_parsed(monkeypatch)
+    assert refusal(parse_toml, "#\n" * MAX_TOML_LINES, "s.toml") == f"s.toml: more than {MAX_TOML_LINES:,} lines ({MAX_TOML_LINES + 1:,})"
 
 
 # --- numbers ---------------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kessen.bootstrap import CHOICE
+from kessen.bootstrap import CHOICE, Choice
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = range(1, 21)
@@ -41,6 +41,15 @@ def _c_compiler() -> str | None:
     return c_compiler()
 
 
+def needs_compiled() -> None:
+    """Skip, saying why, when the compiled engine does not run here (``make test`` builds it first)."""
+    if CHOICE.engine == "compiled":
+        return
+    if _c_compiler() is None:
+        pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
+    pytest.skip(f"the compiled engine does not run here ({CHOICE.reason}): `make compiled` builds it")
+
+
 def _play(engine: str, ruleset: str) -> dict[str, object]:
     env = {**os.environ, "KESSEN_ENGINE": engine, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
@@ -55,8 +64,7 @@ def _play(engine: str, ruleset: str) -> dict[str, object]:
 @pytest.mark.parametrize("ruleset", ["song-of-blades", "battlehost", "legions", "armies-clash"])
 def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) -> None:
     """Every shipped scenario of *ruleset*, seeds 1–20, AI against AI: the same events file from both engines."""
-    if CHOICE.engine != "compiled" and _c_compiler() is None:
-        pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
+    needs_compiled()
     compiled, pure = _play("compiled", ruleset), _play("pure", ruleset)
     assert str(compiled["engine"]).endswith(".so"), compiled["engine"]
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
@@ -66,8 +74,7 @@ def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) 
 
 def test_a_compiled_point_refuses_a_write() -> None:
     """``Point`` is a native class of the compiled engine: its coordinates are Final there at run time too."""
-    if CHOICE.engine != "compiled":
-        pytest.skip("the compiled engine does not run here (the parity tests say why)")
+    needs_compiled()
     child = (
         "from kessen.core.geometry import Point\n"
         "p = Point(1.0, 2.0)\n"
@@ -76,3 +83,13 @@ def test_a_compiled_point_refuses_a_write() -> None:
     env = {**os.environ, "KESSEN_ENGINE": "compiled"}
     done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "refused 1.0", done.stderr[-2000:]
+
+
+def test_without_a_compiled_engine_the_parity_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(issue 22 §1) No compiled engine (``.venv/compiled`` not built, or stale): a skip that says how to build it (or
+    that no C compiler is here), not a failure."""
+    not_built = Choice("pure", "the compiled engine is not built (make compiled)", {})
+    monkeypatch.setattr(sys.modules[__name__], "CHOICE", not_built)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        needs_compiled()
+    assert "make compiled" in str(skipped.value) or "no C compiler" in str(skipped.value)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,6 +78,29 @@ def test_bad_sweep_options_exit_2_before_any_battle(tmp_path: Path, args: list[s
     assert not (tmp_path / "r.sqlite").exists()
 
 
+def test_sweep_db_refuses_a_missing_folder_and_a_file_that_is_not_a_sweep_store(tmp_path: Path) -> None:
+    """Issue 22 §3: --db in a folder that does not exist, a web store of kessen serve, a text file: exit 2 before
+    any battle, one line naming --db and the value, as ``kessen serve --db`` refuses them; nothing made or
+    changed."""
+    from kessen.web.store import Store as WebStore
+
+    path = a_sweep(tmp_path, GOOD)
+    missing = tmp_path / "nowhere" / "r.sqlite"
+    web = tmp_path / "web.sqlite3"
+    WebStore.open(web)
+    text = tmp_path / "notes.sqlite"
+    text.write_text("my notes, not a database\n" * 20)
+    kept = {p: p.read_bytes() for p in (web, text)}
+    for db, reason in ((missing, "its folder does not exist"), (web, "not a sweep results store: a SQLite file of other tables"), (text, "not a sweep results store (file is not a database)")):
+        done = kessen("sweep", path, "--db", str(db))
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.startswith(f"kessen: error: --db: {reason}")
+        assert f" (got '{str(db)[:40]}" in done.stderr  # a long value is cut short
+        assert done.stderr.count("\n") == 1
+    assert not missing.parent.exists()
+    assert {p: p.read_bytes() for p in kept} == kept
+
+
 def test_sweep_prints_its_table_and_says_how_many_chunks_it_reused(tmp_path: Path) -> None:
     """kessen sweep: a line per cell with win rates; run again, every chunk reused and no battle played; on
     --scheduler local, the same table."""
@@ -140,6 +165,97 @@ def test_battle_runs_ctrl_c_stops_at_once_prints_the_battles_finished_and_leaves
     assert "Traceback" not in err and "interrupted" in out and "of 1000000 battles finished" in out
     assert "Hero" in out and "Goblins" in out and "95% interval" in out
     assert not [pid for pid in workers if _running(pid)]
+
+
+BIG = DATA / "battlehost" / "long-lines.toml"  # about a second a battle: a chunk of 16 keeps a worker busy for long
+
+
+def _stopped_by(signum: int, args: list[str], *, group: bool, ready: Callable[[], bool]) -> tuple[subprocess.Popen[str], str, str, float]:
+    """``kessen ARGS`` stopped by *signum* (to the whole process group as a terminal's hangup goes, or to the parent
+    alone as ``kill PID``) once *ready*; its output, and the seconds from the signal until neither it nor any of
+    its workers runs."""
+    process = subprocess.Popen(
+        [KESSEN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (len(_descendants(process.pid)) >= 2 and ready()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _descendants(process.pid)
+        assert len(workers) >= 2, "the pool's workers did not start"
+        (os.killpg if group else os.kill)(process.pid, signum)
+        sent = time.monotonic()
+        while (process.poll() is None or any(_running(pid) for pid in workers)) and time.monotonic() - sent < 30:
+            time.sleep(0.01)
+        stopped = time.monotonic() - sent
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process, out, err, stopped
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+@pytest.mark.parametrize(("signum", "group"), [(signal.SIGTERM, False), (signal.SIGHUP, True)], ids=["SIGTERM-to-kessen", "SIGHUP-to-the-group"])
+def test_battle_runs_stopped_by_a_signal_stops_its_workers_and_prints_the_battles_finished(signum: int, group: bool) -> None:
+    """Issue 22 §2: SIGTERM (``kill PID``: to kessen alone) or SIGHUP (a closed terminal: to every process of its
+    group) during ``battle --runs N`` of a big scenario: within 2 s no worker runs; the partial result is printed as
+    for Ctrl-C; exit 128 + the signal; no traceback from any process."""
+    started = time.monotonic()
+    process, out, err, stopped = _stopped_by(
+        signum, ["battle", str(BIG), "--runs", "100000", "--workers", "2"], group=group,
+        ready=lambda: time.monotonic() - started > 4,  # some chunks finish
+    )
+    assert process.returncode == 128 + signum, err
+    assert stopped < 2, f"took {stopped:.2f} s to stop"
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert f"kessen: stopped by {signal.Signals(signum).name}" in err
+    assert "interrupted" in out and "of 100000 battles finished" in out and "95% interval" in out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker ends with its parent through Linux's prctl")
+def test_a_worker_never_outlives_kessen_even_killed_with_sigkill() -> None:
+    """Issue 22 §2: SIGKILL to ``battle --runs N`` (no handler can answer it): its workers end within 2 s."""
+    started = time.monotonic()
+    process, _, err, stopped = _stopped_by(
+        signal.SIGKILL, ["battle", str(BIG), "--runs", "100000", "--workers", "2"], group=False,
+        ready=lambda: time.monotonic() - started > 3,
+    )
+    assert process.returncode == -signal.SIGKILL
+    assert stopped < 2, f"took {stopped:.2f} s to stop"
+    assert "Traceback" not in err, err
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc (Linux)")
+def test_sweep_stopped_by_sigterm_stops_its_workers_and_keeps_its_finished_chunks(tmp_path: Path) -> None:
+    """Issue 22 §2: SIGTERM to ``kessen sweep`` of a big scenario: within 2 s no worker runs, the chunks finished are
+    in the store and the command says so, as for Ctrl-C; run again, it reuses them."""
+    sweep = tmp_path / "big.toml"
+    sweep.write_text(f'scenario = "{BIG}"\nruns = 5000\n[[vary]]\nfield = "turns"\nvalues = [11, 12]\n', encoding="utf-8")
+    db = tmp_path / "big.sqlite"
+
+    def chunks() -> int:
+        if not db.exists():
+            return 0
+        with sqlite3.connect(db) as store:
+            try:
+                return int(store.execute("SELECT count(*) FROM chunks").fetchone()[0])
+            except sqlite3.Error:
+                return 0
+
+    process, out, err, stopped = _stopped_by(
+        signal.SIGTERM, ["sweep", str(sweep), "--db", str(db), "--workers", "2"], group=False, ready=lambda: chunks() >= 2
+    )
+    assert process.returncode == 143, err
+    assert stopped < 2, f"took {stopped:.2f} s to stop"
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert f"interrupted: the finished chunks are kept in {db}" in err and "kessen: stopped by SIGTERM" in err
+    kept = chunks()
+    assert kept >= 2
+    again, _, err, _ = _stopped_by(
+        signal.SIGTERM, ["sweep", str(sweep), "--db", str(db), "--workers", "2"], group=False, ready=lambda: chunks() > kept
+    )
+    assert again.returncode == 143 and f"reused {kept} of " in err, err
 
 
 def test_battle_runs_table_in_japanese() -> None:

@@ -21,6 +21,7 @@ from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 from kessen.web.app import create_app
 from kessen.web.store import Store
+from tests.web.clients import local
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def store(tmp_path: Path) -> Store:
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store), raise_server_exceptions=False) as test_client:
+    with local(create_app(store), raise_server_exceptions=False) as test_client:
         yield test_client
 
 

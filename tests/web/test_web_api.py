@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from kessen.web.app import create_app
 from kessen.web.limits import MAX_BODY_BYTES
 from kessen.web.store import Store
 from kessen.web.texts import field_paths
+from tests.web.clients import JSON
 
 SB = "song-of-blades"
 MELEE = {"attacker_combat": 3, "defender_combat": 2}
@@ -112,7 +114,7 @@ def test_odds_bad_body_is_422_with_the_field_and_value(client: TestClient) -> No
     ],
 )
 def test_odds_malformed_bodies_are_422(client: TestClient, body: bytes, expected: str) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=body)
+    response = client.post(f"/api/odds/{SB}/melee", content=body, headers=JSON)
     assert response.status_code == 422
     assert error_of(response).startswith(expected)
 
@@ -134,18 +136,18 @@ def test_odds_wrong_method_is_405(client: TestClient) -> None:
 
 
 def test_body_over_the_limit_is_413_by_its_content_length(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=b" " * (MAX_BODY_BYTES + 1))
+    response = client.post(f"/api/odds/{SB}/melee", content=b" " * (MAX_BODY_BYTES + 1), headers=JSON)
     assert response.status_code == 413
     assert error_of(response) == "kessen: error: body: larger than the limit of 1,000,000 bytes"
 
 
 def test_body_at_the_limit_is_read(client: TestClient) -> None:
     body = json.dumps(MELEE).encode().ljust(MAX_BODY_BYTES, b" ")
-    assert client.post(f"/api/odds/{SB}/melee", content=body).status_code == 200
+    assert client.post(f"/api/odds/{SB}/melee", content=body, headers=JSON).status_code == 200
 
 
 def test_streamed_body_over_the_limit_is_413(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=iter([b" " * 600_000, b" " * 600_000]))
+    response = client.post(f"/api/odds/{SB}/melee", content=iter([b" " * 600_000, b" " * 600_000]), headers=JSON)
     assert response.status_code == 413
     assert error_of(response) == "kessen: error: body: larger than the limit of 1,000,000 bytes"
 
@@ -166,7 +168,7 @@ def test_streamed_body_is_refused_as_soon_as_it_passes_the_limit(store: Store) -
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "path": f"/api/odds/{SB}/melee", "raw_path": f"/api/odds/{SB}/melee".encode(),
-             "query_string": b"", "headers": [(b"content-type", b"application/json")], "http_version": "1.1",
+             "query_string": b"", "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json")], "http_version": "1.1",
              "scheme": "http", "server": ("127.0.0.1", 80), "client": ("127.0.0.1", 5000), "root_path": ""}
     asyncio.run(create_app(store)(scope, receive, send))
     assert sent[0]["status"] == 413
@@ -174,7 +176,7 @@ def test_streamed_body_is_refused_as_soon_as_it_passes_the_limit(store: Store) -
 
 
 def test_bad_content_length_is_400(client: TestClient) -> None:
-    response = client.post(f"/api/odds/{SB}/melee", content=b"{}", headers={"content-length": "lots"})
+    response = client.post(f"/api/odds/{SB}/melee", content=b"{}", headers={**JSON, "content-length": "lots"})
     assert response.status_code == 400
     assert "content-length" in error_of(response)
 
@@ -265,3 +267,27 @@ def test_unknown_route_is_404_with_the_error_line(client: TestClient) -> None:
         response = client.get(path)
         assert response.status_code == 404, path
         assert "no such page or API route" in error_of(response)
+
+
+@pytest.mark.parametrize(
+    ("route", "body"),
+    [
+        ("/api/scenarios/check", {"text": ""}),
+        ("/api/scenarios/board", {"scenario": ""}),
+        ("/api/matches", {"scenario": "", "seed": 1, "people": []}),
+        ("/api/simulations", {"scenario": "", "seed": 1, "runs": 1}),
+    ],
+)
+def test_a_scenario_too_costly_to_parse_is_422_on_every_route(client: TestClient, monkeypatch: pytest.MonkeyPatch, route: str, body: dict[str, Any]) -> None:
+    """Issue 22 §3: 589 KB of 60,000 empty tables (seconds of tomllib, 12–14 s four at once) is refused by the one
+    bounded reader, counted before any parsing, with the line the CLI prints."""
+    text = 'ruleset = "song-of-blades"\n' + "".join(f"[table{i}]\n" for i in range(60_000))
+
+    def parse(_text: str) -> None:
+        raise AssertionError("tomllib was called")
+
+    monkeypatch.setattr(tomllib, "loads", parse)
+    field = "text" if "text" in body else "scenario"
+    response = client.post(route, json={**body, field: text})
+    assert response.status_code == 422
+    assert error_of(response) == "kessen: error: scenario: more than 50,000 keys, tables and list entries (60,001 of =, [, { and , outside strings and comments)"

@@ -315,19 +315,28 @@ def js_percent(p: float) -> str:
     return f"{Decimal(p * 100).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
 
 
+def run_simulation(server: str, page: Page, name: str, *, runs: int, seed: int) -> None:
+    """Ask the Simulate page for *runs* battles of the shipped scenario *name* with *seed*."""
+    page.goto(f"{server}/simulate?lang=en&scenario={name}")
+    expect(page.locator('[data-action="simulate"]')).to_be_enabled()
+    page.locator("#sim-runs").fill(str(runs))
+    page.locator("#sim-seed").fill(str(seed))
+    page.locator('[data-action="simulate"]').click()
+
+
+def kessen_sim(name: str, *, runs: int, seed: int) -> Any:
+    scenario = SHIPPED[name]
+    return simulate(get_ruleset(scenario.ruleset), scenario.path.read_text(encoding="utf-8"), name, runs=runs, seed=seed, executor=InlineExecutor())
+
+
 def test_browser_simulate_to_its_result(server: str, page: Page) -> None:
     """Armies-clash: 16 battles with a progress bar, then the win rates with their 95% intervals and the casualty
     histogram, each number kessen.sim's for the same scenario, runs and seed."""
     name = SCENARIOS["armies-clash"]
-    page.goto(f"{server}/simulate?lang=en&scenario={name}")
-    expect(page.locator('[data-action="simulate"]')).to_be_enabled()
-    page.locator("#sim-runs").fill("16")
-    page.locator("#sim-seed").fill("11")
-    page.locator('[data-action="simulate"]').click()
+    run_simulation(server, page, name, runs=16, seed=11)
     expect(page.locator("#sim-status")).to_have_attribute("data-status", "done", timeout=120_000)
     assert page.locator("#sim-progress").get_attribute("value") == "16"
-    scenario = SHIPPED[name]
-    stats = simulate(get_ruleset(scenario.ruleset), scenario.path.read_text(encoding="utf-8"), name, runs=16, seed=11, executor=InlineExecutor())
+    stats = kessen_sim(name, runs=16, seed=11)
     for side in stats.sides:
         row = page.locator(f'.win-table tr[data-side="{side}"]')
         p, low, high = stats.win_rate(side)
@@ -339,6 +348,24 @@ def test_browser_simulate_to_its_result(server: str, page: Page) -> None:
     page.reload()  # the address keeps the simulation
     expect(page.locator("#sim-status")).to_have_attribute("data-status", "done")
     assert page.locator(".win-table tbody tr").count() == len(stats.sides) + 1
+
+
+def test_browser_simulate_cancel_shows_the_battles_it_finished(server: str, page: Page) -> None:
+    """Issue 22 §3: Cancel on a running simulation of 10,000 battles; the page says it was cancelled and shows the
+    win rates of the battles it finished, each kessen.sim's for that many battles with the same seed."""
+    name = SCENARIOS["song-of-blades"]
+    run_simulation(server, page, name, runs=10_000, seed=3)
+    expect(page.locator("#sim-status")).to_have_attribute("data-status", "running", timeout=60_000)
+    while int(page.locator("#sim-progress").get_attribute("value") or 0) < 4:  # the page's policy forbids wait_for_function
+        page.wait_for_timeout(100)
+    page.locator('[data-action="cancel-simulation"]').click()
+    expect(page.locator("#sim-status")).to_have_attribute("data-status", "cancelled", timeout=30_000)
+    expect(page.locator('[data-action="cancel-simulation"]')).to_be_hidden()
+    found = re.search(r"cancelled after (\d+) of 10000 battles", page.locator("#sim-status").inner_text())
+    assert found, page.locator("#sim-status").inner_text()
+    stats = kessen_sim(name, runs=int(found.group(1)), seed=3)
+    for side in stats.sides:
+        assert page.locator(f'.win-table tr[data-side="{side}"] td').nth(0).inner_text() == str(stats.wins[side])
 
 
 def test_browser_simulate_refuses_too_many_battles(server: str, page: Page) -> None:

@@ -1,7 +1,8 @@
 """Hostile requests never get a 5xx: thousands of malformed requests across every route (random methods, paths,
-queries, headers and bodies; mutated odds inputs; mutated scenario texts; mutated match, choice, save, events and
-simulation requests), each answered with a 2xx, a 304 or a 4xx whose body is one error line (a refused choice also
-names its rule and reason).
+queries, headers and bodies; foreign hosts and origins, bodies of every content type; mutated odds inputs; mutated
+scenario texts, some too costly to parse; mutated match, choice, save, events and simulation requests; cancels of
+simulations waiting, ended or unknown), each answered with a 2xx, a 304 or a 4xx whose body is one error line (a
+refused choice also names its rule and reason).
 
 Derandomized like tests/test_fuzz_inputs.py (the same requests every run); KESSEN_FUZZ_RANDOM=1 explores fresh ones.
 """
@@ -26,6 +27,7 @@ from kessen.web.app import create_app
 from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
 from kessen.web.texts import starting_inputs
+from tests.web.clients import BASE, JSON, local
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the shared strategies
 from strategies import garbage_values  # noqa: E402
@@ -46,25 +48,27 @@ class Accepting(SimulationRunner):
     battles in the background would only slow it."""
 
     def submit(self, simulation_id: str) -> None:
-        self.store.record_failure(simulation_id, error="kessen: error: not played in the fuzz test")
+        self.store.end_simulation(simulation_id, status="failed", done=0, error="kessen: error: not played in the fuzz test")
 
 
 _client: TestClient | None = None
 _match: str = ""
+_simulation: str = ""
 
 
 def client(tmp: Path) -> TestClient:
     """One app for all examples of a test run (a new client per example would dominate the time), with one match
     in play whose id the paths use."""
-    global _client, _match
+    global _client, _match, _simulation
     if _client is None:
         store = Store.open(tmp / "fuzz.sqlite3")
         app = create_app(store)
         app.state.simulations = Accepting(store, workers=0)
-        _client = TestClient(app, raise_server_exceptions=False)
+        _client = local(app, raise_server_exceptions=False)
         made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
         assert made.status_code == 201, made.text
         _match = made.json()["id"]
+        _simulation = _client.post("/api/simulations", json={"scenario": "song-of-blades/hero-against-mob", "runs": 1, "seed": 1}).json()["id"]
     return _client
 
 
@@ -91,7 +95,7 @@ paths = st.one_of(
     st.sampled_from(["/", "/odds", "/viewer", "/play", "/simulate", "/docs", "/api/openapi.json", "/api/rulesets", "/api/scenarios", "/api/scenarios/check",
                      "/api/scenarios/board", "/api/matches", "/api/matches/load", "/api/matches/from-events", "/api/simulations"]),
     st.builds(lambda m, r: f"/api/matches/{m}{r}", segments, st.sampled_from(MATCH_ROUTES)),
-    st.builds(lambda r: f"/api/simulations/{r}", segments),
+    st.builds(lambda r: f"/api/simulations/{r}", st.one_of(segments, st.just("SIM"))),
     st.builds(lambda r, n: f"/api/scenarios/{r}/{n}", segments, segments),
     st.lists(segments, max_size=4).map(lambda parts: "/" + "/".join(parts)),
 )
@@ -101,9 +105,14 @@ bodies = st.one_of(
     garbage_values.map(lambda v: json.dumps(v).encode()),
     st.text(max_size=200).map(str.encode),
 )
-headers = st.dictionaries(
-    st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for"]),
+header_values = st.one_of(
     st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+    st.sampled_from(["127.0.0.1:8000", "localhost", "[::1]", "evil.example", "http://127.0.0.1:8000", "http://evil.example", "null",
+                     "application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data", "application/json; charset=latin-1"]),
+)
+headers = st.dictionaries(
+    st.sampled_from(["content-type", "accept", "if-none-match", "accept-language", "x-forwarded-for", "origin", "host", "sec-fetch-site"]),
+    header_values,
     max_size=3,
 )
 
@@ -112,8 +121,8 @@ headers = st.dictionaries(
 @given(method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]), path=paths, query=queries, body=bodies, extra=headers)
 def test_web_fuzz_any_request_to_any_route_is_never_a_5xx(tmp_path_factory: Any, method: str, path: str, query: str, body: bytes, extra: dict[str, str]) -> None:
     served = client(tmp_path_factory.getbasetemp())
-    path = path.replace("/MATCH", f"/{_match}")  # the one match in play, so its routes are reached too
-    response = served.request(method, "http://testserver" + path + query, content=body if method not in ("GET", "HEAD") else None, headers=extra)
+    path = path.replace("/MATCH", f"/{_match}").replace("/SIM", f"/{_simulation}")  # the match and simulation kept, so their routes are reached too
+    response = served.request(method, BASE + path + query, content=body if method not in ("GET", "HEAD") else None, headers={**JSON, **extra})
     assert_answered(response, method)
 
 
@@ -165,7 +174,7 @@ def _containers(value: Any) -> list[Any]:
 @given(case=mutated_inputs())
 def test_web_fuzz_mutated_odds_inputs_are_answered_or_refused(tmp_path_factory: Any, case: tuple[str, str, Any]) -> None:
     rid, name, value = case
-    response = client(tmp_path_factory.getbasetemp()).post(f"/api/odds/{rid}/{name}", content=json.dumps(value).encode())
+    response = client(tmp_path_factory.getbasetemp()).post(f"/api/odds/{rid}/{name}", content=json.dumps(value).encode(), headers=JSON)
     assert_answered(response, "POST")
     if response.status_code == 200:
         assert response.json()["outcomes"]
@@ -190,6 +199,9 @@ def mutated_scenarios(draw: st.DrawFn) -> dict[str, Any]:
             lines[index] = draw(st.text(max_size=20))
         if not lines:
             lines = [""]
+    if draw(st.integers(0, 19)) == 0:  # now and then many tables, keys, list entries or lines: too costly to parse from 50,001 on
+        many = draw(st.sampled_from(["[t{}]\n", "k{} = 1\n", "{},", "#\n"]))
+        lines.append("".join(many.format(i) for i in range(draw(st.sampled_from([5_000, 50_001, 60_000])))))
     ruleset = draw(st.one_of(st.just(rid), st.none(), st.sampled_from(RULESETS)))
     return {"text": "\n".join(lines), **({"ruleset": ruleset} if ruleset else {})}
 
@@ -227,7 +239,7 @@ def match_requests(draw: st.DrawFn) -> tuple[str, Any]:
 @given(request=match_requests())
 def test_web_fuzz_match_board_and_simulation_requests_are_answered_or_refused(tmp_path_factory: Any, request: tuple[str, Any]) -> None:
     route, body = request
-    response = client(tmp_path_factory.getbasetemp()).post(route, content=json.dumps(body).encode())
+    response = client(tmp_path_factory.getbasetemp()).post(route, content=json.dumps(body).encode(), headers=JSON)
     assert_answered(response, "POST")
 
 
@@ -239,7 +251,7 @@ def test_web_fuzz_any_notation_is_taken_or_refused_with_its_rule(tmp_path_factor
     response = served.post(f"/api/matches/{_match}/choose", json={"notation": notation})
     assert_answered(response, "POST")
     if response.status_code == 200:  # a legal choice was made: take it back, so the match stays at its first decision
-        assert served.post(f"/api/matches/{_match}/undo").status_code == 200
+        assert served.post(f"/api/matches/{_match}/undo", json={}).status_code == 200
 
 
 @fuzz(200)
@@ -263,4 +275,4 @@ def test_web_fuzz_damaged_saves_are_loaded_or_refused(tmp_path_factory: Any, dat
         if how == "resealed":  # a checksum that matches: the save's contents themselves are checked
             parsed["checksum"] = checksum({k: v for k, v in parsed.items() if k != "checksum"})
         body = json.dumps(parsed).encode()
-    assert_answered(served.post("/api/matches/load", content=body), "POST")
+    assert_answered(served.post("/api/matches/load", content=body, headers=JSON), "POST")

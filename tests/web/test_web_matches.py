@@ -1,9 +1,11 @@
-"""The match API, route by route, on the toy race (tests/core/toy_game.py): start, state, choose, undo, save, load,
+"""The match API, route by route, on the toy race (tests/toy): start, state, choose, undo, save, load,
 replay, events files; every refusal with its status; the store keeping matches across a restart, and its limit."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,28 +16,43 @@ from fastapi.testclient import TestClient
 from kessen.core.events import to_json_line
 from kessen.match import Match
 from kessen.web.app import create_app
-from kessen.web.playing import Matches
+from kessen.web import playing
+from kessen.web.playing import AI_PLAYING, Matches
 from kessen.web.store import Room, Store, StoreFull
-from tests.web.toy_web import SCENARIO, TOY, register
+from tests.toy import RULESET as TOY
+
+SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
+from tests.web.clients import JSON, local
 
 
 @pytest.fixture(autouse=True)
-def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    register(monkeypatch)
+def toy_registered(toy: str) -> None:
+    """The toy race of tests/toy is a ruleset of this process for every test here."""
 
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store), raise_server_exceptions=False) as test_client:
+    with local(create_app(store), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
 def start(client: TestClient, *, seed: int = 3, people: list[str] | None = None, lang: str = "en") -> str:
+    """A new match's id; an AI battle (no people) once the AI has played it in the background."""
     response = client.post("/api/matches", json={"scenario": SCENARIO, "seed": seed, "people": ["Red"] if people is None else people, "lang": lang})
     assert response.status_code == 201, response.text
     body = response.json()
     assert set(body) == {"id"}
+    played(client, body["id"])
     return str(body["id"])
+
+
+def played(client: TestClient, match_id: str, timeout: float = 60) -> dict[str, Any]:
+    """The match once the AI no longer plays it in the background."""
+    end = time.monotonic() + timeout
+    while (state := client.get(f"/api/matches/{match_id}").json())["status"] == "playing":
+        assert time.monotonic() < end, state
+        time.sleep(0.02)
+    return state
 
 
 def refusal(response: Any, status: int = 422) -> dict[str, Any]:
@@ -60,10 +77,10 @@ def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_e
     state = client.get(f"/api/matches/{start(client)}").json()
     assert (state["ruleset"], state["scenario"], state["seed"], state["sides"], state["people"], state["lang"]) == ("toy", "scenario", 3, ["Red", "Blue"], ["Red"], "en")
     decision = state["decision"]
-    assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: dash")
+    assert (decision["player"], decision["kind"], decision["actor"], decision["free"], decision["prompt"]) == ("Red", "dash", "Red racer", True, "Red: the dash of Red racer")
     assert [o["notation"] for o in decision["options"]] == ["dash 3", "dash 2", "dash 1"]
     assert [o["odds"] for o in decision["options"]] == [
-        [{"key": "made_it", "label": "makes the dash", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
+        [{"key": "made_it", "label": "made it", "fraction": f, "p": p, "kind": "probability"}] for f, p in (("2/3", 2 / 3), ("5/6", 5 / 6), ("1/1", 1.0))
     ]
     assert state["board"] == same_match().board()
     assert state["result"] is None and state["can_undo"] is False and state["events"] == []
@@ -72,7 +89,7 @@ def test_a_new_match_waits_for_the_person_with_the_suggested_options_and_their_e
 def test_the_odds_labels_are_in_the_matchs_language(client: TestClient) -> None:
     state = client.get(f"/api/matches/{start(client, lang='ja')}").json()
     assert state["lang"] == "ja"
-    assert {o["odds"][0]["label"] for o in state["decision"]["options"]} == {"ダッシュ成功"}
+    assert {o["odds"][0]["label"] for o in state["decision"]["options"]} == {"成功"}
 
 
 def test_choosing_a_suggested_option_plays_on_to_the_next_decision_with_the_ais_moves_narrated(client: TestClient) -> None:
@@ -92,7 +109,7 @@ def test_a_free_choice_beyond_the_suggested_ones_is_taken(client: TestClient) ->
     """TOY-1: any dash from 1 to 6 squares is legal, though only 1 to 3 are suggested."""
     match_id = start(client)
     body = client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 6"}).json()
-    assert body["events"][0]["text"] == json.dumps({"type": "dashed", "side": "Red", "squares": 6, "made_it": body["board"]["models"][0]["x"] == 6})
+    assert body["events"][0]["text"] == "Red dashes 6: " + ("made it" if body["board"]["models"][0]["x"] == 6 else "fell short")
 
 
 def test_a_refused_choice_is_422_with_its_rule_and_reason_and_changes_nothing(client: TestClient) -> None:
@@ -111,23 +128,92 @@ def test_undo_goes_back_to_before_the_persons_last_decision(client: TestClient) 
     before = client.get(f"/api/matches/{match_id}").json()
     client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 3"})
     client.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"})
-    once = client.post(f"/api/matches/{match_id}/undo")
+    once = client.post(f"/api/matches/{match_id}/undo", json={})
     assert once.status_code == 200 and once.json()["can_undo"] is True
-    twice = client.post(f"/api/matches/{match_id}/undo").json()
+    twice = client.post(f"/api/matches/{match_id}/undo", json={}).json()
     assert twice == before
-    body = refusal(client.post(f"/api/matches/{match_id}/undo"))
+    body = refusal(client.post(f"/api/matches/{match_id}/undo", json={}))
     assert body["rule"] is None and body["reason"] == "there is no decision of yours to undo"
 
 
-def test_an_ai_battle_plays_to_its_end_at_once(client: TestClient) -> None:
+def test_an_ai_battle_is_played_to_its_end(client: TestClient) -> None:
     state = client.get(f"/api/matches/{start(client, people=[])}").json()
-    assert state["decision"] is None and state["result"] is not None
+    assert state["status"] == "done" and state["decision"] is None and state["result"] is not None
     expected = Match(TOY, SCENARIO, "scenario", seed=3)
     expected.run()
     assert expected.result is not None
     assert state["result"] == {"winner": expected.result.winner, "summary": expected.result.summary,
-                               "labels": {"rounds": "rounds played", "position": "squares reached"}, "words": {}}
+                               "labels": {"rounds": "rounds played", "casualties": "casualties of each side", "survivors": "survivors of each side",
+                                          "position": "squares run by each side"}, "words": {}}
     assert refusal(client.post(f"/api/matches/{state['id']}/choose", json={"notation": "dash 1"}))["reason"] == "the battle is over"
+
+
+class Gated(Match):
+    """A Match whose AI waits for the test's word before it plays (the background battle stays in play)."""
+
+    gate = threading.Event()
+
+    def run(self, on_events: Any = None) -> None:
+        assert self.gate.wait(timeout=60)
+        super().run(on_events)
+
+
+@pytest.fixture
+def gated(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    monkeypatch.setattr(playing, "Match", Gated)
+    Gated.gate.clear()
+    yield Gated.gate
+    Gated.gate.set()
+
+
+def test_an_ai_battle_is_played_in_the_background_not_in_the_request(client: TestClient, gated: threading.Event) -> None:
+    """Issue 22 §3: POST /api/matches with no people answers with the id while the battle is still to be played;
+    GET shows it ``playing`` (what was asked, no board yet), then ``done``; until then it cannot be changed or
+    replayed (409)."""
+    made = client.post("/api/matches", json={"scenario": SCENARIO, "seed": 3, "people": [], "lang": "ja"})
+    assert made.status_code == 201  # answered while the AI waits for the gate
+    match_id = made.json()["id"]
+    assert client.get(f"/api/matches/{match_id}").json() == {
+        "id": match_id, "status": "playing", "ruleset": "toy", "scenario": "scenario", "seed": 3, "sides": ["Red", "Blue"], "people": [], "lang": "ja",
+    }
+    for response in (client.get(f"/api/matches/{match_id}/replay"), client.get(f"/api/matches/{match_id}/save"), client.post(f"/api/matches/{match_id}/undo", json={})):
+        assert refusal(response, 409)["error"] == f"kessen: error: match: the AI is still playing this battle; ask again once its status is no longer playing (got {match_id!r})"
+    gated.set()
+    state = played(client, match_id)
+    expected = Match(TOY, SCENARIO, "scenario", seed=3, lang="ja")
+    expected.run()
+    assert state["status"] == "done" and [e["text"] for e in state["events"]] == [expected.narrate(e) for e in expected.events]
+    assert client.get(f"/api/matches/{match_id}/replay").status_code == 200
+
+
+def test_ai_battles_in_the_background_are_bounded(client: TestClient, gated: threading.Event) -> None:
+    """[DECISION] 16 AI battles may wait or be played at once; the 17th is 429 until one ends."""
+    for _ in range(AI_PLAYING):
+        assert client.post("/api/matches", json={"scenario": SCENARIO, "seed": 1, "people": []}).status_code == 201
+    body = refusal(client.post("/api/matches", json={"scenario": SCENARIO, "seed": 1, "people": []}), 429)
+    assert body["error"] == f"kessen: error: AI battles being played: the server keeps at most {AI_PLAYING}, and none of them can be dropped yet; finish one or try later"
+    gated.set()  # a person's match is not one of them (the AI plays its first moves in the request: let it)
+    assert client.post("/api/matches", json={"scenario": SCENARIO, "seed": 1, "people": ["Red"]}).status_code == 201
+
+
+def test_an_ai_battle_a_stopped_server_left_unplayed_is_played_at_the_next_start(tmp_path: Path) -> None:
+    path = tmp_path / "k.sqlite3"
+    store = Store.open(path)
+    unplayed = Match(TOY, SCENARIO, "scenario", seed=5)
+    kept = store.add_match(ruleset="toy", scenario=SCENARIO, seed=5, people=(), save=unplayed.dumps(), playing=16)
+    with local(create_app(Store.open(path))) as client:
+        state = played(client, kept.id)
+    unplayed.run()
+    assert state["status"] == "done" and state["result"]["winner"] == (unplayed.result.winner if unplayed.result else None)
+
+
+def test_an_unfinished_ai_save_loaded_is_played_in_the_background(client: TestClient, gated: threading.Event) -> None:
+    """A save of an AI battle not over yet goes on in the background too, not inside the POST that loads it."""
+    save = Match(TOY, SCENARIO, "scenario", seed=4).dumps()
+    loaded = client.post("/api/matches/load", content=save.encode(), headers=JSON)
+    assert loaded.status_code == 201 and client.get(f"/api/matches/{loaded.json()['id']}").json()["status"] == "playing"
+    gated.set()
+    assert played(client, loaded.json()["id"])["status"] == "done"
 
 
 # --- save, load, and a restart ------------------------------------------------------------------------------------
@@ -142,11 +228,11 @@ def test_the_save_downloads_as_the_matchs_save_file_and_loads_into_a_new_match(c
     expected = same_match()
     expected.choose("dash 2")
     assert save.text == expected.dumps()
-    loaded = client.post("/api/matches/load", content=save.content)
+    loaded = client.post("/api/matches/load", content=save.content, headers=JSON)
     assert loaded.status_code == 201
     again = client.get(f"/api/matches/{loaded.json()['id']}").json()
     assert {k: v for k, v in again.items() if k != "id"} == {k: v for k, v in state.items() if k != "id"}
-    assert client.post(f"/api/matches/{loaded.json()['id']}/undo").json()["events"] == []  # the undo point came back too
+    assert client.post(f"/api/matches/{loaded.json()['id']}/undo", json={}).json()["events"] == []  # the undo point came back too
 
 
 @pytest.mark.parametrize(
@@ -159,7 +245,7 @@ def test_the_save_downloads_as_the_matchs_save_file_and_loads_into_a_new_match(c
     ],
 )
 def test_a_bad_save_is_refused_naming_it(client: TestClient, body: bytes, expected: str) -> None:
-    assert refusal(client.post("/api/matches/load", content=body))["error"].startswith(expected)
+    assert refusal(client.post("/api/matches/load", content=body, headers=JSON))["error"].startswith(expected)
 
 
 def test_a_tampered_save_is_refused(client: TestClient) -> None:
@@ -171,12 +257,12 @@ def test_a_tampered_save_is_refused(client: TestClient) -> None:
 def test_a_restarted_server_replays_every_match_from_its_save(tmp_path: Path) -> None:
     """Nothing is lost: a new app on the same store finds the match at the same decision, with its undo points."""
     path = tmp_path / "k.sqlite3"
-    with TestClient(create_app(Store.open(path))) as first:
+    with local(create_app(Store.open(path))) as first:
         match_id = start(first)
         state = first.post(f"/api/matches/{match_id}/choose", json={"notation": "dash 1"}).json()
-    with TestClient(create_app(Store.open(path))) as second:
+    with local(create_app(Store.open(path))) as second:
         assert second.get(f"/api/matches/{match_id}").json() == state
-        assert second.post(f"/api/matches/{match_id}/undo").json()["events"] == []
+        assert second.post(f"/api/matches/{match_id}/undo", json={}).json()["events"] == []
 
 
 def test_a_match_evicted_from_memory_replays_from_the_store(store: Store) -> None:
@@ -201,6 +287,10 @@ def test_the_store_makes_room_by_dropping_finished_matches_first(store: Store) -
     and otherwise refuses a new match (429)."""
     matches = Matches(store, room=Room(limit=2, idle=3600.0))
     finished = matches.start(choose_scenario_toy(), seed=3, people=(), lang="en")
+    end = time.monotonic() + 60
+    while not (found := store.match(finished)) or not found.finished:  # played in the background
+        assert time.monotonic() < end
+        time.sleep(0.02)
     playing = start_direct(matches)
     third = start_direct(matches)  # room made: the finished one went
     assert store.match(finished) is None and store.match(playing) is not None and store.match(third) is not None
@@ -281,7 +371,7 @@ def test_an_events_file_replays_when_it_is_the_scenarios_battle_for_that_seed(cl
         ({"scenario": SCENARIO}, "kessen: error: seed: required field is missing"),
         ({"scenario": "toy/nothing", "seed": 1}, "kessen: error: scenario: no shipped scenario has this name"),
         ({"scenario": "sides = [", "ruleset": "toy", "seed": 1}, "kessen: error: scenario: not valid TOML"),
-        ({"scenario": 'sides = ["Red"]', "ruleset": "toy", "seed": 1}, "kessen: error: scenario: sides: must be two side names"),
+        ({"scenario": 'sides = ["Red"]', "ruleset": "toy", "seed": 1}, "kessen: error: scenario: sides[1]: required field is missing"),
         ({"scenario": SCENARIO, "seed": 1, "people": ["Red"] * 17}, "kessen: error: people: "),
         ({"scenario": SCENARIO, "seed": 1, "path": "/etc/passwd"}, "kessen: error: path: unknown field"),
     ],
@@ -300,7 +390,7 @@ def test_an_unknown_match_is_404(client: TestClient, route: str) -> None:
     assert body["error"].startswith("kessen: error: match: no such match")
 
 
-@pytest.mark.parametrize(("route", "body"), [("choose", {"notation": "dash 1"}), ("undo", None)])
+@pytest.mark.parametrize(("route", "body"), [("choose", {"notation": "dash 1"}), ("undo", {})])
 def test_choosing_or_undoing_in_an_unknown_match_is_404(client: TestClient, route: str, body: Any) -> None:
     refusal(client.post(f"/api/matches/nope/{route}", json=body), 404)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,20 @@ from fastapi.testclient import TestClient
 
 from kessen import get_ruleset, ruleset_ids
 from kessen.cli.main import main
+from tests.web.clients import JSON, local
+from kessen.web.app import create_app
+from kessen.web.store import Store
 
 DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One app for the whole module: the odds route keeps nothing between requests, and building the app for each of
+    the few hundred cases took two thirds of the module's time."""
+    store = Store.open(tmp_path_factory.mktemp("odds") / "kessen.sqlite3")
+    with local(create_app(store), raise_server_exceptions=False) as test_client:
+        yield test_client
 
 
 def _example_cases() -> list[Any]:
@@ -62,7 +75,7 @@ def cli_odds(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 
 def _same_answer(client: TestClient, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], ruleset: str, procedure: str, text: str) -> int:
     code, out, err = cli_odds(monkeypatch, capsys, ruleset, procedure, text)
-    response = client.post(f"/api/odds/{ruleset}/{procedure}", content=text.encode("utf-8"))
+    response = client.post(f"/api/odds/{ruleset}/{procedure}", content=text.encode("utf-8"), headers=JSON)
     if code == 0:
         assert response.status_code == 200
         assert response.json() == json.loads(out)

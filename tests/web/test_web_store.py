@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,16 +28,21 @@ def test_matches_survive_a_reopen(tmp_path: Path) -> None:
     assert not again.update_match("no-such-id", save="{}")
 
 
-def test_simulations_keep_progress_and_result(tmp_path: Path) -> None:
+def test_simulations_keep_progress_chunks_and_result(tmp_path: Path) -> None:
     path = tmp_path / "k.sqlite3"
-    kept = Store.open(path).add_simulation(ruleset="legions", scenario="name = 'y'", runs=1000, seed=3)
-    assert Store.open(path).record_progress(kept.id, done=400)
+    kept = Store.open(path).add_simulation(ruleset="legions", scenario="name = 'y'", runs=1000, seed=3, sides=("a", "b"))
+    assert Store.open(path).record_chunk(kept.id, chunk=0, tally={"battles": 1}, done=1, seconds=0.5)
+    assert Store.open(path).record_chunk(kept.id, chunk=2, tally={"battles": 2}, done=1, seconds=1.5)
     midway = Store.open(path).simulation(kept.id)
-    assert midway is not None and (midway.done, midway.result) == (400, None)
-    Store.open(path).record_progress(kept.id, done=1000, result={"wins": {"a": 612, "b": 388}})
+    assert midway is not None and (midway.status, midway.done, midway.result, midway.seconds, midway.sides) == ("running", 1, None, 1.5, ("a", "b"))
+    assert Store.open(path).chunks(kept.id) == {0: {"battles": 1}, 2: {"battles": 2}}
+    assert Store.open(path).end_simulation(kept.id, status="done", done=1000, result={"wins": {"a": 612, "b": 388}})
     done = Store.open(path).simulation(kept.id)
-    assert done is not None and (done.runs, done.seed, done.done, done.result) == (1000, 3, 1000, {"wins": {"a": 612, "b": 388}})
-    assert Store.open(path).simulation("nope") is None and not Store.open(path).record_progress("nope", done=1)
+    assert done is not None and (done.status, done.runs, done.seed, done.done, done.result) == ("done", 1000, 3, 1000, {"wins": {"a": 612, "b": 388}})
+    assert Store.open(path).chunks(kept.id) == {}  # an ended simulation keeps its result, not its chunks
+    assert not Store.open(path).record_chunk(kept.id, chunk=3, tally={}, done=1, seconds=2.0)  # ended: nothing more is kept
+    assert not Store.open(path).end_simulation(kept.id, status="cancelled", done=0)
+    assert Store.open(path).simulation("nope") is None and not Store.open(path).record_chunk("nope", chunk=0, tally={}, done=1, seconds=0)
 
 
 def test_ids_are_distinct_url_safe_tokens(store: Store) -> None:
@@ -46,7 +54,7 @@ def test_the_schema_version_is_recorded(store: Store) -> None:
     with sqlite3.connect(store.path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"matches", "simulations"}
+    assert tables == {"matches", "simulations", "simulation_chunks"}
 
 
 def test_default_path_follows_xdg_data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,7 +119,7 @@ def test_a_damaged_sqlite_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_phase_a_store_is_migrated_keeping_its_rows(tmp_path: Path) -> None:
-    """A store of schema version 1 gains the columns of version 2; its matches and simulations stay."""
+    """A store of schema version 1 gains the columns of versions 2 and 3; its matches and simulations stay."""
     path = tmp_path / "old.sqlite3"
     with sqlite3.connect(path) as db:
         db.executescript(
@@ -132,29 +140,28 @@ def test_a_phase_a_store_is_migrated_keeping_its_rows(tmp_path: Path) -> None:
     assert waiting is not None and waiting.status == "queued"
     assert store.unfinished_simulations() == ["s2"]
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert waiting.sides == () and waiting.seconds == 0 and store.chunks("s2") == {}
 
 
-def test_a_simulation_goes_from_queued_to_done_or_failed(store: Store) -> None:
+def test_a_simulation_goes_from_queued_to_running_to_an_end(store: Store) -> None:
     record = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, source="legions/hold-the-line")
     assert (record.status, store.unfinished_simulations()) == ("queued", [record.id])
-    store.record_progress(record.id, done=2)
+    assert store.start_simulation(record.id)
+    store.record_chunk(record.id, chunk=0, tally={}, done=2, seconds=0.1)
     running = store.simulation(record.id)
     assert running is not None and (running.status, running.done, running.source) == ("running", 2, "legions/hold-the-line")
-    assert store.restart_simulation(record.id)
-    again = store.simulation(record.id)
-    assert again is not None and (again.status, again.done) == ("queued", 0)
-    store.record_failure(record.id, error="kessen: error: boom")
+    assert store.end_simulation(record.id, status="failed", done=2, error="kessen: error: boom")
     failed = store.simulation(record.id)
-    assert failed is not None and (failed.status, failed.error) == ("failed", "kessen: error: boom")
-    assert store.unfinished_simulations() == [] and not store.restart_simulation(record.id)
-    assert not store.record_failure("nope", error="x")
+    assert failed is not None and (failed.status, failed.error, failed.done) == ("failed", "kessen: error: boom", 2)
+    assert store.unfinished_simulations() == [] and not store.start_simulation(record.id)
+    assert not store.end_simulation("nope", status="failed", done=0, error="x")
 
 
 def test_the_simulations_kept_are_bounded_finished_ones_dropped_first(store: Store) -> None:
     room = Room(limit=2, idle=3600.0)
     first = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
-    store.record_progress(first.id, done=4, result={"sides": []})
+    store.end_simulation(first.id, status="done", done=4, result={"sides": []})
     second = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
     third = store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
     assert store.simulation(first.id) is None and store.simulation(second.id) is not None and store.simulation(third.id) is not None
@@ -162,3 +169,35 @@ def test_the_simulations_kept_are_bounded_finished_ones_dropped_first(store: Sto
         store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, room=room)
     with pytest.raises(StoreFull, match="simulations waiting or running: the server keeps at most 2"):
         store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, waiting=2)
+
+
+def _at_once(count: int, attempt: Callable[[], object]) -> list[object]:
+    """*attempt* on *count* threads released together; what each returned or raised."""
+    start = threading.Barrier(count)
+
+    def one() -> object:
+        start.wait()
+        try:
+            return attempt()
+        except StoreFull as refused:
+            return refused
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: one(), range(count)))
+
+
+def test_the_waiting_limit_holds_under_64_concurrent_requests(store: Store) -> None:
+    """Issue 22 §3: the count of waiting simulations and the insert are one write transaction; 64 threads asking at
+    once for a place among 16 get exactly 16 (the count read outside the transaction let 55 in)."""
+    outcomes = _at_once(64, lambda: store.add_simulation(ruleset="legions", scenario="x", runs=4, seed=1, waiting=16))
+    assert sum(isinstance(o, StoreFull) for o in outcomes) == 48
+    assert len(store.unfinished_simulations()) == 16
+
+
+def test_the_room_limit_holds_under_64_concurrent_requests(store: Store) -> None:
+    """Issue 22 §3: making room and inserting are one write transaction; 64 unfinished matches asked for at once with
+    room for 40 leave exactly 40 (the race stored 1,039 of a limit of 1,000)."""
+    room = Room(limit=40, idle=3600.0)
+    outcomes = _at_once(64, lambda: store.add_match(ruleset="r", scenario="", seed=1, people=("a",), save="{}", room=room))
+    assert sum(isinstance(o, StoreFull) for o in outcomes) == 24
+    assert store.count_matches() == 40

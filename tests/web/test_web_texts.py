@@ -1,5 +1,5 @@
 """The page's catalogues are complete in English and Japanese: every input field path of every procedure has a
-label and a description, every enum and outcome value a word, every outcome field a label, every word the page's
+label and a description (in English the input model's own), every enum and outcome value a word, every outcome field a label, every word the page's
 JavaScript asks for exists; and no catalogue entry names a field that no procedure has."""
 
 from __future__ import annotations
@@ -58,6 +58,22 @@ def test_every_input_field_has_a_label_and_a_description(ruleset: str, lang: str
             assert words["label"] and words["description"], f"{ruleset} {name} {path} ({lang})"
             if lang == "ja":
                 assert JAPANESE.search(words["description"]), f"{ruleset} {name} {path}: {words['description']}"
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_each_english_field_description_is_written_once_in_the_input_model(ruleset: str) -> None:
+    """Issue 27 §7: the English catalogue gives each input field its label only; the page's English description is
+    the input model's own (the schema ``kessen odds --schema`` prints), shown from a capital letter. Only the Japanese
+    catalogue writes descriptions of its own."""
+    cat = catalogue(ruleset, "en")
+    tables = [cat["fields"], *cat.get("procedure_fields", {}).values()]
+    assert all(isinstance(label, str) for table in tables for label in table.values())
+    assert all(isinstance(pair, list) and len(pair) == 2 for pair in catalogue(ruleset, "ja")["fields"].values())
+    texts = ruleset_texts(ruleset, "en")
+    for name, procedure in get_ruleset(ruleset).procedures.items():
+        for path, schema in field_paths(procedure.input_model.model_json_schema()):
+            described = schema["description"]
+            assert texts["procedures"][name]["fields"][path]["description"] == described[:1].upper() + described[1:]
 
 
 @pytest.mark.parametrize("lang", LANGS)

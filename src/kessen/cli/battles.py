@@ -7,6 +7,7 @@ recorded unless told otherwise. Everything saved is ``kessen-save/2``; ``kessen-
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,8 +17,10 @@ from rich.markup import escape
 from kessen import i18n
 from kessen.cli.person import Person
 from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
+from kessen.cli.stopping import like_ctrl_c
 from kessen.cli.sweep import battle_table, progress_bar
 from kessen.core.errors import InputError
+from kessen.io.files import check_output
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.match import Match
 from kessen.rulesets import Ruleset
@@ -42,7 +45,7 @@ def run_battle(
         run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang)
         return
     # a battle nobody saves keeps no record of its steps (the events are all it gives)
-    match = Match(ruleset, text, scenario, seed=seed, lang=lang, record=save_path is not None)
+    match = Match(ruleset, text, scenario, seed=seed, lang=lang)
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 
@@ -51,20 +54,25 @@ def run_many(
     lang: str = "en",
 ) -> None:
     """``kessen battle --runs N``: the battles on a process pool (``--workers``, default all cores) with a progress
-    bar from the first chunk on; Ctrl-C stops the workers at once and prints the battles finished, then exits 130."""
+    bar from the first chunk on; Ctrl-C, SIGTERM or SIGHUP stops the workers at once and prints the battles
+    finished, then exits 130 (143, 129)."""
     i18n.catalogue("sim", lang)  # validates --lang before any battle
     ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
     chunks = len(chunk_plan(0, runs))
-    executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
-    try:
-        with progress_bar(out) as bar:
-            task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
-            stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
-    except Interrupted as stop:
-        partial: BattleStats = stop.partial
-        out.print(battle_table(partial, seed=seed, lang=lang))
-        out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
-        raise
+    with like_ctrl_c():
+        executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
+        try:
+            with progress_bar(out) as bar:
+                task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
+                stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
+        except Interrupted as stop:
+            partial: BattleStats = stop.partial
+            out.print(battle_table(partial, seed=seed, lang=lang))
+            out.print(i18n.text("sim", "interrupted", lang, done=partial.runs, runs=runs))
+            raise
+        except KeyboardInterrupt:  # before the battles began: no worker is left either
+            executor.close()
+            raise
     out.print(battle_table(stats, seed=seed, lang=lang))
 
 
@@ -90,15 +98,33 @@ def resume(
 ) -> None:
     """``kessen resume``: the save replayed exactly (v2: its recorded steps; v1: its decisions from the seed), then
     played on by the sides a person played (or *sides*, or none with *ai*) in the language it was played in (or
-    *lang*). A save that is damaged or no longer replays is one line naming the step."""
+    *lang*). A save that is damaged or no longer replays is one line naming the step.
+
+    [DECISION] Stopped again (q, the end of input, Ctrl-C, ``save`` without a name), the game goes back to the file it
+    came from, replaced whole (issue 22 §1): that file, not a new one in the saved-games folder, takes the place of
+    the default save, so resuming it again goes on from there. As with ``kessen play``, the end of the battle writes
+    only ``--save`` (or a file named with ``save FILE``). A file that cannot be written (a read-only folder) leaves
+    the default: a new file in the saved-games folder."""
     if sides and ai:
         raise InputError("--ai", True, "the AI plays every side: give --side or --ai, not both")
     people = sides if sides else (() if ai else None)
     with _sides_as_option():
         match = Match.load(path, people=people, lang=lang)
-    sitting = Sitting(match, events_path, save_path).checked()
+    sitting = Sitting(match, events_path, save_path, default_save=_kept_in(path)).checked()
     out.print(i18n.text("cli", "resumed", match.lang, path=escape(path)))
     sit(sitting, out)
+
+
+def _kept_in(path: str) -> str | None:
+    """The file a resumed game is saved back to when it stops: the one it came from, if it is a regular file that can
+    be written (not ``/dev/stdin``, not in a read-only folder)."""
+    if not os.path.isfile(path):
+        return None
+    try:
+        check_output(path)
+    except InputError:
+        return None
+    return path
 
 
 @contextmanager

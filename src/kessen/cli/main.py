@@ -282,7 +282,8 @@ def _err() -> Console:
 
 def main() -> None:
     """Entry point: every error kessen raises on purpose, and every usage error, becomes one stderr line and exit
-    status 2; Ctrl-C exits 130 (after ``play`` saved the game); a closed standard output exits 0 quietly."""
+    status 2; Ctrl-C exits 130 (after ``play`` saved the game), SIGTERM and SIGHUP to ``battle --runs`` and
+    ``sweep`` 143 and 129 (:mod:`kessen.cli.stopping`); a closed standard output exits 0 quietly."""
     try:
         code = app(standalone_mode=False)
     except (_PipeClosed, BrokenPipeError):
@@ -293,8 +294,11 @@ def main() -> None:
         context = getattr(error, "ctx", None)
         _fail(f"{error.format_message()} (see {context.command_path if context else 'kessen'} -h)")
     except (_Interrupted, KeyboardInterrupt, typer.Abort):
-        print("kessen: interrupted", file=sys.stderr)
-        sys.exit(130)
+        from kessen.cli.stopping import stopped_by
+
+        name, status = stopped_by()
+        print("kessen: interrupted" if name == "SIGINT" else f"kessen: stopped by {name}", file=sys.stderr)
+        sys.exit(status)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -2,10 +2,11 @@
 :class:`kessen.Match`.
 
 :func:`kessen.cli.battles.sit` lets the match roll the dice and play the AI sides (:meth:`Match.run`), its
-narration streaming as it happens, and when a person must decide, :class:`kessen.cli.person.Person` asks. Nothing a person played is lost: ``q``, the end of input
-(Ctrl-D) and Ctrl-C each save the game first, to ``--save`` or to a new file in the saved-games folder
-(:mod:`kessen.cli.savefiles`), and say where; the events so far go to ``--events``. A battle that ends writes its
-events and, when asked, its save, then its result. Output paths are checked before the battle starts.
+narration streaming as it happens, and when a person must decide, :class:`kessen.cli.person.Person` asks. Nothing a
+person played is lost: ``q``, the end of input (Ctrl-D) and Ctrl-C each save the game first, to ``--save``, or to the
+file a resumed game came from, or to a new file in the saved-games folder (:mod:`kessen.cli.savefiles`), and say
+where; the events so far go to ``--events``. A battle that ends writes its events and, when asked, its save, then its
+result. Output paths are checked before the battle starts.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class QuitGame(Exception):
 @dataclass
 class Sitting:
     """A match at the terminal and where it is kept: ``--events``, ``--save`` (or a file the person named with
-    ``save FILE``), and the new file in the saved-games folder a stopped game goes to when there is neither."""
+    ``save FILE``), and the default file a stopped game goes to when there is neither: the file a resumed game came
+    from, else a new file in the saved-games folder."""
 
     match: Match
     events_path: str | None = None
@@ -51,7 +53,7 @@ class Sitting:
         for flag, path in (("--events", self.events_path), ("--save", self.save_path)):
             if path is not None:
                 check_output(path, flag)
-        if self.match.people and self.save_path is None:
+        if self.match.people and self.save_path is None and self.default_save is None:
             self.default_save = default_save(self.match.source)
         return self
 

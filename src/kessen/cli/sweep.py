@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeR
 from rich.table import Table
 
 from kessen import i18n
+from kessen.cli.stopping import like_ctrl_c
 from kessen.core.errors import InputError
 from kessen.sim.battles import BattleStats, Interrupted, wilson
 from kessen.sim.executors import check_scheduler
@@ -43,16 +44,18 @@ def sweep_command(
         task.append(bar.add_task(text("battles"), total=battles))
 
     try:
-        run = run_sweep(
-            path, workers=workers, scheduler=scheduler, db=db_file, on_start=started,
-            progress=lambda battles, _cell: bar.advance(task[0], battles),
-        )
+        with like_ctrl_c():
+            run = run_sweep(
+                path, workers=workers, scheduler=scheduler, db=db_file, on_start=started,
+                progress=lambda battles, _cell: bar.advance(task[0], battles),
+            )
     except Interrupted:
         bar.stop()
         err.print(text("sweep_interrupted", db=escape(db_file)))
         raise
     finally:
-        bar.stop()
+        if task:  # a bar never started prints nothing (stopping it would print an empty line before an error)
+            bar.stop()
     out.print(sweep_table(run, lang))
     rows = run.rows()
     if export_path is not None:

@@ -28,9 +28,9 @@ class ScriptedDecider:
         try:
             index = next(self._indices)
         except StopIteration:
-            raise IllegalDecisionError("end of script", decision.what) from None
+            raise IllegalDecisionError("end of script", decision.kind) from None
         if not 0 <= index < len(decision.options):
-            raise IllegalDecisionError(index, decision.what)
+            raise IllegalDecisionError(index, decision.kind)
         return decision.options[index]
 
 

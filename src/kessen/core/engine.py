@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kessen.core.events import Event
-from kessen.core.records import record
+from kessen.core.records import picklable, record
 from kessen.dice import Dist
 
 if TYPE_CHECKING:
     from kessen.core.board import Board
 
 S = TypeVar("S")
+K = TypeVar("K", bound=str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,10 +24,6 @@ class Chance:
 
     dist: Dist[Any]
     kind: str
-
-    @property
-    def what(self) -> str:
-        return self.kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +45,19 @@ class Decision:
     def __post_init__(self) -> None:
         assert self.options, f"a decision ({self.kind}) needs at least one suggested option"
 
-    @property
-    def what(self) -> str:
-        return self.kind
+
+class Asker(Generic[K]):
+    """``ask(player, kind, options, actor=..., free=...)``: a :class:`Decision` of one of a ruleset's documented
+    kinds; a ruleset's ``referee/steps.py`` makes ``ask: Asker[DecisionKind] = Asker()``, so that mypy checks every
+    *kind* its steps ask against its ``DecisionKind`` literal."""
+
+    def __call__(
+        self, player: str, kind: K, options: Sequence[Hashable], *, actor: str = "", free: bool = False
+    ) -> Decision:
+        return Decision(player, kind, tuple(options), free=free, actor=actor)
+
+
+picklable(Chance, Decision)  # pickled and copied through their init fields (issue 22 §1)
 
 
 @record
@@ -71,7 +78,14 @@ class Game(Protocol[S]):
     :class:`kessen.Match`; none re-implements a rule or a turn sequence.
     """
 
-    ruleset: str
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's id."""
+        ...
+
+    def __hash__(self) -> int:
+        """A game keys the caches of the scenarios read in it (``kessen.sim.play.initial_state``)."""
+        ...
 
     def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
         """The initial state run up to its first chance or decision, with the events on the way."""

@@ -76,8 +76,9 @@ def _show(value: object) -> str:
 
 class IllegalChoice(KessenError, ValueError):
     """A proposed choice the rules forbid at this decision: the message names the rule and the reason
-    (``SB-MOVE-2: the path crosses orc-1's base``); *rule* is None where no single rule says it (a choice that
-    is not notation of this decision at all)."""
+    (``SB-MOVE-2: the path crosses orc-1's base``); *rule* is None only where no rule says it: a text that is no
+    notation of this decision at all (:class:`NotNotation`), or notation that names nothing there is (an unknown
+    id, a malformed number), whose reason then says what to write."""
 
     def __init__(self, rule: str | None, reason: str) -> None:
         super().__init__(f"{rule}: {reason}" if rule else reason)

@@ -1,7 +1,12 @@
 """Round bases on a flat battlefield: distances, contact, swept moves, rectangles (units are the caller's).
 
-Positions are floats (they are measurements, not probabilities). Every test of touching or overlapping
-takes a tolerance ``eps`` so that bases placed exactly in contact stay in contact.
+Positions are floats (they are measurements, not probabilities). Every test of touching or overlapping takes a
+tolerance ``eps`` so that bases placed exactly in contact stay in contact: each ruleset passes its own.
+
+Each measure is written once, on plain floats (a base is its centre's x, y and its radius), for the hot paths of the
+engines, which ask it of their models' own coordinates without making Points (``base_gap``, ``bases_touch``,
+``bases_overlap``, ``segment_distance``, ``sweep_overlaps``); the forms on Points (``gap``, ``in_contact``,
+``overlapping``, ``segment_point_distance``, ``swept_overlaps_base``) call them, so both give the same floats.
 """
 
 from __future__ import annotations
@@ -39,6 +44,10 @@ class Point:
 
     def __hash__(self) -> int:
         return hash((self.x, self.y))
+
+    def __reduce__(self) -> tuple[type[Point], tuple[float, float]]:
+        # pickle and copy make it again from its coordinates: the compiled class's __new__ calls __init__ (issue 22)
+        return Point, (self.x, self.y)
 
     def __add__(self, other: Point) -> Point:
         return Point(self.x + other.x, self.y + other.y)
@@ -97,32 +106,67 @@ def distance(a: Point, b: Point) -> float:
     return (a - b).length()
 
 
+# --- round bases on plain floats: the one implementation of each measure -----------------------------------------
+
+
+def base_gap(ax: float, ay: float, ar: float, bx: float, by: float, br: float) -> float:
+    """Edge-to-edge distance between a base of radius *ar* centred at (ax, ay) and one of radius *br* at (bx, by),
+    negative when they overlap."""
+    return math.hypot(ax - bx, ay - by) - ar - br
+
+
+def bases_touch(ax: float, ay: float, ar: float, bx: float, by: float, br: float, eps: float) -> bool:
+    """Base contact: the gap is at most the tolerance (bases that overlap are in contact too)."""
+    return base_gap(ax, ay, ar, bx, by, br) <= eps
+
+
+def bases_overlap(ax: float, ay: float, ar: float, bx: float, by: float, br: float, eps: float) -> bool:
+    """Overlap: the bases cut into each other by more than the tolerance."""
+    return base_gap(ax, ay, ar, bx, by, br) < -eps
+
+
+def segment_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> float:
+    """The least distance from (px, py) to the segment (ax, ay)–(bx, by)."""
+    abx, aby = bx - ax, by - ay
+    length2 = abx * abx + aby * aby
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - ax) * abx + (py - ay) * aby) / length2))
+    return math.hypot(ax + abx * t - px, ay + aby * t - py)
+
+
+def sweep_overlaps(
+    ax: float, ay: float, bx: float, by: float, r: float, ox: float, oy: float, r_other: float, eps: float
+) -> bool:
+    """Whether a base of radius *r* moved from (ax, ay) to (bx, by) passes through a base of radius *r_other* at
+    (ox, oy), cutting into it by more than eps."""
+    return segment_distance(ax, ay, bx, by, ox, oy) - r - r_other < -eps
+
+
+# --- the same on Points ----------------------------------------------------------------------------------------------
+
+
 def gap(a: Point, ra: float, b: Point, rb: float) -> float:
     """Edge-to-edge distance between two round bases (negative when they overlap)."""
-    return distance(a, b) - ra - rb
+    return base_gap(a.x, a.y, ra, b.x, b.y, rb)
 
 
 def in_contact(a: Point, ra: float, b: Point, rb: float, eps: float) -> bool:
     """Base contact: the gap is at most the tolerance."""
-    return gap(a, ra, b, rb) <= eps
+    return bases_touch(a.x, a.y, ra, b.x, b.y, rb, eps)
 
 
 def overlapping(a: Point, ra: float, b: Point, rb: float, eps: float) -> bool:
     """Overlap: the bases cut into each other by more than the tolerance."""
-    return gap(a, ra, b, rb) < -eps
+    return bases_overlap(a.x, a.y, ra, b.x, b.y, rb, eps)
 
 
 def segment_point_distance(a: Point, b: Point, p: Point) -> float:
     """The least distance from *p* to the segment a–b."""
-    ab = b - a
-    length2 = ab.dot(ab)
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, (p - a).dot(ab) / length2))
-    return distance(a + ab.scaled(t), p)
+    return segment_distance(a.x, a.y, b.x, b.y, p.x, p.y)
 
 
 def swept_overlaps_base(a: Point, b: Point, r: float, centre: Point, r_other: float, eps: float) -> bool:
     """Whether a base of radius *r* moved from a to b passes through another base (by more than eps)."""
-    return segment_point_distance(a, b, centre) - r - r_other < -eps
+    return sweep_overlaps(a.x, a.y, b.x, b.y, r, centre.x, centre.y, r_other, eps)
 
 
 def segment_rect_distance(a: Point, b: Point, rect: Rect) -> float:

@@ -1,13 +1,15 @@
 """Notation: the short stable text of a choice, which a person types and a ruleset parses back.
 
 Each ruleset writes its own forms (``attack orc-2``, ``move k1 to 312,440``); these are the pieces they share:
-numbers and points written the same way everywhere, and finding a suggested option by its notation.
+numbers and points written the same way everywhere (exactly in a choice's notation, to 0.001 in a message), and
+finding a suggested option by its notation.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from typing import TypeVar
 
 from kessen.core.errors import IllegalChoice, NotNotation
@@ -16,7 +18,8 @@ O = TypeVar("O")
 
 
 def number(value: float) -> str:
-    """A coordinate or a length as notation writes it: an integer without a point, else at most three decimals.
+    """A coordinate or a length as a person reads it in a message: an integer without a point, else at most three
+    decimals (a choice's notation writes a coordinate exactly: :func:`exact_point`).
 
     >>> number(312.0), number(290.5), number(1 / 3)
     ('312', '290.5', '0.333')
@@ -34,6 +37,28 @@ def point(x: float, y: float) -> str:
     '312,440.25'
     """
     return f"{number(x)},{number(y)}"
+
+
+def coordinate(value: float) -> str:
+    """A coordinate as a choice's notation writes it: exactly, in the fewest digits that read back as the very same
+    number (an integer without a point), so that the point a notation names is the point applied (issue 22 §1).
+
+    >>> coordinate(312.0), coordinate(290.5), coordinate(1 / 3), coordinate(-0.0), coordinate(0.00001)
+    ('312', '290.5', '0.3333333333333333', '0', '0.00001')
+    """
+    value += 0.0  # never -0.0
+    if value.is_integer():
+        return str(int(value))
+    return format(Decimal(repr(value)), "f")  # repr: the shortest that reads back; "f": never an exponent
+
+
+def exact_point(x: float, y: float) -> str:
+    """A point as a choice's notation writes it, ``x,y``, each coordinate exactly (:func:`coordinate`).
+
+    >>> exact_point(312, 25.967123456)
+    '312,25.967123456'
+    """
+    return f"{coordinate(float(x))},{coordinate(float(y))}"
 
 
 def parse_number(token: str, what: str) -> float:

@@ -42,8 +42,43 @@ def memo(*sources: str, init: Literal[False] = False) -> Any:
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, memo))
 def record(cls: type[T]) -> type[T]:
-    """*cls* as a frozen, slotted dataclass."""
-    return dataclass(frozen=True, slots=True)(cls)
+    """*cls* as a frozen, slotted dataclass, which pickles and copies as :func:`rebuilt` says."""
+    made = dataclass(frozen=True, slots=True)(cls)
+    picklable(made)
+    return made
+
+
+_INIT_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def rebuilt(value: T) -> tuple[type[T], tuple[Any, ...]]:
+    """How ``pickle`` and ``copy`` make a record again (its ``__reduce__``): its class called with its init fields.
+
+    A memo slot is worked out again rather than carried (it may hold what cannot be pickled: a legions board fact is
+    keyed by the function that answers it), and ``__post_init__`` fills again what it fills. The frozen dataclasses
+    of the compiled engine need this: mypyc's own way sets each attribute, which a frozen class refuses, and a native
+    class's ``__new__`` may call ``__init__`` (issue 22 §1).
+
+    >>> import pickle
+    >>> from kessen.core.geometry import Rect
+    >>> pickle.loads(pickle.dumps(Rect(0.0, 0.0, 1.0, 2.0)))
+    Rect(x0=0.0, y0=0.0, x1=1.0, y1=2.0)
+    """
+    cls = type(value)
+    names = _INIT_NAMES.get(cls)
+    if names is None:
+        names = _INIT_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)  # type: ignore[arg-type]
+    return cls, tuple(getattr(value, name) for name in names)
+
+
+def picklable(*classes: type) -> None:
+    """Make each record class of *classes* pickle and copy as :func:`rebuilt` says: ``@record`` does it for its own
+    classes; a module that declares a record as ``@dataclass(frozen=True, slots=True)`` (the spelling mypyc compiles
+    as a native class) names it here after it. A compiled class takes the method like any other class."""
+    for cls in classes:
+        if not dataclasses.is_dataclass(cls):
+            raise TypeError(f"{cls.__name__} is not a record")
+        cls.__reduce__ = rebuilt  # type: ignore[assignment]
 
 
 _KEEP = object()
@@ -134,4 +169,4 @@ def _written(cls: type[T], changed: tuple[str, ...] | None) -> Callable[..., T]:
     return made
 
 
-__all__ = ["evolve", "evolver", "memo", "record"]
+__all__ = ["evolve", "evolver", "memo", "picklable", "rebuilt", "record"]

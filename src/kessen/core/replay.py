@@ -62,12 +62,12 @@ def play(
             if pending:
                 index = pending.popleft()
                 if not isinstance(index, int) or not 0 <= index < len(node.options):
-                    raise IllegalDecisionError(index, node.what)
+                    raise IllegalDecisionError(index, node.kind)
                 choice = node.options[index]
             else:
                 choice = deciders[node.player].decide(played.state, node)
                 if choice not in node.options:
-                    raise IllegalDecisionError(choice, node.what)
+                    raise IllegalDecisionError(choice, node.kind)
                 index = node.options.index(choice)
             played.decisions.append(index)
         played.state, events = game.apply(played.state, choice)

@@ -1,9 +1,15 @@
-"""Save files: a game as its scenario, its seed, and every step taken, sealed with a checksum.
+"""Save files: a game as its scenario, its seed, and every step taken, with a checksum against damage.
 
 ``kessen-save/2`` writes each decision in its notation and each chance outcome as it was drawn, with the kessen
 version, the sides a person plays and the language, so a save replays after any refactor that keeps the rules:
 resuming replays the recorded outcomes and checks each recorded decision is still legal. ``kessen-save/1`` (the
 decisions as option indices, chance drawn again from the seed) still loads.
+
+A save is the record of a game, as a chess PGN is: anyone may read it, and anyone may write one. Its checksum is a
+plain SHA-256 of its canonical body, a guard against damage (a truncated copy, a stray edit, a disk error), not a
+seal: whoever edits a save can compute the checksum again. Nothing needs a seal, since resuming replays every step
+through the referee: a save that was edited is refused like any other whose steps break the rules, and one whose
+steps are all legal is simply another game.
 """
 
 from __future__ import annotations
@@ -69,7 +75,9 @@ def dumps(save: SaveFile) -> str:
 
 
 def loads(data: Any, path: str) -> SaveFile:
-    """A save read from its parsed JSON *data*, refusing anything damaged, tampered with or truncated."""
+    """A save read from its parsed JSON *data*, refusing one that is not a save, is damaged (its checksum does not
+    match: cut short, or edited without writing the checksum again) or has a field of the wrong kind. Whether its
+    steps are a legal game is the referee's to say, when it is replayed."""
     if not isinstance(data, dict) or data.get("format") not in (SAVE_V1, SAVE_V2):
         raise SaveFileError(path, f"not a kessen save file (format must be {SAVE_V2} or {SAVE_V1})")
     body = {k: v for k, v in data.items() if k != "checksum"}
@@ -93,6 +101,7 @@ def loads(data: Any, path: str) -> SaveFile:
 
 
 def checksum(body: dict[str, Any]) -> str:
+    """The SHA-256 of a save's body as canonical JSON: it finds damage, and proves nothing about who wrote it."""
     canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

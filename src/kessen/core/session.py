@@ -46,27 +46,19 @@ class Snapshot:
 
 
 class Session(Generic[S]):
-    """A game in progress: its state, seeded stream, events and the steps taken so far.
+    """A game in progress: its state, seeded stream, events and the steps taken so far."""
 
-    *keep* False takes no record (a simulated battle needs none, and keeps no old states alive).
-    """
-
-    def __init__(self, game: Game[S], state: S, seed: int, *, keep: bool = True) -> None:
+    def __init__(self, game: Game[S], state: S, seed: int) -> None:
         self.game = game
         self.seed = seed
         self.rng = stream(seed)
         self.state, opening = game.start(state)
         self.events: list[Event] = list(opening)
         self.taken: list[Taken] = []
-        self._keep = keep
 
     @property
     def node(self) -> Node:
         return self.game.node(self.state)
-
-    @property
-    def keeps_record(self) -> bool:
-        return self._keep
 
     def choose(self, choice: Any) -> tuple[Event, ...]:
         """Make *choice* at the pending decision: a suggested option, or for a free decision any the rules allow
@@ -128,8 +120,7 @@ class Session(Generic[S]):
         before = self.state
         self.state, events = self.game.apply(before, choice)
         self.events.extend(events)
-        if self._keep:
-            self.taken.append(Taken(before, node, choice))
+        self.taken.append(Taken(before, node, choice))
         return events
 
 

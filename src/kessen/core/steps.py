@@ -10,19 +10,28 @@ empty, the ruleset's ``refill`` queues what comes next (the next turn, the next 
 
 The node the machine stops at is kept beside the state it belongs to, so ``node(state)`` right after ``apply``
 builds no option list twice.
+
+A ruleset's :class:`~kessen.core.engine.Game` is a :class:`StepGame`: its machine, filled with its step table, and
+the functions of its words, notation, odds and AI (each ruleset's ``referee/game.py``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Generic, Protocol, TypeVar
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar, final
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.core.records import record
 
+if TYPE_CHECKING:
+    from kessen.core.board import Board
+    from kessen.core.decisions import Decider
+
 S = TypeVar("S", bound="Staged")
 T = TypeVar("T")
+F = TypeVar("F")
 
 Out = list[Event]
 
@@ -60,7 +69,7 @@ class StepMachine(Generic[S]):
         self,
         rules: Mapping[type, StepRule[S, Any]],
         *,
-        with_pending: Callable[[S, tuple[Hashable, ...]], S],
+        with_pending: Callable[[S, tuple[Any, ...]], S],
         result: Callable[[S], Terminal | None],
         refill: Callable[[S, Out], S],
         interrupt: Callable[[S, Out], S | None] | None = None,
@@ -126,6 +135,13 @@ class StepMachine(Generic[S]):
             return state
         return state
 
+    def ready(self, state: S) -> S:
+        """*state* when it stands at a step that asks or rolls, or at the end; else (a scenario's initial state may
+        stand at a step the rules settle alone: a round begins) *state* run up to its first chance or decision."""
+        if self._result(state) is not None or (state.pending and self._rule(state.pending[0]).node is not None):
+            return state
+        return self.start(state)[0]
+
     def _pop(self, state: S) -> S:
         return self._with_pending(state, state.pending[1:])
 
@@ -147,3 +163,73 @@ def _only_choice(found: Chance | Decision) -> Any:
     if not found.free and len(found.options) == 1:
         return found.options[0]
     return _ASK
+
+
+@final
+class StepGame(Generic[S, F]):
+    """A ruleset's Game (``kessen.core.engine.Game``) on its step machine: ``start``, ``node`` and ``apply`` are the
+    machine's; the rest are the ruleset's own functions, each with the signature the protocol gives it.
+
+    *scenario* reads and validates a scenario file's text into its model *F* (errors name the source), *setup* makes
+    the battle's initial state of it; ``load_scenario`` is the two. *draw* is the board as text for a person at the
+    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. A plain class
+    with ``Final`` parts (mypyc compiles it as a native one), equal only to itself: a game is one object per ruleset.
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        machine: StepMachine[S],
+        *,
+        scenario: Callable[[str, str], F],
+        setup: Callable[[F], S],
+        sides: Callable[[S], tuple[str, ...]],
+        ai: Callable[[str], Decider],
+        notation: Callable[[S, Decision, Any], str],
+        parse: Callable[[S, Decision, str], Any],
+        odds: Callable[[S, Decision, Any], Mapping[str, Fraction] | None],
+        describe: Callable[[S, Any, str], str],
+        prompt: Callable[[S, Decision, str], str],
+        narrate: Callable[[Event, str], str],
+        board: Callable[[S], Board],
+        draw: Callable[[S, Node, str], str],
+    ) -> None:
+        self.ruleset: Final = ruleset
+        self.machine: Final = machine
+        self.scenario: Final = scenario
+        self.setup: Final = setup
+        self.sides: Final = sides
+        self.ai: Final = ai
+        self.notation: Final = notation
+        self.parse: Final = parse
+        self.odds: Final = odds
+        self.describe: Final = describe
+        self.prompt: Final = prompt
+        self.narrate: Final = narrate
+        self.board: Final = board
+        self.draw: Final = draw
+
+    def __repr__(self) -> str:
+        return f"StepGame({self.ruleset!r})"
+
+    def load_scenario(self, text: str, source: str) -> S:
+        """The initial state of a scenario file's text; errors name *source*, the field and the value."""
+        return self.setup(self.scenario(text, source))
+
+    def start(self, state: S) -> tuple[S, tuple[Event, ...]]:
+        """The initial state settled up to its first chance or decision, with the events on the way."""
+        return self.machine.start(state)
+
+    def node(self, state: S) -> Node:
+        """The node a started state stands at (a chance, a decision, or the end)."""
+        return self.machine.node(state)
+
+    def apply(self, state: S, choice: Any) -> tuple[S, tuple[Event, ...]]:
+        """The state after *choice* at the current node, settled to the next node, with the events; pure."""
+        return self.machine.apply(state, choice)
+
+    def show(self, state: S, lang: str) -> str:
+        """The board as text, and who decides next; a scenario's initial state is shown as it will be when the battle
+        asks its first question (:meth:`StepMachine.ready`)."""
+        state = self.machine.ready(state)
+        return self.draw(state, self.machine.node(state), lang)

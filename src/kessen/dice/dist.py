@@ -79,6 +79,11 @@ class Dist(Generic[O]):
         with no ``Generic`` base to subscript)."""
         return cls
 
+    def __reduce__(self) -> tuple[type[Dist[O]], tuple[dict[O, int]]]:
+        # pickle and copy make it again from its weights (its sampler is built again on the first draw); the compiled
+        # class's __new__ calls __init__ (issue 22)
+        return Dist, (dict(self._weights),)
+
     # --- construction -------------------------------------------------------------------
 
     @classmethod

@@ -1,4 +1,5 @@
-"""Message catalogues (en, ja): event texts per ruleset, kept as data in ``<ruleset>.<lang>.toml``."""
+"""Message catalogues (en, ja): event texts per ruleset, kept as data in ``<ruleset>.<lang>.toml`` here, or for a
+ruleset registered from outside kessen (``kessen.rulesets.register``) in its own package's ``i18n/`` folder."""
 
 from __future__ import annotations
 
@@ -19,8 +20,15 @@ def catalogue(ruleset: str, lang: str) -> dict[str, Any]:
     """The catalogue of a ruleset in a language: ``events`` (type → template) and ``values`` (word → text)."""
     if lang not in LANGUAGES:
         raise InputError("--lang", lang, f"must be one of {', '.join(LANGUAGES)}")
-    text = resources.files("kessen.i18n").joinpath(f"{ruleset}.{lang}.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    name = f"{ruleset}.{lang}.toml"
+    found = resources.files("kessen.i18n").joinpath(name)
+    if not found.is_file():
+        from kessen.rulesets import get_ruleset
+
+        package = get_ruleset(ruleset).package
+        if package is not None:
+            found = resources.files(package).joinpath("i18n", name)
+    return tomllib.loads(found.read_text(encoding="utf-8"))
 
 
 def narrate(ruleset: str, event: Event, lang: str) -> str:

@@ -15,7 +15,16 @@ if TYPE_CHECKING:
 
     from kessen.rulesets import Ruleset
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"  # the repository's examples/, beside src/
+
+def _examples_folder() -> Path:
+    """The shipped scenarios: the package's own ``kessen/examples`` where a build put them (an installed wheel, the
+    compiled engine), else the repository's ``examples/`` beside ``src/``."""
+    package = Path(__file__).resolve().parents[1]
+    packaged = package / "examples"
+    return packaged if packaged.is_dir() else package.parents[1] / "examples"
+
+
+EXAMPLES = _examples_folder()
 
 
 @record
@@ -38,9 +47,7 @@ def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
     from kessen.rulesets import get_ruleset, ruleset_ids
 
     text = read_input(path, SCENARIO)
-    named = named_ruleset(parse_toml(text, path), path)
-    if named is not None and given is not None and given != named:
-        raise InputError("--ruleset", given, f"{path} is a {named} scenario (it says ruleset = \"{named}\")")
+    named = _agreed(text, path, given, "--ruleset")
     rid = named if named is not None else given
     if rid is None:
         folders = [part for part in Path(path).resolve().parts if part in ruleset_ids()]
@@ -48,9 +55,32 @@ def open_scenario(path: str, given: str | None = None) -> ScenarioFile:
             raise InputError(path, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give --ruleset (one of {', '.join(ruleset_ids())})")
         rid = folders[-1]
     chosen = get_ruleset(rid)
-    if chosen.game is None:
+    if not chosen.plays_battles:
         raise InputError("--ruleset", chosen.id, "this ruleset does not play whole battles yet")
     return ScenarioFile(path, text, chosen, guessed=named is None and given is None)
+
+
+def text_ruleset(text: str, source: str, given: str | None = None) -> Ruleset:
+    """The ruleset of a scenario given as *text* (named *source* in errors): its ``ruleset`` key, or *given*; both
+    given must agree."""
+    from kessen.rulesets import get_ruleset, ruleset_ids
+
+    rid = _agreed(text, source, given, "ruleset") or given
+    if rid is None:
+        known = ", ".join(ruleset_ids())
+        raise InputError(source, InputError.NOTHING, f"names no ruleset: add ruleset = \"<id>\" to it, or give ruleset (one of {known})")
+    chosen = get_ruleset(rid)
+    if not chosen.plays_battles:
+        raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")
+    return chosen
+
+
+def _agreed(text: str, source: str, given: str | None, field: str) -> str | None:
+    """The ruleset the scenario's text names (None if none); an error on *field* when *given* says another."""
+    named = named_ruleset(parse_toml(text, source), source)
+    if named is not None and given is not None and given != named:
+        raise InputError(field, given, f"{source} is a {named} scenario (it says ruleset = \"{named}\")")
+    return named
 
 
 def named_ruleset(data: dict[str, Any], path: str) -> str | None:
@@ -76,12 +106,14 @@ def ruleset_for(path: str, given: str | None) -> Ruleset:
 
 
 def scenario_model(ruleset_id: str) -> type[BaseModel]:
-    """The model of a ruleset's scenario files (``rulesets/<package>/scenario.py``'s ``Scenario``), whose JSON
-    Schema documents the file format."""
+    """The model of a ruleset's scenario files (``<package>/scenario.py``'s ``Scenario``: the package the ruleset is
+    laid out in, ``kessen.rulesets.<id with _ for ->`` for the rulesets kessen ships), whose JSON Schema documents the
+    file format."""
     from kessen.rulesets import get_ruleset
 
     chosen = get_ruleset(ruleset_id)
-    model: type[BaseModel] = importlib.import_module(f"kessen.rulesets.{chosen.id.replace('-', '_')}.scenario").Scenario
+    package = chosen.package or f"kessen.rulesets.{chosen.id.replace('-', '_')}"
+    model: type[BaseModel] = importlib.import_module(f"{package}.scenario").Scenario
     return model
 
 

@@ -1,7 +1,8 @@
 """The registry: ruleset id → its procedures and, loaded the first time it is asked for, its engine.
 
-Each ruleset package defines ``RULESET``; this module imports it on first use. A ruleset never
-imports another ruleset, and ``core``/``dice`` never import a ruleset.
+Each ruleset package defines ``RULESET``; this module imports it on first use. The rulesets kessen ships are listed
+here (``_PACKAGES``); a ruleset laid out the same way outside kessen (a plug-in, a test's toy) joins them with
+:func:`register`. A ruleset never imports another ruleset, and ``core``/``dice`` never import a ruleset.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ import importlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 
-from kessen.core.errors import UnknownProcedureError, UnknownRulesetError
+from kessen.core.engine import Game
+from kessen.core.errors import InputError, UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.validation import StrictModel
-
-RulesetId = Literal["battlehost", "armies-clash", "legions", "song-of-blades"]
 
 _PACKAGES: dict[str, str] = {
     "song-of-blades": "kessen.rulesets.song_of_blades",
@@ -27,6 +27,7 @@ _PACKAGES: dict[str, str] = {
     "legions": "kessen.rulesets.legions",
     "armies-clash": "kessen.rulesets.armies_clash",
 }
+_SHIPPED = frozenset(_PACKAGES)
 
 I = TypeVar("I", bound=StrictModel)
 
@@ -82,7 +83,7 @@ class Engine:
     """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and the
     decision kinds added since ``kessen-save/1``."""
 
-    game: Any
+    game: Game[Any]
     swap_deployment: Callable[[dict[str, Any]], None] | None = None
     kinds_since_v1: frozenset[str] = frozenset()
 
@@ -96,42 +97,51 @@ class Ruleset:
 
     The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
     ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
-    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap).
+    ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap). A ruleset
+    given neither only answers odds (``plays_battles`` is false). *package* is the package it is laid out in
+    (``Ruleset.of_package``), where its scenario model and, outside kessen, its catalogues are found.
     """
 
     id: str
     title: str
     prefix: str
     procedures: Mapping[str, Procedure[Any]]
+    package: str | None
     _loader: Callable[[], Engine] | None = field(init=False)
     _engine: Engine | None = field(init=False)
 
     def __init__(
-        self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Any = None,
+        self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Game[Any] | None = None,
         swap_deployment: Callable[[dict[str, Any]], None] | None = None, kinds_since_v1: frozenset[str] = frozenset(),
-        *, engine: Callable[[], Engine] | None = None,
+        *, engine: Callable[[], Engine] | None = None, package: str | None = None,
     ) -> None:
         if engine is not None and (game is not None or swap_deployment is not None or kinds_since_v1):
             raise TypeError("give a ruleset's engine either as a loader or as its parts, not both")
-        for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures)):
+        for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures), ("package", package)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_loader", engine)
-        object.__setattr__(self, "_engine", None if engine else Engine(game, swap_deployment, kinds_since_v1))
+        object.__setattr__(self, "_engine", None if game is None else Engine(game, swap_deployment, kinds_since_v1))
 
     def _loaded(self) -> Engine:
         found = self._engine
         if found is None:
+            if self._loader is None:
+                raise InputError("ruleset", self.id, "this ruleset does not play whole battles yet")
             with _engine_lock:  # one Game object per ruleset, however many threads ask at once
                 found = self._engine
                 if found is None:
-                    assert self._loader is not None
                     found = self._loader()
                     object.__setattr__(self, "_engine", found)
         return found
 
     @property
-    def game(self) -> Any:
-        """The ruleset's ``Game`` (None for a ruleset that only answers odds)."""
+    def plays_battles(self) -> bool:
+        """Whether the ruleset has an engine (else it only answers odds)."""
+        return self._engine is not None or self._loader is not None
+
+    @property
+    def game(self) -> Game[Any]:
+        """The ruleset's ``Game``; an InputError on ``ruleset`` for a ruleset that only answers odds."""
         return self._loaded().game
 
     @property
@@ -158,7 +168,7 @@ class Ruleset:
             found: Engine = importlib.import_module(f"{package}.referee.game").ENGINE
             return found
 
-        return cls(id, title, prefix, procedures, engine=engine)
+        return cls(id, title, prefix, procedures, engine=engine, package=package)
 
     def procedure(self, name: str) -> Procedure[Any]:
         """The named procedure, or an error listing the ones this ruleset has."""
@@ -166,6 +176,24 @@ class Ruleset:
             return self.procedures[name]
         except KeyError:
             raise UnknownProcedureError(self.id, name, tuple(self.procedures)) from None
+
+
+def register(ruleset_id: str, package: str) -> None:
+    """Add the ruleset of *package*, laid out as every ruleset is (docs/architecture.md, "Adding a fifth ruleset"),
+    under *ruleset_id*: a ruleset kept outside kessen (a plug-in, a test's toy), whose catalogues are its package's
+    ``i18n/<id>.<lang>.toml``. An id already taken is a ValueError. A process pool's workers know it only if they
+    register it too (or play in this process: ``workers=1``)."""
+    if ruleset_id in _PACKAGES:
+        raise ValueError(f"a ruleset {ruleset_id!r} is already registered ({_PACKAGES[ruleset_id]})")
+    _PACKAGES[ruleset_id] = package
+
+
+def unregister(ruleset_id: str) -> None:
+    """Forget a ruleset added with :func:`register` (a test's toy, after the test)."""
+    if ruleset_id in _SHIPPED:
+        raise ValueError(f"{ruleset_id!r} ships with kessen and stays registered")
+    _PACKAGES.pop(ruleset_id, None)
+    _cache.pop(ruleset_id, None)
 
 
 def ruleset_ids() -> tuple[str, ...]:

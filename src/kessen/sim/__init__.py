@@ -8,20 +8,43 @@ up in any order), ``executors`` (the process pool, Dask), ``runner``, ``sweepfil
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from kessen.sim.battles import BattleStats
+    from kessen.sim.executors import Executor
 
 
 def simulate(
     scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None,
-    scheduler: str | None = None,
+    scheduler: str | None = None, text: str | None = None, progress: Callable[[int], None] | None = None,
+    executor: Executor | None = None,
 ) -> BattleStats:
-    """*runs* AI-vs-AI battles of a scenario file on local cores (or Dask), with seeds drawn from *seed*."""
-    from kessen.sim.battles import simulate_file
+    """*runs* AI-vs-AI battles of a scenario file on local cores (or Dask), with seeds drawn from *seed*.
 
-    return simulate_file(scenario, runs=runs, seed=seed, ruleset=ruleset, workers=workers, scheduler=scheduler)
+    *text* is the scenario's text when it comes from no file (a page's upload): *scenario* then only names it in
+    errors, and its ruleset is its ``ruleset`` key or *ruleset*. *progress* hears the number of battles of each
+    chunk as it finishes. *executor* runs the chunks instead of *workers*' process pool or *scheduler*'s Dask
+    cluster, and is closed at the end. Ctrl-C raises ``kessen.sim.battles.Interrupted`` with the battles finished.
+    """
+    from kessen.core.errors import InputError
+    from kessen.io.scenarios import read_scenario, ruleset_for, text_ruleset
+    from kessen.sim.battles import check_runs, check_seed
+    from kessen.sim.battles import simulate as run
+
+    try:
+        check_runs(runs)
+        check_seed(seed)
+        if text is None:
+            chosen, text = ruleset_for(scenario, ruleset), read_scenario(scenario)
+        else:
+            chosen = text_ruleset(text, scenario, ruleset)
+    except InputError:
+        if executor is not None:  # a given executor is closed however the run ends
+            executor.close()
+        raise
+    return run(chosen, text, scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler, progress=progress, executor=executor)
 
 
 def sweep(path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None) -> list[dict[str, Any]]:

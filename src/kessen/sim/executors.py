@@ -7,10 +7,12 @@ whether the work finished, failed or was interrupted (Ctrl-C).
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
@@ -52,9 +54,29 @@ CLOSE_WAIT = 10.0
 """Seconds :meth:`PoolExecutor.close` waits for the pool to stop."""
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C at a terminal reaches every process of the group; only the parent answers it (it stops the pool)
+def _worker_signals() -> None:
+    """A pool worker's signals: Ctrl-C and a hangup reach every process of the terminal's group, and only the parent
+    answers them (it stops the pool: SIGTERM to each worker, which ends it); a worker never outlives its parent,
+    however the parent ends (issue 22 §2: the parent killed, its workers played on for up to 45 s)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # not on Windows
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the handler of the parent it was forked from
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """On Linux, SIGTERM to this process when its parent ends (``prctl(PR_SET_PDEATHSIG)``); elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the request took hold
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 class PoolExecutor:
@@ -66,7 +88,7 @@ class PoolExecutor:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        self._pool = multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts)
+        self._pool = multiprocessing.get_context(method).Pool(workers, initializer=_worker_signals)
 
     def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         return self._pool.imap_unordered(fn, jobs, chunksize=1)

@@ -7,6 +7,7 @@ import gc
 from collections.abc import Callable
 from typing import Any
 
+from kessen.core.engine import Game
 from kessen.core.replay import Played, play
 from kessen.rulesets import Ruleset
 
@@ -21,7 +22,7 @@ def play_battle(
 
 
 def play_from(
-    game: Any, state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
+    game: Game[Any], state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
     on_events: Callable[..., None] | None = None, record: Played | None = None,
 ) -> Played:
     """One battle from an initial *state*: the ruleset's AI for every side that *deciders* does not name."""
@@ -31,7 +32,7 @@ def play_from(
 
 
 @functools.lru_cache(maxsize=8)
-def initial_state(game: Any, text: str, source: str) -> Any:
+def initial_state(game: Game[Any], text: str, source: str) -> Any:
     """A scenario's initial state in *game*, read and validated once however many battles a process plays from it
     (issue 13 §1): states are frozen, so the battles share it, and what it works out on the way (a grid's move costs)
     too. A bad scenario raises each time (an error is not kept). The first one a process reads freezes what is alive

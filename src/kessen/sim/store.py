@@ -62,14 +62,17 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        # as kessen serve --db refuses them (issue 22 §3): the folder is not made, it must be there
         if Path(path).is_dir():
-            raise InputError("--db", path, "a directory, not a results file")
-        try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)  # [DECISION] like --plot DIR, made when missing
-        except OSError as error:
-            raise InputError("--db", path, f"cannot make its folder ({error.strerror})") from None
+            raise InputError("--db", path, "is a folder; give a file path")
+        if not Path(path).parent.is_dir():
+            raise InputError("--db", path, "its folder does not exist")
         try:
             self._db = sqlite3.connect(path, isolation_level=None)
+            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and "kessen_store" not in tables:
+                self._db.close()
+                raise InputError("--db", path, "not a sweep results store: a SQLite file of other tables (kessen serve's, or another program's)")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             with self._errors():
@@ -80,7 +83,7 @@ class Store:
                 elif row[0] != SCHEMA_VERSION:
                     raise InputError("--db", path, f"a results store of version {row[0]}, expected {SCHEMA_VERSION}")
         except sqlite3.Error as error:
-            raise InputError("--db", path, f"not a kessen results store ({error})") from None
+            raise InputError("--db", path, f"not a sweep results store ({error})") from None
 
     @contextmanager
     def _errors(self) -> Iterator[None]:

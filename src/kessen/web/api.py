@@ -61,7 +61,7 @@ def _rulesets(lang: str) -> dict[str, Any]:
                 "id": rid,
                 "title": words["title"],
                 "prefix": ruleset.prefix,
-                "plays_battles": ruleset.game is not None,
+                "plays_battles": ruleset.plays_battles,
                 "procedures": [{"name": name, **_titled(words["procedures"][name])} for name in ruleset.procedures],
             }
         )
@@ -146,7 +146,7 @@ async def check_scenario(request: Request) -> dict[str, Any]:
 
 def _check(body: ScenarioCheck) -> dict[str, Any]:
     chosen = get_ruleset(scenario_ruleset(body.text, body.ruleset))
-    if chosen.game is None:
+    if not chosen.plays_battles:
         raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")
     try:
         state = chosen.game.load_scenario(body.text, PASTED)

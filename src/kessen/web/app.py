@@ -14,26 +14,36 @@ from kessen.core.errors import InputError
 from kessen.web import api, match_api, simulation_api
 from kessen.web.assets import Asset, load_assets
 from kessen.web.errors import error_response, install_error_handlers
-from kessen.web.limits import BodyLimit
+from kessen.web.guard import LOOPBACK, Hosts, RequestGuard
+from kessen.web.limits import BODY_SECONDS, BodyLimit
 from kessen.web.playing import Matches
-from kessen.web.simulations import SimulationRunner
+from kessen.web.simulations import SIMULATION_SECONDS, SimulationRunner
 from kessen.web.store import Store
 
 PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
 
 
-def create_app(store: Store, *, workers: int = 0) -> FastAPI:
-    """The app serving one store; simulations are played by *workers* processes (0: on the runner's own thread).
+def create_app(
+    store: Store, *, workers: int = 0, hosts: Hosts = LOOPBACK, body_seconds: float = BODY_SECONDS,
+    simulation_seconds: float = SIMULATION_SECONDS,
+) -> FastAPI:
+    """The app serving one store, answering to *hosts* (:mod:`kessen.web.guard`) and waiting at most *body_seconds*
+    for a request's body; simulations are played by *workers* processes (0: on the runner's own thread), each for at
+    most *simulation_seconds*.
 
     The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
-    lifespan), simulations a stopped server left unfinished are played again, and stopping ends the workers.
+    lifespan), simulations a stopped server left unfinished go on from their finished chunks and its unplayed AI
+    battles are played; stopping ends the workers.
     """
-    runner = SimulationRunner(store, workers=workers)
+    runner = SimulationRunner(store, workers=workers, seconds=simulation_seconds)
+    matches = Matches(store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runner.resume()
+        matches.resume()
         yield
+        matches.stop()
         runner.stop()
 
     app = FastAPI(
@@ -46,10 +56,11 @@ def create_app(store: Store, *, workers: int = 0) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.store = store
-    app.state.matches = Matches(store)
+    app.state.matches = matches
     app.state.simulations = runner
     install_error_handlers(app)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, seconds=body_seconds)
+    app.add_middleware(RequestGuard, hosts=hosts)  # the outermost: a request not for this server reads nothing
     for module in (api, match_api, simulation_api):
         app.include_router(module.router)
     assets = load_assets()

@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from kessen.core.errors import IllegalChoice, InputError, KessenError, UnknownProcedureError, UnknownRulesetError, error_line
 
@@ -56,6 +57,11 @@ def install_error_handlers(app: FastAPI) -> None:
         where = ".".join(str(part) for part in first.get("loc", ("request",)))
         return error_response(422, InputError(where, first.get("input", InputError.NOTHING), str(first.get("msg", "invalid")).lower()))
 
+    async def on_client_gone(request: Request, error: Exception) -> JSONResponse:
+        # the client closed the connection before its body was in: nobody is left to answer, nothing to log
+        return error_response(400, InputError("body", InputError.NOTHING, "the client went away before sending it whole"))
+
     app.add_exception_handler(KessenError, on_kessen_error)
+    app.add_exception_handler(ClientDisconnect, on_client_gone)
     app.add_exception_handler(HTTPException, on_http_error)
     app.add_exception_handler(RequestValidationError, on_validation_error)

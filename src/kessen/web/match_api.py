@@ -71,9 +71,10 @@ def _body(model: type[Any]) -> dict[str, Any]:
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
     404: {"description": "no such match: `{\"error\": line}`"},
+    409: {"description": "the AI is still playing this battle in the background"},
     413: {"description": f"body over {MAX_BODY_BYTES:,} bytes"},
     422: {"description": "bad input, or a refused choice: `{\"error\": line}` (a choice also gives `rule` and `reason`)"},
-    429: {"description": "the server keeps as many matches as it may, all still in play"},
+    429: {"description": "the server keeps as many matches as it may, all still in play (or plays as many AI battles as it may)"},
 }
 
 
@@ -98,7 +99,10 @@ def _scenario_board(body: BoardRequest) -> dict[str, Any]:
     }
 
 
-@router.post("/matches", status_code=201, summary="Start a match: the AI plays the sides no person plays", responses=_REFUSALS, openapi_extra=_body(MatchRequest))
+@router.post(
+    "/matches", status_code=201, responses=_REFUSALS, openapi_extra=_body(MatchRequest),
+    summary="Start a match: the AI plays the sides no person plays (with no person, the whole battle, in the background)",
+)
 async def start_match(request: Request) -> dict[str, str]:
     body: MatchRequest = await _read(request, MatchRequest)
     matches = _matches(request)
@@ -141,9 +145,15 @@ async def match_from_events(request: Request) -> dict[str, str]:
     return await run_in_threadpool(played)
 
 
-@router.get("/matches/{match_id}", summary="A match: its pending decision, board, events and result", responses=_REFUSALS)
+@router.get("/matches/{match_id}", summary="A match: its status, pending decision, board, events and result", responses=_REFUSALS)
 def match_state(match_id: str, request: Request) -> dict[str, Any]:
-    with _matches(request).using(match_id) as match:
+    """``status`` is ``playing`` while the AI plays an AI battle in the background (then only the match's request is
+    given), ``waiting`` for a person's decision, or ``done``."""
+    matches = _matches(request)
+    playing = matches.playing_view(match_id)
+    if playing is not None:
+        return playing
+    with matches.using(match_id) as match:
         return match_view(match_id, match)
 
 

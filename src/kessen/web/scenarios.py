@@ -52,7 +52,7 @@ def choose_scenario(scenario: str, ruleset: str | None = None, *, field: str = "
             raise InputError("ruleset", ruleset, f"{scenario} is a {found.ruleset} scenario")
         return Chosen(get_ruleset(found.ruleset), shipped_text(scenario), scenario)
     chosen = get_ruleset(scenario_ruleset(scenario, ruleset, field=field))
-    if chosen.game is None:
+    if not chosen.plays_battles:
         raise InputError("ruleset", chosen.id, "this ruleset does not play whole battles yet")
     return Chosen(chosen, scenario, PASTED)
 

@@ -11,6 +11,7 @@ import uvicorn
 
 from kessen.core.errors import InputError
 from kessen.web.app import create_app
+from kessen.web.guard import hosts_for
 from kessen.web.simulations import default_workers
 from kessen.web.store import Store
 from kessen.web.texts import page_words
@@ -27,7 +28,8 @@ def serve(*, host: str = "127.0.0.1", port: int = 8000, db: str | None = None, o
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     print(page_words("en")["serving"].format(url=f"http://{shown}:{bound_port}/", db=store.path), file=out or sys.stdout, flush=True)
-    config = uvicorn.Config(create_app(store, workers=default_workers()), log_level="warning", access_log=False, lifespan="on")
+    app = create_app(store, workers=default_workers(), hosts=hosts_for(host, bound_host))
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
 
 

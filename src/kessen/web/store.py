@@ -5,8 +5,11 @@ connection. The schema carries its version in ``PRAGMA user_version``; a file wr
 not a kessen store at all, is refused with an :class:`InputError` naming the path, never altered.
 
 A match row holds what replays it exactly (DESIGN.md, "Decisions, notation and saves"): the scenario text, the seed,
-the sides played by people and the save file (``kessen-save/2``), and whether the battle is over; a simulation row
-holds its request, its state (queued, running, done, failed), its progress and, when done, its result as JSON.
+the sides played by people and the save file (``kessen-save/2``), whether the battle is over, and whether the AI is
+still playing it in the background; a simulation row holds its request, its sides, its state (queued, running,
+then done, stopped, cancelled or failed), its progress, its running time and, once ended, its result as JSON. The
+chunks of battles a simulation has finished are kept beside it until it ends (as ``kessen sweep`` keeps its chunks),
+so that a simulation the server was stopped in the middle of goes on from them.
 
 The store keeps at most a given number of each: making room drops the finished ones least recently touched first,
 then unfinished ones left untouched for longer than a given idle time; with no room, :class:`StoreFull`.
@@ -27,7 +30,7 @@ from typing import Any, Literal
 from kessen.core.errors import InputError, KessenError
 from kessen.core.records import record
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -39,7 +42,8 @@ CREATE TABLE IF NOT EXISTS matches (
     save TEXT NOT NULL,
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    playing INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS simulations (
     id TEXT PRIMARY KEY,
@@ -53,7 +57,15 @@ CREATE TABLE IF NOT EXISTS simulations (
     updated REAL NOT NULL,
     status TEXT NOT NULL DEFAULT 'queued',
     error TEXT,
-    source TEXT NOT NULL DEFAULT 'scenario'
+    source TEXT NOT NULL DEFAULT 'scenario',
+    sides TEXT NOT NULL DEFAULT '[]',
+    seconds REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS simulation_chunks (
+    simulation TEXT NOT NULL,
+    chunk INTEGER NOT NULL,
+    tally TEXT NOT NULL,
+    PRIMARY KEY (simulation, chunk)
 );
 """
 
@@ -66,9 +78,18 @@ ALTER TABLE simulations ADD COLUMN error TEXT;
 ALTER TABLE simulations ADD COLUMN source TEXT NOT NULL DEFAULT 'scenario';
 UPDATE simulations SET status = 'done' WHERE result IS NOT NULL;
 """,
+    # version 2 → 3 (issue 22): a simulation's sides, running time and finished chunks; an AI match in play
+    2: """
+ALTER TABLE matches ADD COLUMN playing INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE simulations ADD COLUMN sides TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE simulations ADD COLUMN seconds REAL NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS simulation_chunks (simulation TEXT NOT NULL, chunk INTEGER NOT NULL, tally TEXT NOT NULL, PRIMARY KEY (simulation, chunk));
+""",
 }
 
-SimulationStatus = Literal["queued", "running", "done", "failed"]
+SimulationStatus = Literal["queued", "running", "done", "stopped", "cancelled", "failed"]
+
+_UNFINISHED = "status IN ('queued', 'running')"
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -102,7 +123,8 @@ class Room:
 
 @record
 class MatchRecord:
-    """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text)."""
+    """One match as stored: what replays it (scenario text, seed, people's sides, the save file's JSON text), whether
+    it is over, and whether the AI is still *playing* it in the background (its save is then the one it started from)."""
 
     id: str
     ruleset: str
@@ -111,12 +133,13 @@ class MatchRecord:
     people: tuple[str, ...]
     save: str
     finished: bool = False
+    playing: bool = False
 
 
 @record
 class SimulationRecord:
-    """One simulation as stored: its request (*source* names the scenario), its state, how many battles are done,
-    and its result once finished (or the error that stopped it)."""
+    """One simulation as stored: its request (*source* names the scenario) and *sides*, its state, how many battles
+    are done, the *seconds* it has run, and its result once ended (or the error that ended it)."""
 
     id: str
     ruleset: str
@@ -128,6 +151,12 @@ class SimulationRecord:
     status: SimulationStatus = "queued"
     error: str | None = None
     source: str = "scenario"
+    sides: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def unfinished(self) -> bool:
+        return self.status in ("queued", "running")
 
 
 class Store:
@@ -159,17 +188,24 @@ class Store:
 
     def add_match(
         self, *, ruleset: str, scenario: str, seed: int, people: tuple[str, ...], save: str, finished: bool = False,
-        room: Room | None = None,
+        room: Room | None = None, playing: int | None = None,
     ) -> MatchRecord:
-        """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull)."""
-        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished)
+        """Keep a new match (its id a random URL-safe token), first making *room* if it is given (else StoreFull).
+        With *playing*, the AI is to play it in the background, and it is refused (StoreFull) when that many are
+        being played already."""
+        record = MatchRecord(_new_id(), ruleset, scenario, seed, people, save, finished, playing is not None)
         now = time.time()
-        with self._connect() as db:
+        with self._connect(write=True) as db:
+            if playing is not None:
+                busy = int(db.execute("SELECT COUNT(*) FROM matches WHERE playing = 1").fetchone()[0])
+                if busy >= playing:
+                    raise StoreFull("AI battles being played", playing)
             if room is not None:
                 _make_room(db, "matches", "finished = 1", room, "open matches")
             db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now, int(finished)),
+                "INSERT INTO matches (id, ruleset, scenario, seed, people, save, created, updated, finished, playing) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (record.id, ruleset, scenario, seed, json.dumps(list(people)), save, now, now, int(finished), int(record.playing)),
             )
         return record
 
@@ -177,19 +213,26 @@ class Store:
         """The match with this id, or None."""
         with self._connect() as db:
             row = db.execute(
-                "SELECT id, ruleset, scenario, seed, people, save, finished FROM matches WHERE id = ?", (match_id,)
+                "SELECT id, ruleset, scenario, seed, people, save, finished, playing FROM matches WHERE id = ?", (match_id,)
             ).fetchone()
         if row is None:
             return None
-        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5], bool(row[6]))
+        return MatchRecord(row[0], row[1], row[2], row[3], tuple(json.loads(row[4])), row[5], bool(row[6]), bool(row[7]))
 
     def update_match(self, match_id: str, *, save: str, finished: bool = False) -> bool:
-        """Replace a match's save file (after a decision or an undo); False when there is no such match."""
-        with self._connect() as db:
+        """Replace a match's save file (after a decision or an undo, or once the AI has played it in the background);
+        False when there is no such match."""
+        with self._connect(write=True) as db:
             changed = db.execute(
-                "UPDATE matches SET save = ?, finished = ?, updated = ? WHERE id = ?", (save, int(finished), time.time(), match_id)
+                "UPDATE matches SET save = ?, finished = ?, playing = 0, updated = ? WHERE id = ?", (save, int(finished), time.time(), match_id)
             ).rowcount
         return changed == 1
+
+    def playing_matches(self) -> list[str]:
+        """The ids of the matches the AI is to play in the background (a restarted server plays them), oldest first."""
+        with self._connect() as db:
+            rows = db.execute("SELECT id FROM matches WHERE playing = 1 ORDER BY created, rowid").fetchall()
+        return [row[0] for row in rows]
 
     def count_matches(self) -> int:
         """How many matches are kept (the server limits the open ones)."""
@@ -199,24 +242,24 @@ class Store:
     # --- simulations -----------------------------------------------------------------------------------
 
     def add_simulation(
-        self, *, ruleset: str, scenario: str, runs: int, seed: int, source: str = "scenario", room: Room | None = None,
-        waiting: int | None = None,
+        self, *, ruleset: str, scenario: str, runs: int, seed: int, source: str = "scenario", sides: tuple[str, ...] = (),
+        room: Room | None = None, waiting: int | None = None,
     ) -> SimulationRecord:
         """Keep a new simulation request, nothing done yet, first making *room* if given; with *waiting*, refuse
         (StoreFull) when that many are already queued or running."""
-        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source)
+        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source, sides=sides)
         now = time.time()
-        with self._connect() as db:
+        with self._connect(write=True) as db:
             if waiting is not None:
-                busy = int(db.execute("SELECT COUNT(*) FROM simulations WHERE status IN ('queued', 'running')").fetchone()[0])
+                busy = int(db.execute(f"SELECT COUNT(*) FROM simulations WHERE {_UNFINISHED}").fetchone()[0])
                 if busy >= waiting:
                     raise StoreFull("simulations waiting or running", waiting)
             if room is not None:
-                _make_room(db, "simulations", "status IN ('done', 'failed')", room, "simulations")
+                _make_room(db, "simulations", f"NOT {_UNFINISHED}", room, "simulations")
             db.execute(
-                "INSERT INTO simulations (id, ruleset, scenario, runs, seed, done, result, created, updated, status, error, source) "
-                "VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?, 'queued', NULL, ?)",
-                (record.id, ruleset, scenario, runs, seed, now, now, source),
+                "INSERT INTO simulations (id, ruleset, scenario, runs, seed, done, result, created, updated, status, error, source, sides, seconds) "
+                "VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?, 'queued', NULL, ?, ?, 0)",
+                (record.id, ruleset, scenario, runs, seed, now, now, source, json.dumps(list(sides))),
             )
         return record
 
@@ -224,55 +267,73 @@ class Store:
         """The simulation with this id, or None."""
         with self._connect() as db:
             row = db.execute(
-                "SELECT id, ruleset, scenario, runs, seed, done, result, status, error, source FROM simulations WHERE id = ?",
+                "SELECT id, ruleset, scenario, runs, seed, done, result, status, error, source, sides, seconds FROM simulations WHERE id = ?",
                 (simulation_id,),
             ).fetchone()
         if row is None:
             return None
         result = None if row[6] is None else json.loads(row[6])
-        return SimulationRecord(row[0], row[1], row[2], row[3], row[4], row[5], result, row[7], row[8], row[9])
+        return SimulationRecord(
+            row[0], row[1], row[2], row[3], row[4], row[5], result, row[7], row[8], row[9], tuple(json.loads(row[10])), row[11]
+        )
 
-    def record_progress(self, simulation_id: str, *, done: int, result: dict[str, Any] | None = None) -> bool:
-        """How many battles are done (the simulation is running), and the result once all are (it is done);
-        False when there is no such simulation."""
-        status = "running" if result is None else "done"
-        with self._connect() as db:
+    def record_chunk(self, simulation_id: str, *, chunk: int, tally: dict[str, Any], done: int, seconds: float) -> bool:
+        """Keep a finished chunk of an unfinished simulation (it is running), with the battles now *done* and the
+        *seconds* it has run; False when it is no longer unfinished (cancelled, or dropped)."""
+        with self._connect(write=True) as db:
             changed = db.execute(
-                "UPDATE simulations SET done = ?, result = ?, status = ?, updated = ? WHERE id = ?",
-                (done, None if result is None else json.dumps(result), status, time.time(), simulation_id),
+                f"UPDATE simulations SET status = 'running', done = ?, seconds = ?, updated = ? WHERE id = ? AND {_UNFINISHED}",
+                (done, seconds, time.time(), simulation_id),
+            ).rowcount
+            if changed:
+                db.execute("INSERT OR REPLACE INTO simulation_chunks VALUES (?, ?, ?)", (simulation_id, chunk, json.dumps(tally)))
+        return changed == 1
+
+    def chunks(self, simulation_id: str) -> dict[int, dict[str, Any]]:
+        """The tallies (as JSON data) of the chunks an unfinished simulation has finished, by chunk index."""
+        with self._connect() as db:
+            rows = db.execute("SELECT chunk, tally FROM simulation_chunks WHERE simulation = ?", (simulation_id,)).fetchall()
+        return {int(chunk): json.loads(tally) for chunk, tally in rows}
+
+    def start_simulation(self, simulation_id: str) -> bool:
+        """An unfinished simulation is being played (again); False when it is no longer unfinished."""
+        with self._connect(write=True) as db:
+            changed = db.execute(
+                f"UPDATE simulations SET status = 'running', updated = ? WHERE id = ? AND {_UNFINISHED}", (time.time(), simulation_id)
             ).rowcount
         return changed == 1
 
-    def record_failure(self, simulation_id: str, *, error: str) -> bool:
-        """A simulation stopped by an error (its line kept for the page); False when there is no such simulation."""
-        with self._connect() as db:
+    def end_simulation(
+        self, simulation_id: str, *, status: SimulationStatus, done: int, result: dict[str, Any] | None = None,
+        error: str | None = None,
+    ) -> bool:
+        """End an unfinished simulation: done, stopped (its time ran out), cancelled or failed, with the battles
+        *done* and their *result*, or the *error* line; its chunks go. False when it had ended already (or is gone)."""
+        with self._connect(write=True) as db:
             changed = db.execute(
-                "UPDATE simulations SET status = 'failed', error = ?, updated = ? WHERE id = ?", (error, time.time(), simulation_id)
+                f"UPDATE simulations SET status = ?, done = ?, result = ?, error = ?, updated = ? WHERE id = ? AND {_UNFINISHED}",
+                (status, done, None if result is None else json.dumps(result), error, time.time(), simulation_id),
             ).rowcount
+            db.execute("DELETE FROM simulation_chunks WHERE simulation = ?", (simulation_id,))
         return changed == 1
 
     def unfinished_simulations(self) -> list[str]:
-        """The ids of the simulations queued or running (a restarted server runs them again), oldest first."""
+        """The ids of the simulations queued or running (a restarted server goes on with them), oldest first."""
         with self._connect() as db:
-            rows = db.execute("SELECT id FROM simulations WHERE status IN ('queued', 'running') ORDER BY created, rowid").fetchall()
+            rows = db.execute(f"SELECT id FROM simulations WHERE {_UNFINISHED} ORDER BY created, rowid").fetchall()
         return [row[0] for row in rows]
-
-    def restart_simulation(self, simulation_id: str) -> bool:
-        """Put an unfinished simulation back in the queue with nothing done (its battles are played again, to the
-        same result: they are seeded)."""
-        with self._connect() as db:
-            changed = db.execute(
-                "UPDATE simulations SET status = 'queued', done = 0, updated = ? WHERE id = ? AND status IN ('queued', 'running')",
-                (time.time(), simulation_id),
-            ).rowcount
-        return changed == 1
 
     # --- the file --------------------------------------------------------------------------------------
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
+    def _connect(self, *, write: bool = False) -> Iterator[sqlite3.Connection]:
+        """A connection in one transaction, committed on success and rolled back on an error. With *write*, the
+        transaction takes the file's write lock before its first read (``BEGIN IMMEDIATE``), so that what it counts
+        is still true when it inserts: two servers' threads never both take the last place."""
         with closing(sqlite3.connect(self.path, timeout=30)) as db:
-            with db:  # one transaction: committed on success, rolled back on an error
+            with db:
+                if write:
+                    db.execute("BEGIN IMMEDIATE")
                 yield db
 
     def _migrate(self, field: str) -> None:
@@ -329,11 +390,17 @@ def _make_room(db: sqlite3.Connection, table: str, finished: str, room: Room, wh
     for where, args in ((finished, ()), (f"NOT ({finished}) AND updated < ?", (time.time() - room.idle,))):
         extra = count - room.limit + 1
         doomed = db.execute(f"SELECT id FROM {table} WHERE {where} ORDER BY updated, rowid LIMIT ?", (*args, extra)).fetchall()
-        db.executemany(f"DELETE FROM {table} WHERE id = ?", doomed)
+        _drop(db, table, doomed)
         count -= len(doomed)
         if count < room.limit:
             return
     raise StoreFull(what, room.limit)
+
+
+def _drop(db: sqlite3.Connection, table: str, ids: list[tuple[str]]) -> None:
+    db.executemany(f"DELETE FROM {table} WHERE id = ?", ids)
+    if table == "simulations":
+        db.executemany("DELETE FROM simulation_chunks WHERE simulation = ?", ids)
 
 
 def _new_id() -> str:

@@ -2,7 +2,8 @@
 outcome field and value, in English and Japanese (``text/<name>.<lang>.toml``).
 
 A ruleset catalogue holds ``title``, ``[procedures]`` (name → ``[title, summary]``), ``[fields]`` (a field path or a bare field
-name → ``[label, description]``), ``[procedure_fields.<procedure>]`` (the same, for one procedure only),
+name → its label in English, whose description is the input model's own; ``[label, description]`` in any other
+language), ``[procedure_fields.<procedure>]`` (the same, for one procedure only),
 ``[outcomes]`` (outcome field → label; ``name_#`` stands for ``name_1``, ``name_2``, ... with ``{n}`` in the label),
 ``[procedure_outcomes.<procedure>]`` (the same, for one procedure only) and ``[words]`` (an enum or outcome value →
 its word; ``field=value`` for a word that depends on the field). ``text/starting-inputs.toml`` holds the input each
@@ -73,18 +74,20 @@ def ruleset_texts(ruleset_id: str, lang: str) -> dict[str, Any]:
     """Everything the page shows about a ruleset in *lang*: title, and per procedure its summary, the label and
     description of each input field path, the outcome labels and the value words.
 
-    A text missing from the catalogue falls back to the schema's title (or the bare name) and description; the
-    tests hold every catalogue complete, so the fallback is only for a procedure added later.
+    Each English description is written once, in the input model (the schema's, shown with a capital letter). A text
+    missing from the catalogue, or a ruleset without one, falls back to the schema's title (or the bare name) and
+    description, and the registry's title and summaries; the tests hold the shipped catalogues complete.
     """
     ruleset = get_ruleset(ruleset_id)
-    cat = catalogue(ruleset.id, lang)
+    cat = _catalogue_if_any(ruleset.id, lang)
     procedures: dict[str, Any] = {}
     for name, procedure in ruleset.procedures.items():
         own = cat.get("procedure_fields", {}).get(name, {})
         fields: dict[str, dict[str, str]] = {}
         for path, schema in field_paths(procedure.input_model.model_json_schema()):
             bare = path.rsplit(".", 1)[-1].removesuffix("[]")
-            label, description = own.get(path) or cat.get("fields", {}).get(path) or cat.get("fields", {}).get(bare) or (schema.get("title", bare), schema.get("description", ""))
+            entry = own.get(path) or cat.get("fields", {}).get(path) or cat.get("fields", {}).get(bare) or schema.get("title", bare)
+            label, description = (entry, _sentence(schema.get("description", ""))) if isinstance(entry, str) else entry
             fields[path] = {"label": label, "description": description}
         title, summary = cat.get("procedures", {}).get(name) or (name, procedure.summary)
         procedures[name] = {
@@ -95,6 +98,19 @@ def ruleset_texts(ruleset_id: str, lang: str) -> dict[str, Any]:
             "start": starting_inputs().get(ruleset.id, {}).get(name, {}),
         }
     return {"title": cat.get("title", ruleset.title), "procedures": procedures, "words": dict(cat.get("words", {}))}
+
+
+def _catalogue_if_any(ruleset_id: str, lang: str) -> dict[str, Any]:
+    """The ruleset's catalogue in *lang*, or nothing when it has none (a ruleset added without its page texts)."""
+    try:
+        return catalogue(ruleset_id, lang)
+    except FileNotFoundError:
+        return {}
+
+
+def _sentence(text: str) -> str:
+    """A schema's description as the page shows it: from a capital letter."""
+    return text[:1].upper() + text[1:]
 
 
 @functools.cache

@@ -18,13 +18,16 @@ from kessen.match import Match, PendingDecision
 
 
 def match_view(match_id: str, match: Match) -> dict[str, Any]:
-    """Everything the play page shows of a match: who plays, the pending decision, the board, the events, the end."""
+    """Everything the play page shows of a match: who plays, the pending decision, the board, the events, the end;
+    its ``status`` is ``waiting`` (for a person's decision) or ``done`` (a match the AI is still playing in the
+    background shows ``playing`` and none of this yet: :meth:`kessen.web.playing.Matches.playing_view`)."""
     lang, rid = match.lang, match.ruleset.id
     pending = match.decision
     result = match.result
     board = match.board()
     return {
         "id": match_id,
+        "status": "waiting" if result is None else "done",
         "ruleset": rid,
         "scenario": match.source,
         "seed": match.seed,

@@ -76,7 +76,7 @@ def unit(ident: str, side: str = "a", kind: str = "regiment", formation: str | N
 def start(s: Scenario, order: list[str] | None = None) -> AcState:
     """The battle after initiative: rolls forced so that the turn order is *order* (default: scenario order of
     units, then solos)."""
-    state = g.settle(initial_state(s), [])
+    state = g.MACHINE.settle(initial_state(s), [])
     order = order or [u.id for u in s.units] + [x.id for x in s.solos]
     totals: dict[str, int] = {}
     previous = 40
@@ -96,10 +96,10 @@ def start(s: Scenario, order: list[str] | None = None) -> AcState:
         totals[who] = roll
         previous = roll + mods[who]
     while state.pending and isinstance(state.pending[0], InitRoll):
-        state, _ = g.apply(state, totals[state.pending[0].who])
+        state, _ = g.MACHINE.apply(state, totals[state.pending[0].who])
     while state.pending and isinstance(state.pending[0], TieBreak):
         group = state.pending[0].group
-        state, _ = g.apply(state, tuple(sorted(group, key=order.index)))
+        state, _ = g.MACHINE.apply(state, tuple(sorted(group, key=order.index)))
     assert list(state.order) == order, state.order
     return state
 

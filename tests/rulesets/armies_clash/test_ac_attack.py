@@ -15,7 +15,7 @@ from kessen.core.errors import InputError
 from kessen.odds import OddsResult
 from kessen.rulesets.armies_clash.rules.attack import Roll, action_rolls, effective_ac
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.rules.profiles import Attack
+from kessen.rulesets.armies_clash.profiles import Attack
 
 
 def odds(data: dict[str, Any]) -> OddsResult:

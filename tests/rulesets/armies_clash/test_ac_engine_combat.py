@@ -184,7 +184,7 @@ def test_ac_dmg_2_overflow_choice_default_lowest_hp() -> None:
     state = _two_sides([("A", "hob", (3, 3)), ("B", "hob", (4, 3)), ("C", "hob", (2, 3))], [("e1", "hob", (10, 10))])
     state = with_stand(state, "C", hp=5)
     after = damage_stand(replace(state, turn=None), "A", 15, (), "b", [])
-    n = g.node(after)
+    n = g.MACHINE.node(after)
     assert isinstance(n, Decision) and n.player == "b" and n.options[0].stand == "C"
 
 
@@ -266,7 +266,7 @@ def test_ac_skirm_5_sb_40_split_movement_and_lock() -> None:
     s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (5, 3)))
     s = choose(s, AttackWith("longsword", "e1"))
     s = roll(s, AttackTotals(0, 0, 0, 0))
-    assert g.node(s).kind != "move" or move_options(s, s.turn) == (Stay(),)
+    assert g.MACHINE.node(s).kind != "move" or move_options(s, s.turn) == (Stay(),)
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
     s = choose(s, AttackWith("shortbow", "e1"))
@@ -279,7 +279,7 @@ def test_ac_reg_5_regiment_moves_before_or_after() -> None:
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (8, 3))])
     s = at_piece(state, "u", "s1")
     s = choose(s, next(d for d in move_options(s, s.turn) if isinstance(d, Destination) and (d.x, d.y) == (4, 3)))
-    s = choose(s, NoAction()) if isinstance(g.node(s), Decision) and g.node(s).kind == "act" else s
+    s = choose(s, NoAction()) if isinstance(g.MACHINE.node(s), Decision) and g.MACHINE.node(s).kind == "act" else s
     assert s.turn.piece != "s1"
     s = at_piece(state, "u", "s1")
     s = choose(s, Stay())
@@ -319,8 +319,8 @@ def test_ac_join_5_sb_34_solo_of_eliminated_stand() -> None:
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1", "pc": True}])
     state = with_stand(start(s), "s1", hp=0)
     state = replace(state, turn=None, pending=(EliminateCasualties(),))
-    state = g.settle(state, [])
-    n = g.node(state)
+    state = g.MACHINE.settle(state, [])
+    n = g.MACHINE.node(state)
     assert n.kind == "place_solo"
     assert n.options[0] == PlaceAt(4, 3) and JoinStand("s2") in n.options
     placed = choose(state, n.options[0])
@@ -333,7 +333,7 @@ def test_ac_cmd_3_sb_36_incite_next_turn() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (4, 3))], units=[unit("u", commander="boss"), unit("v", "b", "skirmisher")],
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
-    assert g.node(state).kind == "benefit"
+    assert g.MACHINE.node(state).kind == "benefit"
     state = choose(state, Benefit("incite"))
     state = roll(state, CommanderCheckOutcome(True))
     assert state.unit("u").incite_next and not state.unit("u").incited
@@ -367,7 +367,7 @@ def test_ac_init_2_sb_38_initiative_modifier() -> None:
         s = scenario(stands=[("s1", "u", "hob", (0, 0)), ("s2", "u", "hob", (1, 0)), ("e1", "v", "hob", (9, 9))],
                      units=[unit("u", kind=kind), unit("v", "b", "skirmisher")], creatures=[HOB, quick],
                      solos=[{"id": "pc", "side": "a", "creature": "quick", "joined_to": "s1", "pc": True}])
-        state = g.settle(initial_state(s), [])
+        state = g.MACHINE.settle(initial_state(s), [])
         state = roll(state, 10)
         assert state.rolls[0] == ("u", expected, 10 + expected)
 
@@ -376,9 +376,9 @@ def test_ac_init_3_ties_go_to_modifier_then_random() -> None:
     """AC-INIT-3, AC-INIT-1: equal totals go to the higher modifier; equal both → a fair random order (a chance node
     over the permutations); the order is kept for every round."""
     s = scenario(stands=[("s1", "u", "hob", (0, 0)), ("e1", "v", "hob", (9, 9))], units=[unit("u"), unit("v", "b", "skirmisher")])
-    state = g.settle(initial_state(s), [])
+    state = g.MACHINE.settle(initial_state(s), [])
     state = roll(roll(state, 10), 10)
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Chance) and n.kind == "initiative tie"
     assert n.dist.probability(("u", "v")) == n.dist.probability(("v", "u"))
 
@@ -397,14 +397,14 @@ def test_ac_init_4_solo_joined_acts_on_unit_turn() -> None:
                  solos=[{"id": "hero", "side": "a", "creature": "hob", "joined_to": "s1"}])
     state = start(s)
     state = choose(state, Declare("none"))
-    assert g.node(state).options == (Activate("s1"), ActivateSolo("hero"))
+    assert g.MACHINE.node(state).options == (Activate("s1"), ActivateSolo("hero"))
     state = choose(state, Activate("s1"))
-    while g.node(state).kind == "move":
+    while g.MACHINE.node(state).kind == "move":
         state = choose(state, Stay())
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert n.kind == "joined_move" and Stay() in n.options and any(isinstance(o, Leave) for o in n.options)
     state = choose(state, Stay())
-    assert g.node(state).kind in ("act", "action")
+    assert g.MACHINE.node(state).kind in ("act", "action")
 
 
 def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
@@ -415,15 +415,15 @@ def test_ac_morale_6_sb_29_rally_and_routed_retreat() -> None:
                  solos=[{"id": "boss", "side": "a", "creature": "hob", "joined_to": "s1", "can_command": True}])
     state = start(s)
     state = with_unit(state, "u", routed=True)
-    state = g.settle(at(state, Turn("u", False, formation="march"), StartTurn()), [])
-    assert g.node(state).kind == "rally"
+    state = g.MACHINE.settle(at(state, Turn("u", False, formation="march"), StartTurn()), [])
+    assert g.MACHINE.node(state).kind == "rally"
     q = rally_question(state, "u")
     assert q.commander_cha_modifier == -1 and q.mode == "rally"
     state = choose(state, Rally(True))
     state = roll(state, MoraleOutcome(True, True))
     assert state.unit("u").routed
     state = choose(state, Activate("s1"))
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert n.kind == "move" and n.player == "b"  # Retreat was the only action; the enemy moves it
     start_gap = 6
     for d in n.options:
@@ -480,10 +480,10 @@ def test_ac_hide_2_ac_hide_1_ac_hide_3_hide_only_in_cover() -> None:
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 5))], [("e1", "hob", (12, 12))], kind="skirmisher",
                        terrain=[{"at": [3, 3], "kind": "forest"}])
     s = at_step(at_piece(state, "u", "s1", action="hide"), PieceAct())
-    s = g.settle(s, [])
-    assert isinstance(g.node(s), Chance) and s.pending[0].dc == 10
+    s = g.MACHINE.settle(s, [])
+    assert isinstance(g.MACHINE.node(s), Chance) and s.pending[0].dc == 10
     s2 = at_step(at_piece(state, "u", "s2", action="hide"), PieceAct())
-    s2 = g.settle(s2, [])
+    s2 = g.MACHINE.settle(s2, [])
     assert not any(isinstance(p, StealthRoll) for p in s2.pending)
 
 
@@ -513,4 +513,4 @@ def test_ac_act_1_non_attack_actions_skip_the_act_step(action: str) -> None:
     state = _two_sides([("s1", "hob", (3, 3)), ("s2", "hob", (3, 4))], [("e1", "hob", (12, 3))], kind="skirmisher")
     s = at_piece(state, "u", "s1", action=action)
     s = choose(s, Stay())
-    assert g.node(s).kind == "move" and s.pending == (PieceMove(second=True),)
+    assert g.MACHINE.node(s).kind == "move" and s.pending == (PieceMove(second=True),)

@@ -156,7 +156,7 @@ def test_ac_move_5_the_ai_never_flees_the_field_however_far_the_enemy() -> None:
     s = scenario(stands=[("s1", "u", "hob", (50, 0)), ("e1", "v", "hob", (50, 90))],
                  units=[unit("u", kind="skirmisher"), unit("v", "b", "skirmisher")], width=100, height=100)
     state = at_piece(start(s), "u", "s1", "dash")
-    decision = g.node(state)
+    decision = g.MACHINE.node(state)
     assert isinstance(decision, Decision) and any(isinstance(o, Destination) and o.kind == "flee" for o in decision.options)
     chosen = GAME.ai("a").decide(state, decision)
     assert isinstance(chosen, Destination) and chosen.kind == "move" and chosen.y > 0

@@ -25,7 +25,7 @@ from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome
 
 
 def _end_round(state: AcState) -> AcState:
-    return g.settle(replace(state, turn=None, pending=END_OF_ROUND), [])
+    return g.MACHINE.settle(replace(state, turn=None, pending=END_OF_ROUND), [])
 
 
 def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
@@ -34,7 +34,7 @@ def test_ac_end_1_ac_end_2_sb_26_eliminate_and_shift() -> None:
     s = scenario(stands=[("c", "u", "hob", (2, 2)), ("r", "u", "hob", (3, 2)), ("d", "u", "hob", (2, 3)), ("e1", "v", "hob", (15, 15))],
                  units=[unit("u"), unit("v", "b", "skirmisher")])
     state = _end_round(with_stand(start(s), "c", hp=0))
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision) and n.kind == "shift" and n.player == "a"
     assert set(n.options) == {Shift("r", -1, 0), Shift("d", 0, -1), NoShift()}
     after = choose(state, Shift("r", -1, 0))
@@ -51,15 +51,15 @@ def test_ac_end_6_ac_morale_1_sb_27_morale_after_removal() -> None:
     for i in range(3):
         state = with_stand(state, f"s{i}", hp=0)
     state = _end_round(state)
-    while isinstance(g.node(state), Decision):
-        state = choose(state, g.node(state).options[-1])
-    assert isinstance(g.node(state), Chance) and g.node(state).kind == "morale"
+    while isinstance(g.MACHINE.node(state), Decision):
+        state = choose(state, g.MACHINE.node(state).options[-1])
+    assert isinstance(g.MACHINE.node(state), Chance) and g.MACHINE.node(state).kind == "morale"
     assert len(state.unit_stands("u")) == 3
     five = [(f"s{i}", "u", "hob", (i, 0)) for i in range(5)]
     state = start(scenario(stands=five + [("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")]))
     state = _end_round(with_stand(with_stand(state, "s0", hp=0), "s1", hp=0))
-    while isinstance(g.node(state), Decision):
-        state = choose(state, g.node(state).options[-1])
+    while isinstance(g.MACHINE.node(state), Decision):
+        state = choose(state, g.MACHINE.node(state).options[-1])
     assert not any(isinstance(p, MoraleRoll) for p in state.pending)
 
 
@@ -71,7 +71,7 @@ def test_ac_morale_1_sb_28_checks_again_each_round() -> None:
     state = replace(state, stands=tuple(s for s in state.stands if s.id != "s1"))
     for _ in range(2):
         state = _end_round(state)
-        assert isinstance(g.node(state), Chance) and g.node(state).kind == "morale"
+        assert isinstance(g.MACHINE.node(state), Chance) and g.MACHINE.node(state).kind == "morale"
         state = roll(state, MoraleOutcome(True, False))
     state = _end_round(state)
     state = roll(state, MoraleOutcome(True, True))
@@ -115,19 +115,19 @@ def test_ac_win_1_ac_win_2_sb_32_battle_end() -> None:
     assert verdict(12, 9) == ("decisive", "a") and verdict(12, 10) == ("tactical", "a") and verdict(10, 10) == ("draw", "")
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     base = start(s)
-    decisive = g.settle(replace(base, vp=(12, 9), turn=None, pending=(Judge(),)), [])
-    n = g.node(decisive)
+    decisive = g.MACHINE.settle(replace(base, vp=(12, 9), turn=None, pending=(Judge(),)), [])
+    n = g.MACHINE.node(decisive)
     assert isinstance(n, Chance) and n.kind == "rout" and n.dist.probability(True) == rout_chance()
     done = roll(decisive, True)
-    assert isinstance(g.node(done), Terminal) and done.unit("v").eliminated and done.vp == (12, 9)  # AC-WIN-3: no VP
-    tactical = g.settle(replace(base, vp=(12, 10), turn=None, pending=(Judge(),)), [])
-    assert isinstance(g.node(tactical), Terminal) and tactical.result == "tactical"
-    goes_on = g.settle(replace(base, vp=(9, 9), turn=None, pending=(Judge(),)), [])
+    assert isinstance(g.MACHINE.node(done), Terminal) and done.unit("v").eliminated and done.vp == (12, 9)  # AC-WIN-3: no VP
+    tactical = g.MACHINE.settle(replace(base, vp=(12, 10), turn=None, pending=(Judge(),)), [])
+    assert isinstance(g.MACHINE.node(tactical), Terminal) and tactical.result == "tactical"
+    goes_on = g.MACHINE.settle(replace(base, vp=(9, 9), turn=None, pending=(Judge(),)), [])
     assert not goes_on.ended and goes_on.round == base.round + 1
     tie = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")], extra_round_on_tie=True)
-    again = g.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(Judge(),)), [])
+    again = g.MACHINE.settle(replace(start(tie), vp=(10, 10), turn=None, pending=(Judge(),)), [])
     assert not again.ended and again.extra_round
-    second = g.settle(replace(again, turn=None, pending=(Judge(),)), [])
+    second = g.MACHINE.settle(replace(again, turn=None, pending=(Judge(),)), [])
     assert second.ended and second.result == "draw"  # AC-WIN-4
 
 
@@ -139,8 +139,8 @@ def test_ac_obj_2_ac_end_3_attrition() -> None:
                  objectives=[{"id": "kill", "kind": "attrition", "side": "b", "vp_per_unit": 2}])
     state = start(s)
     state = _end_round(with_stand(with_stand(state, "s1", hp=0), "s2", hp=0))
-    while isinstance(g.node(state), Decision):
-        state = choose(state, g.node(state).options[-1])
+    while isinstance(g.MACHINE.node(state), Decision):
+        state = choose(state, g.MACHINE.node(state).options[-1])
     assert state.unit("u").eliminated and state.unit("w").eliminated and state.vp == (0, 7)
 
 
@@ -153,7 +153,7 @@ def test_ac_end_4_death_saves_at_end_of_round() -> None:
     state = deal(state, "pc", "solo", 1, "b", [])
     assert (state.solo("pc").status, state.solo("pc").failures) == ("dying", 1)
     state = _end_round(state)
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Chance) and n.kind == "death saves"
     assert n.dist.probability(lambda o: o.result == "dead") > 0
     revived = roll(state, DeathSavesOutcome("revived", 1))
@@ -168,9 +168,9 @@ def test_ac_end_5_isolation_recomputed_after_removal() -> None:
     state = isolation(start(s), [])
     assert not state.stand("s0").isolated
     state = _end_round(with_stand(state, "s1", hp=0))
-    while isinstance(g.node(state), Decision):
-        state = choose(state, NoShift()) if NoShift() in g.node(state).options else choose(state, g.node(state).options[0])
-    assert state.stand("s0").isolated
+    while isinstance(n := g.MACHINE.node(state), Decision) and n.kind == "shift":
+        state = choose(state, NoShift())
+    assert state.stand("s1") is None and state.stand("s0").isolated
 
 
 def test_ac_obj_6_custom_objective_by_concession() -> None:
@@ -178,7 +178,7 @@ def test_ac_obj_6_custom_objective_by_concession() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")],
                  objectives=[{"id": "slay", "kind": "custom", "side": "a", "vp": 3, "text": "slay the chief"}])
     state = _end_round(start(s))
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision) and n.kind == "custom_objective" and n.player == "b" and n.options[0] == Award(False)
     assert choose(state, Award(True)).vp == (3, 0)
 
@@ -189,9 +189,9 @@ def test_ac_round_1_ac_round_2_turns_then_end_of_round() -> None:
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("e1", "v", "hob", (15, 15))], units=[unit("u"), unit("v", "b", "skirmisher")])
     state = start(s, ["v", "u"])
     assert state.turn.actor == "v" and state.round == 1
-    state = g.settle(replace(state, turn=Turn("v", False), pending=(EndTurn(),)), [])
+    state = g.MACHINE.settle(replace(state, turn=Turn("v", False), pending=(EndTurn(),)), [])
     assert state.turn.actor == "u"
-    state = g.settle(replace(state, turn=Turn("u", False), pending=(EndTurn(),)), [])
+    state = g.MACHINE.settle(replace(state, turn=Turn("u", False), pending=(EndTurn(),)), [])
     assert state.round == 2 and state.turn.actor == "v"
 
 

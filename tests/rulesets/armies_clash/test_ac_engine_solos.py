@@ -35,13 +35,13 @@ from kessen.rulesets.armies_clash.rules.movement import Destination
 
 def _dest(state: AcState, x: int, y: int, kind: str = "move") -> Destination:
     """The legal destination ending at (x, y)."""
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision) and n.kind == "move", n
     return next(o for o in n.options if isinstance(o, Destination) and (o.x, o.y) == (x, y) and o.kind == kind)
 
 
 def _options(state: AcState) -> tuple[Any, ...]:
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision), n
     return n.options
 
@@ -69,13 +69,13 @@ def test_ac_move_2_stands_and_joined_solos_activate_in_any_order() -> None:
     assert _options(state) == (Activate("s1"), Activate("s2"), ActivateSolo("hero"))
     state = choose(state, Activate("s2"))  # not the default first: any order is legal
     # s2 is now the active piece until it is done: moving, then acting, no other activation meanwhile
-    assert g.node(state).kind == "move" and state.turn.piece == "s2"
+    assert g.MACHINE.node(state).kind == "move" and state.turn.piece == "s2"
     state = choose(state, _dest(state, 5, 4))
-    assert g.node(state).kind == "act" and state.turn.piece == "s2"
+    assert g.MACHINE.node(state).kind == "act" and state.turn.piece == "s2"
     state = choose(state, NoAction())
     assert _options(state) == (Activate("s1"), ActivateSolo("hero"))
     state = choose(state, ActivateSolo("hero"))
-    assert g.node(state).kind == "joined_move" and state.turn.action == "free"
+    assert g.MACHINE.node(state).kind == "joined_move" and state.turn.action == "free"
     state = choose(state, Stay())
     state = choose(state, NoAction())
     # the solo's turn is over; the last stand takes the unit's declared Attack
@@ -89,14 +89,14 @@ def test_ac_move_2_commander_bonus_between_activations_rally_only_at_start() -> 
     Prepare between activations (at its own activation); one that spent it may not; a routed unit's commander may
     Rally only at the start of the turn, never between activations."""
     state = _joined_battle(commander=True)
-    assert g.node(state).kind == "benefit"
+    assert g.MACHINE.node(state).kind == "benefit"
     state = choose(state, Benefit("none"))
     state = choose(state, Declare("none"))
     state = choose(state, ActivateSolo("hero"))
-    assert g.node(state).kind == "bonus"
+    assert g.MACHINE.node(state).kind == "bonus"
     assert _options(state) == (Benefit("incite"), Benefit("prepare"), Benefit("none"), Benefit("resign"))
     state = choose(state, Benefit("incite"))
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Chance) and n.kind == "commander check"
     state = roll(state, CommanderCheckOutcome(True))
     assert state.unit("u").incite_next and "hero" in state.turn.bonus_used
@@ -106,11 +106,11 @@ def test_ac_move_2_commander_bonus_between_activations_rally_only_at_start() -> 
     spent = roll(spent, CommanderCheckOutcome(False))
     spent = choose(spent, Declare("none"))
     spent = choose(spent, ActivateSolo("hero"))
-    assert g.node(spent).kind == "joined_move"  # no second bonus action (AC-D20-9)
+    assert g.MACHINE.node(spent).kind == "joined_move"  # no second bonus action (AC-D20-9)
 
     routed = with_unit(_joined_battle(commander=True), "u", routed=True)
-    routed = g.settle(replace(routed, turn=Turn("u", False, formation="march"), pending=(StartTurn(),)), [])
-    assert g.node(routed).kind == "rally"
+    routed = g.MACHINE.settle(replace(routed, turn=Turn("u", False, formation="march"), pending=(StartTurn(),)), [])
+    assert g.MACHINE.node(routed).kind == "rally"
     routed = choose(routed, Rally(False))
     routed = choose(routed, ActivateSolo("hero"))
     assert _options(routed) == (Benefit("none"), Benefit("resign"))
@@ -128,22 +128,22 @@ def test_ac_cmd_1_ac_cmd_2_take_and_give_up_command_in_battle() -> None:
     state = choose(state, Declare("none"))
     state = choose(state, ActivateSolo("hero"))
     assert _options(state) == (Benefit("command"), Benefit("none"))
-    state, events = g.apply(state, Benefit("command"))
+    state, events = g.MACHINE.apply(state, Benefit("command"))
     assert state.unit("u").commander == "hero" and commander_of(state, "u").id == "hero"
     assert any(e.type == "command_taken" for e in events)
-    assert g.node(state).kind == "joined_move"  # the bonus action is spent: no Incite this turn
+    assert g.MACHINE.node(state).kind == "joined_move"  # the bonus action is spent: no Incite this turn
 
     held = _joined_battle(commander=True)
     held = choose(held, Benefit("none"))
     held = choose(held, Declare("none"))
     held = choose(held, ActivateSolo("hero"))
-    held, events = g.apply(held, Benefit("resign"))
+    held, events = g.MACHINE.apply(held, Benefit("resign"))
     assert held.unit("u").commander is None and any(e.type == "command_given_up" for e in events)
 
     npc = _joined_battle()
     npc = choose(npc, Declare("none"))
     npc = choose(npc, ActivateSolo("hero"))
-    assert g.node(npc).kind == "joined_move"  # can_command false: no bonus-action choice at all
+    assert g.MACHINE.node(npc).kind == "joined_move"  # can_command false: no bonus-action choice at all
 
 
 # --- AC-SOLO-1, AC-JOIN-3: unattached or joined ---------------------------------------------------------------
@@ -218,7 +218,7 @@ def test_ac_solo_6_unattached_solo_splits_its_move_around_its_action() -> None:
     assert state.turn.budget == 4
     state = choose(state, AttackWith("longsword", "e1"))
     state = roll(state, next(o for o in attack_dist(state.pending[0].question).probabilities() if o.hits == 0))
-    assert state.pending == (PieceMove(second=True),) and g.node(state).kind == "move"
+    assert state.pending == (PieceMove(second=True),) and g.MACHINE.node(state).kind == "move"
     ends = [o for o in _options(state) if isinstance(o, Destination)]
     assert ends and max(o.cost for o in ends) == 4  # the rest of its movement, away from the enemy stand
     assert any((o.x, o.y) == (5, 7) for o in ends)
@@ -229,7 +229,7 @@ def test_ac_solo_6_unattached_solo_splits_its_move_around_its_action() -> None:
 
 def _routed_turn(**kw: Any) -> AcState:
     state = with_unit(_joined_battle(**kw), "u", routed=True)
-    return g.settle(replace(state, turn=Turn("u", False, formation="march"), pending=(StartTurn(),)), [])
+    return g.MACHINE.settle(replace(state, turn=Turn("u", False, formation="march"), pending=(StartTurn(),)), [])
 
 
 def test_ac_morale_5_joined_solo_stays_or_leaves_a_routed_unit() -> None:
@@ -252,16 +252,16 @@ def test_ac_join_6_leaving_a_routed_unit_costs_no_movement() -> None:
     state = choose(state, ActivateSolo("hero"))
     leave = next(o for o in _options(state) if isinstance(o, Leave))
     state = choose(state, leave)
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert n.kind == "piece_action" and Declare("dash") in n.options and Declare("hide") in n.options
     state = choose(state, Declare("dash"))
-    assert state.turn.budget == 12 and g.node(state).kind == "move" and state.pending == (PieceMove(),)
+    assert state.turn.budget == 12 and g.MACHINE.node(state).kind == "move" and state.pending == (PieceMove(),)
 
     calm = _joined_battle()
     calm = choose(calm, Declare("none"))
     calm = choose(calm, ActivateSolo("hero"))
     calm = choose(calm, next(o for o in _options(calm) if isinstance(o, Leave)))
-    assert g.node(calm).kind == "act" and calm.turn.budget == 0
+    assert g.MACHINE.node(calm).kind == "act" and calm.turn.budget == 0
 
 
 def test_ac_solo_7_solos_never_rout() -> None:
@@ -280,7 +280,7 @@ def test_ac_solo_7_solos_never_rout() -> None:
     routed = choose(routed, ActivateSolo("hero"))
     routed = choose(routed, next(o for o in _options(routed) if isinstance(o, Leave)))
     routed = choose(routed, Declare("dash"))
-    n = g.node(routed)
+    n = g.MACHINE.node(routed)
     assert n.player == "a"
     e1 = routed.stand("e1").footprint
     here = distance(routed.solo("hero").footprint, e1)
@@ -309,7 +309,7 @@ def test_ac_act_3_joined_solo_dash_or_hide_after_leaving() -> None:
 
     hid = choose(base, Leave(3, 2))  # forest
     hid = choose(hid, Declare("hide"))
-    n = g.node(hid)
+    n = g.MACHINE.node(hid)
     assert isinstance(n, Chance) and n.kind == "stealth"
     hid = roll(hid, True)
     assert hid.solo("hero").hidden

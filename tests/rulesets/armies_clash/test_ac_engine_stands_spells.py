@@ -39,7 +39,7 @@ from kessen.rulesets.armies_clash.rules.spells import SpellEffect, automatic_dam
 
 
 def _options(state: AcState) -> tuple[Any, ...]:
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision), n
     return n.options
 
@@ -93,11 +93,11 @@ def test_ac_stand_5_a_stand_is_one_creature() -> None:
 # --- AC-REG-4, AC-SKIRM-3 ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("kind", "isolated"), [("regiment", True), ("skirmisher", False)])
-def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, isolated: bool) -> None:
-    """AC-REG-4 (AC-INTEG-2, AC-INTEG-6): a regiment stand must end its turn adjacent to another stand of its unit: one
-    that ends its turn 2 squares (diagonally) from its mate is isolated when the turn ends, and so is the mate; a
-    skirmisher in the same place is not (its spacing is 2, AC-SKIRM-6)."""
+@pytest.mark.parametrize(("kind", "closes_up"), [("regiment", True), ("skirmisher", False)])
+def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, closes_up: bool) -> None:
+    """AC-REG-4 (AC-INTEG-2, AC-INTEG-6, AC-SKIRM-6): s2 steps to 4,4, diagonal to s1 (not adjacent, 2 squares); it is
+    not isolated yet (isolation is judged at the end of the turn). A regiment's s1 may not then stay put at its last
+    chance to move: it closes up next to s2. A skirmisher's s1 may stay (its spacing is 2). Nobody ends isolated."""
     s = scenario(stands=[("s1", "u", "hob", (3, 3)), ("s2", "u", "hob", (3, 4)), ("e1", "v", "hob", (15, 15))],
                  units=[unit("u", kind=kind), unit("v", "b", "skirmisher")])
     state = start(s, ["u", "v"])
@@ -105,11 +105,13 @@ def test_ac_reg_4_regiment_stand_must_end_adjacent(kind: str, isolated: bool) ->
     state = choose(state, Activate("s2"))
     state = choose(state, next(o for o in _options(state) if isinstance(o, Destination) and (o.x, o.y) == (4, 4)))
     assert not state.stand("s2").isolated  # not yet: isolation is judged at the end of the turn
+    state = choose(state, Stay())  # s1 waits: before its action it still may
+    assert (Stay() not in _options(state)) is closes_up  # its last chance to move
     while state.turn is not None and state.turn.actor == "u":
-        option = _options(state)[0]
-        state = choose(state, Stay() if Stay() in _options(state) else option)
+        state = choose(state, Stay() if Stay() in _options(state) else _options(state)[0])
     assert (state.stand("s2").x, state.stand("s2").y) == (4, 4)
-    assert state.stand("s2").isolated is isolated and state.stand("s1").isolated is isolated
+    assert ((state.stand("s1").x, state.stand("s1").y) != (3, 3)) is closes_up
+    assert not state.stand("s2").isolated and not state.stand("s1").isolated
 
 
 def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
@@ -124,7 +126,7 @@ def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
     state = battle("skirmisher")
     state = choose(state, Declare("hide"))
     state = choose(state, Stay())
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Chance) and n.kind == "stealth"
     assert n.dist.probability(True) == Fraction(12, 20)  # d20 + 1 ≥ 10: 9..20
     assert roll(state, True).stand("s1").hidden
@@ -159,14 +161,14 @@ def _gore(
     assert [r.push_squares for r in question.rolls] == [2, 2]
     outcomes = [o for o in attack_dist(step.question).probabilities() if o.hits == hits and o.crits == 0]
     outcome = min(outcomes, key=lambda o: o.damage) if damage is None else next(o for o in outcomes if o.damage == damage)
-    state, events = g.apply(state, outcome)
+    state, events = g.MACHINE.apply(state, outcome)
     return _default_pushes(state, events) if pushes else (state, events)
 
 
 def _default_pushes(state: AcState, events: tuple[Any, ...] = ()) -> tuple[AcState, tuple[Any, ...]]:
     """Each push decision answered with its default, the straight push (AC-MOVE-8)."""
-    while isinstance(n := g.node(state), Decision) and n.kind == "push":
-        state, more = g.apply(state, n.options[0])
+    while isinstance(n := g.MACHINE.node(state), Decision) and n.kind == "push":
+        state, more = g.MACHINE.apply(state, n.options[0])
         events += more
     return state, events
 
@@ -231,9 +233,9 @@ def test_ac_move_8_push_after_overflow_and_solos() -> None:
     it was hit); an unattached solo is pushed the same way, directly away from the attacker."""
     more = [("t2", "v", "hob", (4, 2)), ("t3", "v", "hob", (4, 4))]
     state = _gore(_push_battle((4, 3), more=more), hits=1, damage=15)[0]
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision) and n.kind == "overflow" and (state.stand("t1").x, state.stand("t1").y) == (4, 3)
-    state = _default_pushes(g.apply(state, n.options[0])[0])[0]
+    state = _default_pushes(g.MACHINE.apply(state, n.options[0])[0])[0]
     assert (state.stand("t1").x, state.stand("t1").y) == (6, 3) and state.stand("t1").hp == 0
 
     s = scenario(stands=[("m1", "u", "minotaur", (2, 3)), ("e1", "v", "hob", (15, 15))],
@@ -252,13 +254,13 @@ def test_ac_move_8_ac_move_5_the_ai_pushes_an_enemy_off_the_field_when_it_can() 
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, MINOTAUR])
     state = replace(at_piece(start(s), "u", "m1"), pending=(PieceAct(),))
     state, _ = _gore(state, pushes=False)
-    n = g.node(state)
+    n = g.MACHINE.node(state)
     assert isinstance(n, Decision) and n.kind == "push" and n.options[0] == PushTo(6, 0)
     choice = AcAI("a").decide(state, n)
     assert choice == PushTo(4, -1)
     assert RULESET.game.describe(state, choice, "en") == "push t1 off the grid at (4, -1)"
     assert RULESET.game.describe(state, choice, "ja") == "t1 を (4, -1) で戦場の外へ押し出す"
-    after, events = g.apply(state, choice)
+    after, events = g.MACHINE.apply(state, choice)
     assert after.stand("t1") is None and [e.type for e in events][:2] == ["pushed", "fled"]
 
 
@@ -296,16 +298,16 @@ def test_ac_spell_2_non_casters_take_another_action() -> None:
                  units=[unit("u"), unit("v", "b", "skirmisher")], creatures=[HOB, mage])
     state = choose(start(s, ["u", "v"]), Declare("cast"))
     caster = choose(state, Activate("m1"))
-    assert g.node(caster).kind == "move"
+    assert g.MACHINE.node(caster).kind == "move"
     caster = choose(caster, Stay())
     assert {type(o) for o in _options(caster)} == {Cast, NoAction}
 
     other = choose(state, Activate("h1"))
-    n = g.node(other)
+    n = g.MACHINE.node(other)
     assert n.kind == "piece_action"
     assert n.options == (Declare("attack"), Declare("dash"), Declare("retreat"), Declare("none"))
     dashing = choose(other, Declare("dash"))
-    assert dashing.turn.budget == 12 and g.node(dashing).kind == "move"
+    assert dashing.turn.budget == 12 and g.MACHINE.node(dashing).kind == "move"
     attacking = choose(other, Declare("attack"))
     attacking = choose(attacking, next(o for o in _options(attacking) if isinstance(o, Destination) and (o.x, o.y) == (5, 4)))
     assert AttackWith("shortbow", "e1") in _options(attacking) and not any(isinstance(o, Cast) for o in _options(attacking))

@@ -20,7 +20,7 @@ from kessen.core.events import to_json_line
 from kessen.core.notation import words
 from kessen.match import Match
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.armies_clash.referee.machine import DECISION_KINDS
+from kessen.rulesets.armies_clash.referee.steps import DECISION_KINDS
 from kessen.rulesets.armies_clash.referee.movement import push_ends_of
 from kessen.rulesets.armies_clash.referee.notation import FORMS
 from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea, PushTo

@@ -100,10 +100,10 @@ def test_ac_dmg_5_the_engine_applies_a_multiattack_hit_by_hit() -> None:
     state = replace(state, turn=Turn("u", False, action="attack", piece="s1"), pending=(PieceAct(),))
     state = choose(state, AttackWith("multiattack", "pc"))
     outcome = SoloHits(hits=2, crits=2, damage=24, pushed=0, hp=0, status="dying", failures=2)
-    dist = g.node(state).dist  # type: ignore[union-attr]
+    dist = g.MACHINE.node(state).dist  # type: ignore[union-attr]
     assert outcome in dist
     assert SoloHits(2, 2, 24, 0, 0, "dead", 0) in dist  # 13 then 11: a second hit of its maximum kills
-    after, events = g.apply(state, outcome)
+    after, events = g.MACHINE.apply(state, outcome)
     assert (after.solo("pc").hp, after.solo("pc").status, after.solo("pc").failures) == (0, "dying", 2)
     assert [e.type for e in events][:4] == ["attacked", "damaged", "solo_down", "death_save_failed"]
 

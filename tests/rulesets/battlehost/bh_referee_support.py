@@ -8,14 +8,13 @@ import tomli_w
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
-from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee.game import BattlehostGame
+from kessen.rulesets.battlehost.referee.game import GAME
 from kessen.rulesets.battlehost.referee.turns import PriorityRoll
 from tests.engine_support import apply_checked
 
-GAME = BattlehostGame()
 
 TOL = 0.001  # inches: positions are compared to 0.001" (section 11)
 CONTACT = 0.9842520  # centres of two 25 mm bases in contact

@@ -11,10 +11,10 @@ from bh_referee_support import model, state_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
-from kessen.core.geometry import Point, Rect, segment_point_distance
+from kessen.core.geometry import Point, Rect
 from kessen.core.records import evolve, evolver
 from kessen.rulesets.battlehost.ai import engaged_ids_after_move
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     EPS,
     Board,
     Model,
@@ -25,7 +25,6 @@ from kessen.rulesets.battlehost.board import (
     first_blocker,
     hidden_targets,
     partially_hides,
-    segment_distance,
 )
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal
@@ -47,12 +46,6 @@ crowds = hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES), hs
 
 def table(layout: list[tuple[float, float, int, bool]]) -> tuple[Model, ...]:
     return tuple(piece(i, x, y, base, "good" if good else "evil") for i, (x, y, base, good) in enumerate(layout))
-
-
-@given(coordinate, coordinate, coordinate, coordinate, coordinate, coordinate)
-def test_bh_geo_7_segment_distance_is_core_segment_point_distance(ax: float, ay: float, bx: float, by: float, px: float, py: float) -> None:
-    """BH-GEO-7: the float segment distance is core.geometry's segment_point_distance to the last bit."""
-    assert segment_distance(ax, ay, bx, by, px, py) == segment_point_distance(Point(ax, ay), Point(bx, by), Point(px, py))
 
 
 @settings(max_examples=200)

@@ -17,11 +17,14 @@ from kessen import i18n
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.notation import point
+from kessen.core.records import evolve
 from kessen.match import Match
+from kessen.rulesets.battlehost.board import radius
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
+from kessen.rulesets.battlehost.referee.moves import free_move
 from kessen.rulesets.battlehost.referee.odds import shot_odds
-from kessen.rulesets.battlehost.referee.options import DecisionKind
+from kessen.rulesets.battlehost.referee.steps import DecisionKind
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "battlehost"
 CATALOGUE = Path(__file__).resolve().parents[3] / "src" / "kessen" / "i18n"
@@ -74,6 +77,29 @@ def test_bh_move_2_too_far_and_twice_are_refused_naming_the_rule() -> None:
     assert refused(m, "move Captain to 15,10").rule == "BH-MOVE-2"
 
 
+def test_bh_move_2_a_move_just_over_the_move_shows_the_inches_that_break_it() -> None:
+    """BH-MOVE-2: a point 6.000408" away (6 east, 0.07 south) is refused for a Move of 6", and the refusal shows
+    enough decimals for the distance it prints to be more than the Move it prints (not "6", more than 6")."""
+    m = match([model("Captain", 10, 10), model("Guard", 40, 5)], [model("Orc", 30, 30)])
+    error = refused(m, "move Captain to 16,10.07")
+    assert error.rule == "BH-MOVE-2" and error.reason == 'Captain would move 6.0004", more than its Move of 6"'
+
+
+def test_bh_strike_3_a_slain_model_neither_moves_nor_is_charged() -> None:
+    """BH-STRIKE-3: a slain model is removed from the game: moving it, or charging it, is refused naming that rule;
+    a name no model ever had is no notation of a move, and the refusal says what to write."""
+    m = match([model("Captain", 10, 10), model("Guard", 40, 5)], [model("Orc", 14, 10)])
+    state = evolve(m.state, models=tuple(x for x in m.state.models if x.id not in ("Guard", "Orc")),
+                   casualties=(("Guard", "good"), ("Orc", "evil")))
+    for text in ("move Guard to 41,5", "charge Captain at Orc", "stand Guard and move to 41,5"):
+        with pytest.raises(IllegalChoice) as slain:
+            free_move(state, "good", text)
+        assert slain.value.rule == "BH-STRIKE-3" and slain.value.reason.endswith("was slain and removed from the game")
+    with pytest.raises(IllegalChoice) as unknown:
+        free_move(state, "good", "move Nobody to 11,11")
+    assert unknown.value.rule is None and unknown.value.reason.endswith(": write move <model> to x,y, with the ids the scenario gives")
+
+
 def test_bh_move_3_bh_geo_7_a_path_through_a_base_is_refused() -> None:
     """BH-MOVE-3, BH-GEO-7: a move may not pass through or end touching another model's base, friend or foe; the
     refusal names the model in the way."""
@@ -119,7 +145,7 @@ def test_bh_move_5_a_free_charge_ends_in_base_contact_where_asked() -> None:
     assert (charged.model, charged.target) == ("Captain", "Orc")  # type: ignore[attr-defined]
     assert position(m, "Captain") == pytest.approx((round(touch[0], 3), round(touch[1], 3)))
     m.choose("charge Guard at Orc 2")
-    assert position(m, "Guard") == (round(14 - CONTACT, 3), 14)  # the suggested charge point, to 0.001"
+    assert position(m, "Guard") == (14 - 2 * radius(25), 14)  # the suggested charge point, exactly (issue 22 §1)
 
 
 def test_bh_move_6_bh_move_7_engaged_and_prone_models() -> None:
@@ -269,7 +295,7 @@ def test_bh_move_2_the_suggestions_hold_a_move_into_line_after_the_older_ones() 
     assert d is not None
     notations = [o.notation for o in d.options]
     end = notations.index("end moves")
-    assert f"move B to {round(10 + CONTACT + 0.05, 3)},10" in notations[end + 1 :]
+    assert f"move B to {10 + 2 * radius(25) + 0.05!r},10" in notations[end + 1 :]  # a point's notation is exact (issue 22 §1)
     assert all(n.startswith(("move ", "charge ", "stand ")) for n in notations[:end])
     node = m._session.node
     choice = m.ruleset.game.ai("good").decide(m.state, node)

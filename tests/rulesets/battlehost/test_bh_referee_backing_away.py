@@ -7,7 +7,7 @@ import math
 from bh_referee_support import at, chance, decision, fight_phase, model, of_type, play, step
 
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost.board import gap, in_control_zone
+from kessen.rulesets.battlehost.referee.battlefield import gap, in_control_zone
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import strikes as striking
 from kessen.rulesets.battlehost.referee import options as op
@@ -52,7 +52,7 @@ def test_bh_scn_12_bh_back_2_backing_into_an_enemy_control_zone_is_allowed() -> 
     state, events = lose([L], [W, model("E", 13.5, 10)])
     loser, e = state.get("L"), state.get("E")
     assert at(loser, 11.9843, 10)
-    assert abs(gap(loser, e) - 0.5315) < TOL2 and in_control_zone(loser, e)
+    assert abs(gap(loser, e) - 0.5315) < TOL2 and in_control_zone(gap(loser, e))
     assert not of_type(events, "trapped")
 
 
@@ -92,7 +92,7 @@ def test_bh_scn_14_bh_back_6_making_way_into_an_enemy_control_zone() -> None:
     state, _ = lose([L, model("F", 12.6, 10.3)], [W, model("Z", 13.2, 11.5)])
     state, _ = step(state, op.MakeWayChoice(True))
     f, z = state.get("F"), state.get("Z")
-    assert at(f, 12.8871, 10.4399) and abs(gap(f, z) - 0.1211) < TOL2 and in_control_zone(f, z)
+    assert at(f, 12.8871, 10.4399) and abs(gap(f, z) - 0.1211) < TOL2 and in_control_zone(gap(f, z))
     assert at(state.get("L"), 11.9843, 10)
 
 

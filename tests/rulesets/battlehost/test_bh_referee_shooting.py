@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bh_referee_support import chance, decision, model, of_type, started, state_of, step, to_phase
 
-from kessen.rulesets.battlehost.board import distance, partially_hides, sight_area_distance
+from kessen.rulesets.battlehost.referee.battlefield import distance, partially_hides, sight_area_distance
 from kessen.rulesets.battlehost.referee import state as st
 
 from kessen.rulesets.battlehost.referee import options as op

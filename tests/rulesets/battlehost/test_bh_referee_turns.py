@@ -11,7 +11,7 @@ from bh_referee_support import CONTACT, decision, model, node, of_type, scenario
 
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     EPS,
     distance,
     engaged_ids,
@@ -24,7 +24,7 @@ from kessen.rulesets.battlehost.board import (
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import turns
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.game import BattlehostGame
+from kessen.rulesets.battlehost.referee.game import GAME
 from kessen.rulesets.battlehost.referee.turns import GivenPriority, PriorityRoll
 
 SOURCE = "scenarios/door.toml"
@@ -53,10 +53,12 @@ def test_bh_geo_2_bh_geo_3_edge_to_edge_and_contact_tolerance() -> None:
 
 
 def test_bh_geo_4_control_zone_is_one_inch_none_when_engaged_or_prone() -> None:
-    """BH-GEO-4: a model within 1" (edge to edge) is in the control zone; engaged or prone models have none."""
+    """BH-GEO-4: a model within 1" (edge to edge) is in the control zone, one 1" away is not; engaged or prone models
+    have none."""
     state = state_of([model("A", 10, 10), model("P", 30, 30, prone=True)], [model("E", 10 + CONTACT + 0.9, 10), model("F", 30, 10 + CONTACT - 0.0)])
     a, e = state.get("A"), state.get("E")
-    assert in_control_zone(e, a) and in_control_zone(a, e)
+    assert in_control_zone(gap(e, a)) and in_control_zone(gap(a, e))
+    assert not in_control_zone(gap(a, a.at(Point(10 + CONTACT + 1.0, 10))))
     assert has_control_zone(a, engaged_ids(state.models)) and not has_control_zone(state.get("P"), engaged_ids(state.models))
     engaged = state_of([model("A", 10, 10)], [model("E", 10 + CONTACT, 10)])
     assert not has_control_zone(engaged.get("A"), engaged_ids(engaged.models))
@@ -196,7 +198,7 @@ def test_bh_move_7_prone_model_stands_up_then_half_move() -> None:
 
 def load(good: list[dict[str, Any]] | None = None, evil: list[dict[str, Any]] | None = None, **extra: Any) -> st.BhState:
     text = scenario_text(good if good is not None else [model("A", 10, 10)], evil if evil is not None else [model("B", 20, 20)], **extra)
-    return BattlehostGame().load_scenario(text, SOURCE)
+    return GAME.load_scenario(text, SOURCE)
 
 
 def refused(field: str, value: str, **kwargs: Any) -> None:

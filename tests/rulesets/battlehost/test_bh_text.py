@@ -17,7 +17,7 @@ from kessen.dice import stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost import text
+from kessen.rulesets.battlehost import board, text
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
@@ -129,7 +129,7 @@ def doorway() -> st.BhState:
 def test_bh_geo_5_the_board_draws_the_terrain_blocks_and_the_models_with_a_legend() -> None:
     """BH-GEO-5: the doorway's two wall blocks (y 22–24, x 0–22 and 24–48) fill the map's row of y 22 with '#' but for
     the 2" gap at x 22–24, where the Captain (A) stands; every model's letter is on the map and in the list below."""
-    rows, across, down = text.board_map(doorway())
+    rows, across, down = board.board_map(doorway())
     assert (across, down) == (1, 2)
     wall = next(r for r in rows if r.startswith(" 22 |"))
     assert wall == " 22 |" + "#" * 22 + ".A" + "#" * 24 + "|"
@@ -153,7 +153,7 @@ def test_bh_geo_5_a_wide_board_is_drawn_at_two_inches_a_column() -> None:
     scenario = "name = 'wide'\nturns = 1\nboard = { width = 96.0, height = 40.0 }\nterrain = [[10.0, 0.0, 12.0, 40.0]]\n"
     scenario += "good = [{ name = 'G', move = 6, fight = 3, strength = 3, defence = 4, x = 1.0, y = 1.0 }]\n"
     scenario += "evil = [{ name = 'E', move = 6, fight = 3, strength = 3, defence = 4, x = 95.0, y = 39.0 }]\n"
-    rows, across, down = text.board_map(initial_state(load_scenario(scenario, "wide.toml")))
+    rows, across, down = board.board_map(initial_state(load_scenario(scenario, "wide.toml")))
     assert (across, down) == (2, 4)
     body = [r for r in rows if "|" in r]
     assert len(body) == 10 and all(len(r) == len(" 0 |") + 1 + 48 + 1 for r in body)

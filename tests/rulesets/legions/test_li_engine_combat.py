@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
+from test_li_engine_support import BLUE, RED, apply, det, drive, m, node, of, outcome_where, raw_state_of, stage_started, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import combats, engaged_with
 from kessen.rulesets.legions.referee.broken import check_break_point, formation_losses
 from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, morale_check
@@ -80,7 +79,7 @@ def test_li_pair_3_sc_pair_3_initiative_player_chooses_the_fight_e_joins() -> No
         initiative=BLUE,
     )
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "pairing" and n.player == BLUE
+    assert isinstance(n, Decision) and n.kind == "pairing" and n.player == BLUE
     assert reachable_pairings(state) == {frozenset({("C", "A"), ("D", "B"), ("C", "E")}), frozenset({("C", "A"), ("D", "B"), ("D", "E")})}
 
 
@@ -88,9 +87,9 @@ def reachable_pairings(state: LiState) -> set[frozenset[tuple[str, str]]]:
     """Every pairing the player with Initiative can reach from a pairing decision, trying every option in turn."""
     found: set[frozenset[tuple[str, str]]] = set()
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "pairing"
+    assert isinstance(n, Decision) and n.kind == "pairing"
     for option in n.options:
-        after, events = g.apply(state, option)
+        after, events = apply(state, option)
         paired = of(list(events), ev.Paired)
         if paired:
             found.add(frozenset(tuple(f.split("-")) for f in paired[0].fights.split(", ")))  # type: ignore[misc]
@@ -110,7 +109,7 @@ def test_li_fight_4_sc_pair_4_outnumbered_model_extra_dice_capped_at_6d6() -> No
     roll 2D6, 3D6, 4D6, 5D6, 6D6 and then still 6D6 (never more than 6D6); X always rolls 2D6."""
     ring = _ring((30.0, 24.0), 1.5, 7)
     state = state_of([det("XD", m("knight", 30, 24, id="X"))], [det("Y", *[m("inf", x, y) for x, y in ring])])
-    state, events = drive(state, until=stage_started("advancing_fire"), roll=lambda s, n: outcome_where(n, winner="draw") if n.what == "fight" else None)
+    state, events = drive(state, until=stage_started("advancing_fire"), roll=lambda s, n: outcome_where(n, winner="draw") if n.kind == "fight" else None)
     fights = of(events, ev.FightRolled)
     assert len(fights) == 7 and all(f.attacker == "X" for f in fights)
     assert [f.defender_dice for f in fights] == [2, 3, 4, 5, 6, 6, 6]
@@ -123,9 +122,9 @@ def test_li_cc_1_four_steps_in_order_and_li_result_3_failed_check_withdraws() ->
     state = state_of([det("A", m("tough", 10, 20), m("tough", 11, 20), order="advance")], [det("B", m("inf", 10, 21), m("inf", 11, 21))])
 
     def roll(s: object, n: object) -> object:
-        if n.what == "fight":  # type: ignore[attr-defined]
+        if n.kind == "fight":  # type: ignore[attr-defined]
             return outcome_where(n, winner="b")  # blue's model wins each fight
-        if n.what == "morale check":  # type: ignore[attr-defined]
+        if n.kind == "morale check":  # type: ignore[attr-defined]
             return outcome_where(n, result="fail")
         return None
 
@@ -143,12 +142,12 @@ def test_li_result_5_sc_morale_6_draw_nobody_checks_and_win_two_to_one() -> None
                  blue=[det("B", m("tough", 10, 21), m("tough", 12, 21)), det("C", m("tough", 14, 21))])
     winners = iter(["a", "a", "b"])
     _, events = drive(state_of(**setup), until=stage_started("advancing_fire"),  # type: ignore[arg-type]
-                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.what == "fight" else None)
+                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.kind == "fight" else None)
     assert of(events, ev.CombatResult)[0].fights_won == "2-1"
     assert sorted((e.detachment, e.trigger) for e in of(events, ev.MoraleChecked)) == [("B", "combat"), ("C", "combat")]
     winners = iter(["a", "b", "draw"])
     _, events = drive(state_of(**setup), until=stage_started("advancing_fire"),  # type: ignore[arg-type]
-                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.what == "fight" else None)
+                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.kind == "fight" else None)
     assert of(events, ev.CombatResult)[0].winner == "draw" and of(events, ev.MoraleChecked) == []
 
 
@@ -159,13 +158,13 @@ def test_li_result_2_sc_morale_7_side_with_no_models_left_loses() -> None:
     state = state_of(red, [det("B", m("inf", 30, 24, id="W"))])
     winners = iter(["b", "b", "a"])
     _, events = drive(state, until=stage_started("advancing_fire"),
-                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.what == "fight" else None)
+                      roll=lambda s, n: outcome_where(n, winner=next(winners)) if n.kind == "fight" else None)
     result = of(events, ev.CombatResult)[0]
     assert result.fights_won == "1-2" and result.winner == RED
 
 
 def _morale_roll(state: object, n: object, result: str) -> object:
-    return outcome_where(n, result=result) if n.what == "morale check" else None  # type: ignore[attr-defined]
+    return outcome_where(n, result=result) if n.kind == "morale check" else None  # type: ignore[attr-defined]
 
 
 def test_li_morale_7_sc_morale_3_failed_casualties_check_then_lost_combat_auto_fails_without_withdrawal() -> None:
@@ -174,7 +173,7 @@ def test_li_morale_7_sc_morale_3_failed_casualties_check_then_lost_combat_auto_f
     state = raw_state_of([det("A", m("tough", 10, 20), order="fall_back")], [det("B", m("inf", 10, 21))])
     state = replace(state, detachments=tuple(replace(d, morale_this_phase="failed") if d.id == "A" else d for d in state.detachments))
     state = replace(state, pending=(StageStart("engagement"), StageEnd("engagement")), course=replace(state.course, initiative=RED, phase="combat"))
-    state, events = drive(state, roll=lambda s, n: outcome_where(n, winner="b") if n.what == "fight" else None)
+    state, events = drive(state, roll=lambda s, n: outcome_where(n, winner="b") if n.kind == "fight" else None)
     assert [e.result for e in of(events, ev.MoraleChecked)] == ["auto_fail"]
     assert of(events, ev.Withdrawal) == [] and state.detachment("A").order == "fall_back"
 
@@ -184,7 +183,7 @@ def test_li_morale_2_sc_morale_5_fight_losses_never_cause_a_casualties_check() -
     are half the Detachment."""
     state = state_of([det("A", m("inf", 10, 20), m("inf", 30, 5))], [det("B", m("inf", 10, 21))], initiative=RED)
     _, events = drive(state, until=stage_started("advancing_fire"),
-                      roll=lambda s, n: outcome_where(n, winner="b") if n.what == "fight" else _morale_roll(s, n, "pass"))
+                      roll=lambda s, n: outcome_where(n, winner="b") if n.kind == "fight" else _morale_roll(s, n, "pass"))
     assert [e.trigger for e in of(events, ev.MoraleChecked)] == ["combat"]
 
 
@@ -203,14 +202,14 @@ def test_li_break_4_li_break_7_sc_break_2_broken_before_the_same_attacks_morale_
     (16 ≥ 14) as soon as that firing is resolved, and X's Morale check (4 ≥ 3) already takes −1."""
     state = state_of(**_break_setup())  # type: ignore[arg-type]
     assert formation_losses(state, "red-f1") == (12, 14)
-    state, _ = drive(state, choose=lambda s, n: Fire("X") if n.what == "target" else None,
-                     until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
+    state, _ = drive(state, choose=lambda s, n: Fire("X") if n.kind == "target" else None,
+                     until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
     n = node(state)
-    state, events = g.apply(state, outcome_where(n, hits=4, destroyed=4))
+    state, events = apply(state, outcome_where(n, hits=4, destroyed=4))
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("FormationBroken") < len(kinds)
     n = node(state)
-    assert isinstance(n, Chance) and n.what == "morale check"
+    assert isinstance(n, Chance) and n.kind == "morale check"
     assert n.dist == morale_check(MoraleCheckQuestion(morale=4, broken=True))
     assert state.formation("red-f1").broken
 
@@ -228,9 +227,9 @@ def test_li_break_4_sc_break_1_not_broken_between_combats_only_at_the_end_of_the
     checks: list[object] = []
 
     def roll(s: object, n: object) -> object:
-        if n.what == "fight":  # type: ignore[attr-defined]
+        if n.kind == "fight":  # type: ignore[attr-defined]
             return outcome_where(n, winner="b")  # blue wins every fight
-        if n.what == "morale check":  # type: ignore[attr-defined]
+        if n.kind == "morale check":  # type: ignore[attr-defined]
             checks.append((s.pending[0].detachment, n.dist, s.formation("red-f1").broken))  # type: ignore[attr-defined]
             return outcome_where(n, result="pass")
         return None
@@ -257,11 +256,11 @@ def test_li_break_4_every_formation_with_a_detachment_in_a_combat_is_checked() -
 
     def roll(s: object, n: object) -> object:
         step = s.pending[0]  # type: ignore[attr-defined]
-        if n.what == "fight":  # type: ignore[attr-defined]
+        if n.kind == "fight":  # type: ignore[attr-defined]
             return outcome_where(n, winner="a" if step.a == "W1" else "b")
-        if n.what == "morale check":  # type: ignore[attr-defined]
+        if n.kind == "morale check":  # type: ignore[attr-defined]
             return outcome_where(n, result="fail" if step.detachment == "Y" else "pass")
-        if n.what == "withdrawal roll":  # type: ignore[attr-defined]
+        if n.kind == "withdrawal roll":  # type: ignore[attr-defined]
             return outcome_where(n, distance=1)
         return None
 
@@ -290,31 +289,31 @@ def test_li_morale_1_li_morale_7_sc_morale_1_sc_morale_2_thresholds_and_one_chec
     def first_attack(lost: int) -> tuple[object, list[object]]:
         state = state_of([det("A", m("inf", 5, 10, count=8, dx=1.0)), det("pad", m("inf", 40, 2, count=20, dx=1.0))],
                          [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire"), det("S2", m("gun", 5, 20, count=6, dx=1.0), order="advance")])
-        state, _ = drive(state, choose=lambda s, n: Fire("A") if n.what == "target" else None,
-                         until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
-        return g.apply(state, outcome_where(node(state), hits=lost, destroyed=lost))
+        state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
+                         until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
+        return apply(state, outcome_where(node(state), hits=lost, destroyed=lost))
 
     state, events = first_attack(3)
-    assert not (isinstance(node(state), Chance) and node(state).what == "morale check")  # type: ignore[attr-defined]
+    assert not (isinstance(node(state), Chance) and node(state).kind == "morale check")  # type: ignore[attr-defined]
     state, events = first_attack(4)
     n = node(state)
-    assert isinstance(n, Chance) and n.what == "morale check" and n.dist.probability(lambda o: o.result == "pass") == Fraction(1, 2)
-    state, events = g.apply(state, outcome_where(n, result="pass"))
+    assert isinstance(n, Chance) and n.kind == "morale check" and n.dist.probability(lambda o: o.result == "pass") == Fraction(1, 2)
+    state, events = apply(state, outcome_where(n, result="pass"))
     # the Advancing Fire attack of S2 again kills half of what is left: automatic pass, no dice
-    state, events2 = drive(state, choose=lambda s, n: Fire("A") if n.what == "target" else None,
-                           until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
-    state, events3 = g.apply(state, outcome_where(node(state), destroyed=3))
+    state, events2 = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
+                           until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
+    state, events3 = apply(state, outcome_where(node(state), destroyed=3))
     assert [e.result for e in of(list(events3), ev.MoraleChecked)] == ["auto_pass"]
-    assert not (isinstance(node(state), Chance) and node(state).what == "morale check")  # type: ignore[attr-defined]
+    assert not (isinstance(node(state), Chance) and node(state).kind == "morale check")  # type: ignore[attr-defined]
 
 
 def test_li_morale_8_sc_morale_4_fall_back_at_phase_start_takes_no_casualties_check() -> None:
     """SC-MORALE-4, LI-MORALE-8: a Detachment that began the phase with a Fall Back order loses all but one model:
     no check."""
     state = state_of([det("A", m("inf", 5, 10, count=4, dx=1.0), order="fall_back")], [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire")])
-    state, _ = drive(state, choose=lambda s, n: Fire("A") if n.what == "target" else None,
-                     until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
-    state, events = g.apply(state, outcome_where(node(state), destroyed=3))
+    state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
+                     until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
+    state, events = apply(state, outcome_where(node(state), destroyed=3))
     assert [e.result for e in of(list(events), ev.MoraleChecked)] == ["not_taken"]
     assert not any(isinstance(e, ev.OrderIssued) for e in events)
 
@@ -322,10 +321,10 @@ def test_li_morale_8_sc_morale_4_fall_back_at_phase_start_takes_no_casualties_ch
 def test_li_morale_5_failed_casualties_check_gives_fall_back() -> None:
     """LI-MORALE-5: failing a Morale check removes the Order and gives a Fall Back order (no Withdrawal for casualties)."""
     state = state_of([det("A", m("inf", 5, 10, count=2, dx=1.0), order="advance")], [det("S", m("gun", 8, 30, count=6, dx=1.0), order="first_fire")])
-    state, _ = drive(state, choose=lambda s, n: Fire("A") if n.what == "target" else None,
-                     until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
-    state, _ = g.apply(state, outcome_where(node(state), destroyed=1))
-    state, events = g.apply(state, outcome_where(node(state), result="fail"))
+    state, _ = drive(state, choose=lambda s, n: Fire("A") if n.kind == "target" else None,
+                     until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
+    state, _ = apply(state, outcome_where(node(state), destroyed=1))
+    state, events = apply(state, outcome_where(node(state), result="fail"))
     assert state.detachment("A").order == "fall_back" and of(list(events), ev.Withdrawal) == []
     assert any(isinstance(e, ev.OrderRemoved) and e.order == "advance" for e in events)
 
@@ -336,10 +335,10 @@ def test_li_eng_5_after_a_combat_only_detachments_still_in_contact_stay_engaged(
     setup = dict(red=[det("A", m("tough", 10, 20), engaged=True)], blue=[det("B", m("inf", 10, 21), engaged=True)])
     forced = {"fight": {"winner": "b"}, "morale check": {"result": "fail"}, "withdrawal roll": {"distance": 3}}
     _, events = drive(state_of(**setup), until=stage_started("advancing_fire"),  # type: ignore[arg-type]
-                      roll=lambda s, n: outcome_where(n, **forced[n.what]) if n.what in forced else None)
+                      roll=lambda s, n: outcome_where(n, **forced[n.kind]) if n.kind in forced else None)
     kinds = [(type(e).__name__, getattr(e, "detachment", getattr(e, "stage", ""))) for e in events]
     assert kinds.index(("WithdrawalMove", "")) < kinds.index(("NoLongerEngaged", "A")) < kinds.index(("StageStarted", "advancing_fire"))
     assert ("NoLongerEngaged", "B") in kinds
     _, events = drive(state_of(**setup), until=stage_started("advancing_fire"),  # type: ignore[arg-type]
-                      roll=lambda s, n: outcome_where(n, winner="draw") if n.what == "fight" else None)
+                      roll=lambda s, n: outcome_where(n, winner="draw") if n.kind == "fight" else None)
     assert of(events, ev.NoLongerEngaged) == []

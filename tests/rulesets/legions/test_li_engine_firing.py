@@ -6,12 +6,11 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction as F
 from scipy.stats import chisquare
-from test_li_engine_support import BLUE, RED, det, drive, m, node, of, outcome_where, raw_state_of, state_of
+from test_li_engine_support import BLUE, RED, apply, det, drive, m, node, of, outcome_where, raw_state_of, state_of
 
 from kessen.core.engine import Chance, Decision
 from kessen.dice import draw, stream
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee import game as g
 from kessen.rulesets.legions.referee.battlefield import in_rear_arc
 from kessen.rulesets.legions.procedures import FireInput, TargetModelInput
 from kessen.rulesets.legions.rules.firing import fire
@@ -117,7 +116,7 @@ def test_li_arc_1_rear_arc_judged_per_hit_from_the_model_it_is_allocated_to() ->
     rear = m("tank4", 30, 10, id="rear", facing=270.0)  # facing away from the firer: it stands in its rear arc
     for listed in ((front, rear), (rear, front)):
         state = state_of([det("A", m("twin_gun", 30, 20, id="gun"), order="first_fire")], [det("T", *listed)], profiles=ARC_TANKS)
-        state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
+        state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
         n = node(state)
         assert isinstance(n, Chance)
         two_hits = n.dist.probability(lambda o: o.hits == 2)
@@ -141,15 +140,15 @@ def test_li_fire_2_li_fire_3_declared_options_and_profiles() -> None:
 def test_li_alloc_5_target_controller_orders_mixed_pools() -> None:
     """LI-ALLOC-5: hits of several weapon profiles: the target's controller picks the order, the declared order first."""
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17), m("inf", 11, 17))], profiles=TWO_GUNS)
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "hits")
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "hits")
     n = node(state)
     assert isinstance(n, Decision) and n.player == BLUE and n.options == (("short", 0), ("long", 0))
-    state, _ = g.apply(state, n.options[1])
+    state, _ = apply(state, n.options[1])
     how = node(state)  # then how the long gun's hits go: in the default order first
-    assert isinstance(how, Decision) and how.what == "allocation" and how.options == (InOrder(), HitByHit())
-    state, _ = g.apply(state, InOrder())
+    assert isinstance(how, Decision) and how.kind == "allocation" and how.options == (InOrder(), HitByHit())
+    state, _ = apply(state, InOrder())
     first = node(state)
-    assert isinstance(first, Chance) and first.what == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
+    assert isinstance(first, Chance) and first.kind == "volley" and state.pending[0].volley.weapon == "long"  # type: ignore[attr-defined]
 
 
 def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
@@ -159,18 +158,18 @@ def test_li_alloc_5_every_order_of_many_weapon_profiles_can_be_chosen() -> None:
         {"name": f"gun{k}", "profiles": [{"range": 30, "dice": 1, "to_hit": 4}]} for k in range(5)
     ]}}
     state = state_of([det("A", m("five_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 17, count=8, dx=1.0))], profiles=five)
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.what == "hits")
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "hits")
     orders: set[tuple[str, ...]] = set()
 
     def explore(s: LiState, taken: tuple[str, ...]) -> None:
         n = node(s)
-        if isinstance(n, Chance) and n.what == "volley":  # resolve the volley without hits, keep choosing
-            explore(g.apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
-        elif isinstance(n, Decision) and n.what == "allocation":  # each volley's hits in the default order
-            explore(g.apply(s, InOrder())[0], taken)
-        elif isinstance(n, Decision) and n.what == "hits":
+        if isinstance(n, Chance) and n.kind == "volley":  # resolve the volley without hits, keep choosing
+            explore(apply(s, outcome_where(n, hits=0))[0], (*taken, s.pending[0].volley.weapon))  # type: ignore[attr-defined]
+        elif isinstance(n, Decision) and n.kind == "allocation":  # each volley's hits in the default order
+            explore(apply(s, InOrder())[0], taken)
+        elif isinstance(n, Decision) and n.kind == "hits":
             for option in n.options:
-                explore(g.apply(s, option)[0], taken)
+                explore(apply(s, option)[0], taken)
         else:
             orders.add(taken)
 
@@ -183,14 +182,14 @@ def test_li_morale_2_sc_morale_5_two_weapons_add_up_and_the_check_waits_for_the_
     comes after the second weapon is resolved."""
     state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")],
                      [det("B", m("inf", 10, 17, count=4, dx=1.0)), det("pad", m("inf", 40, 40, count=10, dx=1.0))], profiles=TWO_GUNS)
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
-    state, first = g.apply(state, outcome_where(node(state), destroyed=1))
-    assert of(list(first), ev.MoraleChecked) == [] and node(state).what == "allocation"  # the second weapon's hits
-    state, _ = g.apply(state, InOrder())
-    assert node(state).what == "volley"
-    state, second = g.apply(state, outcome_where(node(state), destroyed=1))
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
+    state, first = apply(state, outcome_where(node(state), destroyed=1))
+    assert of(list(first), ev.MoraleChecked) == [] and node(state).kind == "allocation"  # the second weapon's hits
+    state, _ = apply(state, InOrder())
+    assert node(state).kind == "volley"
+    state, second = apply(state, outcome_where(node(state), destroyed=1))
     n = node(state)
-    assert isinstance(n, Chance) and n.what == "morale check" and state.pending[0].detachment == "B"  # type: ignore[attr-defined]
+    assert isinstance(n, Chance) and n.kind == "morale check" and state.pending[0].detachment == "B"  # type: ignore[attr-defined]
 
 
 def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
@@ -204,7 +203,7 @@ def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
         [det("B", m("inf", 10, 25, count=4, dx=1.0), m("inf", 16, 25)), det("pad", m("inf", 60, 45, count=10, dx=1.0))],
         profiles=twin,
     )
-    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.what == "volley")
+    state, _ = drive(state, until=lambda s, n, e: isinstance(n, Chance) and n.kind == "volley")
     n = node(state)
     reference = fire(FireInput(firing_models=6, dice=2, to_hit=4, target_engaged_with_scales=(2,),
                                target_models=(TargetModelInput(armour_save=5, count=5),)).question())
@@ -212,7 +211,7 @@ def test_li_fast_1_engine_volleys_follow_the_exact_fire_distribution() -> None:
     rng = stream(20240601)
     seen: Counter[tuple[int, int]] = Counter()
     for _ in range(2000):
-        _, events = g.apply(state, draw(n.dist, rng))
+        _, events = apply(state, draw(n.dist, rng))
         volley = of(list(events), ev.Volley)[0]
         seen[(volley.hits, volley.destroyed)] += 1
     exact: Counter[tuple[int, int]] = Counter()
@@ -234,8 +233,8 @@ def test_li_act_5_activation_without_firing_is_still_an_activation() -> None:
     """LI-ACT-5: an activated Detachment may do nothing: holding fire ends its activation and removes its Order."""
     state = state_of([det("A", m("gun", 10, 10), order="first_fire")], [det("B", m("gun", 10, 30))], initiative=RED)
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "target" and n.options[-1] == HoldFire()
-    _, events = g.apply(state, HoldFire())
+    assert isinstance(n, Decision) and n.kind == "target" and n.options[-1] == HoldFire()
+    _, events = apply(state, HoldFire())
     assert [e.reason for e in of(list(events), ev.HeldFire)] == ["chose_not_to"]
     assert any(isinstance(e, ev.OrderRemoved) and e.detachment == "A" for e in events)
 

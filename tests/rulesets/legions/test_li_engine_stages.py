@@ -97,7 +97,7 @@ def test_li_act_6_li_act_8_sc_act_6_who_activates_in_advancing_fire() -> None:
 
 def _draws(state: object, n: object) -> object:
     """Every fight a draw, so nobody leaves base contact."""
-    return outcome_where(n, winner="draw") if n.what == "fight" else None  # type: ignore[attr-defined]
+    return outcome_where(n, winner="draw") if n.kind == "fight" else None  # type: ignore[attr-defined]
 
 
 def test_li_act_7_no_first_fire_order_reaches_the_advancing_fire_stage() -> None:
@@ -121,7 +121,7 @@ def test_li_act_9_the_controlling_player_declares_the_target() -> None:
     even when red holds the Initiative."""
     state = state_of([det("A1", m("gun", 10, 5))], [det("B1", m("gun", 10, 20), order="first_fire")], initiative=RED)
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "target" and n.player == BLUE
+    assert isinstance(n, Decision) and n.kind == "target" and n.player == BLUE
 
 
 def test_li_stage_1_three_stages_in_order_each_finished_before_the_next() -> None:

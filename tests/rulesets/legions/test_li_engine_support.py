@@ -10,8 +10,8 @@ import tomli_w
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.rulesets.legions import events as ev
-from kessen.rulesets.legions.referee import game as g
-from kessen.rulesets.legions.referee.game import LegionsGame
+from kessen.rulesets.legions.referee.game import GAME
+from kessen.rulesets.legions.referee.machine import RULES
 from tests.engine_support import apply_checked
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.scenario import load_scenario
@@ -75,11 +75,30 @@ def raw_state_of(red: list[dict[str, Any]], blue: list[dict[str, Any]], **kw: An
     return initial_state(load_scenario(scenario_text(red, blue, **kw), "test"))
 
 
+def settled(state: LiState) -> bool:
+    """Whether *state* stands at a chance, a decision or the end, as every state ``start`` and ``apply`` give does;
+    a scenario's initial state (``raw_state_of``) stands at a step the rules settle alone (a round begins)."""
+    return state.ended or (bool(state.pending) and RULES[type(state.pending[0])].node is not None)
+
+
+def ready(state: LiState) -> LiState:
+    """*state*, run up to its first chance or decision if it is not there yet."""
+    return state if settled(state) else GAME.start(state)[0]
+
+
 def node(state: LiState) -> Node:
-    return g.node(state)
+    """The node *state* stands at (a state never started is started first)."""
+    return GAME.node(ready(state))
 
 
-GAME = LegionsGame()
+def apply(state: LiState, choice: Any) -> tuple[LiState, tuple[Event, ...]]:
+    """The state after *choice*; a state never started is started first, and the opening's events come with the
+    first choice's."""
+    if settled(state):
+        return GAME.apply(state, choice)
+    started, opening = GAME.start(state)
+    after, events = GAME.apply(started, choice)
+    return after, opening + events
 
 
 def step(state: LiState, choice: Any) -> tuple[LiState, tuple[Event, ...]]:
@@ -101,11 +120,11 @@ def drive(
     """Play on: decisions by *choose* (default: the first option), chance outcomes by *roll* (default: the
     first outcome listed), until *until* holds or the battle ends. Returns the state and every event."""
     events: list[Event] = []
-    if not g.settled(state):
-        state, opening = g.start(state)
+    if not settled(state):
+        state, opening = GAME.start(state)
         events.extend(opening)
     for _ in range(limit):
-        n = g.node(state)
+        n = GAME.node(state)
         if isinstance(n, Terminal) or (until is not None and until(state, n, events)):
             return state, events
         if isinstance(n, Decision):
@@ -139,4 +158,4 @@ def outcome_where(n: Node, **fields: Any) -> Any:
     for o in n.dist.outcomes():
         if all(getattr(o, k) == v for k, v in fields.items()):
             return o
-    raise AssertionError(f"no outcome with {fields} in {n.what}: {n.dist.outcomes()}")
+    raise AssertionError(f"no outcome with {fields} in {n.kind}: {n.dist.outcomes()}")

@@ -18,13 +18,13 @@ def _withdraw(red: list[dict[str, Any]], blue: list[dict[str, Any]], *, die: int
     saves: list[Any] = []
 
     def roll(state: Any, n: Any) -> Any:
-        if n.what == "fight":
+        if n.kind == "fight":
             return outcome_where(n, winner="b")
-        if n.what == "morale check":
+        if n.kind == "morale check":
             return outcome_where(n, result="fail")
-        if n.what == "withdrawal roll":
+        if n.kind == "withdrawal roll":
             return outcome_where(n, distance=die)
-        if n.what == "withdrawal saves":
+        if n.kind == "withdrawal saves":
             saves.append(n)
             return outcome_where(n, wounds_lost=save_wounds)
         return None
@@ -107,7 +107,7 @@ def test_li_wd_6_models_move_one_at_a_time_nearest_the_edge_first() -> None:
     forced = {"fight": {"winner": "b"}, "morale check": {"result": "fail"}, "withdrawal roll": {"distance": 3}}
 
     def roll(s: Any, n: Any) -> Any:
-        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+        return outcome_where(n, **forced[n.kind]) if n.kind in forced else None
 
     state, _ = drive(state, roll=roll, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "withdrawer")
     n = node(state)
@@ -134,10 +134,10 @@ def test_li_wd_8_engagement_zone_of_every_detachment_it_was_engaged_with() -> No
     blue = [det("E", m("inf", 10, 21, id="E1"), m("inf", 20, 21, id="E2"), m("inf", 11.5, 14, id="E3"))]
 
     def roll(state: Any, n: Any) -> Any:
-        if n.what == "fight":
+        if n.kind == "fight":
             return outcome_where(n, winner="a" if state.pending[0].a == "X1" else "b")
         forced = {"morale check": {"result": "fail"}, "withdrawal roll": {"distance": 1}}
-        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+        return outcome_where(n, **forced[n.kind]) if n.kind in forced else None
 
     _, events = drive(state_of(red, blue), until=stage_started("advancing_fire"), roll=roll)
     assert [e.model for e in of(events, ev.Destroyed) if e.how == "fight"] == ["E1", "X2", "X3"]
@@ -156,9 +156,9 @@ def test_li_wd_4_one_save_for_each_of_eleven_detachments_moved_through() -> None
 
     def roll(state: Any, n: Any) -> Any:
         forced = {"fight": {"winner": "b"}, "morale check": {"result": "fail"}, "withdrawal roll": {"distance": 6}}
-        return outcome_where(n, **forced[n.what]) if n.what in forced else None
+        return outcome_where(n, **forced[n.kind]) if n.kind in forced else None
 
-    state, _ = drive(state_of(red, blue, profiles=brute), roll=roll, until=lambda s, n, e: getattr(n, "what", "") == "withdrawal saves")
+    state, _ = drive(state_of(red, blue, profiles=brute), roll=roll, until=lambda s, n, e: getattr(n, "kind", "") == "withdrawal saves")
     n = node(state)
     assert n.dist == withdrawal_save(WithdrawalSaveQuestion(scale=1, wounds_remaining=11, save=6, passed_through_scales=(1,) * 11))  # type: ignore[union-attr]
     assert max(o.wounds_lost for o in n.dist.outcomes()) == 11  # type: ignore[union-attr]

@@ -48,6 +48,17 @@ def test_li_alloc_1_li_alloc_3_hits_one_at_a_time_a_wounded_model_first() -> Non
     assert GAME.parse(state, n, "allocate t1") == AllocateTo("t1")
 
 
+def test_li_alloc_2_a_hit_allocated_outside_the_detachment_fired_at_is_refused_naming_the_rule() -> None:
+    """LI-ALLOC-2: a hit goes only to an eligible model of the target: ``allocate gun`` (a model of the firing
+    Detachment A, not of B) is refused naming LI-ALLOC-2, not without a rule (issue 22 §4)."""
+    state = _hit_by_hit(wounded=False)
+    n = node(state)
+    assert isinstance(n, Decision) and n.kind == "allocation"
+    with pytest.raises(IllegalChoice) as refused:
+        GAME.parse(state, n, "allocate gun")
+    assert refused.value.rule == "LI-ALLOC-2" and refused.value.reason.startswith("gun is not a model of B")
+
+
 def test_li_alloc_1_each_hit_is_saved_on_the_model_it_is_allocated_to() -> None:
     """LI-ALLOC-1, LI-SAVE: the first hit goes to t3 (its 5+ save: it loses a Wound with chance 2/3); when it fails,
     t3 is wounded, so the second hit must go to t3 (LI-ALLOC-3), whose second failed save destroys it."""

@@ -159,7 +159,10 @@ def test_li_move_1_model_by_model_each_lands_exactly_and_done_ends_the_move() ->
         ("move las-1-3 to 38.3,5.2", "LI-MOVE-4"),  # into tac-2's Engagement Zone without a Charge order
         ("move tac-1 to 30,35", "LI-MOVE-1"),  # not las-1's move: one Detachment at a time
         ("charge las-1 at tac-2", "LI-MOVE-4"),  # an Advance order does not charge
-        ("move las-1 to north", None),
+        ("charge las-1 at las-2", "LI-MOVE-4"),  # a charge is at an enemy
+        ("hold tac-1", "LI-MOVE-1"),  # not las-1's move
+        ("move las-1 to north", None),  # no point: notation, which the refusal says how to write
+        ("move las-1 toward las-2", None),  # the move in line is written toward an enemy
     ],
 )
 def test_li_move_2_to_8_illegal_moves_are_refused_with_the_rule_and_change_nothing(notation: str, rule: str | None) -> None:
@@ -171,6 +174,16 @@ def test_li_move_2_to_8_illegal_moves_are_refused_with_the_rule_and_change_nothi
         match.choose(notation)
     assert refused.value.rule == rule, str(refused.value)
     assert match.state == before and [to_json_line(e) for e in match.events] == events
+
+
+def test_li_move_2_a_move_just_over_the_movement_shows_the_inches_that_break_it() -> None:
+    """LI-MOVE-2: las-1-1 from 30,3 to 25,3.07 is 5.00049 inches, over the 5 of an Advance; the refusal shows
+    enough decimals for the distance it prints to be more than the limit it prints."""
+    match = at_move()
+    with pytest.raises(IllegalChoice) as refused:
+        match.choose("move las-1-1 to 25,3.07")
+    assert refused.value.rule == "LI-MOVE-2"
+    assert refused.value.reason == "las-1-1 may move 5 inches; that is 5.0005 inches away"
 
 
 def test_li_move_8_done_is_refused_while_a_model_is_out_of_coherency() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_li_engine_support import det, m, node, state_of
+from test_li_engine_support import det, m, node, ready, state_of
 
 from kessen.core.decisions import RandomDecider
 from kessen.core.engine import Decision
@@ -37,9 +37,9 @@ def test_li_fire_1_play_shows_the_exact_mean_of_the_whole_attack() -> None:
     AI's score. Two weapons of one die at 2+ and AP −6 against one 5+ model: the first kills it with 5/6; the second
     fires only at what is left, 1/6 · 5/6; mean 5/6 + 5/36 = 35/36 ≈ 0.97 Wounds (the AI's score, counting Wounds
     and models of each volley on the untouched target, was 3.33). The best single volley wounds with 5/6 ≈ 83%."""
-    state = state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 20))], profiles=TWO_GUNS)
+    state = ready(state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 20))], profiles=TWO_GUNS))
     n = node(state)
-    assert isinstance(n, Decision) and n.what == "target"
+    assert isinstance(n, Decision) and n.kind == "target"
     attack = n.options[0]
     assert isinstance(attack, Fire)
     assert attack_damage(state, state.detachment("A"), attack).map(lambda d: d.wounds).mean() == F(35, 36)
@@ -52,7 +52,7 @@ def test_li_void_2_expected_damage_counts_void_shields_struck_down() -> None:
     down as well as Wounds: one AP −1 die at 2+ takes one shield with 5/6."""
     gun = {"gun1": {"type": "infantry", "movement": 5, "armour_save": 5, "base_radius": 0.5,
                     "weapons": [{"name": "lascannon", "profiles": [{"range": 30, "dice": 1, "to_hit": 2, "ap": -1}]}]}}
-    state = state_of([det("A", m("gun1", 10, 10), order="first_fire")], [det("T", m("titan", 10, 30))], profiles=gun)
+    state = ready(state_of([det("A", m("gun1", 10, 10), order="first_fire")], [det("T", m("titan", 10, 30))], profiles=gun))
     attack = node(state).options[0]  # type: ignore[union-attr]
     assert GAME.describe(state, attack, "en") == "fire at T  [expected damage 0.83; best volley wounds with 0%]"
 
@@ -74,9 +74,9 @@ def test_every_prompt_names_who_acts(path: Path) -> None:
         def decide(self, state: Any, decision: Decision) -> Any:
             for lang, word in (("en", "Now: "), ("ja", "次の決定: ")):
                 last = GAME.show(state, lang).splitlines()[-1]
-                assert last.startswith(word), (decision.what, last)
-                assert _who(decision) in last, (decision.what, last)
-            seen.add(decision.what)
+                assert last.startswith(word), (decision.kind, last)
+                assert _who(decision) in last, (decision.kind, last)
+            seen.add(decision.kind)
             return super().decide(state, decision)
 
     state = GAME.load_scenario(path.read_text(encoding="utf-8"), str(path))
@@ -88,11 +88,11 @@ def test_board_draws_the_terrain_with_a_legend_in_both_languages() -> None:
     """§3.7, LI-SAVE-7, LI-OBSC-1 (issue 8 §4): the board draws every model on a map to scale with a legend of the
     Detachments' letters, and lists the terrain a legions scenario has: Cover Saves, hidden Knights and Titans (a
     banner-only one cannot be targeted), and blocked lines of sight; armoured models show their facing."""
-    state = state_of(
+    state = ready(state_of(
         [det("A", m("gun", 10, 10, id="g1", cover_save=4), m("tank", 20, 10, id="t1", facing=45.0))],
         [det("K", m("knight", 30, 40, id="k1", obscured=25), m("knight", 40, 40, id="k2", obscured=100))],
         no_line_of_sight=[["g1", "k1"]],
-    )
+    ))
     en, ja = GAME.show(state, "en"), GAME.show(state, "ja")
     assert "In cover: g1 (Cover Save 4+)." in en and "カバー: g1（カバーセーブ 4+）。" in ja
     assert "k1 (25% hidden)" in en and "k2 (only inessential parts visible: it cannot be targeted)" in en
@@ -103,7 +103,7 @@ def test_board_draws_the_terrain_with_a_legend_in_both_languages() -> None:
     rows = [line for line in en.splitlines() if line.startswith("  |")]
     assert len(rows) == 24 and all(len(r) == 3 + 72 + 1 for r in rows)  # 72 × 48 inches: 1 inch a column, 2 a row
     assert rows[19][3 + 10] == "A" and rows[4][3 + 30] == "a"  # g1 at (10, 10): row (48 − 10) // 2; k1 at (30, 40)
-    plain = GAME.show(state_of([det("A", m("gun", 10, 10))], [det("B", m("gun", 10, 40))]), "en")
+    plain = GAME.show(ready(state_of([det("A", m("gun", 10, 10))], [det("B", m("gun", 10, 40))])), "en")
     assert "Terrain: no cover, nothing hidden, every model sees every model." in plain
 
 
@@ -161,5 +161,5 @@ def test_the_summary_uses_the_common_keys_and_labels_its_own() -> None:
 
 def test_describe_and_board_are_plain_text_for_rich() -> None:
     """Ids from the scenario reach the board escaped, so a name with brackets is shown, not taken for a style."""
-    state = state_of([det("[red]A", m("gun", 10, 10))], [det("B", m("gun", 10, 40))])
+    state = ready(state_of([det("[red]A", m("gun", 10, 10))], [det("B", m("gun", 10, 40))]))
     assert r"\[red]A" in GAME.show(state, "en")

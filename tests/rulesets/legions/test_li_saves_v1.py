@@ -17,12 +17,11 @@ SAVES = sorted((FIXTURES / "legions").glob("*.save.json"))
 
 
 @pytest.mark.parametrize("path", SAVES, ids=lambda p: p.name.removesuffix(".save.json"))
-def test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default(path: Path) -> None:
     """LI-MOVE-1, LI-ALLOC-1, LI-WD-2 (issue 10 §1): the new decisions' first options are what the engine did before
     without asking (the move as ordered, hits in the default order, withdrawal straight toward the edge): a v1 save's
     option indices, given to the decisions of the older kinds while each decision of a kind added since takes its
     first option (Ruleset.kinds_since_v1, which kessen.Match's v1 replay uses), replay to exactly the recorded events and winner."""
-    monkeypatch.chdir(Path(__file__).resolve().parents[3])
     assert KINDS_SINCE_V1 == {"move", "allocation"} and RULESET.kinds_since_v1 == KINDS_SINCE_V1
     match = Match.load(path)
     match.run()

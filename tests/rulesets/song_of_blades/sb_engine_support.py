@@ -11,7 +11,7 @@ from kessen.core.events import Event
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.referee import game as g
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure
 from kessen.rulesets.song_of_blades.referee.setup import initial_state
 from kessen.rulesets.song_of_blades.referee.state import SobState
@@ -24,7 +24,7 @@ from tests.engine_support import apply_checked
 
 TOL = 0.01  # mm: coordinates are asserted to 0.01 mm
 SIDES = ("Red", "Blue")  # the sides of every scenario built here
-GAME = g.SobGame()
+GAME = g.GAME
 
 
 def model(id: str, x: float, y: float, **profile: Any) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def rolled(node: Chance, choice: Any) -> Any:
                 return outcome
         elif outcome.outcome == choice:
             return outcome
-    raise AssertionError(f"{node.what} cannot give {choice!r}: {node.dist.outcomes()}")
+    raise AssertionError(f"{node.kind} cannot give {choice!r}: {node.dist.outcomes()}")
 
 
 def results(node: Chance) -> Dist[Any]:
@@ -69,7 +69,7 @@ def results(node: Chance) -> Dist[Any]:
 def step(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
     """Apply *choice* after ``apply_checked`` has checked it is legal at the current node (a decision's option or
     free choice, or an outcome of the chance node's dist, given with or without its dice: see :func:`rolled`)."""
-    node = g.node(state)
+    node = g.GAME.node(state)
     if isinstance(node, Chance):
         choice = rolled(node, choice)
     return apply_checked(GAME, state, choice)
@@ -103,27 +103,27 @@ def ready(state: SobState, side: str, model_id: str, actions: int = 1) -> SobSta
 
 
 def decision(state: SobState, what: str) -> Decision:
-    n = g.node(state)
+    n = g.GAME.node(state)
     assert isinstance(n, Decision), n
-    assert n.what == what, (n.what, what)
+    assert n.kind == what, (n.kind, what)
     return n
 
 
 def chance(state: SobState, what: str) -> Chance:
-    n = g.node(state)
+    n = g.GAME.node(state)
     assert isinstance(n, Chance), n
-    assert n.what == what, (n.what, what)
+    assert n.kind == what, (n.kind, what)
     return n
 
 
 def nothing_pending(state: SobState) -> bool:
     """No step of a fight is left: the game stands at the turn's next action or activation (or its end)."""
-    return all(isinstance(p, st.ChooseAction | st.ChooseActivation) for p in state.pending)
+    return all(isinstance(p, sp.ChooseAction | sp.ChooseActivation) for p in state.pending)
 
 
-def pending_roll(state: SobState) -> st.CombatRoll:
+def pending_roll(state: SobState) -> sp.CombatRoll:
     top = state.pending[0]
-    assert isinstance(top, st.CombatRoll), top
+    assert isinstance(top, sp.CombatRoll), top
     return top
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from sb_engine_support import model, state_of
 
-from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.game import GAME
 
-GAME = SobGame()
 
 
 def grid(board: str) -> dict[int, str]:

@@ -1,6 +1,6 @@
-"""The engine's fast paths give the answers of the plain computations they stand for (issue 13): a sweep measured on
-coordinates, facts kept per placement of the figures, the room search's pruning, the AI's nearest model, ``evolve``
-and the scenario read once (SB-GEO-4, SB-GEO-5, SB-GEO-8, SB-MOVE-1..3, SB-RECOIL-5, SB-MELEE-1)."""
+"""The engine's fast paths give the answers of the plain computations they stand for (issue 13): facts kept per
+placement of the figures, the room search's pruning, the AI's nearest model, ``evolve`` and the scenario read once
+(SB-GEO-5, SB-GEO-8, SB-MOVE-1..3, SB-RECOIL-5, SB-MELEE-1)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,16 @@ from hypothesis import strategies as hs
 from sb_engine_support import GAME, model, scenario_text, state_of
 
 from kessen.core.errors import InputError
-from kessen.core.geometry import Point, swept_overlaps_base
+from kessen.core.geometry import Point
 from kessen.core.engine import Chance, Terminal
 from kessen.core.records import evolve
 from kessen.dice import draw, stream
 from kessen.rulesets.song_of_blades.ai import nearest_to_the_enemy
 from kessen.rulesets.song_of_blades.referee import moves
 from kessen.rulesets.song_of_blades.referee.battlefield import (
-    EPS,
     Figure,
     edge_distance,
     enemies_in_contact,
-    sweeps_over,
     turned_step,
 )
 from kessen.rulesets.song_of_blades.referee.placement import placement
@@ -37,20 +35,6 @@ COORD = hs.floats(min_value=0.0, max_value=900.0, allow_nan=False)
 def fig(id: str, side: str, x: float, y: float, base_mm: int = 25) -> Figure:
     return Figure(id=id, side=side, name=id, points=30, quality=4, combat=3, size="normal", mounted=False,
                   flying=False, move="medium", special_rules=(), base_mm=base_mm, x=x, y=y)
-
-
-@settings(max_examples=500, deadline=None)
-@given(ax=COORD, ay=COORD, bx=COORD, by=COORD, ox=COORD, oy=COORD, r=hs.sampled_from([10.0, 12.5, 20.0]),
-       base=hs.sampled_from([20, 25, 40, 50]))
-def test_sb_geo_4_sweeps_over_agrees_with_swept_overlaps_base(ax: float, ay: float, bx: float, by: float, ox: float,
-                                                              oy: float, r: float, base: int) -> None:
-    """SB-GEO-4: whether a base swept from a to b passes through another base is the same answer, to the last bit,
-    on coordinates as through core geometry's Points."""
-    o = fig("O", "Blue", ox, oy, base)
-    a, b = Point(ax, ay), Point(bx, by)
-    assert sweeps_over(a, b, r, o) == swept_overlaps_base(a, b, r, o.centre, o.r, EPS)
-    near = Point(ox + o.r + r - 0.5, oy)  # a sweep ending just inside the other base
-    assert sweeps_over(a, near, r, o) == swept_overlaps_base(a, near, r, o.centre, o.r, EPS)
 
 
 @settings(max_examples=300, deadline=None)

@@ -22,7 +22,7 @@ from kessen.i18n import LANGUAGES, catalogue
 from kessen.match import Match
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 from kessen.rulesets.song_of_blades.referee.melee import attack_roll
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room, recoil_choices, recoil_options
@@ -117,7 +117,9 @@ def test_sb_move_1_a_move_of_the_full_length_to_three_decimals_is_legal() -> Non
 @pytest.mark.parametrize(
     ("extra", "blue", "text", "rule", "reason"),
     [
-        ({}, [model("B", 700, 700)], "move A to 100,221", "SB-MOVE-1", "A moves at most 120 mm (medium); 100,221 is 121.0 mm away"),
+        ({}, [model("B", 700, 700)], "move A to 100,221", "SB-MOVE-1", "A moves at most 120 mm (medium); 100,221 is 121 mm away"),
+        ({}, [model("B", 700, 700)], "move A to 100,220.002", "SB-MOVE-1",
+         "A moves at most 120 mm (medium); 100,220.002 is 120.002 mm away"),
         ({}, [model("B", 100, 160)], "move A to 100,200", "SB-MOVE-2", "the path crosses B's base"),
         ({}, [model("B", 700, 700)], "move A to 5,100", "SB-MOVE-2", "5,100 is off the table for A's base"),
         ({"drop_areas": [{"rect": [140.0, 0.0, 160.0, 900.0], "drop_mm": 100}]}, [model("B", 700, 700)], "move A to 200,100",
@@ -131,7 +133,7 @@ def test_sb_move_1_a_move_of_the_full_length_to_three_decimals_is_legal() -> Non
         ({}, [model("B", 700, 700)], "attack B", "SB-MELEE-1", "B is not in base contact with A"),
         ({}, [model("B", 700, 700)], "stand up", "SB-DOWN-2", "A is not fallen"),
     ],
-    ids=["too far", "through a base", "off the table", "into a drop", "through impassable", "into contact from contact",
+    ids=["too far", "just too far", "through a base", "off the table", "into a drop", "through impassable", "into contact from contact",
          "another model", "nowhere", "attack out of contact", "stand up standing"],
 )
 def test_sb_move_2_sb_move_3_illegal_moves_are_refused_with_the_rule_and_change_nothing(
@@ -235,8 +237,8 @@ def test_sb_recoil_1_undo_returns_the_identical_state() -> None:
 @pytest.mark.parametrize(
     ("text", "rule", "reason"),
     [
-        ("recoil to 140,20", "SB-RECOIL-1", "a recoil moves one base depth (25 mm); 140,20 is 15.0 mm from B"),
-        ("recoil to 152,20", "SB-RECOIL-1", "a recoil moves one base depth (25 mm); 152,20 is 27.0 mm from B"),
+        ("recoil to 140,20", "SB-RECOIL-1", "a recoil moves one base depth (25 mm); 140,20 is 15 mm from B"),
+        ("recoil to 152,20", "SB-RECOIL-1", "a recoil moves one base depth (25 mm); 152,20 is 27 mm from B"),
         ("recoil to 100,45", "SB-GEO-5", "B recoils away from A, never toward it"),
         ("recoil to 146.651,32.5", "SB-GEO-5", "the recoil path crosses C's base"),
         ("recoil to 125,-5", "SB-GEO-1", "125,-5 is off the table"),
@@ -420,7 +422,7 @@ def test_sb_dis_5_sb_fall_1_the_odds_beside_a_choice_are_those_of_that_choice() 
     state, _ = step(state, GAME.parse(state, node, "move B to 40,100"))
     order = decision(state, "hack order")
     pending = state.pending[0]
-    assert isinstance(pending, st.Disengaging)
+    assert isinstance(pending, sp.Disengaging)
     for hacker in order.options:
         assert isinstance(hacker, opt.Hacker)
         roll = free_hack(pending.setup, pending.setup.enemies[pending.positions.index(hacker.model)])

@@ -11,7 +11,7 @@ from sb_engine_support import at, chance, decision, model, pending_roll, ready, 
 
 from kessen.core.geometry import Point, Rect, swept_overlaps_base
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
     STICKS_MM,
@@ -139,7 +139,7 @@ def test_sb_geo_8_sb_melee_7_long_is_edge_to_edge_inclusive_15mm() -> None:
     state = ready(state, "Red", "A", 1)
     state = step(state, opt.Attack("B"))[0]
     state = step(state, MeleeOutcome("attacker", "gruesome_kill", "defender"))[0]
-    assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]  # 120 mm and 121 mm
+    assert [p.model for p in state.pending if isinstance(p, sp.MoraleTest)] == ["F1"]  # 120 mm and 121 mm
 
 
 # --- SB-RECOIL ---------------------------------------------------------------------------------------------------
@@ -194,7 +194,7 @@ def test_sb_recoil_3_several_new_enemies_the_recoiling_player_picks_one_hacker()
     assert (hack.attacker, hack.kind) == ("E2", "recoil_hack")
     assert hack.roll.defender_enemies_in_contact == 2  # SB-OUT-3: E1 and E2 both count against B
     state, events = step(state, MeleeOutcome("none", "nothing", "none"))
-    assert not any(isinstance(p, (st.CombatRoll, st.ChooseRecoilHacker)) for p in state.pending)  # one hack in total
+    assert not any(isinstance(p, (sp.CombatRoll, sp.ChooseRecoilHacker)) for p in state.pending)  # one hack in total
 
 
 def test_sb_recoil_3_hack_kill_applies_normally() -> None:
@@ -223,7 +223,7 @@ def test_sb_recoil_5_free_hack_on_a_leaving_model_with_no_room_is_a_fall() -> No
     state = step(state, retreat)[0]
     node = chance(state, "free hack")
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging) and top.setup.enemies[0].can_recoil is False
+    assert isinstance(top, sp.Disengaging) and top.setup.enemies[0].can_recoil is False
     expected = melee(Melee(attacker_combat=3, defender_combat=3, free_hack=True, defender_can_recoil=False))
     assert results(node) == expected
     assert results(node).probability(lambda o: o.result == "recoil") == 0
@@ -247,7 +247,7 @@ def test_sb_recoil_5_room_to_recoil_is_judged_per_hacker() -> None:
     assert (charge.purpose, charge.toward) == ("charge", "Z")
     state = step(state, charge)[0]
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging)
+    assert isinstance(top, sp.Disengaging)
     room = {hacker: top.setup.enemies[top.positions.index(hacker)].can_recoil for hacker in top.hackers}
     assert room == {"E1": False, "E2": True}
     for hacker in ("E1", "E2"):
@@ -299,7 +299,7 @@ def test_sb_follow_3_after_the_recoil_hack_and_only_if_still_there() -> None:
     state = step(state, decision(state, "recoil").options[0])[0]
     chance(state, "combat roll")  # E's hack first
     killed, _ = step(state, MeleeOutcome("attacker", "kill", "defender"))
-    assert not any(isinstance(p, st.OfferFollowUp) for p in killed.pending)
+    assert not any(isinstance(p, sp.OfferFollowUp) for p in killed.pending)
     missed, _ = step(state, MeleeOutcome("defender", "nothing", "none"))
     decision(missed, "follow-up")
     followed, _ = step(missed, opt.FollowUp(True))

@@ -16,10 +16,9 @@ from kessen.dice import Stream, draw, stream
 from kessen.rulesets.song_of_blades.referee import game as g
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee.battlefield import EPS
-from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.game import GAME
 from kessen.rulesets.song_of_blades.referee.state import SobState
 
-GAME = SobGame()
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
 
 
@@ -44,7 +43,7 @@ def assert_table_sound(state: SobState) -> None:
 
 def play_out(state: SobState, rng: Stream) -> SobState:
     for _ in range(20_000):
-        node = g.node(state)
+        node = g.GAME.node(state)
         if isinstance(node, Terminal):
             return state
         if isinstance(node, Chance):
@@ -52,7 +51,7 @@ def play_out(state: SobState, rng: Stream) -> SobState:
         else:
             choice = busy_choice(rng, node)
             assert GAME.describe(state, choice, "en")
-        state, events = g.apply(state, choice)
+        state, events = g.GAME.apply(state, choice)
         for event in events:
             assert GAME.narrate(event, "en")
         assert_table_sound(state)
@@ -128,7 +127,7 @@ def test_sb_geo_1_sb_geo_3_sb_turn_4_random_tables_stay_sound(seed: int) -> None
     except InputError:
         pytest.skip("the random warbands do not fit this table")
     end = play_out(state, rng)
-    assert isinstance(g.node(end), Terminal)
+    assert isinstance(g.GAME.node(end), Terminal)
 
 
 @pytest.mark.parametrize("seed", range(6))

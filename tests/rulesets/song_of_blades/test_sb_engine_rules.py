@@ -32,6 +32,7 @@ from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee import game as g
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import enemies_in_contact
 from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup
 from kessen.rulesets.song_of_blades.referee.state import SobState
@@ -107,7 +108,7 @@ def test_sb_melee_7_gruesome_kill_of_the_attacker_tests_its_friends() -> None:
     assert gruesome == MeleeOutcome("defender", "gruesome_kill", "attacker")
     state, _ = step(state, gruesome)
     assert state.figure("A") is None
-    assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["R2"]
+    assert [p.model for p in state.pending if isinstance(p, sp.MoraleTest)] == ["R2"]
 
 
 # --- SB-PRIO -----------------------------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ def test_sb_dis_2_sb_dis_8_each_active_enemy_hacks_outnumbering_fixed() -> None:
     red = [model("E1", 375, 400), model("E2", 400, 425, state="fallen"), model("E3", 400, 375, state="transfixed")]
     state = leave(red, model("B", 400, 400))
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging) and top.hackers == ("E1",)
+    assert isinstance(top, sp.Disengaging) and top.hackers == ("E1",)
     node = chance(state, "free hack")
     assert top.setup.failed_morale is False
     # B: d6 + 3 − 1 defensively against E1: d6 + 3: the exact free-hack distribution of `melee`
@@ -193,7 +194,7 @@ def test_sb_dis_4_mounted_leaver_hacked_only_by_mounted() -> None:
     red = [model("Foot", 375, 400, combat=4), model("Horse", 400, 425, mounted=True)]
     state = leave(red, model("B", 400, 400, mounted=True))
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging) and top.hackers == ("Horse",)
+    assert isinstance(top, sp.Disengaging) and top.hackers == ("Horse",)
     chance(state, "free hack")  # no order to choose with one hacker
     enemy = top.setup.enemies[top.positions.index("Horse")]
     from kessen.rulesets.song_of_blades.rules.disengaging import free_hack
@@ -231,7 +232,7 @@ def test_sb_dis_6_kill_ends_the_sequence() -> None:
     state = step(state, opt.Hacker("E2"))[0]
     state, events = step(state, KILL)
     assert state.figure("B") is None and types(events).count("combat_roll") == 1
-    assert not any(isinstance(p, st.Disengaging) for p in state.pending)
+    assert not any(isinstance(p, sp.Disengaging) for p in state.pending)
 
 
 def flee_setup(f_state: str = "standing") -> SobState:
@@ -251,7 +252,7 @@ def test_sb_dis_7_sb_mor_3_fleeing_model_takes_lethal_hacks() -> None:
     state, _ = step(flee_setup(), MoraleOutcome(1, "flees", 1))
     node = chance(state, "free hack")
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
+    assert isinstance(top, sp.Disengaging) and top.setup.failed_morale and top.then is None and top.flee_moves == 1
     # E: d6 + 3 against F: d6 + 2 defensive; every E win is a kill or gruesome kill (lethal), never a fall or recoil
     assert results(node).probability(lambda o: o.result in ("fall", "recoil")) == 0
     assert results(node).probability(lambda o: o.winner == "attacker") == F(21, 36)  # P(d6 + 1 > d6') = 21/36
@@ -268,7 +269,7 @@ def test_sb_down_8_sb_down_3_fallen_model_that_fails_morale_is_not_hacked() -> N
     disengages, and no free hack is made on it (free hacks are only on standing models). [DECISION: it stays where it
     is, still fallen.]"""
     state, events = step(flee_setup("fallen"), MoraleOutcome(2, "flees", 2))
-    assert not any(isinstance(p, st.Disengaging) for p in state.pending)
+    assert not any(isinstance(p, sp.Disengaging) for p in state.pending)
     assert at(state.get("F"), 300, 450) and state.get("F").state == "fallen"
     assert "fled" not in types(events)
 
@@ -311,7 +312,7 @@ def test_sb_mor_1_sb_turn_2_only_gruesome_kills_trigger_tests() -> None:
     state = ready(state_of(red, blue), "Red", "A")
     state = step(state, opt.Attack("B"))[0]
     state, events = step(state, KILL)
-    assert "morale_test" not in types(events) and not any(isinstance(p, st.MoraleTest) for p in state.pending)
+    assert "morale_test" not in types(events) and not any(isinstance(p, sp.MoraleTest) for p in state.pending)
 
 
 def test_sb_move_4_flight_off_the_table_is_a_casualty() -> None:
@@ -538,7 +539,7 @@ def test_sb_turn_1_roll_off_even_and_order_kept() -> None:
     assert events[0] == ev.RollOff(first="Blue", first_die=5, side="Red", side_die=2)
     state = turn_of(state, "Blue")
     seen = []
-    while not isinstance(g.node(state), Terminal):
+    while not isinstance(g.GAME.node(state), Terminal):
         seen.append((state.turn.round, state.turn.active))
         state = step(state, opt.EndTurn())[0]
     assert seen == [(1, "Blue"), (1, "Red"), (2, "Blue"), (2, "Red"), (3, "Blue"), (3, "Red")]
@@ -548,7 +549,7 @@ def test_sb_turn_4_last_round_draw_on_equal_fractions() -> None:
     """SB-TURN-4: after the last round with no casualties (0 of each side's points lost) the game is a draw."""
     state = turn_of(state_of([model("A", 100, 100)], [model("B", 800, 800)], turns=1), "Red")
     state, events = play(state, opt.EndTurn(), opt.EndTurn())
-    end = g.node(state)
+    end = g.GAME.node(state)
     assert isinstance(end, Terminal) and end.winner is None
     assert events[-3:] == [
         ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
@@ -562,7 +563,7 @@ def test_sb_turn_4_side_wiped_out_ends_at_once() -> None:
     state = ready(state_of([model("A", 100, 100)], [model("B", 125, 100)], turns=5), "Red", "A")
     state = step(state, opt.Attack("B"))[0]
     state, events = step(state, KILL)
-    end = g.node(state)
+    end = g.GAME.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red" and state.turn.round == 1
     assert list(events[-3:]) == [
         ev.PointsLost(side="Red", models=0, points=0, starting_points=30),
@@ -585,7 +586,7 @@ def test_sb_turn_4_smaller_fraction_of_points_lost_wins() -> None:
     state = step(state, opt.EndTurn())[0]
     state = replace(state, casualties=state.casualties + (st.Casualty("A2", "Red", 30, "test"),))  # Red 30/90
     state, _ = step(state, opt.EndTurn())
-    end = g.node(state)
+    end = g.GAME.node(state)
     assert isinstance(end, Terminal) and end.winner == "Red"
     # 45/90 = 1/2 > 2/5: Blue would win
     worse = replace(state, casualties=state.casualties + (st.Casualty("X", "Red", 15, "test"),))
@@ -610,7 +611,7 @@ def test_sb_dis_input_shape_matches_the_procedure() -> None:
     red = [model("E1", 375, 400, combat=2), model("E2", 400, 425, combat=4)]
     state = leave(red, model("B", 400, 400))
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging)
+    assert isinstance(top, sp.Disengaging)
     assert top.setup == Disengage(combat=3, enemies=(HackingEnemy(combat=2), HackingEnemy(combat=4)))
 
 

@@ -10,7 +10,7 @@ import tomli_w
 from sb_engine_support import model, scenario_text
 
 from kessen.core.errors import InputError
-from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.game import GAME
 from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.scenario import load_scenario
 
@@ -19,7 +19,7 @@ SOURCE = "scenarios/bridge.toml"
 
 def load(red: list[dict[str, Any]] | None = None, blue: list[dict[str, Any]] | None = None, **extra: Any) -> SobState:
     text = scenario_text(red if red is not None else [model("A", 100, 100)], blue if blue is not None else [model("B", 300, 100)], **extra)
-    return SobGame().load_scenario(text, SOURCE)
+    return GAME.load_scenario(text, SOURCE)
 
 
 def refused(field: str, value: str, **kwargs: Any) -> InputError:
@@ -48,7 +48,7 @@ def test_sb_scenario_defaults_and_derived_profile() -> None:
 def test_sb_scenario_integers_accepted_as_coordinates() -> None:
     """§3.4: coordinates are numbers: TOML integers are accepted as well as floats."""
     text = scenario_text([model("A", 100, 100) | {"x": 100}], [model("B", 300, 100)], impassable=[[400, 400, 500, 500]])
-    state = SobGame().load_scenario(text, SOURCE)
+    state = GAME.load_scenario(text, SOURCE)
     assert state.get("A").x == 100 and state.table.impassable[0].x1 == 500
 
 
@@ -88,11 +88,11 @@ def test_sb_scenario_side_names_and_counts() -> None:
     """§3.4: exactly two sides with different names, each with at least one model."""
     text = tomli_w.dumps({"name": "t", "sides": [{"side": "Red", "models": [model("A", 100, 100)]}, {"side": "Red", "models": [model("B", 300, 100)]}]})
     with pytest.raises(InputError, match=r"^scenarios/bridge\.toml: sides\[1\]\.side: duplicate side name \(got 'Red'\)$"):
-        SobGame().load_scenario(text, SOURCE)
+        GAME.load_scenario(text, SOURCE)
     refused("sides[1].models", "[]", blue=[])
     one = tomli_w.dumps({"name": "t", "sides": [{"side": "Red", "models": [model("A", 100, 100)]}]})
     with pytest.raises(InputError, match=r"^scenarios/bridge\.toml: sides\[1\]: required field is missing"):
-        SobGame().load_scenario(one, SOURCE)
+        GAME.load_scenario(one, SOURCE)
 
 
 def test_sb_scenario_sb_geo_1_base_off_the_table() -> None:
@@ -159,7 +159,7 @@ def test_sb_scenario_examples_load() -> None:
 
     folder = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
     for path in sorted(folder.glob("*.toml")):
-        state = SobGame().load_scenario(path.read_text(encoding="utf-8"), str(path))
+        state = GAME.load_scenario(path.read_text(encoding="utf-8"), str(path))
         assert len(state.skirmish.sides) == 2 and state.figures
 
 
@@ -195,7 +195,7 @@ def test_sb_scenario_at_the_limits_plays_to_the_end() -> None:
     from kessen.core.engine import Terminal
     from kessen.core.replay import play
 
-    game = SobGame()
+    game = GAME
     state = game.load_scenario(AT_THE_LIMITS.read_text(encoding="utf-8"), str(AT_THE_LIMITS))
     assert [len(state.side_figures(side)) for side in state.skirmish.sides] == [50, 50]
     assert (state.table.width, state.table.depth, state.skirmish.turns) == (3000, 3000, 30)

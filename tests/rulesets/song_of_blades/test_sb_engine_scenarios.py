@@ -25,7 +25,7 @@ from sb_engine_support import (
 
 from kessen.core.geometry import Point, Rect, gap, segment_enters_rect, segment_point_distance
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, Table, edge_distance
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_options
 from kessen.rulesets.song_of_blades.referee.state import SobState
@@ -172,7 +172,7 @@ def test_sb_recoil_5_sb_out_1_sc4_surrounded_falls_no_hack() -> None:
     assert forced(state, 5, 6) == FALL  # A 8, B 6 + 3 − 3 = 6: odd, not double → fall
     state, events = step(state, FALL)
     assert at(state.get("B"), 400, 400) and state.get("B").state == "fallen"
-    assert not any(isinstance(p, st.CombatRoll) for p in state.pending)
+    assert not any(isinstance(p, sp.CombatRoll) for p in state.pending)
     assert types(events).count("combat_roll") == 1
 
 
@@ -232,7 +232,7 @@ def test_sb_recoil_3_sb_down_5_sc5_inactive_enemy_no_hack(e_state: str) -> None:
     """SC-5, SB-RECOIL-3, SB-DOWN-5: a fallen or transfixed E makes no free hack on the recoiled model."""
     state = sc5_after_recoil(e_state)
     assert at(state.get("B"), 150, 100)
-    assert not any(isinstance(p, st.CombatRoll) for p in state.pending)
+    assert not any(isinstance(p, sp.CombatRoll) for p in state.pending)
 
 
 # --- SC-6 -------------------------------------------------------------------------------------------------
@@ -256,7 +256,7 @@ def test_sb_recoil_4_sb_geo_3_sc6_recoil_from_several_no_hacks() -> None:
     b2, e = state.get("B"), state.get("E2")
     assert at(b2, 425, 400)
     assert gap(b2.centre, b2.r, e.centre, e.r) == pytest.approx(10.36, abs=0.01)
-    assert not any(isinstance(p, st.CombatRoll) for p in state.pending)
+    assert not any(isinstance(p, sp.CombatRoll) for p in state.pending)
     assert "combat_roll" not in types(events)
 
 
@@ -300,7 +300,7 @@ def test_sb_recoil_6_sb_fall_1_sc7_off_the_bridge_killed() -> None:
     assert state.figure("B") is None
     removed = [e for e in events if e.type == "removed"]
     assert [(e.model, e.how) for e in removed] == [("B", "falling")]  # type: ignore[attr-defined]
-    assert "morale_test" not in types(events) and not any(isinstance(p, st.MoraleTest) for p in state.pending)
+    assert "morale_test" not in types(events) and not any(isinstance(p, sp.MoraleTest) for p in state.pending)
     assert state.casualties[-1].model == "B"
 
 
@@ -377,7 +377,7 @@ def test_sb_follow_1_sc9_option_off_no_follow_up() -> None:
     """SC-9, SB-FOLLOW-1: with the option off, nobody is asked and A stays at (100, 100)."""
     state = step(attack_until_roll(sc1(), "A", "B"), RECOIL)[0]
     state, _ = step(state, decision(state, "recoil").options[0])
-    assert not any(isinstance(p, st.OfferFollowUp) for p in state.pending)
+    assert not any(isinstance(p, sp.OfferFollowUp) for p in state.pending)
     assert at(state.get("A"), 100, 100)
 
 
@@ -387,7 +387,7 @@ def test_sb_follow_2_sc9_no_follow_up_against_free_disengage(profile: dict[str, 
     state = step(sc9(**profile), RECOIL)[0]
     state, _ = step(state, decision(state, "recoil").options[0])
     assert at(state.get("B"), 150, 100)
-    assert not any(isinstance(p, st.OfferFollowUp) for p in state.pending)
+    assert not any(isinstance(p, sp.OfferFollowUp) for p in state.pending)
     assert at(state.get("A"), 100, 100)
 
 
@@ -399,7 +399,7 @@ def test_sb_follow_4_sc9_no_follow_up_while_engaged() -> None:
     state = step(state, RECOIL)[0]
     state, _ = step(state, decision(state, "recoil").options[0])
     assert at(state.get("B"), 150, 100)
-    assert not any(isinstance(p, st.OfferFollowUp) for p in state.pending)
+    assert not any(isinstance(p, sp.OfferFollowUp) for p in state.pending)
     assert at(state.get("A"), 100, 100)
 
 
@@ -419,7 +419,7 @@ def sc10() -> tuple[SobState, opt.Move]:
 
 def hack_outcome(state: SobState, hacker: str, hacker_die: int, victim_die: int) -> MeleeOutcome:
     top = state.pending[0]
-    assert isinstance(top, st.Disengaging) and top.hackers[0] == hacker
+    assert isinstance(top, sp.Disengaging) and top.hackers[0] == hacker
     enemy = top.setup.enemies[top.positions.index(hacker)]
     return combat_roll(free_hack(top.setup, enemy), hacker_die, victim_die)
 
@@ -465,7 +465,7 @@ def test_sb_dis_6_sc10_fall_stops_the_hacks() -> None:
     assert hack_outcome(state, "E1", 2, 1) == FALL
     state, _ = step(state, FALL)
     assert at(state.get("B"), 400, 400) and state.get("B").state == "fallen"
-    assert not any(isinstance(p, st.Disengaging) for p in state.pending)
+    assert not any(isinstance(p, sp.Disengaging) for p in state.pending)
 
 
 # --- SC-11 ------------------------------------------------------------------------------------------------
@@ -491,7 +491,7 @@ def test_sb_melee_7_sb_mor_1_sc11_gruesome_kill_morale() -> None:
     assert state.figure("B") is None
     b = sc11().get("B")
     assert edge_distance(b, state.get("F1")) == pytest.approx(165.0) and edge_distance(b, state.get("F2")) == pytest.approx(185.0)
-    assert [p.model for p in state.pending if isinstance(p, st.MoraleTest)] == ["F1"]
+    assert [p.model for p in state.pending if isinstance(p, sp.MoraleTest)] == ["F1"]
     assert results(chance(state, "morale test")).probability(lambda o: o.result == "stands") == F(1, 8)  # Q4: (1/2)^3
 
 
@@ -501,7 +501,7 @@ def test_sb_melee_7_sc11_ordinary_kill_no_morale() -> None:
     kill = MeleeOutcome("attacker", "kill", "defender")
     assert forced(state, 4, 1) == kill
     state, events = step(state, kill)
-    assert state.figure("B") is None and not any(isinstance(p, st.MoraleTest) for p in state.pending)
+    assert state.figure("B") is None and not any(isinstance(p, sp.MoraleTest) for p in state.pending)
     assert "morale_test" not in types(events)
 
 

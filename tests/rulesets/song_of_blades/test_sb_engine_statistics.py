@@ -49,7 +49,7 @@ def test_sb_out_1_engine_attacks_match_exact_distribution() -> None:
     n = 3_000
     for _ in range(n):
         outcome = draw(node.dist, rng)
-        _, events = g.apply(state, outcome)
+        _, events = g.GAME.apply(state, outcome)
         result = next(e for e in events if e.type == "combat_roll")
         observed[(result.verdict, result.result)] += 1  # type: ignore[attr-defined]
     exact: dict[Any, Any] = {}

@@ -13,8 +13,8 @@ from kessen.core.engine import Chance, Decision, Terminal
 from kessen.dice import draw, stream
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.song_of_blades.referee import game as g
-from kessen.rulesets.song_of_blades.referee import state as st
-from kessen.rulesets.song_of_blades.referee.options import DecisionKind
+from kessen.rulesets.song_of_blades.referee import steps as sp
+from kessen.rulesets.song_of_blades.referee.steps import DecisionKind
 from kessen.rulesets.song_of_blades.scenario import swap_deployment
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
@@ -24,11 +24,11 @@ def test_sb_turn_1_start_stands_at_the_roll_off_and_the_turn_is_a_queue_of_steps
     """SB-TURN-1: a new game stands at the roll-off (no events before it); once it is rolled the turn's first step
     is the activation of the side that won it, a step of the queue like every other."""
     state, events = GAME.start(state_of([model("A", 100, 100)], [model("B", 300, 300)]))
-    assert events == () and state.pending == (st.RollOff(),)
+    assert events == () and state.pending == (sp.RollOff(),)
     roll = GAME.node(state)
     assert isinstance(roll, Chance) and roll.kind == "roll-off"
     after, _ = GAME.apply(state, roll.dist.outcomes()[0])
-    assert after.pending == (st.ChooseActivation(),)
+    assert after.pending == (sp.ChooseActivation(),)
     node = GAME.node(after)
     assert isinstance(node, Decision) and node.kind == "activation" and node.player == after.turn.active
 
@@ -38,12 +38,12 @@ def test_sb_turn_3_each_node_is_built_once_per_state() -> None:
     state = GAME.load_scenario((EXAMPLES / "warband-skirmish.toml").read_text(encoding="utf-8"), "warband")
     rng = stream(3)
     for _ in range(200):
-        node = g.node(state)
-        assert g.node(state) is node
+        node = g.GAME.node(state)
+        assert g.GAME.node(state) is node
         if isinstance(node, Terminal):
             break
         choice = draw(node.dist, rng) if isinstance(node, Chance) else node.options[0]
-        state, _ = g.apply(state, choice)
+        state, _ = g.GAME.apply(state, choice)
 
 
 def test_sb_turn_3_decisions_have_a_documented_kind_and_name_who_acts() -> None:
@@ -54,7 +54,7 @@ def test_sb_turn_3_decisions_have_a_documented_kind_and_name_who_acts() -> None:
     for path in sorted(EXAMPLES.glob("*.toml")):
         state = GAME.load_scenario(path.read_text(encoding="utf-8"), str(path))
         rng, random = stream(8), RandomDecider(stream(9))
-        while not isinstance(node := g.node(state), Terminal):
+        while not isinstance(node := g.GAME.node(state), Terminal):
             if isinstance(node, Decision):
                 assert node.kind in kinds, node.kind
                 assert (node.actor == "") == (node.kind == "activation"), node
@@ -63,7 +63,7 @@ def test_sb_turn_3_decisions_have_a_documented_kind_and_name_who_acts() -> None:
                 choice = random.decide(state, node)
             else:
                 choice = draw(node.dist, rng)
-            state, _ = g.apply(state, choice)
+            state, _ = g.GAME.apply(state, choice)
     assert {"activation", "move"} <= seen
 
 

@@ -11,8 +11,8 @@ import pytest
 from pydantic import BaseModel
 
 from kessen.rulesets import get_ruleset
-from kessen.rulesets.song_of_blades.referee.game import SobGame
-from kessen.rulesets.song_of_blades.referee.options import DecisionKind
+from kessen.rulesets.song_of_blades.referee.game import GAME
+from kessen.rulesets.song_of_blades.referee.steps import DecisionKind
 from kessen.rulesets.song_of_blades.scenario import Scenario
 
 MODELS: list[type[BaseModel]] = [p.input_model for p in get_ruleset("song-of-blades").procedures.values()] + [Scenario]
@@ -47,7 +47,7 @@ def test_sb_scenario_doc_names_every_field_and_its_example_loads() -> None:
         assert f"`{path.rsplit('.', 1)[1]}`" in text, path
     example = re.search(r"```toml\n(.*?)```", text, re.S)
     assert example is not None
-    state = SobGame().load_scenario(example.group(1), str(DOC))
+    state = GAME.load_scenario(example.group(1), str(DOC))
     assert state.skirmish.name == "Hedge fight" and state.follow_up and len(state.table.obstacles) == 1
 
 

@@ -18,12 +18,11 @@ from kessen.dice import draw, stream
 from kessen.i18n import LANGUAGES, catalogue
 from kessen.rulesets.song_of_blades.referee import game as g
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee.game import SobGame
+from kessen.rulesets.song_of_blades.referee.game import GAME
 from kessen.rulesets.song_of_blades.referee.state import SobState
 from kessen.rulesets.song_of_blades.rules.melee import MeleeDice, MeleeOutcome
 from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, ActivationOutcome, MoraleDice, MoraleOutcome
 
-GAME = SobGame()
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "song-of-blades"
 # what must never reach a player: Python's words and brackets, quotes, a field left unfilled, a_code_word
 RAW = re.compile(r"None|True|False|[\[\]{}'\"]|\w_\w")
@@ -146,11 +145,11 @@ def reports(state: SobState, seed: int) -> list[Event]:
     rng = stream(seed)
     events: list[Event] = []
     for _ in range(20_000):
-        node = g.node(state)
+        node = g.GAME.node(state)
         if isinstance(node, Terminal):
             return events
         choice = draw(node.dist, rng) if isinstance(node, Chance) else busy_choice(rng, node)
-        state, new = g.apply(state, choice)
+        state, new = g.GAME.apply(state, choice)
         events.extend(new)
     raise AssertionError("the game did not end")
 
@@ -188,24 +187,24 @@ def test_sb_turn_3_every_prompt_names_who_acts() -> None:
     rng = stream(4)
     met: set[str] = set()
     for _ in range(20_000):
-        node = g.node(state)
+        node = g.GAME.node(state)
         if isinstance(node, Terminal):
             break
         if isinstance(node, Decision):
             for lang in LANGUAGES:
                 last = GAME.show(state, lang).splitlines()[-1]
-                assert who_acts(state, node) in last, (node.what, lang, last)
-            met.add(node.what)
+                assert who_acts(state, node) in last, (node.kind, lang, last)
+            met.add(node.kind)
             choice = busy_choice(rng, node)
         else:
             choice = draw(node.dist, rng)
-        state, _ = g.apply(state, choice)
+        state, _ = g.GAME.apply(state, choice)
     assert {"activation", "move"} <= met
 
 
 def who_acts(state: SobState, node: Decision) -> str:
     """The name a prompt must carry: the side choosing a model to activate, else the model concerned."""
-    if node.what == "activation":
+    if node.kind == "activation":
         return node.player
     if state.pending:
         top = state.pending[0]

@@ -8,9 +8,8 @@ import string
 from rich.markup import escape
 
 from kessen.core.board import Board, BoardModel, TerrainPiece
-from kessen.core.engine import Decision
+from kessen.core.engine import Decision, Node
 from kessen.i18n import text
-from kessen.rulesets.armies_clash.referee.machine import MACHINE
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Terrain
 from kessen.rulesets.armies_clash.text import prompt
@@ -38,13 +37,13 @@ def level_glyph(elevation: int) -> str:
     return "." if elevation == 0 else "+" if elevation >= 10 else str(elevation)
 
 
-def render_board(state: AcState, lang: str) -> str:
+def draw(state: AcState, node: Node, lang: str) -> str:
     """The grid with its terrain and every piece, a legend, the heights of the ground when it is not all level,
     then the units and their stands (with the terrain each stands on), the solos and objectives.
 
     Each unit gets a letter (upper case for side a, lower case for side b); a casualty is shown dim; an unattached
     solo is ``@``; a destroy objective's square ``*``. Empty squares show their terrain. The last line names who
-    decides now.
+    decides now (*node*, the node the state stands at).
     """
     grid = state.grid
     letters: dict[str, str] = {}
@@ -112,7 +111,6 @@ def render_board(state: AcState, lang: str) -> str:
     for o in state.static.objectives:
         extra = f" {state.hp_of(o.id)}hp" if o.kind == "destroy" else ""
         lines.append(f"[yellow]*[/] {escape(o.id)}: {text(RULESET_ID, o.kind, lang)} ({o.side}){extra}")
-    node = MACHINE.node(state)
     if isinstance(node, Decision):
         lines.append(f"[bold]▶ {escape(prompt(state, node, lang))}[/bold]")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from kessen.rulesets.armies_clash.rules.ending import DecisiveRoutQuestion, deci
 from kessen.rulesets.armies_clash.rules.initiative import InitiativeEntry as Entry
 from kessen.rulesets.armies_clash.rules.initiative import InitiativeQuestion, initiative
 from kessen.rulesets.armies_clash.rules.morale import MoraleQuestion, morale
-from kessen.rulesets.armies_clash.rules.profiles import Ability, Attack, AttackKind, Cover, Formation
+from kessen.rulesets.armies_clash.profiles import Ability, Attack, AttackKind, Cover, Formation
 from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, save
 
 AttackBonus = Annotated[int, Field(ge=-10, le=20)]

@@ -39,7 +39,7 @@ from kessen.rulesets.armies_clash.rules.grid import (
     overlaps,
     size_category,
 )
-from kessen.rulesets.armies_clash.rules.profiles import Attack, AttackKind
+from kessen.rulesets.armies_clash.profiles import Attack, AttackKind
 
 MAX_GRID = 100
 MAX_STANDS_PER_SIDE = 50

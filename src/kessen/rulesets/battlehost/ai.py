@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point
+from kessen.core.geometry import Point, segment_distance
 from kessen.core.records import evolve
 from kessen.dice import Dist
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     Board,
     Model,
     distance,
@@ -27,13 +27,12 @@ from kessen.rulesets.battlehost.board import (
     first_blocker,
     ground_blocks_at,
     is_engaged,
-    segment_distance,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee.options import DecisionKind
+from kessen.rulesets.battlehost.referee.steps import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
 from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named

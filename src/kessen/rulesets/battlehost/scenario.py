@@ -7,10 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from kessen.core.errors import InputError
-from kessen.core.geometry import Point, Rect
+from kessen.core.geometry import Point, Rect, overlapping
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
-from kessen.rulesets.battlehost.board import EPS, Board, radius
+from kessen.rulesets.battlehost.referee.battlefield import EPS, Board, radius
 from kessen.rulesets.battlehost.profiles import (
     MISSILE_WEAPONS,
     Attacks,
@@ -164,7 +164,7 @@ class Scenario(StrictModel):
                     if block.distance_to(c) < r - EPS:
                         raise InputError(f"{where}.x", [entry.x, entry.y], f"the base overlaps terrain[{k}] (BH-GEO-5)")
                 for other, oc, orad in placed:
-                    if (c - oc).length() - r - orad < -EPS:
+                    if overlapping(c, r, oc, orad, EPS):
                         raise InputError(f"{where}.x", [entry.x, entry.y], f"the base overlaps {other} (BH-GEO-3)")
                 placed.append((where, c, r))
 

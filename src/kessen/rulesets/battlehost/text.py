@@ -1,9 +1,8 @@
-"""battlehost in words: narration of events, the options a player chooses from, and the board drawn as text,
-all from the en/ja catalogues (``kessen/i18n/battlehost.<lang>.toml``)."""
+"""battlehost in words: narration of events, the options a player chooses from, the prompts and what the battle asks
+next, all from the en/ja catalogues (``kessen/i18n/battlehost.<lang>.toml``); the board drawn is board.py."""
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -12,8 +11,6 @@ from rich.markup import escape
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
 from kessen.i18n import catalogue, option_text, option_word
-from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.profiles import format_fight
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
@@ -21,7 +18,7 @@ from kessen.rulesets.battlehost.referee import steps as sp
 from kessen.rulesets.battlehost.referee import strikes as referee_strikes
 from kessen.rulesets.battlehost.referee.odds import shot_odds, strike_odds
 from kessen.rulesets.battlehost.rules.might import die_score
-from kessen.rulesets.battlehost.rules.sides import SIDES, Side
+from kessen.rulesets.battlehost.rules.sides import Side
 
 RULESET_ID = "battlehost"
 
@@ -138,91 +135,6 @@ def _strike_at(state: st.BhState, option: op.StrikeAt, lang: str) -> str:
 
 def _strikes(lang: str, n: int) -> str:
     return _say(lang, "strikes_one") if n == 1 else _say(lang, "strikes_other", n=n)
-
-
-# --- the board -------------------------------------------------------------------------------------------------
-
-_GOOD_GLYPHS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_EVIL_GLYPHS = "abcdefghijklmnopqrstuvwxyz"
-_MORE = {"good": "+", "evil": "%"}  # models beyond the 26 letters of a side
-_MAP_COLUMNS = 64  # the widest map drawn: wider boards take more inches per column
-
-
-def glyphs(state: st.BhState) -> dict[str, str]:
-    """Each model's letter on the map: A–Z for Good, a–z for Evil, in the scenario's order; '+' and '%' beyond."""
-    out: dict[str, str] = {}
-    for side, letters in zip(SIDES, (_GOOD_GLYPHS, _EVIL_GLYPHS)):
-        for i, m in enumerate(state.side_models(side)):
-            out[m.id] = letters[i] if i < len(letters) else _MORE[side]
-    return out
-
-
-def board_map(state: st.BhState) -> tuple[list[str], int, int]:
-    """The board as rows of text: terrain blocks '#', open ground '.', each model's letter at its centre (a digit
-    for several of one side in one cell, '*' for both sides), framed by the board edge (BH-GEO-5); with the
-    inches a column and a row stand for."""
-    board = state.board
-    across = max(1, math.ceil(board.width / _MAP_COLUMNS))
-    down = 2 * across  # a character is about twice as tall as it is wide
-    columns, rows = math.ceil(board.width / across), math.ceil(board.height / down)
-    cells: dict[tuple[int, int], list[Model]] = {}
-    for m in state.models:
-        cell = (min(columns - 1, int(m.x // across)), min(rows - 1, int(m.y // down)))
-        cells.setdefault(cell, []).append(m)
-    letter = glyphs(state)
-    ruler = [" "] * columns
-    for c in range(0, columns, max(1, 12 // across)):
-        label = str(c * across)
-        if c + len(label) <= columns:
-            ruler[c : c + len(label)] = label
-    lines = ["     " + "".join(ruler), "    +" + "-" * columns + "+"]
-    for r in range(rows):
-        row = []
-        for c in range(columns):
-            here = cells.get((c, r))
-            if here:
-                sides = {m.side for m in here}
-                row.append(letter[here[0].id] if len(here) == 1 else "*" if len(sides) > 1 else str(min(9, len(here))))
-            elif any(_overlaps(block, c * across, r * down, (c + 1) * across, (r + 1) * down) for block in board.terrain):
-                row.append("#")
-            else:
-                row.append(".")
-        lines.append(f"{r * down:3} |" + "".join(row) + "|")
-    lines.append("    +" + "-" * columns + "+")
-    return lines, across, down
-
-
-def _overlaps(block: Any, x0: float, y0: float, x1: float, y1: float) -> bool:
-    return bool(block.x0 < x1 and block.x1 > x0 and block.y0 < y1 and block.y1 > y0)
-
-
-def show(state: st.BhState, node: Node, lang: str) -> str:
-    """The board for a person at the terminal: the map with its legend, every model's profile, position and
-    state, and what *node* (the state's next node) asks and of whom."""
-    if state.turn == 0:
-        header = _say(lang, "show_start", name=escape(state.name), turns=state.turns)
-    else:
-        priority = _say(lang, "show_priority", side=_word(lang, state.priority))
-        header = _say(lang, "show_header", name=escape(state.name), turn=state.turn, turns=state.turns, phase=_word(lang, state.phase), priority=priority)
-    rows, across, down = board_map(state)
-    lines = [header, *rows, _say(lang, "board_legend", across=across, down=down)]
-    letter = glyphs(state)
-    for side in SIDES:
-        lines.append(_say(lang, "show_side", side=_word(lang, side)))
-        for m in state.side_models(side):
-            lines.append("  " + _model_line(m, letter[m.id], lang))
-    lines.append(_say(lang, "now", what=next_step(state, node, lang)))
-    return "\n".join(lines)
-
-
-def _model_line(m: Model, glyph: str, lang: str) -> str:
-    might = _say(lang, "show_might", might=m.might_left) if m.is_hero else ""
-    weapon = "" if m.weapon is None else _say(lang, "show_weapon", weapon=escape(m.weapon.name), range=m.weapon.range_inches, strength=m.weapon.strength)
-    return _say(
-        lang, "show_model", glyph=glyph, name=escape(m.id), f=format_fight(m.fight, m.shoot_value), s=m.strength, d=m.defence,
-        a=m.attacks, w=m.wounds_left, wounds=m.wounds, might=might, weapon=weapon, x=f"{m.x:.2f}", y=f"{m.y:.2f}",
-        prone=_say(lang, "show_prone") if m.prone else "",
-    )
 
 
 def next_step(state: st.BhState, node: Node, lang: str) -> str:

@@ -10,13 +10,14 @@ The package map:
   LI-RESULT), ``pairing`` (LI-PAIR), ``morale`` (``morale_check``: LI-MORALE), ``withdrawal`` (``withdrawal_save``,
   ``withdrawal_move``: LI-WD), ``broken`` (``break_point``, what counts for a Break Point: LI-BREAK).
 - ``referee/``: the engine. ``state`` (models, Detachments, Formations, the frozen game state), ``phases`` (the
-  round's phases and stages, the Orders), ``steps`` (the pending steps), ``game`` (node, apply, and the ``Game``
-  object), ``setup`` (the initial state from a scenario), ``battlefield`` (distances, contact, arcs, combats,
-  Withdrawal paths), ``rounds`` (the engine's own Orders, Initiative and End phases), ``movement`` and
-  ``movement_phase`` (the engine's own Movement phase: where models may go, LI-MOVE-*), ``stages`` (§4.1 stages,
-  §4.2 activation); then one module per rules module it drives: ``targeting``, ``firing``, ``allocation`` (hits
-  allocated in order or one at a time), ``pairing``, ``close_combat``, ``morale``, ``withdrawal``, ``broken``;
-  ``notation`` (every choice as text, and refusals naming rule IDs) and ``odds`` (the exact numbers of a choice).
+  round's phases and stages, the Orders), ``steps`` (the pending steps and the decision kinds), ``machine`` (the step
+  table), ``game`` (the ``Game`` and ``ENGINE``), ``setup`` (the initial state from a scenario), ``battlefield``
+  (distances, contact, arcs, combats, Withdrawal paths), ``rounds`` (the engine's own Orders, Initiative and End
+  phases), ``movement`` and ``movement_phase`` (the engine's own Movement phase: where models may go, LI-MOVE-*),
+  ``stages`` (§4.1 stages, §4.2 activation); then one module per rules module it drives: ``targeting``, ``firing``,
+  ``allocation`` (hits allocated in order or one at a time), ``pairing``, ``close_combat``, ``morale``,
+  ``withdrawal``, ``broken``; ``notation`` (every choice as text, and refusals naming rule IDs) and ``odds`` (the
+  exact numbers of a choice).
 - ``procedures.py`` (the odds registry: pydantic inputs validated at the edge, turned into ``rules`` questions),
   ``scenario.py`` (the scenario file), ``profiles.py`` (model types, Scales, weapon profiles), ``events.py``,
   ``text.py`` (narration and option words, with the exact odds of an attack), ``board.py`` (what ``kessen board``

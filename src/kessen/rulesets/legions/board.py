@@ -13,6 +13,7 @@ import string
 from rich.markup import escape
 
 from kessen.core.board import Board, BoardModel
+from kessen.core.engine import Node
 from kessen.rulesets.legions.profiles import ARMOURED
 from kessen.rulesets.legions.referee import steps as st
 from kessen.rulesets.legions.referee.state import LiState, Model
@@ -27,8 +28,9 @@ SHARED = "*"
 """A map square holding models of more than one Detachment."""
 
 
-def render(state: LiState, lang: str) -> str:
-    """The whole board in *lang*."""
+def draw(state: LiState, node: Node, lang: str) -> str:
+    """The whole board in *lang*: Detachments and models, the battlefield to scale with its terrain, and who decides
+    next (read off the state's first step, :func:`awaiting`, which *node* stands at)."""
     symbols = detachment_symbols(state)
     lines = [
         _say(

@@ -15,6 +15,7 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from kessen.core.errors import InputError
+from kessen.core.geometry import bases_overlap
 from kessen.io.files import load_toml
 from kessen.io.validation import StrictModel
 from kessen.rulesets.legions.profiles import SCALE, ModelType
@@ -255,7 +256,7 @@ class Scenario(StrictModel):
                         if not (r - EPS <= x <= width - r + EPS and r - EPS <= y <= height - r + EPS):
                             raise InputError(f"{mw}.x", [round(x, 3), round(y, 3)], "the base must lie wholly on the battlefield (§3.8)")
                         for other, ox, oy, orad in placed:
-                            if math.hypot(x - ox, y - oy) - r - orad < -EPS:
+                            if bases_overlap(x, y, r, ox, oy, orad, EPS):
                                 raise InputError(f"{mw}.x", [round(x, 3), round(y, 3)], f"the base overlaps model {other!r}")
                         placed.append((model_id, x, y, r))
         for p in names:

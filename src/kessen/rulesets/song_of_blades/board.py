@@ -8,10 +8,12 @@ import math
 from rich.markup import escape
 
 from kessen.core.board import Board, BoardModel, TerrainPiece
+from kessen.core.engine import Decision, Node
 from kessen.core.geometry import Point
 from kessen.i18n import option_text, option_word
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.text import prompt
 
 RULESET_ID = "song-of-blades"
 COLUMNS = 45  # the map's width in characters at most; a character is twice as high as it is wide
@@ -89,6 +91,17 @@ def render_board(table: Table, figures: tuple[Figure, ...], sides: tuple[str, st
             state = option_word(RULESET_ID, lang, f.state)
             lines.append(f"    {marks[f.id]} {escape(f.id):12} {escape(f.name):20} Q{f.quality}+ C{f.combat}  ({f.x:.0f}, {f.y:.0f})  {state}")
     return lines
+
+
+def draw(state: SobState, node: Node, lang: str) -> str:
+    """The board: the map of the table with its terrain and models, the legend, the models, then the question of
+    the decision the game stands at (who decides, who acts)."""
+    turn = option_text(RULESET_ID, lang, "show_turn", side=escape(state.turn.active)) if state.turn.active else option_text(RULESET_ID, lang, "show_before_roll_off")
+    heading = option_text(RULESET_ID, lang, "show_header", name=escape(state.skirmish.name), round=state.turn.round, turns=state.skirmish.turns, turn=turn)
+    lines = render_board(state.table, state.figures, state.skirmish.sides, lang, heading=heading)
+    if isinstance(node, Decision):
+        lines.append("  " + escape(prompt(state, node, lang)))
+    return "\n".join(lines)
 
 
 def board_data(state: SobState) -> Board:

@@ -1,19 +1,16 @@
 """What a player reads: the choices of `kessen play` in the words of the catalogues (with the exact odds of each
-attack and activation), and the board; the battle report's texts are ``i18n.narrate`` of the events
-(kessen/i18n/song-of-blades.<lang>.toml)."""
+attack and activation) and the questions the decisions ask; the board drawn is board.py, the battle report's texts
+are ``i18n.narrate`` of the events (kessen/i18n/song-of-blades.<lang>.toml)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 from typing import Any
 
-from rich.markup import escape
-
-from kessen.core.engine import Decision, Node
+from kessen.core.engine import Decision
 from kessen.i18n import option_text, option_word
-from kessen.rulesets.song_of_blades.board import render_board
 from kessen.rulesets.song_of_blades.referee import options as opt
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption
 from kessen.rulesets.song_of_blades.referee.odds import activation_numbers, attack_odds
 from kessen.rulesets.song_of_blades.referee.state import SobState
@@ -58,24 +55,13 @@ def prompt(state: SobState, decision: Decision, lang: str) -> str:
     (SB-TURN-3): one sentence per kind, the catalogue's ``prompt_<kind>`` options."""
     step = state.pending[0] if state.pending else None
     fields: dict[str, object] = {"player": decision.player, "actor": decision.actor}
-    if isinstance(step, st.ChooseRecoil):
+    if isinstance(step, sp.ChooseRecoil):
         fields["winner"] = step.winner
-    elif isinstance(step, st.OfferFollowUp):
+    elif isinstance(step, sp.OfferFollowUp):
         fields["loser"] = step.loser
-    elif isinstance(step, st.ChooseAction) and state.current is not None:
+    elif isinstance(step, sp.ChooseAction) and state.current is not None:
         fields["actions"] = state.current.actions
     return _say(lang, "prompt_" + decision.kind.replace(" ", "_").replace("-", "_"), **fields)
-
-
-def show(state: SobState, lang: str, node: Node) -> str:
-    """The board: the map of the table with its terrain and models, the legend, the models, then the question of
-    the decision the game stands at (who decides, who acts)."""
-    turn = _say(lang, "show_turn", side=escape(state.turn.active)) if state.turn.active else _say(lang, "show_before_roll_off")
-    heading = _say(lang, "show_header", name=escape(state.skirmish.name), round=state.turn.round, turns=state.skirmish.turns, turn=turn)
-    lines = render_board(state.table, state.figures, state.skirmish.sides, lang, heading=heading)
-    if isinstance(node, Decision):
-        lines.append("  " + escape(prompt(state, node, lang)))
-    return "\n".join(lines)
 
 
 def _say(lang: str, key: str, **fields: object) -> str:

@@ -35,7 +35,7 @@ from kessen.rulesets.armies_clash.rules.attack import (
 from kessen.rulesets.armies_clash.rules.damage import Resistance, SoloHits
 from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance, reach_squares
 from kessen.rulesets.armies_clash.rules.movement import forced_squares
-from kessen.rulesets.armies_clash.rules.profiles import Cover, Formation
+from kessen.rulesets.armies_clash.profiles import Cover, Formation
 from kessen.rulesets.armies_clash.scenario import AttackRecord, Creature, SpellRecord
 
 Question = AttackQuestion | SoloAttackQuestion

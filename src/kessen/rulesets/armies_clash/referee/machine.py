@@ -39,10 +39,9 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable
-from typing import Any, Literal, cast
+from typing import Any
 
-from kessen.core.engine import Chance, Decision, Node, Terminal
+from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.core.steps import StepMachine, StepRule
@@ -66,6 +65,7 @@ from kessen.rulesets.armies_clash.referee import (
 from kessen.rulesets.armies_clash.referee.attack import attack_dist
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
+from kessen.rulesets.armies_clash.referee.regiment_moves import regiment_activations, regiment_options
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, other, push, then
 from kessen.rulesets.armies_clash.referee.steps import (
     AttackRoll,
@@ -106,6 +106,7 @@ from kessen.rulesets.armies_clash.referee.steps import (
     StartTurn,
     StealthRoll,
     TieBreak,
+    ask,
 )
 from kessen.rulesets.armies_clash.rules.commanders import commander_check
 from kessen.rulesets.armies_clash.rules.d20 import success_chance
@@ -114,25 +115,8 @@ from kessen.rulesets.armies_clash.rules.ending import rout_chance
 from kessen.rulesets.armies_clash.rules.morale import morale as morale_check
 from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save
 
-DecisionKind = Literal[
-    "rally", "benefit", "action", "activate", "move", "bonus", "joined_move", "piece_action", "act", "spell_targets",
-    "overflow", "place_solo", "shift", "push", "custom_objective",
-]
-"""The kinds of decision an armies-clash battle asks (``Decision.kind``; the catalogues' ``decisions`` table names
-each, docs/scenarios/armies-clash.md gives each one's notation)."""
-
-DECISION_KINDS: tuple[DecisionKind, ...] = (
-    "rally", "benefit", "action", "activate", "move", "bonus", "joined_move", "piece_action", "act", "spell_targets",
-    "overflow", "place_solo", "shift", "push", "custom_objective",
-)
-
 AUTOMATIC = ("dash", "retreat", "configure", "none", "join")
 """Actions whose part a piece plays with no further choice once it has moved (it may move on afterwards)."""
-
-
-def ask(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str, free: bool = False) -> Decision:
-    """A decision of one of the documented kinds."""
-    return Decision(player, kind, options, free=free, actor=actor)
 
 
 def _turn(state: AcState) -> Turn:
@@ -171,17 +155,18 @@ def _declare_node(state: AcState, step: DeclareAction) -> Decision:
 
 def _activation_node(state: AcState, step: ChooseActivation) -> Decision | None:
     turn = _turn(state)
-    options = actions.activate_options(state, turn)
+    options = regiment_activations(state, actions.activate_options(state, turn))
     return ask(_side(state), "activate", options, actor=turn.actor) if options else None
 
 
 def _move_node(state: AcState, step: PieceMove) -> Decision | None:
-    """A routed stand's path is the enemy general's to pick (AC-MORALE-4)."""
+    """The ends of the move the rules allow, a regiment kept together (AC-REG-4); a routed stand's path is the enemy
+    general's to pick (AC-MORALE-4)."""
     if not _active(state):
         return None
     turn = _turn(state)
     side = _side(state)
-    options = movement.move_options(state, turn)
+    options = regiment_options(state, turn)
     mover = other(side) if routed_piece(state, turn.piece) else side
     return ask(mover, "move", options, actor=turn.piece, free=len(options) > 1)
 
@@ -337,24 +322,10 @@ def _result(state: AcState) -> Terminal | None:
     return Terminal(state.winner or None, ending.summary(state)) if state.ended else None
 
 
-def _with_pending(state: AcState, pending: tuple[Hashable, ...]) -> AcState:
-    return evolve(state, pending=cast(tuple[Pending, ...], pending))
+def _with_pending(state: AcState, pending: tuple[Pending, ...]) -> AcState:
+    return evolve(state, pending=pending)
 
 
 MACHINE: StepMachine[AcState] = StepMachine(RULES, with_pending=_with_pending, result=_result, refill=rounds.next_turn)
 """The armies-clash battle on the core step machine."""
 
-
-def node(state: AcState) -> Node:
-    """The node *state* stands at."""
-    return MACHINE.node(state)
-
-
-def apply(state: AcState, choice: Any) -> tuple[AcState, tuple[Event, ...]]:
-    """The state after *choice* at the current node, settled to the next one, with the events (pure)."""
-    return MACHINE.apply(state, choice)
-
-
-def settle(state: AcState, out: list[Event]) -> AcState:
-    """*state* run through the steps that settle themselves, up to a real chance, decision or the end."""
-    return MACHINE.settle(state, out)

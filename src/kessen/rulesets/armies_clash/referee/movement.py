@@ -26,6 +26,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     Stand,
     Turn,
     lost_plus,
+    per_state,
     replace_solo,
     replace_stand,
     set_turn,
@@ -49,16 +50,21 @@ from kessen.rulesets.armies_clash.scenario import may_join
 def _mover(state: AcState, turn: Turn) -> Mover:
     piece = turn.piece
     s = state.stand(piece)
-    c = stats(state, piece)
-    side = state.side_of(piece)
     if s is not None:
-        unit = state.unit(s.unit)
-        return Mover(
-            piece, side, False, s.footprint, c.swim_ft > 0, turn.budget,
-            retreat=turn.doing == "retreat", routed=unit.routed, road_available=not turn.road_used,
-        )
+        return stand_mover(state, s, turn.budget, retreat=turn.doing == "retreat", road_available=not turn.road_used)
     solo = state.solo_named(piece)
-    return Mover(piece, side, True, solo.footprint, c.swim_ft > 0, turn.budget, road_available=not turn.road_used)
+    swimmer = stats(state, piece).swim_ft > 0
+    return Mover(piece, solo.side, True, solo.footprint, swimmer, turn.budget, road_available=not turn.road_used)
+
+
+def stand_mover(state: AcState, stand: Stand, budget: int, *, retreat: bool, road_available: bool = True) -> Mover:
+    """A stand as the movement rules see it, with *budget* squares to move (AC-MOVE-1, AC-MOVE-3, AC-MORALE-4)."""
+    unit = state.unit(stand.unit)
+    swimmer = state.creature(stand.creature).swim_ft > 0
+    return Mover(
+        stand.id, unit.side, False, stand.footprint, swimmer, budget,
+        retreat=retreat, routed=unit.routed, road_available=road_available,
+    )
 
 
 def turn_destinations(state: AcState, turn: Turn) -> list[Destination]:
@@ -81,6 +87,7 @@ def _destinations(state: AcState, turn: Turn, mover: Mover) -> list[Destination]
     )
 
 
+@per_state
 def move_options(state: AcState, turn: Turn) -> tuple[Destination | Stay, ...]:
     """Stay, or every legal end of a move (AC-MOVE-1..7). A routed stand's paths are the enemy's to pick, and
     its default runs farthest; otherwise the default closes on the nearest enemy or objective. A solo that

@@ -38,8 +38,9 @@ from kessen.core.notation import unknown, words
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.referee import options as opt
 from kessen.rulesets.armies_clash.referee.attack import attack_refusal
-from kessen.rulesets.armies_clash.referee.movement import move_refusal, push_ends_of, push_refusal
+from kessen.rulesets.armies_clash.referee.movement import move_options, move_refusal, push_ends_of, push_refusal
 from kessen.rulesets.armies_clash.referee.pieces import spell_of, stats
+from kessen.rulesets.armies_clash.referee.regiment_moves import regiment_refusal
 from kessen.rulesets.armies_clash.referee.spells import cast_refusal
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove, MoreTargets
@@ -232,12 +233,20 @@ def _move(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
         raise IllegalChoice("AC-MOVE-2", f"{decision.actor} moves now, not {f['piece']}")
     x, y = f["at"]
     stand = f.get("stand", "")
-    for option in decision.options:
+    assert state.turn is not None
+    for option in move_options(state, state.turn):
         if isinstance(option, Destination) and (option.x, option.y) == (x, y) and (option.kind == "join") == bool(stand):
             if option.stand == stand:
-                return option
-    assert state.turn is not None
+                return _kept_together(state, decision, option)
     raise IllegalChoice(*move_refusal(state, state.turn, x, y, stand))
+
+
+def _kept_together(state: AcState, decision: Decision, option: Any) -> Any:
+    """A move's end the movement rules allow, or a stand to activate, unless it breaks up a regiment (AC-REG-4)."""
+    refused = regiment_refusal(state, option)
+    if refused is not None:
+        raise IllegalChoice(*refused)
+    return offered(state, decision, option)
 
 
 def _push_to(state: AcState, decision: Decision, f: dict[str, Any]) -> Any:
@@ -328,12 +337,12 @@ FORMS: dict[str, tuple[Form, ...]] = {
     "action": _DECLARES,
     "piece_action": _DECLARES,
     "activate": (
-        Form("activate {who:id}", lambda s, dn, f: offered(s, dn, opt.Activate(f["who"]) if s.stand(f["who"]) else opt.ActivateSolo(f["who"]))),
+        Form("activate {who:id}", lambda s, dn, f: _kept_together(s, dn, opt.Activate(f["who"]) if s.stand(f["who"]) else opt.ActivateSolo(f["who"]))),
     ),
     "move": (
         Form("move {piece:id} to {at:square}", _move),
         Form("move {piece:id} to {at:square} joining {stand:id}", _move),
-        Form("stay", _fixed(opt.Stay())),
+        Form("stay", lambda s, dn, f: _kept_together(s, dn, opt.Stay())),
     ),
     "joined_move": (
         Form("stay", _fixed(opt.Stay())),

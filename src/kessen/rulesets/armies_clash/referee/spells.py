@@ -44,7 +44,7 @@ from kessen.rulesets.armies_clash.rules.grid import (
     reach_squares,
     self_origins,
 )
-from kessen.rulesets.armies_clash.rules.profiles import Attack
+from kessen.rulesets.armies_clash.profiles import Attack
 from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, automatic_damage, save, spend_spell
 from kessen.rulesets.armies_clash.scenario import SpellRecord
 

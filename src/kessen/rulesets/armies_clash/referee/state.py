@@ -10,7 +10,7 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 
 from mypy_extensions import mypyc_attr
 
-from kessen.core.records import evolve, record
+from kessen.core.records import evolve, picklable, record
 from kessen.rulesets.armies_clash.referee.steps import Pending
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Square
 from kessen.rulesets.armies_clash.rules.movement import FormationName
@@ -130,6 +130,21 @@ class Static:
     def objective(self, ident: str) -> ObjectiveEntry:
         return next(o for o in self.objectives if o.id == ident)
 
+    def __eq__(self, other: object) -> bool:
+        # the very object at once (states of one battle share it); a copy, or one read back from a pickle, field by field
+        if self is other:
+            return True
+        if not isinstance(other, Static):
+            return NotImplemented
+        # typed as plain objects: compiled, a Grid (a record, a Python class) compared as its declared type is compared
+        # by identity
+        mine: tuple[object, ...] = (self.name, self.grid, self.creatures, self.objectives, self.max_rounds)
+        theirs: tuple[object, ...] = (other.name, other.grid, other.creatures, other.objectives, other.max_rounds)
+        return mine == theirs and (self.extra_round_on_tie, self.surprised) == (other.extra_round_on_tie, other.surprised)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.max_rounds, len(self.creatures)))
+
 
 @dataclass(frozen=True, slots=True)
 class Turn:
@@ -241,6 +256,8 @@ class AcState:
             o.square for o in self.static.objectives if o.kind == "destroy" and o.square is not None and self.hp_of(o.id) == 0
         )
 
+
+picklable(Unit, Static, Turn, AcState)  # pickled and copied through their init fields (issue 22 §1)
 
 
 R = TypeVar("R")

@@ -1,5 +1,5 @@
-"""The steps a battle still has to settle (``AcState.pending``), each a frozen value; ``referee.machine`` gives each
-type its node and its resolution.
+"""The steps a battle still has to settle (``AcState.pending``), each a frozen value, and the kinds of decision a step
+may ask (``DecisionKind``, ``ask``); ``referee.machine`` gives each type its node and its resolution.
 
 Four families: the **turn** in progress, one step per stage of a unit's or solo's turn (AC-MOVE-2: its start, the
 commander's Rally or benefit, the declared action, each activation, a piece's moves, bonus action and action, its
@@ -11,10 +11,27 @@ always the last one queued (``state.then``); what a choice queues runs first (``
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, SoloAttackQuestion, TargetKind
 from kessen.rulesets.armies_clash.rules.grid import Square
 from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect
+
+DecisionKind = Literal[
+    "rally", "benefit", "action", "activate", "move", "bonus", "joined_move", "piece_action", "act", "spell_targets",
+    "overflow", "place_solo", "shift", "push", "custom_objective",
+]
+"""The kinds of decision an armies-clash battle asks (``Decision.kind``; the catalogues' ``decisions`` table names
+each, docs/scenarios/armies-clash.md gives each one's notation)."""
+
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+
+
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
+
 
 # --- the turn (§5.11, AC-MOVE-2) ------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from kessen.rulesets.armies_clash.rules.damage import (
     hit_damage,
     hits_on_solo,
 )
-from kessen.rulesets.armies_clash.rules.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
+from kessen.rulesets.armies_clash.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
 
 TargetKind = Literal["stand", "solo", "objective"]
 """What an attack is aimed at: a stand, an unattached solo or an objective square."""

@@ -135,12 +135,14 @@ def anchors_within(target: Footprint, size: int, n: int) -> Iterator[Square]:
             yield (x, y)
 
 
+def square_distance(a: Square, b: Square) -> int:
+    """Squares between two squares counted along the grid's rows and columns (Manhattan): how AC-REG-4 ranks a stand's
+    ends, nearest first."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
 def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
-
-
-def square_distance(a: Square, b: Square) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
 @record

@@ -17,7 +17,7 @@ from kessen.dice import Dist
 from kessen.rulesets.armies_clash.rules.d20 import RollMode, d20, roll_mode, succeeds
 from kessen.rulesets.armies_clash.rules.damage import Resistance, damage_roll, scaled_damage
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
-from kessen.rulesets.armies_clash.rules.profiles import Ability
+from kessen.rulesets.armies_clash.profiles import Ability
 
 SaveResult = Literal["failure", "success", "unaffected"]
 

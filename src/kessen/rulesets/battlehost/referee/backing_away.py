@@ -10,7 +10,7 @@ from typing import Literal
 
 from kessen.core.geometry import Point
 from kessen.core.records import record
-from kessen.rulesets.battlehost.board import EPS, Board, Model, blocking_models, ground_blocks, is_engaged, path_is_clear
+from kessen.rulesets.battlehost.referee.battlefield import EPS, Board, Model, blocking_models, ground_blocks, is_engaged, path_is_clear
 
 BACK_AWAY = 1.0  # BH-BACK-1
 MAKE_WAY_LIMIT = 1.0  # BH-BACK-6 condition 4

@@ -13,8 +13,8 @@ from kessen.core.events import Event
 from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded, ask
+from kessen.rulesets.battlehost.referee.battlefield import Model
+from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, living, put_model, side_of, then, with_fight
 from kessen.rulesets.battlehost.referee.steps import (
     BackAway,
@@ -25,6 +25,7 @@ from kessen.rulesets.battlehost.referee.steps import (
     DuelRoll,
     RollOff,
     StandUpOffer,
+    ask,
 )
 from kessen.rulesets.battlehost.rules.dice import raise_with_might, useful_might
 from kessen.rulesets.battlehost.rules.duel import (

@@ -15,7 +15,7 @@ from kessen.core.geometry import Point
 from kessen.core.records import equal, evolve
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.backing_away import Retreat, retreat
-from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, MakeWayChoice, NextLoser, StandUp, ask
+from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, MakeWayChoice, NextLoser, StandUp
 from kessen.rulesets.battlehost.referee.pairing import Fight, OpenGroup, after_choice, groups, split_into_fights
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, current_fight, fight_resolved, living, put_model, side_of, then, with_fight
 from kessen.rulesets.battlehost.referee.steps import (
@@ -28,6 +28,7 @@ from kessen.rulesets.battlehost.referee.steps import (
     PickFight,
     SplitStep,
     StandUpOffer,
+    ask,
 )
 from kessen.rulesets.battlehost.referee.turns import end_turn
 from kessen.rulesets.battlehost.rules.sides import other_side

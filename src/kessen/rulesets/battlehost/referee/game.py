@@ -1,117 +1,28 @@
-"""Whole battles on the core step machine: each step type's rule, and the battlehost Game the engine drives.
-
-The state is frozen (state.py) and holds the queue of steps still to play (steps.py). Each step type has its
-:class:`~kessen.core.steps.StepRule` in the module of its phase: turns.py (priority), moves.py, shooting.py,
-fight.py (the fight phase, standing up, backing away), duel.py, strikes.py and might.py (a Hero's own dice).
-Chance nodes carry the distributions of the ruleset's own rules (a shot, strikes, the duel's best scores);
-every choice the rules leave to a player is a Decision whose first option is the default policy's. When a turn's
-steps are all played the next turn is queued; a side wiped out ends the battle at once (BH-TURN-3).
-"""
+"""The battlehost Game the drivers play (``kessen.core.engine.Game``): the step machine (machine.py) with the
+scenario loading, notation, odds, words, drawing and AI of the ruleset, and the ENGINE the registry loads."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
-from kessen.core.board import Board
-from kessen.core.engine import Decision, Node
-from kessen.core.events import Event
-from kessen.core.steps import StepMachine, StepRule
+from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.battlehost import text
 from kessen.rulesets.battlehost.ai import BattlehostAI
-from kessen.rulesets.battlehost.board import board_data
-from kessen.rulesets.battlehost.referee import duel, fight, might, moves, notation, odds, shooting, strikes, turns
-from kessen.rulesets.battlehost.referee import steps as sp
+from kessen.rulesets.battlehost.board import board_data, draw
+from kessen.rulesets.battlehost.referee import notation, odds
+from kessen.rulesets.battlehost.referee.machine import MACHINE
 from kessen.rulesets.battlehost.referee.setup import initial_state
-from kessen.rulesets.battlehost.referee.state import BhState, with_pending
+from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
-from kessen.rulesets.battlehost.scenario import load_scenario, swap_deployment
+from kessen.rulesets.battlehost.scenario import Scenario, load_scenario, swap_deployment
 
-RULESET_ID = "battlehost"
 
-MACHINE: StepMachine[BhState] = StepMachine(
-    {
-        sp.PriorityStep: StepRule(turns.apply_priority, turns.priority_node),
-        sp.MoveStep: StepRule(moves.apply_move, moves.move_node),
-        sp.ShootPhase: StepRule(shooting.start_shoot_phase),
-        sp.ShootStep: StepRule(shooting.apply_shoot, shooting.shoot_node),
-        sp.ShotRoll: StepRule(shooting.shot_rolled, shooting.shot_node),
-        sp.FightPhase: StepRule(fight.start_fight_phase),
-        sp.SplitStep: StepRule(fight.choose_split, fight.split_node),
-        sp.PickFight: StepRule(fight.choose_fight, fight.pick_node),
-        sp.Declare: StepRule(duel.declare, duel.declare_node),
-        sp.DuelRoll: StepRule(duel.duel_rolled, duel.duel_node),
-        sp.DuelMight: StepRule(duel.spend_might, duel.might_node),
-        sp.DuelDecided: StepRule(duel.after_might),
-        sp.RollOff: StepRule(duel.rolled_off, duel.roll_off_node),
-        sp.StandUpOffer: StepRule(fight.stand_up, fight.stand_up_node),
-        sp.BackAway: StepRule(fight.choose_loser, fight.back_away_node),
-        sp.MakeWay: StepRule(fight.make_way, fight.make_way_node),
-        sp.ChooseStriker: StepRule(strikes.choose_striker, strikes.striker_node),
-        sp.Aim: StepRule(strikes.aim, strikes.aim_node),
-        sp.StrikeRoll: StepRule(strikes.strike_result, strikes.strike_node),
-        sp.FightOver: StepRule(fight.fight_over),
-        sp.HeroRoll: StepRule(might.hero_die_rolled, might.hero_die_node),
-        sp.HeroMight: StepRule(might.might_on_roll, might.might_on_roll_node),
-    },
-    with_pending=with_pending,  # type: ignore[arg-type]
-    result=turns.result,
-    refill=turns.next_turn,
-    interrupt=turns.wiped_out,
+GAME: StepGame[BhState, Scenario] = StepGame(
+    "battlehost", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=BattlehostAI,
+    notation=lambda state, decision, choice: notation.decision_notation(decision, choice), parse=notation.parse,
+    odds=odds.odds,
+    describe=text.describe, prompt=lambda state, decision, lang: text.prompt(decision, lang), narrate=text.narrate,
+    board=board_data, draw=draw,
 )
 
-
-class BattlehostGame:
-    """battlehost for the engine (kessen.core.engine.Game): scenario loading, nodes, apply, notation and odds of
-    the choices, the board as data, AI, narration."""
-
-    ruleset = RULESET_ID
-
-    def start(self, state: BhState) -> tuple[BhState, tuple[Event, ...]]:
-        """The initial state run to its first roll or decision: a priority the scenario gives is taken at once."""
-        return MACHINE.start(state)
-
-    def node(self, state: BhState) -> Node:
-        return MACHINE.node(state)
-
-    def apply(self, state: BhState, choice: Any) -> tuple[BhState, tuple[Event, ...]]:
-        return MACHINE.apply(state, choice)
-
-    def notation(self, state: BhState, decision: Decision, choice: Any) -> str:
-        return notation.decision_notation(decision, choice)
-
-    def parse(self, state: BhState, decision: Decision, text: str) -> Any:
-        return notation.parse(state, decision, text)
-
-    def odds(self, state: BhState, decision: Decision, choice: Any) -> dict[str, Fraction] | None:
-        return odds.odds(state, decision, choice)
-
-    def prompt(self, state: BhState, decision: Decision, lang: str) -> str:
-        return text.prompt(decision, lang)
-
-    def board(self, state: BhState) -> Board:
-        return board_data(state.board, state.models)
-
-    def load_scenario(self, text: str, source: str) -> BhState:
-        """The scenario's board before the first priority roll (its first step; see :meth:`start`)."""
-        return initial_state(load_scenario(text, source))
-
-    def sides(self, state: BhState) -> tuple[str, ...]:
-        return SIDES
-
-    def ai(self, side: str) -> BattlehostAI:
-        return BattlehostAI(side)
-
-    def narrate(self, event: Event, lang: str) -> str:
-        return text.narrate(event, lang)
-
-    def describe(self, state: BhState, option: Any, lang: str) -> str:
-        return text.describe(state, option, lang)
-
-    def show(self, state: BhState, lang: str) -> str:
-        return text.show(state, MACHINE.node(state), lang)
-
-
-ENGINE = Engine(BattlehostGame(), swap_deployment)
+ENGINE = Engine(GAME, swap_deployment)
 """What the registry plays battlehost battles with (``Ruleset.of_package``)."""

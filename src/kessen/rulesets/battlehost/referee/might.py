@@ -11,10 +11,10 @@ from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.referee.options import MightOnRoll, ask
+from kessen.rulesets.battlehost.referee.options import MightOnRoll
 from kessen.rulesets.battlehost.referee.shooting import shot_result
 from kessen.rulesets.battlehost.referee.state import BhState, current_fight, put_model, then
-from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll
+from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, ask
 from kessen.rulesets.battlehost.referee.strikes import strike_roll_result
 from kessen.rulesets.battlehost.rules.might import HeroDie, die_score, die_succeeds, might_choices, next_die, rolled, wound_die
 from kessen.rulesets.battlehost.rules.shooting import MISSED, ShootOutcome

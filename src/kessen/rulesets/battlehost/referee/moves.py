@@ -13,14 +13,16 @@ from collections.abc import Sequence
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point, first_touch
-from kessen.core.notation import number, parse_point, point
+from kessen.core.geometry import Point, base_gap, bases_touch, first_touch, segment_distance
+from kessen.core.measures import apart
+from kessen.core.notation import exact_point, number, parse_point, point
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import (
+from kessen.rulesets.battlehost.referee.battlefield import (
     AHEAD,
     CONTROL_ZONE,
     EPS,
+    PATH_ZONE_TOLERANCE,
     Board,
     Model,
     distance,
@@ -30,12 +32,12 @@ from kessen.rulesets.battlehost.board import (
     ground_blocks_at,
     has_control_zone,
     in_base_contact,
-    segment_distance,
+    in_control_zone,
     turned,
 )
-from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp, ask
+from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
-from kessen.rulesets.battlehost.referee.steps import MoveStep
+from kessen.rulesets.battlehost.referee.steps import MoveStep, ask
 from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
@@ -65,9 +67,8 @@ def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], en
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
-        start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
-        if start >= CONTROL_ZONE - 1e-9:
-            if segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r < CONTROL_ZONE - 1e-6:
+        if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
+            if in_control_zone(segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r, PATH_ZONE_TOLERANCE):
                 return x
         elif (x0 - x.x) * dx + (y0 - x.y) * dy < -1e-9:
             return x  # the distance would fall below its start (it is convex along a line)
@@ -102,7 +103,7 @@ def _breach(
         target = next(m for m in models if m.id == charging)
         if segment_distance(x0, y0, x1, y1, target.x, target.y) - mover.r - target.r < -EPS:
             return ("overlap", target)
-        if abs(math.hypot(x1 - target.x, y1 - target.y) - mover.r - target.r) > EPS:  # in base contact at the end (BH-GEO-3)
+        if not bases_touch(x1, y1, mover.r, target.x, target.y, target.r, EPS):  # in base contact at the end (BH-GEO-3)
             return ("no contact", target)
     zone = _zone_breach(mover, x1, y1, models, engaged, charging)
     if zone is not None:
@@ -176,8 +177,7 @@ def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board
         if t is not None:
             reach = min(reach, t)
         if x.side != mover.side and has_control_zone(x, engaged):
-            start = math.hypot(x0 - x.x, y0 - x.y) - mover.r - x.r
-            if start >= CONTROL_ZONE - 1e-9:
+            if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
                 t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
                 if t is not None:
                     reach = min(reach, t)
@@ -346,6 +346,13 @@ _BREACH_RULES = {
 }
 
 
+_FREE_FORMS = {
+    "move ": "move <model> to x,y", "charge ": "charge <model> at <enemy model> [to x,y]",
+    "stand ": "stand <model> [and move to x,y | and charge at <enemy model> [to x,y]]",
+}
+"""What a free move is written as, by its first word (for a refusal that names no model)."""
+
+
 def _model_at_start(text: str, models: Sequence[Model]) -> tuple[Model, str] | None:
     """The model whose id *text* begins with (the longest such id, so that ``Orc 1`` never takes ``Orc 10``), and
     the rest of *text* after it."""
@@ -361,16 +368,17 @@ def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
     ``stand M and move to x,y``, ``stand M and charge at T [to x,y]``), if the rules allow it; None when *text* is
     no move form; else IllegalChoice naming the rule it breaks (BH-MOVE-1..7, BH-GEO-5, BH-GEO-7).
 
-    [DECISION] A point is taken to 0.001", the precision notation writes (so a save replays the very move);
-    ``charge M at T`` without a point places the charger where the suggested charge does (the contact point nearest
-    the direct line, BH-MOVE-5), to 0.001"; a zero-length move is allowed and uses the model's move."""
+    [DECISION] A point is taken as written, and notation writes it exactly (so a save replays the very move, issue
+    22 §1); ``charge M at T`` without a point places the charger where the suggested charge does (the contact point
+    nearest the direct line, BH-MOVE-5); a zero-length move is allowed and uses the model's move."""
     stand = text.startswith("stand ")
     head = "stand " if stand else "move " if text.startswith("move ") else "charge " if text.startswith("charge ") else None
     if head is None:
         return None
     found = _model_at_start(text[len(head):], state.models)
     if found is None:
-        raise IllegalChoice(None, f"there is no model of that name in {text!r}")
+        _refuse_the_slain(state, text[len(head):])
+        raise IllegalChoice(None, f"there is no model of that name in {text!r}: write {_FREE_FORMS[head]}, with the ids the scenario gives")
     m, rest = found
     if stand and rest.startswith("and "):
         rest = rest[4:]
@@ -387,11 +395,19 @@ def free_move(state: BhState, side: Side, text: str) -> MoveTo | StandUp | None:
             return None
         aimed = _model_at_start(rest[3:], state.models)
         if aimed is None:
-            raise IllegalChoice(None, f"there is no model of that name to charge in {text!r}")
+            _refuse_the_slain(state, rest[3:])
+            raise IllegalChoice(None, f"there is no model of that name to charge in {text!r}: write {_FREE_FORMS['charge ']}, with the ids the scenario gives")
         target, rest = aimed
         if target.side == m.side:
             raise IllegalChoice("BH-MOVE-5", f"a charge ends in base contact with an enemy model, and {target.id} is a friend")
     return _free_move_to(state, m, target, rest, stand=stand)
+
+
+def _refuse_the_slain(state: BhState, text: str) -> None:
+    """A refusal naming BH-STRIKE-3 when *text* begins with the id of a slain model (removed from the game)."""
+    slain = [ident for ident, _ in state.casualties if text == ident or text.startswith(ident + " ")]
+    if slain:
+        raise IllegalChoice("BH-STRIKE-3", f"{max(slain, key=len)} was slain and removed from the game")
 
 
 def _check_mover(state: BhState, side: Side, m: Model, *, stand: bool) -> None:
@@ -418,11 +434,10 @@ def _free_move_to(state: BhState, m: Model, target: Model | None, rest: str, *, 
         p = charge_point(standing, target, state.models, state.board, limit=limit, engaged=engaged)
         if p is None:
             raise IllegalChoice("BH-MOVE-5", f"{m.id} cannot reach base contact with {target.id} in a straight move of {number(limit)}\" that the rules allow")
-        rest = f"to {point(p.x, p.y)}"
+        rest = f"to {exact_point(p.x, p.y)}"
     if not rest.startswith("to "):
         return None
-    x, y = parse_point(rest[3:].strip(), "the point moved to")
-    to = Point(round(x, 3), round(y, 3))  # notation's precision, so that a save (in notation) replays the very move
+    to = Point(*parse_point(rest[3:].strip(), "the point moved to"))
     if not state.board.on_board(to, m.r):
         raise IllegalChoice("BH-GEO-5", f"{m.id}'s base would not be wholly on the board at {point(to.x, to.y)}")
     charging = target.id if target is not None else None
@@ -436,8 +451,9 @@ def _breach_reason(m: Model, to: Point, breach: Breach, limit: float, *, stand: 
     kind, x = breach
     other = x.id if x is not None else ""
     if kind == "too far":
-        allowance = f"half its Move after standing up, {number(limit)}\"" if stand else f"its Move of {number(limit)}\""
-        return f"{m.id} would move {number((to - m.centre).length())}\", more than {allowance}"
+        moved, most = apart((to - m.centre).length(), limit)
+        allowance = f"half its Move after standing up, {most}\"" if stand else f"its Move of {most}\""
+        return f"{m.id} would move {moved}\", more than {allowance}"
     if kind == "blocked":
         return f"the path crosses or ends touching {other}'s base"
     if kind == "overlap":

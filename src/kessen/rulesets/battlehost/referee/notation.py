@@ -1,5 +1,6 @@
 """Notation: every choice as a short stable text a person types and the referee parses back (the table of forms is
-in docs/scenarios/battlehost.md). Coordinates are inches, written by ``core.notation`` to 0.001".
+in docs/scenarios/battlehost.md). Coordinates are inches, written exactly by ``core.notation`` (the point a
+suggested move's notation names is the point it moves to, issue 22 §1); a point a person types is taken as written.
 
     move         move Captain to 12.5,30 · charge Captain at Orc 2 to 14,31.2 · stand Guard 1 ·
                  stand Guard 1 and move to 10,8 · stand Guard 1 and charge at Orc 2 to 11,9 · end moves
@@ -21,11 +22,12 @@ is one of the suggested options. Anything else is refused, naming the rule it br
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
-from kessen.core.notation import find_suggested, normalise, point, unknown
+from kessen.core.notation import exact_point, find_suggested, normalise, point, unknown
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.moves import free_move
 from kessen.rulesets.battlehost.referee.pairing import Fight
@@ -40,13 +42,13 @@ def _fight(f: Fight) -> str:
     return f"{', '.join(f.good)} vs {', '.join(f.evil)}"
 
 
-def notation(choice: Any) -> str:
-    """The notation of a choice (the forms of the module docstring)."""
+def notation(choice: Any, at: Callable[[float, float], str] = exact_point) -> str:
+    """The notation of a choice (the forms of the module docstring), its points written by *at*."""
     fixed = _FIXED.get(type(choice))
     if fixed is not None:
         return fixed
     if isinstance(choice, op.MoveTo):
-        to = point(choice.x, choice.y)
+        to = at(choice.x, choice.y)
         if choice.stand_up:
             return f"stand {choice.model} and " + (f"charge at {choice.charge} to {to}" if choice.charge else f"move to {to}")
         return f"charge {choice.model} at {choice.charge} to {to}" if choice.charge else f"move {choice.model} to {to}"
@@ -73,18 +75,24 @@ def notation(choice: Any) -> str:
     raise TypeError(f"not a battlehost choice: {choice!r}")
 
 
-def decision_notation(decision: Decision, choice: Any) -> str:
+def decision_notation(decision: Decision, choice: Any, at: Callable[[float, float], str] = exact_point) -> str:
     """The notation of *choice* at *decision*: a prone model's standing up when its side won the duel is
     ``stand up`` or ``stay prone`` (the model is the decision's actor), in the Move phase ``stand <model>``."""
     if decision.kind == "stand up" and isinstance(choice, op.StandUp):
         return "stand up" if choice.stand else "stay prone"
-    return notation(choice)
+    return notation(choice, at)
 
 
 def parse(state: BhState, decision: Decision, text: str) -> Any:
     """The choice *text* names at *decision*: a suggested option, or at a move any move the rules allow; else
-    IllegalChoice with the rule and the reason."""
+    IllegalChoice with the rule and the reason.
+
+    [DECISION] A suggested move is also found by its notation as kessen wrote it before points were written
+    exactly (to 0.001", issue 22 §1), before the text is read as a free move: a save of then replays the very move
+    it recorded."""
     found = find_suggested(decision.options, lambda o: decision_notation(decision, o), text)
+    if found is None:
+        found = find_suggested(decision.options, lambda o: decision_notation(decision, o, point), text)
     if found is not None:
         return found
     said = normalise(text)

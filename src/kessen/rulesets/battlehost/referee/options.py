@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Literal
-
-from kessen.core.engine import Decision
 from kessen.core.records import record
 from kessen.rulesets.battlehost.referee.pairing import Fight, Split
-
-DecisionKind = Literal[
-    "move", "shoot", "split", "fight", "two-handed", "might", "might on roll", "stand up", "back away", "make way", "striker", "strike",
-]
-"""The kinds of decision a battlehost player makes (each has its prompt in the catalogues' ``decisions`` table)."""
-
-
-def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of one of the documented kinds."""
-    return Decision(player, kind, tuple(options), free=free, actor=actor)
-
 
 @record
 class MoveTo:

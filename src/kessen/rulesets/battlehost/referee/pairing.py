@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from kessen.core.records import record
-from kessen.rulesets.battlehost.board import Model, in_base_contact
+from kessen.rulesets.battlehost.referee.battlefield import Model, in_base_contact
 
 # A group with more allowed splits than this is split one fight at a time, so that no choice lists thousands.
 MAX_SPLITS = 12

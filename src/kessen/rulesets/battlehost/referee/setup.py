@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kessen.rulesets.battlehost.board import Model
+from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import Side
 from kessen.rulesets.battlehost.scenario import ModelEntry, Scenario, board_of

@@ -11,10 +11,10 @@ from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
-from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption, ask
+from kessen.rulesets.battlehost.referee.battlefield import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
-from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll
+from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll, ask
 from kessen.rulesets.battlehost.rules.might import hit_die, rolls_die_by_die
 from kessen.rulesets.battlehost.rules.shooting import ShootOutcome, Shot, shoot
 from kessen.rulesets.battlehost.rules.sides import Side

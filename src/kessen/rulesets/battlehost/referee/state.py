@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver
+from kessen.core.records import evolve, evolver, picklable
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Board, Model, arrangement
+from kessen.rulesets.battlehost.referee.battlefield import Board, Model, arrangement
 from kessen.rulesets.battlehost.referee.options import ShootAt
 from kessen.rulesets.battlehost.referee.pairing import Fight
 from kessen.rulesets.battlehost.referee.steps import HeroMight, HeroRoll, PriorityStep, Step
@@ -99,6 +99,9 @@ class BhState:
     def moved_inches(self, model_id: str) -> float:
         """The distance a model moved this turn (BH-MOVE-8)."""
         return dict(self.moved).get(model_id, 0.0)
+
+
+picklable(Fighting, BhState)  # pickled and copied through their init fields (issue 22 §1)
 
 
 # --- reading and changing the state --------------------------------------------------------------------------

@@ -3,17 +3,31 @@
 A turn is queued step by step (BH-TURN-1): the priority roll, each player's moves, the Shoot phase and each
 player's shots, the Fight phase with its splits and fights; a fight queues its own steps as they become known
 (declarations, the duel roll, Might, the roll-off, standing up, backing away, making way, strikes). Each step
-type has its rule (its node and its resolution) in the phase module that plays it; referee/game.py puts them
-into the one :class:`~kessen.core.steps.StepMachine`.
+type has its rule (its node and its resolution) in the phase module that plays it; referee/machine.py puts them
+into the one :class:`~kessen.core.steps.StepMachine`. A step's decision is of one of the kinds of ``DecisionKind``
+(``ask``).
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.battlehost.referee.backing_away import Retreat
 from kessen.rulesets.battlehost.referee.pairing import OpenGroup
 from kessen.rulesets.battlehost.rules.might import HeroDie
 from kessen.rulesets.battlehost.rules.sides import Side
+
+DecisionKind = Literal[
+    "move", "shoot", "split", "fight", "two-handed", "might", "might on roll", "stand up", "back away", "make way", "striker", "strike",
+]
+"""The kinds of decision a battlehost player makes (each has its prompt in the catalogues' ``decisions`` table)."""
+
+
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
+
 
 # --- the turn (BH-TURN-1..3) ---------------------------------------------------------------------------------
 

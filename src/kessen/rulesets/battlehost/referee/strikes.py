@@ -11,10 +11,10 @@ from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import Model
-from kessen.rulesets.battlehost.referee.options import NextStriker, StrikeAt, ask
+from kessen.rulesets.battlehost.referee.battlefield import Model
+from kessen.rulesets.battlehost.referee.options import NextStriker, StrikeAt
 from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_ids, cached_dist, current_fight, side_of, then, with_fight, wound
-from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll
+from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll, ask
 from kessen.rulesets.battlehost.rules.might import HeroDie, rolls_die_by_die, wound_die
 from kessen.rulesets.battlehost.rules.sides import other_side
 from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, rolls_per_strike, strike_targets_allowed, strikes

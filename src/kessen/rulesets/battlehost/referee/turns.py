@@ -10,7 +10,7 @@ from kessen.core.events import Event
 from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.board import arrangement
+from kessen.rulesets.battlehost.referee.battlefield import arrangement
 from kessen.rulesets.battlehost.referee.state import BhState, fight_resolved
 from kessen.rulesets.battlehost.referee.steps import FightPhase, MoveStep, PriorityStep, ShootPhase, ShootStep
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side

@@ -5,7 +5,7 @@ from __future__ import annotations
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.rules.dice import FACES, raise_with_might, score
-from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_dist, wound_roll_weights
+from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_weights
 
 # BH-SHOOT-6: a model that moved this turn has its Shoot value worsened by 1.
 MOVED_PENALTY = 1
@@ -62,11 +62,6 @@ def hit_roll_dist(shoot_value: int, *, moved: bool) -> Dist[bool]:
     """
     hitting = hit_roll_faces(shoot_value, moved=moved)
     return Dist({True: hitting, False: 6 - hitting})
-
-
-def shot_wounds(strength: int, defence: int) -> Dist[bool]:
-    """The wound roll after a hit: the missile weapon's Strength against the target's Defence, no modifier (BH-SHOOT-8, BH-STRIKE-6)."""
-    return wound_roll_dist(wound_chart(strength, defence), 0)
 
 
 @record

@@ -11,12 +11,9 @@ order. Either way every allocation the rules allow can be made, and the default 
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve, record
-from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
@@ -208,14 +205,3 @@ def hits_dist(state: LiState, v: Volley) -> Dist[int] | None:
     """The number of hits of a volley (for the odds shown beside a choice)."""
     question = volley_question(state, v)
     return None if question is None else hit_pool(question.dice, to_hit=question.to_hit, modifier=question.modifier)
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    ChooseAllocation: StepRule(hits_chosen, hits_decision),
-    VolleyAllocation: StepRule(mode_chosen, mode_decision),
-    HitRoll: StepRule(hits_rolled, hit_roll),
-    AllocateHit: StepRule(allocated, allocation_decision),
-    SaveRoll: StepRule(saved, save_roll),
-    RestRoll: StepRule(rest_resolved, rest_roll),
-}
-"""The steps of allocating an attack's hits."""

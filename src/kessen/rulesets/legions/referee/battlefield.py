@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 
-from kessen.core.geometry import Point, first_touch, gap, segment_point_distance
+from kessen.core.geometry import Point, base_gap, bases_overlap, bases_touch, first_touch, gap, swept_overlaps_base
 from kessen.rulesets.legions.profiles import is_armoured
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
@@ -22,21 +22,20 @@ EDGE_FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
 """A model's default facing: toward the opposing side of the table from its own edge."""
 
 
-def base_gap(a: Model, b: Model) -> float:
-    """Centre distance minus both radii: negative when the bases overlap (§3.7); ``core.geometry.gap`` on plain
-    floats, as the engine measures it many times a decision."""
-    return math.hypot(a.x - b.x, a.y - b.y) - a.base_radius - b.base_radius
+def model_gap(a: Model, b: Model) -> float:
+    """Centre distance minus both radii: negative when the bases overlap (§3.7)."""
+    return base_gap(a.x, a.y, a.base_radius, b.x, b.y, b.base_radius)
 
 
 def distance(a: Model, b: Model) -> float:
     """Base edge to base edge, never below 0 (§3.7)."""
-    return max(0.0, base_gap(a, b))
+    return max(0.0, model_gap(a, b))
 
 
 def distances(a: Model, others: Iterable[Model]) -> list[float]:
-    """``distance(a, b)`` for each model *b* of *others*, in their order: the same sums, without a call for each."""
+    """``distance(a, b)`` for each model *b* of *others*, in their order."""
     ax, ay, ar = a.x, a.y, a.base_radius
-    return [max(0.0, math.hypot(ax - b.x, ay - b.y) - ar - b.base_radius) for b in others]
+    return [max(0.0, base_gap(ax, ay, ar, b.x, b.y, b.base_radius)) for b in others]
 
 
 def in_base_contact(a: Model, b: Model) -> bool:
@@ -44,12 +43,12 @@ def in_base_contact(a: Model, b: Model) -> bool:
     reach = a.base_radius + b.base_radius + 2 * EPS  # far apart along one axis: no contact, without a square root
     if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach:
         return False
-    return base_gap(a, b) <= EPS
+    return bases_touch(a.x, a.y, a.base_radius, b.x, b.y, b.base_radius, EPS)
 
 
 def overlaps(a: Model, b: Model) -> bool:
     """The bases cut into each other by more than the tolerance (§3.7)."""
-    return base_gap(a, b) < -EPS
+    return bases_overlap(a.x, a.y, a.base_radius, b.x, b.y, b.base_radius, EPS)
 
 
 def in_rear_arc(target: Model, firer: Model) -> bool:
@@ -238,7 +237,7 @@ def moved_through(state: LiState, model: Model, owner: str, start: Point, end: P
     for d, other in state.live_models():
         if d.owner == owner:
             continue
-        if segment_point_distance(start, end, other.centre) - model.base_radius - other.base_radius < -EPS:
+        if swept_overlaps_base(start, end, model.base_radius, other.centre, other.base_radius, EPS):
             along = (other.centre - start).dot(direction) if direction.length() > 0 else 0.0
             met[d.id] = min(met.get(d.id, along), along)
     return tuple(state.detachment(i) for i in sorted(met, key=lambda i: (met[i], i)))

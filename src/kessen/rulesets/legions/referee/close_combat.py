@@ -3,12 +3,9 @@ LI-RESULT); the pairing off is ``referee.pairing``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.battlefield import engaged_pairs, enemy_contacts, has_enemy_contact
@@ -166,14 +163,3 @@ def combat_done(state: LiState, step: CombatDone, _: None, out: list[Event]) -> 
         elif not det.engaged and has_enemy_contact(state, det):
             state = state.with_detachment(evolve(det, engaged=True))
     return state
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    ChooseCombat: StepRule(choose_combat, combat_decision),
-    RunCombat: StepRule(run_combat),
-    ChooseFight: StepRule(choose_fight, fight_decision),
-    FightRoll: StepRule(fought, fight_roll),
-    FightsDone: StepRule(combat_result),
-    CombatDone: StepRule(combat_done),
-}
-"""The steps of a combat (its pairing off is ``referee.pairing``)."""

@@ -11,12 +11,11 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve, record
-from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
@@ -292,11 +291,3 @@ def attack_end(state: LiState, step: AttackEnd, _: None, out: list[Event]) -> Li
     if target.live and morale_threshold_reached(lost, step.models_at_start):
         return push(state, MoraleRoll(target.id, "casualties"))
     return state
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    ChooseTarget: StepRule(declare, target_decision),
-    VolleyRoll: StepRule(volley_result, volley_roll),
-    AttackEnd: StepRule(attack_end),
-}
-"""The steps of an attack."""

@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Chance
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.state import Detachment, LiState, push
@@ -57,6 +54,3 @@ def morale_result(state: LiState, step: MoraleRoll, outcome: MoraleOutcome | Non
     if step.trigger == "combat":
         return push(state, WithdrawalRoll(det.id, step.engaged_with))  # LI-RESULT-3: a failed combat check withdraws
     return state
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {MoraleRoll: StepRule(morale_result, morale_roll)}

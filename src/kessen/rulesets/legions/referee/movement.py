@@ -40,6 +40,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point, segment_point_distance
+from kessen.core.measures import apart, decimal
 from kessen.core.records import evolve, record
 from kessen.rulesets.legions.referee.battlefield import (
     EDGE_DIRECTION,
@@ -115,8 +116,6 @@ class Done:
 
 
 MoveChoice = AsOrdered | Hold | ChargeAt | InLine | MoveTo | MoveModel | Done
-FINAL = (AsOrdered, Hold, ChargeAt, InLine, MoveTo)
-"""The choices that move the whole Detachment at once, from where its models stood, and end its move."""
 
 
 def may_move(det: Detachment) -> bool:
@@ -170,7 +169,8 @@ def model_move_refusal(
     length = (end - start).length()
     reach = allowance(det, model)
     if length > reach + EPS:
-        return IllegalChoice("LI-MOVE-2", f"{model.id} may move {_inches(reach)} inches; that is {_inches(length)} inches away")
+        away, most = apart(length, reach)
+        return IllegalChoice("LI-MOVE-2", f"{model.id} may move {most} inches; that is {away} inches away")
     if not on_battlefield(state, end, model.base_radius):
         return IllegalChoice("LI-MOVE-6", f"{model.id}'s base would not lie wholly on the battlefield")
     if det.order == "fall_back" and length > EPS:
@@ -191,15 +191,11 @@ def model_move_refusal(
     return None
 
 
-def _inches(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".")
-
-
 def coherency_refusal(state: LiState, det_id: str, origins: Origins) -> IllegalChoice | None:
     """LI-MOVE-8: the first model that kept coherency when the move began and has lost it, or None."""
     for model in strays(state, det_id, origins):
         return IllegalChoice(
-            "LI-MOVE-8", f"{model.id} would be more than {_inches(COHERENCY_INCHES)} inches from every other model of {det_id}"
+            "LI-MOVE-8", f"{model.id} would be more than {decimal(COHERENCY_INCHES, 3)} inches from every other model of {det_id}"
         )
     return None
 

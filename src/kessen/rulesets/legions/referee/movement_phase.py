@@ -8,7 +8,6 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import closest_gap, distance, has_enemy_contact
 from kessen.rulesets.legions.referee.movement import (
@@ -115,13 +114,3 @@ def moved(state: LiState, step: MoveDetachment, choice: MoveChoice, out: list[Ev
 def end_movement(state: LiState, step: EndMovement, _: None, out: list[Event]) -> LiState:
     """Engaged and Engaged & Pinned are read from the bases (LI-ENG-1)."""
     return progressed(refresh_engagement(state), activated=frozenset())
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    MovementPhase: StepRule(movement_phase),
-    MoveTurn: StepRule(move_turn),
-    ChooseMover: StepRule(chosen_mover, mover_decision),
-    MoveDetachment: StepRule(moved, move_decision),
-    EndMovement: StepRule(end_movement),
-}
-"""The steps of the Movement phase."""

@@ -139,9 +139,7 @@ def _move(state: LiState, decision: Decision, words: list[str]) -> Any:
     if choice is None:
         return None
     if isinstance(choice, ChargeAt | InLine):
-        enemy = choice.target if isinstance(choice, ChargeAt) else choice.toward
-        if not _is_detachment(state, enemy) or state.detachment(enemy).owner == det.owner or not state.detachment(enemy).on_battlefield:
-            raise IllegalChoice(None, f"{enemy} is not an enemy Detachment on the battlefield")
+        _check_enemy(state, det, choice)
         if isinstance(choice, ChargeAt) and det.order != "charge":
             raise IllegalChoice("LI-MOVE-4", f"only a Detachment with a Charge order charges; {det.id} has {_order_name(det)}")
         if isinstance(choice, InLine) and det.order == "fall_back":
@@ -151,6 +149,23 @@ def _move(state: LiState, decision: Decision, words: list[str]) -> Any:
     if refusal is not None:
         raise refusal
     return choice
+
+
+def _check_enemy(state: LiState, det: Detachment, choice: ChargeAt | InLine) -> None:
+    """The enemy a charge or a move in line goes for is an enemy Detachment on the battlefield: a charge at anything
+    else breaks LI-MOVE-4 (a charge goes into base contact with an enemy); a move in line is written toward an enemy
+    (a notation, not a rule: the refusal says what to write)."""
+    enemy = choice.target if isinstance(choice, ChargeAt) else choice.toward
+    if not _is_detachment(state, enemy):
+        verb = f"charge {det.id} at" if isinstance(choice, ChargeAt) else f"move {det.id} toward"
+        raise IllegalChoice(None, f"there is no Detachment {enemy}: write {verb} <enemy detachment>")
+    target = state.detachment(enemy)
+    mine = "one of yours" if target.owner == det.owner else "not on the battlefield"
+    if target.owner != det.owner and target.on_battlefield:
+        return
+    if isinstance(choice, ChargeAt):
+        raise IllegalChoice("LI-MOVE-4", f"a charge goes into base contact with an enemy Detachment on the battlefield, and {enemy} is {mine}")
+    raise IllegalChoice(None, f"{enemy} is {mine}: write move {det.id} toward <enemy detachment on the battlefield>")
 
 
 def _move_choice(state: LiState, det: Detachment, words: list[str]) -> Any:
@@ -176,7 +191,7 @@ def _move_choice(state: LiState, det: Detachment, words: list[str]) -> Any:
             raise IllegalChoice("LI-MOVE-1", f"{who} is not a model of {det.id} on the battlefield")
         return MoveModel(who, *_written(parse_point(rest[1], "the point to move to")))
     if _is_detachment(state, who):
-        raise IllegalChoice(None, f"it is {det.id}'s move, not {who}'s")
+        raise IllegalChoice("LI-MOVE-1", f"Detachments move one at a time: it is {det.id}'s move, not {who}'s")
     return None
 
 
@@ -325,7 +340,7 @@ def _allocation(state: LiState, decision: Decision, words: list[str]) -> Any:
     v = step.volley
     target = state.detachment(v.target)
     if not any(m.id == model_id for m in target.models):
-        raise IllegalChoice(None, f"{model_id} is not a model of {target.id}")
+        raise IllegalChoice("LI-ALLOC-2", f"{model_id} is not a model of {target.id}, the Detachment fired at: its hits go to its models")
     if not any(m.id == model_id for m in target.live):
         raise IllegalChoice("LI-ALLOC-4", f"{model_id} is destroyed")
     model = state.model(model_id)

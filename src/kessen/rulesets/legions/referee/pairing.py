@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.state import LiState, progressed, push
 from kessen.rulesets.legions.referee.steps import ChooseFight, ChoosePairing, ask
@@ -33,6 +30,3 @@ def pair_off(state: LiState, step: ChoosePairing, choice: tuple[Fight, ...], out
     assert is_valid_pairing(step.contacts, fights), fights  # each fight offered kept the pairing completable
     out.append(ev.Paired(fights=", ".join(f"{a}-{b}" for a, b in fights)))
     return push(progressed(state, combat=evolve(state.combat, fights=fights)), ChooseFight())
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {ChoosePairing: StepRule(pair_off, pairing_decision)}

@@ -15,7 +15,6 @@ from typing import Any
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.broken import formation_losses
@@ -162,13 +161,3 @@ def summary(state: LiState) -> dict[str, Any]:
         "losses": {p: f"{a}/{b}" for p, (a, b) in side_losses(state).items()},
         "broken": sorted(f.id for f in state.formations if f.broken),
     }
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    BeginRound: StepRule(begin_round),
-    OrdersPhase: StepRule(orders_phase),
-    IssueOrder: StepRule(issue_order, order_decision),
-    RollInitiative: StepRule(initiative_won, initiative_roll),
-    EndPhase: StepRule(end_phase),
-}
-"""The steps of a round outside the Movement and Combat phases."""

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.battlefield import combats, has_enemy_contact
 from kessen.rulesets.legions.referee.broken import check_break_point
@@ -119,14 +116,3 @@ def stage_end(state: LiState, step: StageEnd, _: None, out: list[Event]) -> LiSt
         for f in dict.fromkeys(state.detachment(d).formation for d in sorted(state.in_combat)):
             state = check_break_point(state, f, out)
     return state
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    CombatPhase: StepRule(combat_phase),
-    StageStart: StepRule(stage_start),
-    ActTurn: StepRule(act_turn),
-    ChooseActivation: StepRule(activate, activation_decision),
-    EndActivation: StepRule(end_activation),
-    StageEnd: StepRule(stage_end),
-}
-"""The steps of the Combat phase's stages and activations."""

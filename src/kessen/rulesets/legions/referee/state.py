@@ -11,7 +11,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 from mypy_extensions import mypyc_attr
 
 from kessen.core.geometry import Point
-from kessen.core.records import evolve, evolver, memo, record
+from kessen.core.records import evolve, evolver, memo, picklable, record
 from kessen.rulesets.legions.referee.memo import MISSING, remembered
 from kessen.rulesets.legions.profiles import OBSCURATION_PENALTY, Hidden, ModelType, Weapon
 from kessen.rulesets.legions.referee.phases import MoraleThisPhase, Order, Phase, Stage
@@ -201,6 +201,9 @@ class Course:
     in_combat: frozenset[str] = frozenset()
     combat: CombatProgress | None = None
     ended: bool = False
+
+
+picklable(Model, Detachment, Formation, CombatProgress, Battle, Course)  # pickled and copied through their init fields (issue 22 §1)
 
 
 Index = tuple[dict[str, Detachment], dict[str, Detachment], dict[str, Model]]

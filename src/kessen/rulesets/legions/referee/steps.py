@@ -3,15 +3,14 @@
 Some steps are settled by the rules with no dice and no player (a stage begins, an activation ends); every other
 step is a chance (its distribution is one of the ruleset's own procedures) or a decision (its options list the
 default policy's choice first). The first pending step is the one the game stands at; each module of ``referee``
-gives the ``StepRule`` of the steps of its part of the rules.
+plays the steps of its part of the rules, and ``referee.machine`` gives each step type its ``StepRule``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
 from typing import Literal
 
-from kessen.core.engine import Decision
+from kessen.core.engine import Asker
 from kessen.core.records import record
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
@@ -29,9 +28,8 @@ so a v1 save (option indices) replays exactly when each of these takes its first
 (``test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default``)."""
 
 
-def ask(player: str, kind: DecisionKind, options: Sequence[Hashable], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of *player* of one of the documented kinds; *actor* is the Detachment or model that acts."""
-    return Decision(player, kind, tuple(options), free=free, actor=actor)
+ask: Asker[DecisionKind] = Asker()
+"""A decision of one of the kinds."""
 
 
 # --- the round: Orders, Initiative, Movement, End phase -------------------------------------------------

@@ -3,12 +3,9 @@ the enemy Detachments it moves through, and where it ends."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
-from kessen.core.steps import StepRule
 from kessen.core.geometry import Point
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
@@ -142,11 +139,3 @@ def _destroyed(state: LiState, model: Model, step: WithdrawalSaves, wounds_lost:
 
 def _moved(model: Model, step: WithdrawalSaves, wounds_lost: int) -> ev.WithdrawalMove:
     return ev.WithdrawalMove(model=model.id, x=round(model.x, 3), y=round(model.y, 3), through=", ".join(step.through), wounds_lost=wounds_lost)
-
-
-RULES: dict[type, StepRule[LiState, Any]] = {
-    WithdrawalRoll: StepRule(withdraw, withdrawal_roll),
-    ChooseWithdrawer: StepRule(withdraw_model, withdrawer_decision),
-    WithdrawalSaves: StepRule(withdrawal_saved, withdrawal_saves),
-}
-"""The steps of a Withdrawal."""

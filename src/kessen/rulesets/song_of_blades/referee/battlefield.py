@@ -10,11 +10,14 @@ from dataclasses import dataclass, field
 from kessen.core.geometry import (
     Point,
     Rect,
+    base_gap,
+    bases_touch,
     first_touch,
     segment_enters_rect,
+    sweep_overlaps,
     swept_overlaps_rect,
 )
-from kessen.core.records import evolver
+from kessen.core.records import evolver, picklable
 from kessen.rulesets.song_of_blades.profiles import ModelState, Size
 
 EPS = 1.0  # SB-GEO-2: tolerance in millimetres
@@ -129,9 +132,8 @@ def _near_box(rects: tuple[Rect, ...], a: Point, b: Point, r: float) -> tuple[Re
 
 
 def gap_between(a: Figure, b: Figure) -> float:
-    """The gap between two bases, negative when they overlap (SB-GEO-2); the sum ``geometry.gap`` makes, on the
-    figures' own coordinates (the hot path of every contact test)."""
-    return math.hypot(a.x - b.x, a.y - b.y) - a.base_mm / 2 - b.base_mm / 2
+    """The gap between two bases, negative when they overlap (SB-GEO-2)."""
+    return base_gap(a.x, a.y, a.r, b.x, b.y, b.r)
 
 
 def edge_distance(a: Figure, b: Figure) -> float:
@@ -141,12 +143,12 @@ def edge_distance(a: Figure, b: Figure) -> float:
 
 def touching(a: Figure, b: Figure) -> bool:
     """Base contact (SB-GEO-3)."""
-    return gap_between(a, b) <= EPS
+    return bases_touch(a.x, a.y, a.r, b.x, b.y, b.r, EPS)
 
 
 def enemies_in_contact(figures: tuple[Figure, ...], f: Figure) -> tuple[Figure, ...]:
     """The enemies in base contact with f (SB-MELEE-1, SB-MELEE-2)."""
-    return tuple(o for o in figures if o.side != f.side and o.id != f.id and gap_between(f, o) <= EPS)
+    return tuple(o for o in figures if o.side != f.side and o.id != f.id and touching(f, o))
 
 
 def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, ...]:
@@ -156,14 +158,8 @@ def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, 
 
 
 def sweeps_over(a: Point, b: Point, r: float, o: Figure) -> bool:
-    """Whether a base of radius r moved from a to b passes through o's base (SB-GEO-4, SB-MOVE-2):
-    ``geometry.swept_overlaps_base(a, b, r, o.centre, o.r, EPS)`` worked step for step on the coordinates, without
-    its intermediate Points (the hot path of every move and recoil)."""
-    ax, ay = a.x, a.y
-    abx, aby = b.x - ax, b.y - ay
-    length2 = abx * abx + aby * aby
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((o.x - ax) * abx + (o.y - ay) * aby) / length2))
-    return math.hypot(ax + abx * t - o.x, ay + aby * t - o.y) - r - o.base_mm / 2 < -EPS
+    """Whether a base of radius r moved from a to b passes through o's base (SB-GEO-4, SB-MOVE-2)."""
+    return sweep_overlaps(a.x, a.y, b.x, b.y, r, o.x, o.y, o.r, EPS)
 
 
 def turned_step(c: Point, a: Point, degrees: float, length: float) -> Point:
@@ -234,6 +230,9 @@ class RecoilOption:
     @property
     def destination(self) -> Point:
         return Point(self.x, self.y)
+
+
+picklable(Figure, Table, RecoilOption)  # pickled and copied through their init fields (issue 22 §1)
 
 
 def _segments_cross(a: Point, b: Point, p: Point, q: Point) -> bool:

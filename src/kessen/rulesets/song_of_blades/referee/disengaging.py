@@ -12,7 +12,8 @@ from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.melee import reported, suffer
 from kessen.rulesets.song_of_blades.referee.moves import finish_move, flee
 from kessen.rulesets.song_of_blades.referee.options import Move
-from kessen.rulesets.song_of_blades.referee.state import Disengaging, SobState, push
+from kessen.rulesets.song_of_blades.referee.state import SobState, push
+from kessen.rulesets.song_of_blades.referee.steps import Disengaging
 from kessen.rulesets.song_of_blades.rules.disengaging import (
     Disengage,
     HackingEnemy,

@@ -1,232 +1,31 @@
-"""Whole skirmishes on the core step machine: one StepRule per kind of pending step, and SobGame, the engine's Game.
-
-The state is frozen (state.py) and its ``pending`` queue is the step machine's: each step's rule gives the chance it
-rolls or the decision it asks, and its resolution, which the referee module of its part of the rules makes (turns,
-quality, melee, recoil, disengaging, moves), asking rules/ for its odds. When the queue is empty the turn sequence
-queues the next action or activation (``turns.refill``); a side wiped out ends the game (``turns.wiped_out``).
-"""
+"""The song-of-blades Game the drivers play (``kessen.core.engine.Game``): the step machine (machine.py) with the
+scenario loading, notation, odds, words, drawing and AI of the ruleset, and the ENGINE the registry loads."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
-from typing import Any
-
-from kessen.core.board import Board
-from kessen.core.engine import Chance, Decision, Node, Terminal
-from kessen.core.events import Event
-from kessen.core.records import evolve
-from kessen.core.steps import Out, StepMachine, StepRule
+from kessen.core.steps import StepGame
 from kessen.i18n import narrate
 from kessen.rulesets import Engine
-from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.ai import SobAI
-from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
-from kessen.rulesets.song_of_blades.referee.disengaging import begin_move, hack_dice, hack_result
-from kessen.rulesets.song_of_blades.referee.melee import combat_result, declare_attack, recoil_hack
+from kessen.rulesets.song_of_blades.board import board_data, draw
+from kessen.rulesets.song_of_blades.referee.machine import MACHINE
 from kessen.rulesets.song_of_blades.referee.notation import notation, parse
 from kessen.rulesets.song_of_blades.referee.odds import choice_odds
-from kessen.rulesets.song_of_blades.referee.options import (
-    Attack,
-    BreakFree,
-    DecisionKind,
-    EndActivation,
-    FollowUp,
-    Hacker,
-    Move,
-    StandUp,
-)
-from kessen.rulesets.song_of_blades.referee.quality import activation_rolled, morale_result
-from kessen.rulesets.song_of_blades.referee.recoil import follow_up, recoil
 from kessen.rulesets.song_of_blades.referee.setup import initial_state
-from kessen.rulesets.song_of_blades.referee.state import (
-    ActivationRoll,
-    ChooseAction,
-    ChooseActivation,
-    ChooseRecoil,
-    ChooseRecoilHacker,
-    CombatRoll,
-    Disengaging,
-    MoraleTest,
-    OfferFollowUp,
-    RollOff,
-    SobState,
-    push,
-    replace_figure,
-    spend,
-    with_pending,
-)
-from kessen.rulesets.song_of_blades.referee.turns import (
-    action_options,
-    activate,
-    activation_options,
-    refill,
-    rolled_off,
-    summary,
-    winner,
-    wiped_out,
-)
-from kessen.rulesets.song_of_blades.rules.melee import melee_dice
-from kessen.rulesets.song_of_blades.rules.quality import activation_dice, morale_dice
-from kessen.rulesets.song_of_blades.rules.turns import ROLL_OFF
-from kessen.rulesets.song_of_blades.scenario import load_scenario, swap_deployment
-from kessen.rulesets.song_of_blades.board import board_data
-from kessen.rulesets.song_of_blades.text import describe, prompt, show
+from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.scenario import Scenario, load_scenario, swap_deployment
+from kessen.rulesets.song_of_blades.text import describe, prompt
 
 RULESET_ID = "song-of-blades"
 
 
-def decision(player: str, kind: DecisionKind, options: tuple[Any, ...], *, actor: str = "", free: bool = False) -> Decision:
-    """A decision of one of the documented kinds (docs/scenarios/song-of-blades.md, the notation)."""
-    return Decision(player, kind, options, free=free, actor=actor)
-
-
-# --- the steps: the chance or decision each stands at, and its resolution ----------------------------------------
-
-
-def _activation_node(state: SobState, step: ChooseActivation) -> Decision:
-    return decision(state.turn.active or "", "activation", activation_options(state))
-
-
-def _action_node(state: SobState, step: ChooseAction) -> Decision:
-    """The activated model's next action; free while it can move (any point the rules allow, SB-MOVE-*)."""
-    free = state.get(step.model).state == "standing"
-    return decision(state.turn.active or "", "move", action_options(state), actor=step.model, free=free)
-
-
-def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState:
-    """One action of the activated model (SB-ACTION-1, SB-DOWN-2, SB-DOWN-7)."""
-    act = state.current
-    assert act is not None
-    f = state.get(act.model)
-    if isinstance(choice, EndActivation):
-        return evolve(state, current=evolve(act, actions=0))
-    if isinstance(choice, StandUp):
-        out.append(ev.StandUp(model=f.id))
-        return replace_figure(spend(state, 1), evolve(f, state="standing"))
-    if isinstance(choice, BreakFree):
-        out.append(ev.BreakFree(model=f.id))
-        return replace_figure(spend(state, 2), evolve(f, state="standing"))
-    if isinstance(choice, Attack):
-        return declare_attack(state, choice, out)
-    assert isinstance(choice, Move)
-    return begin_move(spend(state, 1), f, choice, out)
-
-
-def _recoil_node(state: SobState, step: ChooseRecoil) -> Decision:
-    loser, winner_ = state.get(step.loser), state.get(step.winner)
-    options = recoil_choices(state.figures, state.table, loser, winner_)
-    return decision(loser.side, "recoil", options, actor=loser.id, free=True)
-
-
-def _hacker_node(state: SobState, step: ChooseRecoilHacker) -> Decision:
-    return decision(state.get(step.loser).side, "recoil hacker", tuple(Hacker(m) for m in step.candidates), actor=step.loser)
-
-
-def _follow_up_node(state: SobState, step: OfferFollowUp) -> Decision:
-    return decision(state.get(step.winner).side, "follow-up", (FollowUp(True), FollowUp(False)), actor=step.winner)
-
-
-def _disengaging_node(state: SobState, step: Disengaging) -> Chance | Decision:
-    """The leaving model's player orders the hacks (SB-DIS-5) while more than one is left; the last is rolled."""
-    if len(step.hackers) > 1:
-        return decision(state.get(step.model).side, "hack order", tuple(Hacker(h) for h in step.hackers), actor=step.model)
-    return Chance(hack_dice(step), "free hack")
-
-
-def _disengaging(state: SobState, step: Disengaging, choice: Any, out: Out) -> SobState:
-    if isinstance(choice, Hacker):  # the leaving player picked the next hacker (SB-DIS-5)
-        order = (choice.model,) + tuple(h for h in step.hackers if h != choice.model)
-        return push(state, evolve(step, hackers=order[:1]), evolve(step, hackers=order[1:]))
-    return hack_result(state, step, choice, out)
-
-
-def _result(state: SobState) -> Terminal | None:
-    return Terminal(winner(state), summary(state)) if state.ended else None
-
-
-MACHINE: StepMachine[SobState] = StepMachine(
-    {
-        RollOff: StepRule(lambda s, step, rolled, out: rolled_off(s, rolled, out), lambda s, step: Chance(ROLL_OFF, "roll-off")),
-        ChooseActivation: StepRule(lambda s, step, choice, out: activate(s, choice, out), _activation_node),
-        ActivationRoll: StepRule(
-            activation_rolled, lambda s, step: Chance(activation_dice(s.get(step.model).quality, step.dice), "activation roll")
-        ),
-        ChooseAction: StepRule(_act, _action_node),
-        CombatRoll: StepRule(combat_result, lambda s, step: Chance(melee_dice(step.roll), "combat roll")),
-        MoraleTest: StepRule(
-            lambda s, step, rolled, out: morale_result(s, step.model, rolled, out),
-            lambda s, step: Chance(morale_dice(s.get(step.model).quality), "morale test"),
-        ),
-        ChooseRecoil: StepRule(lambda s, step, option, out: recoil(s, step.loser, step.winner, option, out), _recoil_node),
-        ChooseRecoilHacker: StepRule(lambda s, step, choice, out: push(s, recoil_hack(s, choice.model, step.loser)), _hacker_node),
-        OfferFollowUp: StepRule(lambda s, step, choice, out: follow_up(s, step, choice.follow, out), _follow_up_node),
-        Disengaging: StepRule(_disengaging, _disengaging_node),
-    },
-    with_pending=with_pending,  # type: ignore[arg-type]
-    result=_result,
-    refill=refill,
-    interrupt=wiped_out,
+GAME: StepGame[SobState, Scenario] = StepGame(
+    RULESET_ID, MACHINE, scenario=load_scenario, setup=initial_state,
+    sides=lambda state: state.skirmish.sides, ai=SobAI,
+    notation=lambda state, decision, choice: notation(decision, choice), parse=parse, odds=choice_odds,
+    describe=describe, prompt=prompt, narrate=lambda event, lang: narrate(RULESET_ID, event, lang),
+    board=board_data, draw=draw,
 )
 
-
-def node(state: SobState) -> Node:
-    """The node a settled state stands at: the first pending step's chance or decision, or the end."""
-    return MACHINE.node(state)
-
-
-def apply(state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
-    """The state after *choice* at the current node, settled to the next node, with the events it caused (pure)."""
-    return MACHINE.apply(state, choice)
-
-
-class SobGame:
-    """song-of-blades for the engine (kessen.core.engine.Game)."""
-
-    ruleset = RULESET_ID
-
-    def start(self, state: SobState) -> tuple[SobState, tuple[Event, ...]]:
-        return MACHINE.start(state)
-
-    def node(self, state: SobState) -> Node:
-        return MACHINE.node(state)
-
-    def apply(self, state: SobState, choice: Any) -> tuple[SobState, tuple[Event, ...]]:
-        return MACHINE.apply(state, choice)
-
-    def notation(self, state: SobState, decision: Decision, choice: Any) -> str:
-        return notation(decision, choice)
-
-    def parse(self, state: SobState, decision: Decision, text: str) -> Any:
-        return parse(state, decision, text)
-
-    def odds(self, state: SobState, decision: Decision, choice: Any) -> Mapping[str, Fraction] | None:
-        return choice_odds(state, decision, choice)
-
-    def describe(self, state: SobState, option: Any, lang: str) -> str:
-        return describe(state, option, lang)
-
-    def prompt(self, state: SobState, decision: Decision, lang: str) -> str:
-        return prompt(state, decision, lang)
-
-    def load_scenario(self, text: str, source: str) -> SobState:
-        return initial_state(load_scenario(text, source))
-
-    def sides(self, state: SobState) -> tuple[str, ...]:
-        return state.skirmish.sides
-
-    def ai(self, side: str) -> SobAI:
-        return SobAI(side)
-
-    def narrate(self, event: Event, lang: str) -> str:
-        return narrate(RULESET_ID, event, lang)
-
-    def show(self, state: SobState, lang: str) -> str:
-        return show(state, lang, MACHINE.node(state))
-
-    def board(self, state: SobState) -> Board:
-        return board_data(state)
-
-
-ENGINE = Engine(SobGame(), swap_deployment)
+ENGINE = Engine(GAME, swap_deployment)
 """What the registry plays song-of-blades battles with (``Ruleset.of_package``)."""

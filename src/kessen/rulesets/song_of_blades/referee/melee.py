@@ -9,16 +9,8 @@ from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, edge_distance
 from kessen.rulesets.song_of_blades.referee.recoiling import has_room
 from kessen.rulesets.song_of_blades.referee.options import Attack
-from kessen.rulesets.song_of_blades.referee.state import (
-    ChooseRecoil,
-    CombatRoll,
-    MoraleTest,
-    SobState,
-    push,
-    remove,
-    replace_figure,
-    spend,
-)
+from kessen.rulesets.song_of_blades.referee.state import SobState, push, remove, replace_figure, spend
+from kessen.rulesets.song_of_blades.referee.steps import ChooseRecoil, CombatRoll, MoraleTest
 from kessen.rulesets.song_of_blades.rules.melee import Melee, MeleeDice
 
 

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.geometry import Point, Rect
-from kessen.core.notation import number, point
+from kessen.core.measures import apart
+from kessen.core.notation import point
 from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import (
@@ -25,8 +26,8 @@ from kessen.rulesets.song_of_blades.referee.recoiling import landing_is_clear
 from kessen.rulesets.song_of_blades.referee.state import SobState, remove, replace_figure
 
 
-# notation writes millimetres to three decimals: a destination is taken at that precision, and a move of the full
-# length rounded to it may be that much longer
+# a suggested destination is kept to three decimals (a notation a person reads at a glance): a move of the full length
+# rounded to it may be that much longer
 NOTATION_MM = 0.001
 
 
@@ -98,7 +99,8 @@ class _Mover:
         f, table = self.f, self.state.table
         reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
-            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {number(self.length)} mm ({f.move}); {point(dest.x, dest.y)} is {reach:.1f} mm away")
+            away, most = apart(reach, self.length, decimals=1)
+            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {most} mm ({f.move}); {point(dest.x, dest.y)} is {away} mm away")
         if not table.on_table(dest, f.r):
             return lambda: IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:

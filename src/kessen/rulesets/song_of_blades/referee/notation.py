@@ -1,5 +1,7 @@
 """Notation: every choice as a short stable text a person types and the referee parses back (docs/scenarios/
-song-of-blades.md has the table of forms). Coordinates are millimetres, written by ``core.notation`` to 0.001 mm.
+song-of-blades.md has the table of forms). Coordinates are millimetres, written exactly by ``core.notation`` (the
+point a suggested move's or recoil's notation names is the point applied, issue 22 §1); a point a person types is
+taken as written.
 
     activation     activate k1 3 · end turn
     action         attack orc-2 · power blow orc-2 · move k1 to 312,440 · stand up · break free · end activation
@@ -13,13 +15,15 @@ one of the suggested options. Anything else is refused with the rule it breaks; 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point
-from kessen.core.notation import find_suggested, parse_point, point, unknown, words
+from kessen.core.notation import exact_point, find_suggested, parse_point, point, unknown, words
 from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption
 from kessen.rulesets.song_of_blades.referee.moves import free_move
 from kessen.rulesets.song_of_blades.referee.options import (
@@ -40,8 +44,9 @@ from kessen.rulesets.song_of_blades.rules.priority import may_target
 _FIXED = {EndTurn: "end turn", EndActivation: "end activation", StandUp: "stand up", BreakFree: "break free"}
 
 
-def notation(decision: Decision, choice: Any) -> str:
-    """The notation of a choice at *decision* (a move names the model that moves: the decision's actor)."""
+def notation(decision: Decision, choice: Any, at: Callable[[float, float], str] = exact_point) -> str:
+    """The notation of a choice at *decision* (a move names the model that moves: the decision's actor), its points
+    written by *at*."""
     fixed = _FIXED.get(type(choice))
     if fixed is not None:
         return fixed
@@ -50,9 +55,9 @@ def notation(decision: Decision, choice: Any) -> str:
     if isinstance(choice, Attack):
         return f"{'power blow' if choice.power_blow else 'attack'} {choice.target}"
     if isinstance(choice, Move):
-        return f"move {decision.actor} to {point(choice.x, choice.y)}"
+        return f"move {decision.actor} to {at(choice.x, choice.y)}"
     if isinstance(choice, RecoilOption):
-        return f"recoil to {point(choice.x, choice.y)}"
+        return f"recoil to {at(choice.x, choice.y)}"
     if isinstance(choice, Hacker):
         return f"hacker {choice.model}"
     if isinstance(choice, FollowUp):
@@ -62,8 +67,14 @@ def notation(decision: Decision, choice: Any) -> str:
 
 def parse(state: SobState, decision: Decision, text: str) -> Any:
     """The choice *text* names at *decision*: a suggested option, a move to any point the rules allow, a recoil to
-    any legal spot; else IllegalChoice with the rule and the reason."""
+    any legal spot; else IllegalChoice with the rule and the reason.
+
+    [DECISION] A suggested move or recoil is also found by its notation as kessen wrote it before points were written
+    exactly (to 0.001 mm, issue 22 §1), before the text is read as a free choice: a save of then replays the very
+    choice it recorded."""
     found = find_suggested(decision.options, lambda o: notation(decision, o), text)
+    if found is None:
+        found = find_suggested(decision.options, lambda o: notation(decision, o, point), text)
     if found is not None:
         return found
     said = words(text)
@@ -73,7 +84,7 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
             return move
     elif decision.kind == "recoil" and said[:2] == ["recoil", "to"] and len(said) == 3:
         step = state.pending[0]
-        assert isinstance(step, st.ChooseRecoil)
+        assert isinstance(step, sp.ChooseRecoil)
         x, y = _point(said[2])
         return recoil_spot(state.figures, state.table, state.get(step.loser), state.get(step.winner), Point(x, y))
     elif decision.kind == "activation" and len(said) == 3 and said[0] == "activate":
@@ -85,9 +96,8 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
 
 
 def _point(token: str) -> tuple[float, float]:
-    """A point of notation, taken to its precision (0.001 mm) so that its notation gives it back exactly."""
-    x, y = parse_point(token)
-    return round(x, 3), round(y, 3)
+    """A point of notation, taken as written (notation writes it back exactly)."""
+    return parse_point(token)
 
 
 def _action(state: SobState, decision: Decision, said: list[str]) -> Move | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from kessen.core.engine import Decision
-from kessen.rulesets.song_of_blades.referee import state as st
+from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import RecoilOption, enemies_in_contact
 from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup, disengaging
 from kessen.rulesets.song_of_blades.referee.melee import attack_roll
@@ -76,9 +76,9 @@ def _leaving(state: SobState, model: str) -> Odds | None:
 def _hacker(state: SobState, hacker: str) -> Odds:
     """The hack of the enemy chosen to hack next (SB-DIS-5) or to hack the recoiled model (SB-RECOIL-3)."""
     step = state.pending[0]
-    if isinstance(step, st.Disengaging):
+    if isinstance(step, sp.Disengaging):
         return hack_odds(free_hack(step.setup, step.setup.enemies[step.positions.index(hacker)]))
-    assert isinstance(step, st.ChooseRecoilHacker)
+    assert isinstance(step, sp.ChooseRecoilHacker)
     return hack_odds(attack_roll(state, state.get(hacker), state.get(step.loser), free_hack=True))
 
 
@@ -87,7 +87,7 @@ def _recoil(state: SobState, option: RecoilOption) -> Odds:
     contact it draws one free hack (SB-RECOIL-3), whose chance of killing is shown for the hacker its player would
     pick (the least deadly, when several could hack)."""
     step = state.pending[0]
-    assert isinstance(step, st.ChooseRecoil)
+    assert isinstance(step, sp.ChooseRecoil)
     loser = state.get(step.loser)
     if option.kind == "drop":
         return {"hacked": Fraction(0), "killed": Fraction(int(option.drop_mm >= state.table.stick("short")))}

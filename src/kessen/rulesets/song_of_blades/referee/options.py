@@ -5,18 +5,8 @@ The recoil candidates a loser's player chooses among are ``battlefield.RecoilOpt
 
 from __future__ import annotations
 
-from typing import Literal
-
 from kessen.core.geometry import Point
 from kessen.core.records import record
-
-DecisionKind = Literal["activation", "move", "recoil", "recoil hacker", "hack order", "follow-up"]
-"""The kinds of decision a player makes (SB-TURN-3); docs/scenarios/song-of-blades.md gives each one's notation.
-
-[DECISION] A move is one of the activated model's actions (SB-ACTION-1), chosen beside its attacks, standing up
-and ending the activation; that decision (the model's next action) has the kind ``move``, which kessen gives every
-decision that offers a free move (issue 10), and is free while the model can move."""
-
 
 @record
 class Activate:

@@ -8,7 +8,8 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup, disengaging
 from kessen.rulesets.song_of_blades.referee.moves import flee
-from kessen.rulesets.song_of_blades.referee.state import Activation, ActivationRoll, SobState, push, remove
+from kessen.rulesets.song_of_blades.referee.state import Activation, SobState, push, remove
+from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll
 from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, MoraleDice, faces_text
 
 

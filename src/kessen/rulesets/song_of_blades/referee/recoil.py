@@ -8,7 +8,8 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption, sweep_is_clear
 from kessen.rulesets.song_of_blades.referee.melee import recoil_hack
-from kessen.rulesets.song_of_blades.referee.state import ChooseRecoilHacker, OfferFollowUp, SobState, push, remove, replace_figure
+from kessen.rulesets.song_of_blades.referee.state import SobState, push, remove, replace_figure
+from kessen.rulesets.song_of_blades.referee.steps import ChooseRecoilHacker, OfferFollowUp
 from kessen.rulesets.song_of_blades.rules.disengaging import counts_as_free_disengage
 
 

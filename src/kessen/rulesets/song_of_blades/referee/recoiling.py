@@ -28,6 +28,7 @@ from kessen.core.geometry import (
     segment_point_distance,
     swept_overlaps_rect,
 )
+from kessen.core.measures import apart
 from kessen.core.notation import point
 from kessen.rulesets.song_of_blades.referee.battlefield import (
     EPS,
@@ -246,7 +247,8 @@ def _judged(
     if jump is not None and (p - jump.destination).length() <= EPS:
         return jump
     if abs(reach - d) > EPS:
-        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({d} mm); {_at(p)} is {reach:.1f} mm from {loser.id}")
+        away, depth = apart(reach, d, decimals=1)
+        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({depth} mm); {_at(p)} is {away} mm from {loser.id}")
     if table.drop_entry(c, p) is not None:
         return lambda: IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
     hit = blocker(others, table, loser, p)

@@ -1,8 +1,5 @@
-"""The state of a skirmish: the steps still pending and the frozen game state (SB-TURN-*, SB-ACT-*).
-
-The steps are the pending queue of ``core.steps``: the first is the one the game stands at; when the queue runs
-empty the turn sequence (``referee.turns.refill``) queues the next activation or action.
-"""
+"""The state of a skirmish: the frozen game state and its queue of pending steps (``referee.steps``; SB-TURN-*,
+SB-ACT-*)."""
 
 from __future__ import annotations
 
@@ -10,100 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kessen.core.events import Event
-from kessen.core.records import evolve, evolver, record
+from kessen.core.records import evolve, evolver, picklable, record
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
-from kessen.rulesets.song_of_blades.referee.options import Move
 from kessen.rulesets.song_of_blades.referee.placement import Placement, placement
-from kessen.rulesets.song_of_blades.rules.disengaging import Disengage
-from kessen.rulesets.song_of_blades.rules.melee import Melee
-
-# --- pending steps ---------------------------------------------------------------------------------
-
-
-@record
-class RollOff:
-    """Who takes the first turn (SB-TURN-1)."""
-
-
-@record
-class ChooseActivation:
-    """The active player activates a model not yet activated this turn, or ends the turn (SB-ACT-1, SB-TURN-1)."""
-
-
-@record
-class ChooseAction:
-    """The activated model's player spends its next action, or ends its activation (SB-ACTION-1)."""
-
-    model: str
-
-
-@record
-class ActivationRoll:
-    """The activation roll of a model with its chosen dice (SB-ACT-1)."""
-
-    model: str
-    dice: int
-
-
-@record
-class CombatRoll:
-    """A combat roll to draw; ``kind`` is attack, free_hack or recoil_hack."""
-
-    attacker: str
-    defender: str
-    kind: str
-    roll: Melee
-
-
-@record
-class ChooseRecoil:
-    """The loser of a combat roll must recoil from the winner: its player chooses where (SB-GEO-5)."""
-
-    loser: str
-    winner: str
-
-
-@record
-class ChooseRecoilHacker:
-    """The recoiled loser touches several new active enemies: its player picks the one hacker (SB-RECOIL-3)."""
-
-    loser: str
-    candidates: tuple[str, ...]
-
-
-@record
-class OfferFollowUp:
-    """The winner may follow the recoiled loser up (SB-FOLLOW-1)."""
-
-    winner: str
-    loser: str
-
-
-@record
-class Disengaging:
-    """A model leaving contact: hackers still to hack, then where it goes (SB-DIS-*, SB-MOVE-3, SB-MOVE-4)."""
-
-    model: str
-    hackers: tuple[str, ...]
-    setup: Disengage
-    positions: tuple[str, ...]  # hacker ids in the order of ``setup.enemies``
-    then: Move | None  # the move it completes, or None when it flees
-    flee_moves: int = 0
-
-
-@record
-class MoraleTest:
-    """A model takes a morale test (SB-MOR-1)."""
-
-    model: str
-
-
-Pending = (
-    RollOff | ChooseActivation | ActivationRoll | ChooseAction | CombatRoll | ChooseRecoil | ChooseRecoilHacker | OfferFollowUp
-    | Disengaging | MoraleTest
-)
-
+from kessen.rulesets.song_of_blades.referee import steps as sp
 
 @dataclass(frozen=True, slots=True)
 class Activation:
@@ -162,7 +70,7 @@ class SobState:
     figures: tuple[Figure, ...]
     turn: Turn = Turn()
     current: Activation | None = None
-    pending: tuple[Pending, ...] = (RollOff(),)
+    pending: tuple[sp.Pending, ...] = (sp.RollOff(),)
     casualties: tuple[Casualty, ...] = ()
     ended: bool = False
 
@@ -195,7 +103,10 @@ class SobState:
         return sides[1] if side == sides[0] else sides[0]
 
 
-with_pending: Callable[[SobState, tuple[Pending, ...]], SobState] = evolver(SobState, "pending")
+picklable(Activation, Casualty, Skirmish, Turn, SobState)  # pickled and copied through their init fields (issue 22 §1)
+
+
+with_pending: Callable[[SobState, tuple[sp.Pending, ...]], SobState] = evolver(SobState, "pending")
 """The state with another queue of pending steps (the copy made most often: every step taken off the queue)."""
 _with_figures: Callable[[SobState, tuple[Figure, ...]], SobState] = evolver(SobState, "figures")
 
@@ -207,7 +118,7 @@ def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     return evolve(state, current=evolve(act, actions=act.actions - n, attacked=act.attacked or attacked))
 
 
-def push(state: SobState, *steps: Pending) -> SobState:
+def push(state: SobState, *steps: sp.Pending) -> SobState:
     """The state with *steps* to settle before everything already pending."""
     return with_pending(state, steps + state.pending)
 
@@ -230,15 +141,15 @@ def remove(state: SobState, f: Figure, how: str, out: list[Event]) -> SobState:
     )
 
 
-def _models_of(step: Pending) -> tuple[str, ...]:
-    if isinstance(step, CombatRoll):
+def _models_of(step: sp.Pending) -> tuple[str, ...]:
+    if isinstance(step, sp.CombatRoll):
         return (step.attacker, step.defender)
-    if isinstance(step, ChooseRecoil):
+    if isinstance(step, sp.ChooseRecoil):
         return (step.loser, step.winner)
-    if isinstance(step, OfferFollowUp):
+    if isinstance(step, sp.OfferFollowUp):
         return (step.loser, step.winner)
-    if isinstance(step, ChooseRecoilHacker):
+    if isinstance(step, sp.ChooseRecoilHacker):
         return (step.loser,)
-    if isinstance(step, Disengaging | MoraleTest | ActivationRoll | ChooseAction):
+    if isinstance(step, sp.Disengaging | sp.MoraleTest | sp.ActivationRoll | sp.ChooseAction):
         return (step.model,)
     return ()

@@ -10,7 +10,8 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
-from kessen.rulesets.song_of_blades.referee.state import ActivationRoll, ChooseAction, ChooseActivation, SobState, push
+from kessen.rulesets.song_of_blades.referee.state import SobState, push
+from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll, ChooseAction, ChooseActivation
 from kessen.rulesets.song_of_blades.rules.priority import may_target
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
 

@@ -6,6 +6,7 @@ import functools
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from kessen.core.records import picklable
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.profiles import SIZE_RANK, ModelState, Size
 
@@ -38,6 +39,9 @@ class Melee:
     defender_transfixed_in_contact: int = 0
     attacker_can_recoil: bool = True
     defender_can_recoil: bool = True
+
+
+picklable(Melee)  # pickled and copied through their init fields (issue 22 §1)
 
 Result = Literal["nothing", "fall", "recoil", "kill", "gruesome_kill"]
 Side = Literal["attacker", "defender", "none"]

@@ -24,6 +24,11 @@ export async function getJSON(path) {
   return answer(await fetch(path, { headers: { accept: "application/json" } }));
 }
 
+// DELETE sends no body; the server takes it from the page's own origin only.
+export async function deleteJSON(path) {
+  return answer(await fetch(path, { method: "DELETE", headers: { accept: "application/json" } }));
+}
+
 export async function postJSON(path, value, { signal } = {}) {
   return postText(path, JSON.stringify(value), { signal });
 }

@@ -1,9 +1,10 @@
 // Page 4, simulate: N battles of a scenario between its AI sides, played by the server in the background, with a
-// progress bar; then each side's win rate with its 95% interval, the draws, and the histogram of casualties (or of
-// any other number of the battle summary) by side. The address keeps ?sim, so a link shows the same results.
+// progress bar and a Cancel button; then each side's win rate with its 95% interval, the draws, and the histogram of
+// casualties (or of any other number of the battle summary) by side. A simulation cancelled or out of time shows the
+// results of the battles it finished, said so above them. The address keeps ?sim, so a link shows the same results.
 
 import { currentLang, query, setQuery } from "./address.js";
-import { ApiError, getJSON, postJSON } from "./api.js";
+import { ApiError, deleteJSON, getJSON, postJSON } from "./api.js";
 import { drawChart } from "./chart.js";
 import { element } from "./dom.js";
 import { Fraction } from "./fraction.js";
@@ -12,6 +13,7 @@ import { t } from "./words.js";
 
 const SERIES = ["series-a", "series-b", "series-c", "series-d"];
 const POLL_MS = 300;
+const ENDED_WITH_RESULTS = ["done", "stopped", "cancelled"];
 
 let view = null;
 let polling = 0;
@@ -30,8 +32,9 @@ export async function mount(app) {
   run.addEventListener("click", () => start());
   const bar = element("progress", { id: "sim-progress", max: 1, value: 0 });
   const status = element("p", { class: "status", id: "sim-status", "aria-live": "polite" });
+  const cancel = element("button", { type: "button", "data-action": "cancel-simulation", text: t("cancel_simulation"), hidden: true });
   const results = element("div", { class: "sim-results", id: "sim-results" });
-  view = { runs, seed, problem, picker, run, bar, status, results };
+  view = { runs, seed, problem, picker, run, bar, status, cancel, results };
   app.replaceChildren(
     element(
       "div",
@@ -47,7 +50,7 @@ export async function mount(app) {
         element("p", { class: "hint", text: t("simulate_hint") }),
         problem,
       ),
-      element("section", { class: "card sim-stage" }, element("div", { class: "progress-row" }, bar, status), results),
+      element("section", { class: "card sim-stage" }, element("div", { class: "progress-row" }, bar, status, cancel), results),
     ),
   );
   const id = query().get("sim");
@@ -69,10 +72,23 @@ async function start() {
   }
 }
 
-// Ask for the simulation's progress until it is done (or failed), drawing the bar and, at the end, the results.
+// Cancel the simulation being followed; the next answer of the server shows it cancelled.
+async function cancel(id) {
+  view.cancel.disabled = true;
+  try {
+    await deleteJSON(`/api/simulations/${encodeURIComponent(id)}`);
+  } catch (error) {
+    view.problem.hidden = false;
+    view.problem.textContent = error instanceof ApiError ? error.message : t("no_answer");
+  }
+}
+
+// Ask for the simulation's progress until it has ended, drawing the bar and, at the end, the results.
 async function follow(id) {
   const ticket = (polling += 1);
   view.results.replaceChildren();
+  view.cancel.onclick = () => cancel(id);
+  view.cancel.disabled = false;
   while (ticket === polling) {
     let sim;
     try {
@@ -86,12 +102,13 @@ async function follow(id) {
     view.bar.value = sim.done;
     view.status.dataset.status = sim.status;
     view.status.textContent = t(`sim_${sim.status}`, { done: sim.done, runs: sim.runs, scenario: sim.scenario, seed: sim.seed });
+    view.cancel.hidden = sim.status !== "queued" && sim.status !== "running";
     if (sim.status === "failed") {
       view.results.replaceChildren(element("div", { class: "error-line", role: "alert", text: sim.error }));
       return;
     }
-    if (sim.status === "done") {
-      showResults(sim);
+    if (ENDED_WITH_RESULTS.includes(sim.status)) {
+      if (sim.result) showResults(sim);
       return;
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

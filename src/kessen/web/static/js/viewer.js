@@ -1,6 +1,7 @@
 // Page 2, the battle viewer: a scenario's board; then a battle replayed (an AI battle of it, a match played here,
 // a save file, or an events file of kessen battle) with a scrubber and step buttons, the narration beside it and
-// the board following the events. The boards are the server's replay of the match's save (GET .../replay).
+// the board following the events. The boards are the server's replay of the match's save (GET .../replay); an AI
+// battle is played by the server in the background first, and the page waits for it.
 // The address keeps ?match and ?at (the position), so a link shows the same moment of the same battle.
 
 import { currentLang, query, setQuery } from "./address.js";
@@ -158,10 +159,24 @@ async function openFile() {
   }
 }
 
+const POLL_MS = 200;
+
+// An AI battle is played by the server in the background: wait until it is no longer playing.
+async function played(id, ticket) {
+  const heading = document.getElementById("viewer-heading");
+  while ((await getJSON(`/api/matches/${encodeURIComponent(id)}`)).status === "playing") {
+    if (ticket !== loading) return;
+    heading.textContent = t("ai_playing");
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
 async function load(id, at) {
   const ticket = (loading += 1);
   stop();
   try {
+    await played(id, ticket);
+    if (ticket !== loading) return;
     const data = await getJSON(`/api/matches/${encodeURIComponent(id)}/replay`);
     if (ticket !== loading) return;
     replay = new Replay(data);

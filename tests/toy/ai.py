@@ -1,0 +1,17 @@
+"""The toy's AI: the first suggested option (the longest dash)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kessen.core.engine import Decision
+
+
+class FirstOption:
+    """Takes a decision's first suggested option."""
+
+    def __init__(self, side: str = "") -> None:
+        self.side = side
+
+    def decide(self, state: Any, decision: Decision) -> Any:
+        return decision.options[0]

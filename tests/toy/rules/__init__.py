@@ -1,0 +1,1 @@
+"""The toy's rules as pure procedures: ``dash`` (TOY-1)."""
