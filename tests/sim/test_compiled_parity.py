@@ -19,6 +19,8 @@ import pytest
 from kessen.bootstrap import CHOICE, Choice
 
 ROOT = Path(__file__).resolve().parents[2]
+COMPILED = Path(sys.prefix) / "compiled"
+"""Where ``make compiled`` installs the built package (kessen.bootstrap looks there)."""
 SEEDS = range(1, 21)
 
 _CHILD = r"""
