@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from kessen.core.geometry import Point, Rect, base_gap, bases_touch, segment_distance, segment_rect_distance
-from kessen.core.records import evolver, record
+from kessen.core.records import evolver, picklable, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
 
@@ -36,9 +36,11 @@ def radius(base_mm: int) -> float:
     return base_mm / MM_PER_INCH / 2
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Model:
-    """One model on the table: its profile, where it stands and how it fares (section 4)."""
+    """One model on the table: its profile, where it stands and how it fares (section 4). A native class of the
+    compiled engine (the record spelled out), so that the geometry read at every step reads its fields from a C
+    struct (issue 26)."""
 
     id: str
     side: Side
@@ -85,9 +87,9 @@ class Model:
 _moved_to: Callable[[Model, float, float], Model] = evolver(Model, "x", "y")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Board:
-    """The board and its impassable terrain blocks (BH-GEO-5)."""
+    """The board and its impassable terrain blocks (BH-GEO-5); a native class of the compiled engine, as Model is."""
 
     width: float
     height: float
@@ -120,6 +122,9 @@ class Board:
                 if math.hypot(dx, dy) < r - EPS:
                     return True
         return False
+
+
+picklable(Model, Board)  # pickled and copied through their init fields (issue 22 §1)
 
 
 def turned(angle: float) -> tuple[float, float]:
