@@ -41,9 +41,11 @@ COMPILED = (
     "kessen/rulesets/*/ai.py",
     "kessen/rulesets/legions/profiles.py",
     "kessen/rulesets/song_of_blades/profiles.py",
+    "kessen/ai/search.py",
 )
 """What mypyc compiles: every module a battle runs at every step (a CPU-time profile of each shipped scenario's
-battles, issue 26: the game loop, the rules, the referees, the AIs, the distributions, their samplers and caches).
+battles, issue 26: the game loop, the rules, the referees, the AIs, the distributions, their samplers and caches),
+and the search AI's loop (``ai/search.py``: ``apply`` and ``node`` at every position it visits).
 
 Left as Python, and why:
 - ``core/records.py`` (``dataclass_transform`` sets an attribute on the decorator, which a compiled function cannot
