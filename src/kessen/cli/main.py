@@ -69,15 +69,16 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from kessen import __version__
+        from kessen.bootstrap import CHOICE, describe
 
-        print(f"kessen {__version__}")
+        print(f"kessen {__version__} ({describe(CHOICE)})")
         raise typer.Exit()
 
 
 @app.callback()
 def kessen(
     ctx: typer.Context,
-    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print kessen's version and exit")] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print kessen's version and which engine runs (compiled or pure Python), and exit")] = False,
 ) -> None:
     """kessen: exact odds, a referee for whole battles, and simulation for miniature wargames."""
     if ctx.invoked_subcommand is None:
