@@ -10,6 +10,7 @@ from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.board import board_data, draw
 from kessen.rulesets.battlehost.referee import notation, odds
 from kessen.rulesets.battlehost.referee.machine import MACHINE
+from kessen.rulesets.battlehost.referee.moves import new_since_v1
 from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
@@ -24,5 +25,5 @@ GAME: StepGame[BhState, Scenario] = StepGame(
     board=board_data, draw=draw, tactics=BattlehostTactics(),
 )
 
-ENGINE = Engine(GAME, swap_deployment)
+ENGINE = Engine(GAME, swap_deployment, new_since_v1)
 """What the registry plays battlehost battles with (``Ruleset.of_package``)."""

@@ -346,6 +346,13 @@ def move_node(state: BhState, step: MoveStep) -> Decision:
     return ask(step.side, "move", options, free=len(options) > 1)
 
 
+def new_since_v1(decision: Decision) -> bool:
+    """A move decision that offers only ways round terrain beside ending the moves (EndMoves first): before those
+    ways were offered it settled itself, so a kessen-save/1 file (option indices) never recorded it, and its replay
+    ends the moves (``Ruleset.new_since_v1``)."""
+    return decision.kind == "move" and isinstance(decision.options[0], EndMoves)
+
+
 def apply_move(state: BhState, step: MoveStep, choice: MoveOption, out: list[Event]) -> BhState:
     """A model stands up, moves or charges, and its player moves again; or the player ends its moves (BH-MOVE-1..8)."""
     if isinstance(choice, EndMoves):

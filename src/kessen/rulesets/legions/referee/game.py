@@ -13,7 +13,7 @@ from kessen.rulesets.legions.referee import notation, odds
 from kessen.rulesets.legions.referee.machine import MACHINE
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
-from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
+from kessen.rulesets.legions.referee.steps import new_since_v1
 from kessen.rulesets.legions.scenario import Scenario, load_scenario, swap_deployment
 
 
@@ -29,5 +29,5 @@ GAME: StepGame[LiState, Scenario] = StepGame(
     describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw,
 )
 
-ENGINE = Engine(GAME, swap_deployment, KINDS_SINCE_V1)
+ENGINE = Engine(GAME, swap_deployment, new_since_v1)
 """What the registry plays legions battles with (``Ruleset.of_package``)."""
