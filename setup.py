@@ -31,6 +31,7 @@ COMPILED = (
     "kessen/rulesets/*/rules/*.py",
     "kessen/rulesets/*/referee/*.py",
     "kessen/rulesets/*/ai.py",
+    "kessen/rulesets/*/ai/*.py",
 )
 """What mypyc compiles. Left as Python on purpose: ``core/records.py`` (``dataclass_transform`` sets an attribute on
 the decorator, which a compiled function cannot take) and every ``events.py`` (``dataclasses`` reads ``ClassVar``
