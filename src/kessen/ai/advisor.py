@@ -73,10 +73,12 @@ def advise(
     sides = tuple(game.sides(state))
     found: list[Chances] = []
     total = len(decision.options) * playouts
+    walkable = True
     for index, option in enumerate(decision.options):
         notation = game.notation(state, decision, option)
         child, _events = game.apply(state, option)
-        exact = _exact_chances(game, child, side, levels, sides, seed, exact_positions)
+        exact = _exact_chances(game, child, side, levels, sides, seed, exact_positions) if walkable else None
+        walkable = exact is not None  # one option's rest too big to walk: the others' are too, as a rule
         if exact is not None:
             win, draw = exact
             best = _best_play(game, child, side, exact_positions)

@@ -30,6 +30,9 @@ from kessen.core.engine import Game
 from kessen.core.errors import InputError
 from kessen.dice import stream
 
+AI = str | Mapping[str, str] | None
+"""What a caller names as the AI: one level for every machine side, side → level, or None (every side greedy)."""
+
 DEFAULT = "greedy"
 """The level a machine side plays when none is named (see the README: why)."""
 
@@ -69,7 +72,7 @@ def parse_level(text: object, field: str = "ai") -> Level:
     raise InputError(field, text, "must be an AI level: greedy, search, search:N, random or package.module:Name")
 
 
-def parse_ai(ai: str | Mapping[str, str] | None, sides: tuple[str, ...], field: str = "ai") -> dict[str, Level]:
+def parse_ai(ai: AI, sides: tuple[str, ...], field: str = "ai") -> dict[str, Level]:
     """The level of every side: *ai* is one level for them all, or side → level (the others play greedy); a side
     the scenario does not have is an InputError naming it."""
     if ai is None:
@@ -85,6 +88,35 @@ def parse_ai(ai: str | Mapping[str, str] | None, sides: tuple[str, ...], field: 
             raise InputError(f"{field}.{side}", side, f"not a side of this scenario (its sides are {', '.join(sides)})")
         levels[side] = parse_level(text, f"{field}.{side}")
     return levels
+
+
+def level_table(ai: AI, sides: tuple[str, ...], field: str = "ai") -> tuple[tuple[str, str], ...]:
+    """*ai* checked against the scenario's *sides* (an InputError naming *field* otherwise), as the side → level pairs a
+    worker is sent (a plug-in is imported here too, so a bad path fails before any battle)."""
+    levels = parse_ai(ai, sides, field)
+    for level in levels.values():
+        if level.plugin is not None:
+            _plugin(level.plugin)
+    return tuple((side, str(level)) for side, level in levels.items())
+
+
+SERVED_NODES = 20_000
+"""The largest search budget a web server plays (``search:N``): a request may not keep a core busy for minutes."""
+
+
+def check_served(ai: object, field: str = "ai") -> None:
+    """[DECISION] What a web request may ask for: the built-in levels, search up to :data:`SERVED_NODES`; never a
+    plug-in (its path would make the server import any module it names). An InputError naming *field* otherwise."""
+    if ai is None:
+        return
+    named = ai.items() if isinstance(ai, Mapping) else [("", ai)]
+    for side, text in named:
+        where = f"{field}.{side}" if side else field
+        level = parse_level(text, where)
+        if level.plugin is not None:
+            raise InputError(where, text, "a plug-in AI plays only from the command line or Python, not on the web page")
+        if level.nodes is not None and level.nodes > SERVED_NODES:
+            raise InputError(where, text, f"the web page searches at most {SERVED_NODES:,} positions a decision")
 
 
 def parse_assignments(words: list[str], field: str = "--ai") -> str | dict[str, str] | None:

@@ -25,6 +25,7 @@ from typing import Any
 
 from kessen.ai.tactics import Tactics
 from kessen.core.engine import Chance, Decision, Game, Terminal
+from kessen.core.records import picklable
 from kessen.dice import Dist
 
 WIN = 1000.0
@@ -53,6 +54,9 @@ class Budget:
         """This budget with *nodes* positions (``search:N``): wider at the root as the budget grows."""
         extra = max(0, nodes // self.nodes - 1)
         return Budget(nodes, self.root_width + 4 * min(extra, 3), self.width + min(extra, 2), self.breadth, self.depth)
+
+
+picklable(Budget)  # a native class of the compiled engine: pickled and copied through its init fields (issue 26)
 
 
 class _OutOfNodes(Exception):
