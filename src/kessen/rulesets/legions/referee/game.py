@@ -7,7 +7,7 @@ from kessen.core.engine import Decision
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.legions import text
-from kessen.rulesets.legions.ai import LiAI
+from kessen.rulesets.legions.ai import LiAI, LiTactics
 from kessen.rulesets.legions.board import awaiting, board_data, draw
 from kessen.rulesets.legions.referee import notation, odds
 from kessen.rulesets.legions.referee.machine import MACHINE
@@ -26,7 +26,7 @@ GAME: StepGame[LiState, Scenario] = StepGame(
     "legions", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: state.players, ai=LiAI,
     notation=notation.notation, parse=notation.parse,
     odds=lambda state, decision, choice: odds.choice_odds(state, choice),
-    describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw,
+    describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw, tactics=LiTactics(),
 )
 
 ENGINE = Engine(GAME, swap_deployment, new_since_v1)
