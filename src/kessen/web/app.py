@@ -20,7 +20,7 @@ from kessen.web.playing import Matches
 from kessen.web.simulations import SIMULATION_SECONDS, SimulationRunner
 from kessen.web.store import Store
 
-PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
+PAGES = ("/", "/odds", "/viewer", "/play", "/simulate", "/build")  # the page's own addresses; each one's state is in the query string
 
 
 def create_app(

@@ -1,5 +1,6 @@
-"""The board routes of a match in play (issue 24 §2, §5): where a model may go, the ruler between two models, and
-the language a match is shown in. Each answer is the referee's (:mod:`kessen.web.reach`)."""
+"""The board routes (issue 24 §2, §5, §6): of a match in play, where a model may go, the ruler between two models, and
+the language it is shown in (:mod:`kessen.web.reach`); and the scenario builder's, each change judged by the referee
+(:mod:`kessen.web.builder`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pydantic import Field
 from kessen.io.files import load_json
 from kessen.io.validation import StrictModel
 from kessen.web.match_api import _REFUSALS, _body, _matches
+from kessen.web import builder
+from kessen.web.limits import MAX_BODY_BYTES
 from kessen.web.reach import measure, reach
 from kessen.web.texts import check_language
 from kessen.web.views import match_view
@@ -66,3 +69,58 @@ async def match_language(match_id: str, request: Request) -> dict[str, Any]:
             return match_view(match_id, match)
 
     return await run_in_threadpool(changed)
+
+
+class BuilderOpen(StrictModel):
+    scenario: str = Field(max_length=200, description="a shipped scenario's name to start from")
+    lang: str = Field(default="en", max_length=10)
+
+
+class BuilderText(StrictModel):
+    ruleset: str = Field(max_length=100)
+    text: str = Field(max_length=MAX_BODY_BYTES, description="the scenario's TOML text")
+    lang: str = Field(default="en", max_length=10)
+
+
+class BuilderData(StrictModel):
+    ruleset: str = Field(max_length=100)
+    data: dict[str, Any] = Field(description="the scenario as its TOML reads in JSON")
+    lang: str = Field(default="en", max_length=10)
+
+
+class BuilderRectangle(BuilderData):
+    box: tuple[float, float, float, float] = Field(description="two opposite corners, x0, y0, x1, y1, in the board's units")
+
+
+@router.get("/builder/{ruleset}", summary="What the scenario builder opens with: the scenario JSON Schema, scenarios to start from", responses=_REFUSALS)
+def builder_start(ruleset: str) -> dict[str, Any]:
+    return builder.start(ruleset)
+
+
+async def _judge(request: Request, model: type[Any], judge: Any) -> dict[str, Any]:
+    body = load_json(model, await request.body(), None)
+    lang = check_language(body.lang)
+    return await run_in_threadpool(lambda: judge(body, lang))
+
+
+_JUDGED = "The scenario's data, TOML text and the handles of its models; ``ok`` with its board at the start, or the line `kessen check` prints."
+
+
+@router.post("/builder/open", summary="A shipped scenario in the builder", responses=_REFUSALS, openapi_extra=_body(BuilderOpen), description=_JUDGED)
+async def builder_open(request: Request) -> dict[str, Any]:
+    return await _judge(request, BuilderOpen, lambda body, lang: builder.from_shipped(body.scenario, lang))
+
+
+@router.post("/builder/text", summary="A scenario's TOML text, judged", responses=_REFUSALS, openapi_extra=_body(BuilderText), description=_JUDGED)
+async def builder_text(request: Request) -> dict[str, Any]:
+    return await _judge(request, BuilderText, lambda body, lang: builder.from_text(body.ruleset, body.text, lang))
+
+
+@router.post("/builder/data", summary="A scenario's data written as TOML, judged", responses=_REFUSALS, openapi_extra=_body(BuilderData), description=_JUDGED)
+async def builder_data(request: Request) -> dict[str, Any]:
+    return await _judge(request, BuilderData, lambda body, lang: builder.from_data(body.ruleset, dict(body.data), lang))
+
+
+@router.post("/builder/rectangle", summary="A scenario with one more rectangle of terrain, judged", responses=_REFUSALS, openapi_extra=_body(BuilderRectangle), description=_JUDGED)
+async def builder_rectangle(request: Request) -> dict[str, Any]:
+    return await _judge(request, BuilderRectangle, lambda body, lang: builder.add_rectangle(body.ruleset, dict(body.data), list(body.box), lang))

@@ -191,10 +191,13 @@ function toolButton(action, text, label, onClick) {
 // A board on the page that keeps its zoom while what it shows changes.
 //   onModel(id): a tap on a model; onPoint(x, y): a tap on the table (board units); onSquare(square): a tap on a
 //   reach square; onDrag(id, x, y): a model dragged to a point; measure(a, b): a promise of the ruler's answer
-//   {text, from, to} for two models (the ruler button shows only with it).
+//   {text, from, to} for two models (the ruler button shows only with it); onHandle(handle, x, y): a handle (the
+//   builder's place of a scenario entry) dragged to a point; onRect(x0, y0, x1, y1): a rectangle drawn while
+//   drawing is on (setDrawing).
 export class BoardView {
-  constructor({ id, onModel = null, onPoint = null, onSquare = null, onDrag = null, measure = null } = {}) {
-    this.handlers = { onModel, onPoint, onSquare, onDrag, measure };
+  constructor({ id, onModel = null, onPoint = null, onSquare = null, onDrag = null, measure = null, onHandle = null, onRect = null } = {}) {
+    this.handlers = { onModel, onPoint, onSquare, onDrag, measure, onHandle, onRect };
+    this.drawing = false;
     this.board = null;
     this.svg = svg("svg", { class: "board", role: "img", preserveAspectRatio: "xMidYMid meet" });
     this.content = svg("g", { class: "content" });
@@ -231,11 +234,11 @@ export class BoardView {
 
   // Draw *board* with the words of *legend*; options: selected (a model id), actor (who acts: a model or a unit),
   // marker ({x, y}), reach (the reach route's answer), interactive (taps choose), movable (ids that may be dragged).
-  show(board, legend, { selected = null, actor = null, marker = null, reach = null, interactive = false, movable = [] } = {}) {
+  show(board, legend, { selected = null, actor = null, marker = null, reach = null, interactive = false, movable = [], handles = [] } = {}) {
     const resized = !this.board || this.board.width !== board.width || this.board.height !== board.height || this.board.units !== board.units;
     this.board = board;
     this.legend = legend;
-    this.options = { selected, actor, marker, reach, interactive, movable: new Set(movable) };
+    this.options = { selected, actor, marker, reach, interactive, movable: new Set(movable), handles };
     const { width, height } = board;
     this.unit = board.units === "mm" ? 25 : 1; // a base with no size drawn as the smallest common one
     const pad = Math.max(width, height) * 0.01;
@@ -270,6 +273,17 @@ export class BoardView {
     parts.push(models);
     this.rulerLine = svg("g", { class: "ruler-layer" });
     parts.push(this.rulerLine);
+    if (handles.length) {
+      const layer = svg("g", { class: "handle-layer" });
+      const r = board.units === "square" ? 0.22 : Math.max(width, height) / 110;
+      handles.forEach((handle, i) => {
+        const [x, y] = this.handlePoint(handle);
+        const node = svg("rect", { class: "handle", x: x - r, y: pageY(board, y) - r, width: 2 * r, height: 2 * r, transform: `rotate(45 ${x} ${pageY(board, y)})`, "data-handle": i, "data-label": handle.label });
+        node.append(svg("title", {}, handle.label));
+        layer.append(node);
+      });
+      parts.push(layer);
+    }
     if (marker) {
       const r = board.units === "square" ? 0.3 : Math.max(width, height) / 120;
       parts.push(svg("circle", { class: "marker", cx: marker.x, cy: pageY(board, marker.y), r }));
@@ -352,24 +366,66 @@ export class BoardView {
     this.details.textContent = model ? modelDetails(model, this.legend) : "";
   }
 
+  // A handle's point on the board: an entry's x, y, or the middle of its square.
+  handlePoint(handle) {
+    return handle.form === "at" ? [handle.x + 0.5, handle.y + 0.5] : [handle.x, handle.y];
+  }
+
+  handleAt(clientX, clientY) {
+    let best = null;
+    for (const handle of this.options.handles) {
+      const [x, y] = this.handlePoint(handle);
+      const at = this.camera.toClient(x, pageY(this.board, y));
+      const distance = Math.hypot(at.x - clientX, at.y - clientY);
+      if (distance <= TAP_PIXELS / 2 && (!best || distance < best.distance)) best = { handle, distance, at };
+    }
+    return best;
+  }
+
+  // What a press at a point would drag: a rectangle being drawn, a handle, or a movable model.
   draggable(clientX, clientY) {
-    if (!this.handlers.onDrag || !this.board) return null;
+    if (!this.board) return null;
+    if (this.drawing && this.handlers.onRect) {
+      const point = this.boardPoint(clientX, clientY);
+      return point ? { rect: point } : null;
+    }
+    const handle = this.handlers.onHandle && this.handleAt(clientX, clientY);
+    if (handle) return { handle: handle.handle, from: handle.at };
+    if (!this.handlers.onDrag) return null;
     const model = this.modelAt(clientX, clientY);
-    return model && this.options.movable.has(model.id) ? model.id : null;
+    return model && this.options.movable.has(model.id) ? { model: model.id, from: this.screenBox(this.shapes.get(model.id)) } : null;
   }
 
   drag(start, now, done) {
     this.ghost.replaceChildren();
-    const id = start.draggable;
+    const what = start.draggable;
+    const box = this.frame.getBoundingClientRect();
     if (!done) {
-      const box = this.frame.getBoundingClientRect();
-      const from = this.screenBox(this.shapes.get(id));
-      this.ghost.append(svg("line", { class: "drag-line", x1: from.cx - box.left, y1: from.cy - box.top, x2: now.x - box.left, y2: now.y - box.top }));
-      this.ghost.append(svg("circle", { class: "drag-ghost", cx: now.x - box.left, cy: now.y - box.top, r: Math.max(6, (from.x1 - from.x0) / 2) }));
+      if (what.rect) {
+        const from = this.camera.toClient(what.rect.x, pageY(this.board, what.rect.y));
+        const [x0, x1] = [Math.min(from.x, now.x), Math.max(from.x, now.x)];
+        const [y0, y1] = [Math.min(from.y, now.y), Math.max(from.y, now.y)];
+        this.ghost.append(svg("rect", { class: "drag-rect", x: x0 - box.left, y: y0 - box.top, width: x1 - x0, height: y1 - y0 }));
+        return;
+      }
+      const from = what.from;
+      const x = from.cx ?? from.x;
+      const y = from.cy ?? from.y;
+      this.ghost.append(svg("line", { class: "drag-line", x1: x - box.left, y1: y - box.top, x2: now.x - box.left, y2: now.y - box.top }));
+      this.ghost.append(svg("circle", { class: "drag-ghost", cx: now.x - box.left, cy: now.y - box.top, r: Math.max(6, from.x1 ? (from.x1 - from.x0) / 2 : 6) }));
       return;
     }
     const point = now && this.boardPoint(now.x, now.y);
-    if (point) this.handlers.onDrag(id, point.x, point.y);
+    if (!point) return;
+    if (what.rect) this.handlers.onRect(what.rect.x, what.rect.y, point.x, point.y);
+    else if (what.handle) this.handlers.onHandle(what.handle, point.x, point.y);
+    else this.handlers.onDrag(what.model, point.x, point.y);
+  }
+
+  // While drawing is on, a drag on the table draws a rectangle (onRect) instead of panning.
+  setDrawing(on) {
+    this.drawing = on;
+    this.frame.classList.toggle("drawing", on);
   }
 
   tap(clientX, clientY) {
