@@ -133,3 +133,43 @@ def test_a_match_in_play_changes_language(client: TestClient) -> None:
     assert japanese["lang"] == "ja" and japanese["decision"]["prompt"] == match.decision.prompt
     assert [e["text"] for e in japanese["events"]] == [match.narrate(e) for e in match.events]
     assert japanese["decision"]["prompt"] != state["decision"]["prompt"]
+
+
+# --- the scenario builder (issue 24 §6) ---------------------------------------------------------------------------
+
+
+def test_builder_moves_an_entry_and_adds_terrain_as_the_referee_accepts(client: TestClient) -> None:
+    """Battlehost: the doorway's captain moved and an impassable block drawn; the TOML written is what the ruleset
+    loads, its board shows both (BH-GEO-5)."""
+    opened = client.post("/api/builder/open", json={"scenario": "battlehost/doorway"}).json()
+    assert opened["ok"] and opened["handles"][0] == {"path": ["good", 0], "x": 23.0, "y": 23.0, "form": "xy", "label": "Captain"}
+    data = opened["data"]
+    data["good"][0] |= {"x": 10.5, "y": 12.0}
+    moved = client.post("/api/builder/data", json={"ruleset": "battlehost", "data": data}).json()
+    assert moved["ok"] and 'x = 10.5' in moved["text"]
+    captain = next(m for m in moved["board"]["models"] if m["id"] == "Captain")
+    assert (captain["x"], captain["y"]) == (10.5, 12.0)
+    walled = client.post("/api/builder/rectangle", json={"ruleset": "battlehost", "data": moved["data"], "box": [40, 40, 30, 35]}).json()
+    assert walled["ok"] and walled["data"]["terrain"][-1] == [30.0, 35.0, 40.0, 40.0]
+    assert {"kind": "impassable", "shape": "rect", "points": [[30.0, 35.0], [40.0, 40.0]], "height": None} in walled["board"]["terrain"]
+    match = Match.from_text(walled["text"], ruleset="battlehost")
+    assert match.board() == walled["board"]
+
+
+def test_builder_says_what_the_referee_refuses_and_refuses_bad_requests(client: TestClient) -> None:
+    opened = client.post("/api/builder/open", json={"scenario": "armies-clash/skirmish-ridge"}).json()
+    data = opened["data"]
+    data["stands"][0]["at"] = [99, 99]
+    judged = client.post("/api/builder/data", json={"ruleset": "armies-clash", "data": data}).json()
+    assert judged["ok"] is False and judged["error"].startswith("kessen: error: scenario: stands[0]")
+    typed = client.post("/api/builder/text", json={"ruleset": "legions", "text": "rounds = ["}).json()
+    assert typed["ok"] is False and "not valid TOML" in typed["error"] and typed["data"] is None
+    null = client.post("/api/builder/data", json={"ruleset": "legions", "data": {"name": None}})
+    assert null.status_code == 422 and null.json()["error"].startswith("kessen: error: data: cannot be written as TOML")
+    legions = client.post("/api/builder/rectangle", json={"ruleset": "legions", "data": {}, "box": [0, 0, 1, 1]})
+    assert legions.status_code == 422 and "its scenarios have no terrain with a shape" in legions.json()["error"]
+    assert client.post("/api/builder/rectangle", json={"ruleset": "legions", "data": {}, "box": [0, 0]}).status_code == 422
+    assert client.get("/api/builder/chess").status_code == 404
+    assert client.post("/api/builder/open", json={"scenario": "legions/nope"}).status_code == 422
+    wrong = client.post("/api/builder/text", json={"ruleset": "legions", "text": 'ruleset = "battlehost"'})
+    assert wrong.status_code == 422 and "ruleset" in wrong.json()["error"]

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from kessen.io.scenarios import shipped_scenarios
 from kessen.match import Match
+from tests.web.conftest import KESSEN
 
 SHIPPED = {s.name: s for s in shipped_scenarios()}
 
@@ -96,7 +99,7 @@ def test_browser_zoom_changes_the_scale_and_fit_brings_it_back(server: str, page
     assert len(ticks) >= 3 and ticks == sorted(ticks) and 0 <= ticks[0] and ticks[-1] <= 72
 
 
-PAGES = ["/odds?lang=en", "/viewer?lang=en&scenario=legions/hold-the-line", "/play?lang=en", "/simulate?lang=en", "/odds?lang=ja"]
+PAGES = ["/odds?lang=en", "/viewer?lang=en&scenario=legions/hold-the-line", "/play?lang=en", "/simulate?lang=en", "/build?lang=en", "/odds?lang=ja"]
 
 
 def test_browser_no_page_is_wider_than_a_phone(server: str, page: Page) -> None:
@@ -234,3 +237,71 @@ def test_browser_two_people_at_one_screen_play_both_sides(server: str, page: Pag
         page.locator("button.option:visible").last.click()  # end the activation or the turn: the other side's turn comes
         expect(page.locator(".event-log li")).not_to_have_count(told)
     assert seen == {"Hero", "Goblins"}
+
+
+TO_SCREEN = """([board, x, y]) => { const svg = document.querySelector(board + ' svg.board');
+  const p = new DOMPoint(x, Number(svg.dataset.height) - y).matrixTransform(svg.getScreenCTM()); return [p.x, p.y]; }"""
+
+
+def drag(page: Page, start: list[float], end: list[float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move((start[0] + end[0]) / 2, (start[1] + end[1]) / 2, steps=3)
+    page.mouse.move(*end, steps=3)
+    page.mouse.up()
+
+
+def built(page: Page) -> dict[str, Any]:
+    return tomllib.loads(page.locator("#build-toml").input_value())
+
+
+def test_browser_the_builder_makes_a_scenario_kessen_check_accepts(server: str, page: Page, tmp_path: Path) -> None:
+    """Issue 24 §6: song-of-blades' hero dragged across the table, a rectangle of cover drawn, the name typed in the
+    schema's form (a hero dropped into a drop is refused, SB-GEO-4); the TOML downloaded is a scenario `kessen check` accepts, and the play page plays it."""
+    page.goto(f"{server}/build?lang=en&ruleset=song-of-blades")
+    page.locator("#build-start").select_option("song-of-blades/hero-against-mob")
+    expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
+    expect(page.locator('#build-board .handle[data-label="hero"]')).to_be_attached()
+    box = page.locator('#build-board .handle[data-label="hero"]').bounding_box()
+    assert box is not None
+    drag(page, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], page.evaluate(TO_SCREEN, ["#build-board", 300, 250]))
+    expect(page.locator("#build-status")).to_contain_text("SB-GEO-4")
+    expect(page.locator('#build-board .handle[data-label="hero"]')).to_have_count(0)  # nothing to drag on a refused scenario
+    page.locator("#build-toml").fill(page.locator("#build-toml").input_value().replace("x = 300", "x = 480").replace("y = 250", "y = 450"))
+    page.locator('[data-action="check-text"]').click()
+    expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
+    expect(page.locator('#build-board .handle[data-label="hero"]')).to_be_attached()
+    box = page.locator('#build-board .handle[data-label="hero"]').bounding_box()
+    assert box is not None
+    drag(page, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], page.evaluate(TO_SCREEN, ["#build-board", 400, 440]))  # along the bridge
+    expect(page.locator("#build-toml")).to_have_value(re.compile(r"x = (39\d|40\d)"))
+    expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
+    hero = built(page)["sides"][0]["models"][0]
+    assert abs(hero["x"] - 400) <= 3 and abs(hero["y"] - 440) <= 3
+    covers = len(built(page).get("cover", []))
+    page.locator('[data-action="draw-terrain"]').click()
+    drag(page, page.evaluate(TO_SCREEN, ["#build-board", 100, 800]), page.evaluate(TO_SCREEN, ["#build-board", 220, 700]))
+    expect(page.locator("#build-board .terrain-cover")).to_have_count(covers + 1)
+    x0, y0, x1, y1 = built(page)["cover"][-1]
+    assert abs(x0 - 100) <= 3 and abs(y0 - 700) <= 3 and abs(x1 - 220) <= 3 and abs(y1 - 800) <= 3
+    page.locator('[data-form="scenario"] [data-path="name"] input').fill("The mob at the ford")
+    expect(page.locator("#build-toml")).to_have_value(re.compile('name = "The mob at the ford"'))
+    expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
+    with page.expect_download() as download:
+        page.locator("#build-download").click()
+    scenario = tmp_path / "built.toml"
+    scenario.write_text(Path(download.value.path()).read_text(encoding="utf-8"), encoding="utf-8")
+    checked = subprocess.run([str(KESSEN), "check", str(scenario)], capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0 and 'scenario "The mob at the ford", sides Hero, Goblins' in checked.stdout, checked.stderr
+    page.locator('[data-action="build-play"]').click()
+    expect(page.locator('[data-action="start-match"]')).to_be_enabled()
+    assert page.locator("#scenario-text").input_value() == scenario.read_text(encoding="utf-8")
+    page.locator('[data-action="start-match"]').click()
+    expect(page.locator("#prompt")).to_be_visible()
+    hero_now = next(m for m in api_board(page, server)["models"] if m["id"] == "hero")
+    assert (hero_now["x"], hero_now["y"]) == (hero["x"], hero["y"])
+
+
+def api_board(page: Page, server: str) -> Any:
+    match_id = page.url.split("match=")[1].split("&")[0]
+    return page.request.get(f"{server}/api/matches/{match_id}").json()["board"]
