@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from kessen.ai.levels import AI
     from kessen.sim.battles import BattleStats
     from kessen.sim.executors import Executor
 
@@ -19,9 +20,11 @@ if TYPE_CHECKING:
 def simulate(
     scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None,
     scheduler: str | None = None, text: str | None = None, progress: Callable[[int], None] | None = None,
-    executor: Executor | None = None,
+    executor: Executor | None = None, ai: AI = None,
 ) -> BattleStats:
-    """*runs* AI-vs-AI battles of a scenario file on local cores (or Dask), with seeds drawn from *seed*.
+    """*runs* AI-vs-AI battles of a scenario file on local cores (or Dask), with seeds drawn from *seed*; *ai* is the
+    level of every side (``"search"``) or side → level (``{"Hero": "search"}``; the others play greedy): see
+    ``kessen.ai.levels``. A plug-in's module must be importable by the worker processes.
 
     *text* is the scenario's text when it comes from no file (a page's upload): *scenario* then only names it in
     errors, and its ruleset is its ``ruleset`` key or *ruleset*. *progress* hears the number of battles of each
@@ -44,11 +47,16 @@ def simulate(
         if executor is not None:  # a given executor is closed however the run ends
             executor.close()
         raise
-    return run(chosen, text, scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler, progress=progress, executor=executor)
+    return run(
+        chosen, text, scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler, progress=progress, executor=executor, ai=ai
+    )
 
 
-def sweep(path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None) -> list[dict[str, Any]]:
-    """Run a sweep file (results kept in SQLite, *db* or beside the file) and return its table, one row per cell."""
+def sweep(
+    path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None, ai: AI = None
+) -> list[dict[str, Any]]:
+    """Run a sweep file (results kept in SQLite, *db* or beside the file) and return its table, one row per cell;
+    *ai* takes the place of the file's ``ai`` table."""
     from kessen.sim.sweeps import sweep as run
 
-    return run(path, workers=workers, scheduler=scheduler, db=db)
+    return run(path, workers=workers, scheduler=scheduler, db=db, ai=ai)

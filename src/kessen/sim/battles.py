@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from kessen.ai.levels import AI, level_table
 from kessen.core.errors import InputError
 from kessen.dice import SEED_LIMIT
 from kessen.io.scenarios import read_scenario, ruleset_for
@@ -86,8 +87,9 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, f
 def simulate(
     ruleset: Ruleset, text: str, source: str, *, runs: int, seed: int, workers: int | None = None,
     scheduler: str | None = None, progress: Callable[[int], None] | None = None, executor: Executor | None = None,
+    ai: AI = None,
 ) -> BattleStats:
-    """*runs* AI-vs-AI battles of a scenario's text, in chunks seeded like cell 0 of a sweep (so a sweep of this
+    """*runs* AI-vs-AI battles of a scenario's text, each side played by its level in *ai* (``kessen.ai.levels``), in chunks seeded like cell 0 of a sweep (so a sweep of this
     scenario alone, with the same runs and seed, plays the same battles); *progress* hears each chunk's battles.
 
     The chunks run on *executor* if given (it is closed at the end), else on ``--workers``/``--scheduler``'s.
@@ -101,13 +103,14 @@ def simulate(
         check_runs(runs)
         check_seed(seed)
         state = ruleset.game.load_scenario(text, source)  # validate once, before any worker starts
+        levels = level_table(ai, tuple(ruleset.game.sides(state)))
     except InputError:
         if executor is not None:  # a given executor is closed however the run ends
             executor.close()
         raise
     stats = BattleStats(tuple(ruleset.game.sides(state)), Tally(), runs)
     plan = chunk_plan(0, runs)
-    jobs = (ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c)) for c in plan)
+    jobs = (ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c), levels) for c in plan)
 
     def finished(_key: tuple[int, int], tally: Tally) -> None:
         stats.tally.merge(tally)

@@ -243,7 +243,7 @@ class SimulationRunner:
         started = time.monotonic()
         self._playing = _Playing(found.id, started + self.seconds - found.seconds)
         missing = [chunk for chunk in plan if chunk.index not in kept]
-        jobs = (ChunkJob((0, c.index), found.ruleset, found.scenario, found.source, battle_seeds(found.seed, c)) for c in missing)
+        jobs = (ChunkJob((0, c.index), found.ruleset, found.scenario, found.source, battle_seeds(found.seed, c), found.ai) for c in missing)
 
         def finished(key: tuple[int, int], tally: Tally) -> None:
             kept[key[1]] = tally
@@ -293,6 +293,7 @@ def simulation_view(record: SimulationRecord, lang: str) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": record.id, "ruleset": record.ruleset, "scenario": record.source, "runs": record.runs, "seed": record.seed,
         "done": record.done, "status": record.status, "error": record.error, "seconds": round(record.seconds, 1), "result": None,
+        "ai": dict(record.ai),
     }
     if record.result is not None:
         view["result"] = result_view(record.ruleset, lang, list(record.result["sides"]), Tally.from_json(record.result["tally"]))

@@ -34,6 +34,7 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
         "seed": match.seed,
         "sides": list(match.sides),
         "people": [side for side in match.sides if side in match.people],
+        "ai": {side: str(level) for side, level in match.ai.items()},
         "lang": lang,
         "decision": None if pending is None else decision_view(rid, lang, pending),
         "can_undo": match.can_undo,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from kessen.core.engine import Decision
 from kessen.dice import Dist
@@ -50,16 +49,14 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     return total
 
 
-_MEANS: WeakKeyDictionary[Dist[Any], Fraction] = WeakKeyDictionary()
-
-
 def _mean_of(dist: Dist[AttackTotals] | Dist[SoloHits]) -> Fraction:
-    """The exact mean damage of an action's distribution, counted in integers once per distribution (the engine's
-    distributions are cached, and the same attack is weighed again and again)."""
-    found = _MEANS.get(dist)
-    if found is None:
-        found = _MEANS[dist] = Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
-    return found
+    """The exact mean damage of an action's distribution, counted in integers once per distribution and kept with
+    it (the engine's distributions are cached, and the same attack is weighed again and again)."""
+    return dist.kept(_mean_damage_of)
+
+
+def _mean_damage_of(dist: Dist[Any]) -> Fraction:
+    return Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
 
 
 @functools.lru_cache(maxsize=256)

@@ -25,6 +25,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     PATH_ZONE_TOLERANCE,
     Board,
     Model,
+    arrangement,
     distance,
     engaged_ids,
     first_blocker,
@@ -205,22 +206,12 @@ def move_limit(m: Model, *, stand_up: bool) -> float:
     return m.move / 2 if stand_up else float(m.move)
 
 
-def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
+def surroundings(models: tuple[Model, ...], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
     """The models whose bases come within *reach* inches of *m*'s centre, all that a move of at most
     reach − r − 1" can touch, pass or be held back by (BH-GEO-7, BH-MOVE-4), and the nearest enemy (edge to
-    edge, then by id), whichever way it lies."""
-    near: list[Model] = []
-    nearest: tuple[float, str] | None = None
-    found: Model | None = None
-    for x in models:
-        centres = math.hypot(x.x - m.x, x.y - m.y)
-        if centres - x.r <= reach:
-            near.append(x)
-        if x.side != m.side:
-            key = (max(0.0, centres - m.r - x.r), x.id)  # distance(m, x), BH-GEO-2
-            if nearest is None or key < nearest:
-                nearest, found = key, x
-    return tuple(near), found
+    edge, then by id), whichever way it lies: both read off the arrangement's grid."""
+    known = arrangement(models)
+    return known.near(m.x, m.y, reach), known.nearest_enemy(m)
 
 
 def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
