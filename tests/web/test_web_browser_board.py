@@ -255,24 +255,32 @@ def built(page: Page) -> dict[str, Any]:
     return tomllib.loads(page.locator("#build-toml").input_value())
 
 
+def settled_box(page: Page, selector: str) -> dict[str, float]:
+    """The box of *selector* once it is drawn: the builder redraws its board when each check answers, so an element
+    found a moment ago may be gone (a box of None) until the last answer is drawn."""
+    for _ in range(100):
+        page.locator(selector).wait_for(state="visible")
+        box = page.locator(selector).bounding_box()
+        if box is not None:
+            return dict(box)
+        page.wait_for_timeout(50)
+    raise AssertionError(f"{selector} never settled on the page")
+
+
 def test_browser_the_builder_makes_a_scenario_kessen_check_accepts(server: str, page: Page, tmp_path: Path) -> None:
     """Issue 24 §6: song-of-blades' hero dragged across the table, a rectangle of cover drawn, the name typed in the
     schema's form (a hero dropped into a drop is refused, SB-GEO-4); the TOML downloaded is a scenario `kessen check` accepts, and the play page plays it."""
     page.goto(f"{server}/build?lang=en&ruleset=song-of-blades")
     page.locator("#build-start").select_option("song-of-blades/hero-against-mob")
     expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
-    expect(page.locator('#build-board .handle[data-label="hero"]')).to_be_attached()
-    box = page.locator('#build-board .handle[data-label="hero"]').bounding_box()
-    assert box is not None
+    box = settled_box(page, '#build-board .handle[data-label="hero"]')
     drag(page, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], page.evaluate(TO_SCREEN, ["#build-board", 300, 250]))
     expect(page.locator("#build-status")).to_contain_text("SB-GEO-4")
     expect(page.locator('#build-board .handle[data-label="hero"]')).to_have_count(0)  # nothing to drag on a refused scenario
     page.locator("#build-toml").fill(page.locator("#build-toml").input_value().replace("x = 300", "x = 480").replace("y = 250", "y = 450"))
     page.locator('[data-action="check-text"]').click()
     expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
-    expect(page.locator('#build-board .handle[data-label="hero"]')).to_be_attached()
-    box = page.locator('#build-board .handle[data-label="hero"]').bounding_box()
-    assert box is not None
+    box = settled_box(page, '#build-board .handle[data-label="hero"]')
     drag(page, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2], page.evaluate(TO_SCREEN, ["#build-board", 400, 440]))  # along the bridge
     expect(page.locator("#build-toml")).to_have_value(re.compile(r"x = (39\d|40\d)"))
     expect(page.locator("#build-status")).to_have_attribute("data-ok", "true")
