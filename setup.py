@@ -38,7 +38,7 @@ COMPILED = (
     "kessen/core/replay.py",
     "kessen/rulesets/*/rules/*.py",
     "kessen/rulesets/*/referee/*.py",
-    "kessen/rulesets/*/ai.py",
+    "kessen/rulesets/*/ai/*.py",
     "kessen/rulesets/legions/profiles.py",
     "kessen/rulesets/song_of_blades/profiles.py",
     "kessen/ai/search.py",

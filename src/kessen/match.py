@@ -25,7 +25,7 @@ import numpy as np
 
 from kessen import i18n
 from kessen.core.board import Board
-from kessen.core.engine import Chance, Decision, Game, Terminal
+from kessen.core.engine import Chance, Decision, Game, Node, Terminal
 from kessen.core.errors import IllegalChoice, InputError, KessenError, SaveFileError
 from kessen.core.events import Event
 from kessen.core.records import record
@@ -329,17 +329,27 @@ class Match:
             on_step(self, events)
 
     def _replay_v1(self, decisions: tuple[int, ...], source: str, on_step: Callable[[Match, tuple[Event, ...]], None]) -> None:
-        session, since_v1 = self._session, self.ruleset.kinds_since_v1
+        session = self._session
         for k, index in enumerate(decisions, 1):
-            node = session.node
-            while isinstance(node, Chance) or (isinstance(node, Decision) and node.kind in since_v1):
-                on_step(self, session.roll() if isinstance(node, Chance) else session.choose(node.options[0]))
-                node = session.node
+            node = self._settle_v1(on_step)
             if not isinstance(node, Decision) or index >= len(node.options):
                 raise SaveFileError(source, f"decision {k}: does not replay (option {index + 1} is not an option here)")
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             on_step(self, session.choose(node.options[index]))
+        if decisions:
+            self._settle_v1(on_step)
+
+    def _settle_v1(self, on_step: Callable[[Match, tuple[Event, ...]], None]) -> Node:
+        """The node of the next decision a kessen-save/1 file recorded (or the end): the rolls on the way, and the
+        decisions the engine asks only since (``Ruleset.new_since_v1``) given their first option, as that engine did,
+        also after the file's last decision: its battle went on that way."""
+        session, since_v1 = self._session, self.ruleset.new_since_v1
+        node = session.node
+        while isinstance(node, Chance) or (isinstance(node, Decision) and since_v1(node)):
+            on_step(self, session.roll() if isinstance(node, Chance) else session.choose(node.options[0]))
+            node = session.node
+        return node
 
 
 def _restored(made: tuple[Any, ...], where: tuple[Any, ...]) -> Match:

@@ -8,7 +8,8 @@ At its decision the AI looks ahead over the candidates its ruleset's tactics giv
   with more outcomes than the search can afford is represented by a fixed, evenly spread choice of them
   (:func:`spread`), so the search draws no random numbers at all;
 - a decision at the depth limit is worth the tactics' evaluation; the end of the battle is worth a win, a draw or
-  a loss.
+  a loss; a decision the tactics give one candidate (a forced step, such as allocating hits) is played through and
+  costs no depth, so that every line is cut at a real choice, not in the middle of resolving an attack.
 
 The depth is deepened one decision at a time while the budget lasts (iterative deepening); the choice of the
 deepest search that finished is played. The budget is counted in positions visited, never in time, and nothing is
@@ -141,13 +142,15 @@ class SearchAI:
             picks = spread(node.dist, max(1, int(breadth)))
             share = breadth / len(picks)
             return sum(p * self._after(state, outcome, depth, share) for outcome, p in picks)
+        candidates: Sequence[Any] = self.tactics.candidates(state, node, self.budget.width)
+        if len(candidates) == 1:  # a forced step (allocating hits, say) is no choice: it costs no depth
+            return self._after(state, candidates[0], depth, breadth)
         if depth <= 0:
             self._cut = True
             return self.tactics.evaluate(state, self.side)
-        return self._choose(state, node, depth)
+        return self._choose(state, node, depth, candidates)
 
-    def _choose(self, state: Any, decision: Decision, depth: int) -> float:
-        candidates: Sequence[Any] = self.tactics.candidates(state, decision, self.budget.width)
+    def _choose(self, state: Any, decision: Decision, depth: int, candidates: Sequence[Any]) -> float:
         fresh = float(self.budget.breadth)
         values = [self._after(state, c, depth - 1, fresh) for c in candidates]
         return max(values) if decision.player == self.side else min(values)

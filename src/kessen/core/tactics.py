@@ -30,3 +30,15 @@ class Tactics(Protocol):
         """What the position is worth to *side*, in the ruleset's own terms scaled to about -1 (all but lost) .. 1
         (all but won); with two sides, one side's worth is the other's negated."""
         ...
+
+
+def first_then(first: Any, ranked: Sequence[Any], limit: int) -> list[Any]:
+    """*first* (a greedy AI's choice), then the options of *ranked* other than it, at most *limit* in all: what a
+    ruleset's ``candidates`` returns once it has ranked its options."""
+    out = [first]
+    for o in ranked:
+        if len(out) >= limit:
+            break
+        if o != first:
+            out.append(o)
+    return out

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kessen.core.engine import Decision
 from kessen.core.records import evolve
-from kessen.rulesets.armies_clash.ai import AcAI, _close_to, expected_damage
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, _close_to, expected_damage
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import kind_of
