@@ -13,7 +13,7 @@ $(BIN)/kessen: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/kessen
-	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet]'
+	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet,mcp]'
 	touch $@
 
 $(VENV)/.compile-deps: $(BIN)/kessen

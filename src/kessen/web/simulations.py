@@ -22,15 +22,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from kessen import i18n
 from kessen.core.errors import InputError, KessenError, error_line
 from kessen.core.records import record
 from kessen.rulesets import get_ruleset
-from kessen.sim.battles import wilson
 from kessen.sim import simulate
 from kessen.sim.chunks import Chunk, chunk_plan
 from kessen.sim.executors import Executor, InlineExecutor
-from kessen.sim.tally import Tally, distribution, mean, total
+from kessen.sim.report import result_view
+from kessen.sim.tally import Tally, total
 from kessen.web.errors import NotFound
 from kessen.web.store import Room, SimulationRecord, SimulationStatus, Store
 
@@ -298,24 +297,3 @@ def simulation_view(record: SimulationRecord, lang: str) -> dict[str, Any]:
     if record.result is not None:
         view["result"] = result_view(record.ruleset, lang, list(record.result["sides"]), Tally.from_json(record.result["tally"]))
     return view
-
-
-def result_view(ruleset: str, lang: str, sides: list[str], tally: Tally) -> dict[str, Any]:
-    """What many battles came to, from their tally (the same numbers as a sweep's row)."""
-
-    def rate(count: int) -> dict[str, float | int]:
-        p, low, high = wilson(count, tally.battles)
-        return {"count": count, "rate": p, "low": low, "high": high}
-
-    return {
-        "battles": tally.battles,
-        "wins": [{"side": side, **rate(tally.wins[side])} for side in sides],
-        "draws": rate(tally.draws),
-        "per_side": {
-            key: {side: {"mean": mean(counts), "counts": distribution(counts)} for side, counts in by_side.items()}
-            for key, by_side in sorted(tally.per_side.items())
-        },
-        "numbers": {key: {"mean": mean(counts), "counts": distribution(counts)} for key, counts in sorted(tally.numbers.items())},
-        "words": {key: distribution(counts) for key, counts in sorted(tally.words.items())},
-        "labels": {key: i18n.summary_label(ruleset, lang, key) for key in [*tally.per_side, *tally.numbers, *tally.words]},
-    }
