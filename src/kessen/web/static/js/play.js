@@ -5,6 +5,8 @@
 // clicked to move (the page writes the notation the ruleset documents; the ruleset accepts it or names the rule that
 // refuses it). A ruler measures between two models. Undo, the save file, the language switch (the match goes on in
 // the chosen language), and the match in the address (?match), so a reload finds it again.
+// Each side the machine plays has the AI level chosen for it (ailevels.js); Win chance beside the options asks
+// the advisor (advice.js).
 
 import { currentLang, query, setQuery } from "./address.js";
 import { AdvicePanel } from "./advice.js";

@@ -1,7 +1,8 @@
-// Page 4, simulate: N battles of a scenario between its AI sides, played by the server in the background, with a
-// progress bar and a Cancel button; then each side's win rate with its 95% interval, the draws, and the histogram of
-// casualties (or of any other number of the battle summary) by side. A simulation cancelled or out of time shows the
-// results of the battles it finished, said so above them. The address keeps ?sim, so a link shows the same results.
+// Page 4, simulate: N battles of a scenario between its AI sides (each at the level chosen for it), played by the
+// server in the background, with a progress bar and a Cancel button; then each side's win rate with its 95%
+// interval, the draws, and the histogram of casualties (or of any other number of the battle summary) by side. A
+// simulation cancelled or out of time shows the results of the battles it finished, said so above them. The address
+// keeps ?sim, so a link shows the same results.
 
 import { currentLang, query, setQuery } from "./address.js";
 import { AiLevels, aiPlays } from "./ailevels.js";
