@@ -18,10 +18,7 @@ from kessen.ai.levels import SERVED_NODES
 from kessen.match import Match
 from kessen.web import advice as advice_module
 from kessen.web.advice import ADVICE_PLAYOUTS, ADVICE_WAITING
-from kessen.web.app import create_app
-from kessen.web.store import Store
 from tests.toy import RULESET as TOY
-from tests.web.clients import local
 
 SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
 ENDED = ("done", "cancelled", "failed")
@@ -30,12 +27,6 @@ ENDED = ("done", "cancelled", "failed")
 @pytest.fixture(autouse=True)
 def toy_registered(toy: str) -> None:
     """The toy race of tests/toy is a ruleset of this process for every test here."""
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    with local(create_app(store), raise_server_exceptions=False) as test_client:
-        yield test_client
 
 
 def start(client: TestClient, *, people: list[str] | None = None, ai: Any = None, seed: int = 3) -> str:
