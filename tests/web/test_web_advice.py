@@ -17,11 +17,11 @@ from kessen.ai import advisor as advisor_module
 from kessen.ai.levels import SERVED_NODES
 from kessen.match import Match
 from kessen.web import advice as advice_module
-from kessen.web.advice import ADVICE_PLAYOUTS, ADVICE_WAITING
+from kessen.web.advice import ADVICE_PLAYOUTS, ADVICE_WAITING, Advisor
 from tests.toy import RULESET as TOY
 
 SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
-ENDED = ("done", "cancelled", "failed")
+ENDED = ("done", "cancelled", "stopped", "failed")
 
 
 @pytest.fixture(autouse=True)
@@ -165,6 +165,18 @@ def test_a_new_request_for_a_match_cancels_its_advice_in_work(client: TestClient
     assert client.get(f"/api/matches/{match_id}/advice/{first['id']}").json()["status"] == "cancelled"
     held.go_on.set()
     assert ended(client, match_id, second["id"])["status"] == "done"
+
+
+def test_advice_out_of_time_is_stopped_with_no_chances(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """[DECISION] Advice has five minutes of running time; out of it, it ends stopped and says to ask with fewer
+    playouts (here an advisor with no time at all, its exact walk cut so that it plays out)."""
+    monkeypatch.setitem(advisor_module.advise.__kwdefaults__, "exact_positions", 10)
+    client.app.state.advisor = Advisor(client.app.state.advisor.matches, seconds=0)  # type: ignore[attr-defined]
+    match_id = start(client)
+    body = ended(client, match_id, ask(client, match_id, playouts=5)["id"])
+    assert (body["status"], body["options"]) == ("stopped", None)
+    assert body["error"] == "kessen: error: advice: out of time after 1 of 15 playouts (0 seconds); ask with fewer playouts"
+    client.app.state.advisor.stop()  # type: ignore[attr-defined]
 
 
 def test_advice_waiting_is_bounded(client: TestClient, held: Held) -> None:

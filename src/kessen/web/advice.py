@@ -15,6 +15,7 @@ import logging
 import queue
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,13 +36,19 @@ largest shipped scenarios on one core (the command line's ``advise`` takes up to
 DEFAULT_PLAYOUTS = 100
 """The playouts per option when a request names none (as ``advise`` at the ``kessen play`` prompt)."""
 
+ADVICE_SECONDS = 300.0
+"""[DECISION] The running time one request for advice may take: five minutes (its wait in the queue does not count).
+The playouts bound the work, but a playout of ``search:20000`` on both sides is a whole battle of long decisions;
+advice out of time ends as ``stopped``, with no chances (an option half played out says nothing), and the page says
+to ask with fewer playouts."""
+
 ADVICE_WAITING = 8
 """Requests for advice that may wait or be worked out at once; the next is refused (429) until one ends."""
 
 ADVICE_KEPT = 64
 """Advice kept to be read; the oldest that has ended is dropped first."""
 
-AdviceStatus = Literal["queued", "running", "done", "cancelled", "failed"]
+AdviceStatus = Literal["queued", "running", "done", "cancelled", "stopped", "failed"]
 _ACTIVE = ("queued", "running")
 _log = logging.getLogger("kessen.web")
 
@@ -78,6 +85,10 @@ class _Halted(Exception):
     """The advice in work stops here: it was cancelled, or the server is stopping."""
 
 
+class _OutOfTime(Exception):
+    """The advice in work has run for :data:`ADVICE_SECONDS`."""
+
+
 @dataclass
 class Advice:
     """One request for advice and what has come of it so far (changed under the advisor's lock only)."""
@@ -99,8 +110,10 @@ class Advice:
 class Advisor:
     """The advice asked of one server's matches, worked out on one background thread."""
 
-    def __init__(self, matches: Matches, *, waiting: int = ADVICE_WAITING, kept: int = ADVICE_KEPT) -> None:
-        self.matches, self.waiting, self.kept = matches, waiting, kept
+    def __init__(
+        self, matches: Matches, *, waiting: int = ADVICE_WAITING, kept: int = ADVICE_KEPT, seconds: float = ADVICE_SECONDS
+    ) -> None:
+        self.matches, self.waiting, self.kept, self.seconds = matches, waiting, kept, seconds
         self._advice: OrderedDict[str, Advice] = OrderedDict()
         self._lock = threading.Lock()
         self._queue: queue.Queue[str | None] = queue.Queue()
@@ -179,13 +192,18 @@ class Advisor:
             self._run(advice)
 
     def _run(self, advice: Advice) -> None:
+        deadline = time.monotonic() + self.seconds
+
         def progress(done: int, total: int) -> None:
             with self._lock:
                 advice.done = done
                 if advice.status != "running" or self._stopping.is_set():
                     raise _Halted
+            if time.monotonic() >= deadline:
+                raise _OutOfTime
 
         chances: list[Chances] | None = None
+        ended: AdviceStatus = "done"
         error: str | None = None
         try:
             match = Match.loads(parse_json(advice.save, "match"), "match")
@@ -193,17 +211,20 @@ class Advisor:
             chances = match.advise(playouts=advice.playouts, ai=advice.ai, on_progress=progress)
         except _Halted:
             return  # cancelled, which ended it already, or the server is stopping
+        except _OutOfTime:
+            ended, error = "stopped", error_line(
+                f"advice: out of time after {advice.done:,} of {advice.total:,} playouts ({self.seconds:g} seconds); ask with fewer playouts"
+            )
         except KessenError as refused:
-            error = error_line(refused)
+            ended, error = "failed", error_line(refused)
         except Exception as fault:  # a fault of the engine: said on the page and in the log, the advisor goes on
             _log.exception("advice %s on match %s failed", advice.id, advice.match_id)
-            error = error_line(f"the advice stopped: {type(fault).__name__}: {fault}")
+            ended, error = "failed", error_line(f"the advice stopped: {type(fault).__name__}: {fault}")
         with self._lock:
-            if advice.status != "running":
-                return
-            advice.status, advice.chances, advice.error = ("done", chances, None) if error is None else ("failed", None, error)
-            if error is None:
-                advice.done = advice.total
+            if advice.status == "running":
+                advice.status, advice.chances, advice.error = ended, chances, error
+                if chances is not None:
+                    advice.done = advice.total
 
 
 def advice_view(advice: Advice) -> dict[str, Any]:

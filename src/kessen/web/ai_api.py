@@ -69,7 +69,8 @@ async def ask_advice(match_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/matches/{match_id}/advice/{advice_id}", summary="The advice's progress and, when done, each option's chances", responses=_REFUSALS)
 def advice(match_id: str, advice_id: str, request: Request) -> dict[str, Any]:
-    """``status`` is queued, running, then done, cancelled or failed (then ``error`` says why); ``done`` of ``total``
+    """``status`` is queued, running, then done, cancelled, stopped (out of its five minutes) or failed (then ``error``
+    says why); ``done`` of ``total``
     counts the playouts (an option worked out exactly counts as its playouts). Once done, ``options`` gives each
     suggested option in order: its ``notation``, the chance to ``win`` and to ``draw`` (each ``p``, and its reduced
     ``fraction`` when ``exact``), and either the worth under ``best`` play for both sides (exact: a win 1, a draw

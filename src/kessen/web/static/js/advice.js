@@ -12,7 +12,7 @@ import { Fraction, percent } from "./fraction.js";
 import { t } from "./words.js";
 
 const POLL_MS = 250;
-const ENDED = ["done", "cancelled", "failed"];
+const ENDED = ["done", "cancelled", "stopped", "failed"];
 
 function pct(p) {
   return `${(p * 100).toFixed(1)}%`;
@@ -113,7 +113,7 @@ export class AdvicePanel {
       if (ENDED.includes(advice.status)) {
         this.asked = null;
         this.cancel.hidden = true;
-        if (advice.status === "failed") this.status.textContent = advice.error;
+        if (advice.error) this.status.textContent = advice.error;
         if (advice.options) this.table.replaceChildren(this.render(advice, state));
         return;
       }
