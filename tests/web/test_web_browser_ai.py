@@ -79,17 +79,23 @@ def test_browser_watch_and_simulate_with_a_level_for_every_side(server: str, pag
 
 
 def test_browser_win_chance_shows_a_progress_bar_then_each_options_chances(server: str, page: Page) -> None:
-    """Song of Blades, the hero against the mob, the hero's first activation: with 3 playouts an option, the bar
-    fills to 4 × 3 playouts, and each option's win and draw chances, 95% interval and playouts are those of
+    """Song of Blades, the hero against the mob, the hero's first activation: 1,000 playouts an option asked and
+    cancelled; then with 3 playouts an option, the bar fills to 4 × 3 playouts, and each option's win and draw chances, 95% interval and playouts are those of
     kessen.Match.advise(playouts=3) at the same position."""
     page.goto(f"{server}/play?lang=en&scenario={MOB}")
     page.locator("#play-side").select_option("Hero")
     page.locator("#play-seed").fill("2")
     page.locator('[data-action="start-match"]').click()
     expect(page.locator("#options button.option").first).to_be_visible()
-    page.locator("#advice-playouts").fill("3")
+    page.locator("#advice-playouts").fill("1000")
     page.locator('[data-action="advise"]').click()
     expect(page.locator("#advice-progress")).to_be_visible()
+    expect(page.locator("#advice-status")).to_have_text(re.compile(r"^\d+ of 4000 playouts$"))
+    page.locator('[data-action="cancel-advice"]').click()
+    expect(page.locator("#advice-status")).to_have_text("Cancelled.")
+    expect(page.locator('[data-action="cancel-advice"]')).to_be_hidden()
+    page.locator("#advice-playouts").fill("3")
+    page.locator('[data-action="advise"]').click()
     expect(page.locator('[data-action="cancel-advice"]')).to_be_visible()
     rows = page.locator("#advice-table tbody tr")
     expect(rows).to_have_count(4, timeout=120_000)
