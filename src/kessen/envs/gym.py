@@ -17,6 +17,11 @@ from kessen.envs.aec import observation_space
 from kessen.envs.episode import Episode
 
 
+MOST_SKIPPED = 100
+"""[DECISION] A battle that ends before the agent's side decides anything (a hero that wins in the first turn) is no
+episode for the agent: ``reset`` plays on to the next battle of the stream, at most this many times."""
+
+
 class KessenGym(gymnasium.Env[dict[str, Any], np.int64]):
     """A battle of *scenario* played as *side* against *opponent* (see :func:`kessen.envs.gym_env`).
 
@@ -65,6 +70,13 @@ class KessenGym(gymnasium.Env[dict[str, Any], np.int64]):
         if seed is not None:
             self._deciders = self._make_deciders()
         self._play_others()
+        for _ in range(MOST_SKIPPED):
+            if self.episode.terminal is None:
+                break
+            self.episode.reset()
+            self._play_others()
+        else:
+            raise ValueError(f"side: {self.side} never decided in {MOST_SKIPPED} battles: the opponent ends them first")
         self._worth = self.episode.worth()
         return self.episode.observe(self.side), {}
 
