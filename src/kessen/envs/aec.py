@@ -101,7 +101,7 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return self.episode.game.show(self.episode.position.state, "en")
+            return self.episode.show()
         return None
 
     def close(self) -> None:

@@ -11,14 +11,9 @@
 
 from __future__ import annotations
 
-from kessen.core.engine import Decision
-from kessen.envs.common import actor_mover, decision_kinds, terrain_kinds
+from kessen.envs.common import actor_mover, decision_kinds, move_to, terrain_kinds
 from kessen.envs.layout import Layout
 from kessen.rulesets.armies_clash.referee.steps import DecisionKind
-
-
-def point_notation(decision: Decision, who: str) -> str | None:
-    return f"move {who} to " if decision.kind == "move" else None
 
 
 LAYOUT = Layout(
@@ -31,5 +26,5 @@ LAYOUT = Layout(
     points=9,
     spacing=1.0,
     mover=actor_mover(frozenset({"move"})),
-    point_notation=point_notation,
+    point_notation=move_to,
 )

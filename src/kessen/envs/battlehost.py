@@ -15,7 +15,7 @@ from typing import Any
 
 from kessen.core.board import Board
 from kessen.core.engine import Decision
-from kessen.envs.common import decision_kinds, model_at, terrain_kinds
+from kessen.envs.common import decision_kinds, model_at, move_to, terrain_kinds
 from kessen.envs.layout import Layout
 from kessen.rulesets.battlehost.referee.steps import DecisionKind
 
@@ -33,10 +33,6 @@ def mover(decision: Decision, board: Board, notation: Callable[[Any], str]) -> t
     return None
 
 
-def point_notation(decision: Decision, who: str) -> str | None:
-    return f"move {who} to " if decision.kind == "move" else None
-
-
 LAYOUT = Layout(
     ruleset="battlehost",
     max_models=48,
@@ -47,5 +43,5 @@ LAYOUT = Layout(
     points=9,
     spacing=1.5,
     mover=mover,
-    point_notation=point_notation,
+    point_notation=move_to,
 )

@@ -36,3 +36,8 @@ def actor_mover(kinds: frozenset[str]) -> Callable[[Decision, Board, Callable[[A
         return model_at(board, decision.actor) if decision.kind in kinds and decision.actor else None
 
     return mover
+
+
+def move_to(decision: Decision, who: str) -> str | None:
+    """``move <who> to `` at a ``move`` decision (the form every ruleset documents for its free move), else None."""
+    return f"move {who} to " if decision.kind == "move" else None

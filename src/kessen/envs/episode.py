@@ -161,6 +161,10 @@ class Episode:
             "action_mask": mask,
         }
 
+    def show(self) -> str:
+        """The board as text (the environments' ``render`` in ``ansi`` mode)."""
+        return self.game.show(self.position.state, "en")
+
     def __getstate__(self) -> dict[str, Any]:
         kept = {k: v for k, v in self.__dict__.items() if k not in ("game", "position", "_start", "_node", "_board", "_menu", "layout", "encoder")}
         return kept | {"state": self.position.state, "rows": self.encoder.rows}

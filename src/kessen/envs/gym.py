@@ -106,5 +106,5 @@ class KessenGym(gymnasium.Env[dict[str, Any], np.int64]):
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
-            return self.episode.game.show(self.episode.position.state, "en")
+            return self.episode.show()
         return None

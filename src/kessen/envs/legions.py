@@ -16,7 +16,7 @@ from typing import Any
 
 from kessen.core.board import Board
 from kessen.core.engine import Decision
-from kessen.envs.common import decision_kinds, terrain_kinds
+from kessen.envs.common import decision_kinds, move_to, terrain_kinds
 from kessen.envs.layout import Layout
 from kessen.rulesets.legions.referee.steps import DecisionKind
 
@@ -31,10 +31,6 @@ def mover(decision: Decision, board: Board, notation: Callable[[Any], str]) -> t
     return decision.actor, sum(x for x, _ in spots) / len(spots), sum(y for _, y in spots) / len(spots)
 
 
-def point_notation(decision: Decision, who: str) -> str | None:
-    return f"move {who} to " if decision.kind == "move" else None
-
-
 LAYOUT = Layout(
     ruleset="legions",
     max_models=128,
@@ -46,5 +42,5 @@ LAYOUT = Layout(
     points=9,
     spacing=1.25,
     mover=mover,
-    point_notation=point_notation,
+    point_notation=move_to,
 )
