@@ -13,7 +13,7 @@ $(BIN)/kessen: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/kessen
-	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet,mcp]'
+	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet,mcp,rl]'
 	touch $@
 
 $(VENV)/.compile-deps: $(BIN)/kessen
@@ -62,8 +62,9 @@ test: $(VENV)/.test-deps compiled browser
 serve: $(VENV)/.web-deps
 	$(BIN)/kessen serve $(SERVE_ARGS)
 
+# make bench BENCH="--section env": one section (see benchmarks/README.md)
 bench: $(VENV)/.test-deps compiled
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks $(BENCH)
 
 check-odds: $(BIN)/kessen
 	for r in song-of-blades battlehost legions armies-clash; do ../shared/tools/check-odds $$r || exit 1; done

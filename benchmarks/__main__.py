@@ -10,12 +10,12 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import battles, limits, odds, sampling, startup, sweeps
+from benchmarks import battles, envs, limits, odds, sampling, startup, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.bootstrap import CHOICE, describe
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps")
+SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps", "env")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -69,6 +69,8 @@ def main(argv: Sequence[str]) -> int:
         battles.run(out, rounds=settings.repeat)
     if "sweeps" in sections:
         sweeps.run(out)
+    if "env" in sections:
+        envs.run(out, rounds=min(settings.repeat, 3), rulesets=args.ruleset)
 
     out.print(f"done in {time.perf_counter() - started:,.0f} s")
     if failures:
