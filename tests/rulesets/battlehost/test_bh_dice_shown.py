@@ -120,21 +120,21 @@ def test_BH_PROC_2_odds_show_no_dice_field() -> None:
 
 def test_BH_SHOOT_narration_shows_the_hit_and_wound_dice_in_english_and_japanese() -> None:
     shot = ev.Shot(model="Archer 1", target="Orc 2", hit=True, wounded=True, hit_needed=4, wound_needed="6/4", dice=(5, 6, 4))
-    assert text.narrate(shot, "en") == "Archer 1 shoots at Orc 2: hit, wounded. [hit roll 5, needs 4+; To Wound 6→4, needs 6/4]"
-    assert text.narrate(shot, "ja") == "Archer 1がOrc 2に射撃攻撃: ヒット、負傷。 [命中ロール 5(4以上で成功)、負傷ロール 6→4(必要な値 6/4)]"
+    assert text.narrate(shot, "en") == "Archer 1 shoots at Orc 2: hit, wounded. (hit roll 5, needs 4+; To Wound 6→4, needs 6/4)"
+    assert text.narrate(shot, "ja") == "Archer 1がOrc 2に射撃攻撃: ヒット、負傷。 （命中ロール 5(4以上で成功)、負傷ロール 6→4(必要な値 6/4)）"
     missed = ev.Shot(model="Archer 1", target="Orc 2", hit=False, wounded=False, hit_needed=5, wound_needed="5", dice=(2,))
-    assert text.narrate(missed, "en") == "Archer 1 shoots at Orc 2: miss. [hit roll 2, needs 5+]"
+    assert text.narrate(missed, "en") == "Archer 1 shoots at Orc 2: miss. (hit roll 2, needs 5+)"
 
 
 def test_BH_STRIKE_and_DUEL_narration_shows_every_die_and_modifier() -> None:
     struck = ev.Struck(model="Orc 1", target="Guard 2", strikes=2, wounds=1, wound_needed="5", modifier=1, dice=((5,), (2,)))
-    assert text.narrate(struck, "en") == "Orc 1 strikes Guard 2 twice: 1 wound. [To Wound 5 2, needs 5+; +1 to each die]"
+    assert text.narrate(struck, "en") == "Orc 1 strikes Guard 2 twice: 1 wound. (To Wound 5 2, needs 5+; +1 to each die)"
     duel = ev.DuelRolled(
         good_best=5, evil_best=5, good_models=("Captain", "Guard 1"), good_dice=((5, 3), (2,)), good_modifiers=(0, 0),
         evil_models=("Orc 1",), evil_dice=((6,),), evil_modifiers=(-1,),
     )
-    assert text.narrate(duel, "en") == "Duel roll: Good's best 5, Evil's best 5. [Good: Captain 5 3, Guard 1 2 | Evil: Orc 1 6−1]"
-    assert text.narrate(duel, "ja").endswith("[グッド: Captain 5 3、Guard 1 2 | イーヴィル: Orc 1 6−1]")
+    assert text.narrate(duel, "en") == "Duel roll: Good's best 5, Evil's best 5. (Good: Captain 5 3, Guard 1 2 | Evil: Orc 1 6−1)"
+    assert text.narrate(duel, "ja").endswith("（グッド: Captain 5 3、Guard 1 2 | イーヴィル: Orc 1 6−1）")
 
 
 def test_BH_battle_events_carry_dice_that_make_their_results() -> None:

@@ -236,7 +236,28 @@ def narrate(event: Event, lang: str) -> str:
     words = _WORD_FIELDS & fields.keys()
     if event.type == "attacked" and fields["using"] == "multiattack":
         words |= {"using"}
-    return _line(lang, "events", key, fields, words=words)
+    line = _line(lang, "events", key, fields, words=words)
+    if event.type == "attacked" and fields["results"]:
+        return f"{line} {_attack_dice(lang, fields)}"
+    return line
+
+
+def _attack_dice(lang: str, fields: dict[str, Any]) -> str:
+    """Each attack roll as the table sees it: the d20s (the one kept first), the bonus, the total against the AC and
+    what it did, or an automatic hit (AC-D20-1..3, AC-OBJ-4)."""
+    said: dict[str, str] = catalogue(RULESET_ID, lang)["dice"]
+    rolls = []
+    for d20, mode, bonus, ac, result, damage in zip(
+        fields["d20"], fields["modes"], fields["bonus"], fields["armour_class"], fields["results"], fields["roll_damage"]
+    ):
+        what = said[result] + (said["damage"].format(damage=damage) if result != "miss" else "")
+        if not d20:
+            rolls.append(said["automatic"].format(result=what))
+            continue
+        kept = max(d20) if mode == "advantage" else min(d20)
+        shown = "/".join(str(n) for n in sorted(d20, key=lambda n: n != kept)) + (said[mode] if mode != "normal" else "")
+        rolls.append(said["roll"].format(d20=shown, bonus=f"{bonus:+d}", total=kept + bonus, ac=ac, result=what))
+    return said["brackets"].format(said["separator"].join(rolls))
 
 
 def _list(lang: str, names: list[str]) -> str:

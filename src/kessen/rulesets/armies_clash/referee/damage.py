@@ -21,7 +21,12 @@ def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | Solo
     """An attack's hits deal their damage; a pushing attack's push follows the damage and any overflow choice
     (AC-DMG-1, AC-MOVE-8). Against a solo the outcome already holds its condition, judged hit by hit (AC-DMG-5)."""
     o = outcome
-    out.append(ev.Attacked(attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage))
+    rolls = o.dice if isinstance(o, AttackTotals) else ()
+    out.append(ev.Attacked(
+        attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage,
+        d20=tuple(r.d20 for r in rolls), modes=tuple(r.mode for r in rolls), bonus=tuple(r.bonus for r in rolls),
+        armour_class=tuple(r.armour_class for r in rolls), results=tuple(r.result for r in rolls), roll_damage=tuple(r.damage for r in rolls),
+    ))
     if o.pushed:
         state = push(state, ForcedMove(step.target, step.attacker, o.pushed))
     if isinstance(o, SoloHits):

@@ -62,7 +62,7 @@ from kessen.rulesets.armies_clash.referee import (
     special_actions,
     spells,
 )
-from kessen.rulesets.armies_clash.referee.attack import attack_dist
+from kessen.rulesets.armies_clash.referee.attack import attack_node
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
 from kessen.rulesets.armies_clash.referee.regiment_moves import regiment_activations, regiment_options
@@ -282,7 +282,7 @@ RULES: dict[type, StepRule[AcState, Any]] = {
         commanders.commander_result, _chance("commander check", lambda s, step: commander_check(commanders.commander_question(s, step.unit)))
     ),
     RallyRoll: StepRule(morale.rally_result, _chance("rally", lambda s, step: morale_check(morale.rally_question(s, step.unit)))),
-    AttackRoll: StepRule(damage.attack_result, _chance("attack", lambda s, step: attack_dist(step.question))),
+    AttackRoll: StepRule(damage.attack_result, attack_node),
     SaveRoll: StepRule(damage.save_result, _chance("save", lambda s, step: save(step.question))),
     AutoDamage: StepRule(damage.auto_result, _chance("damage", lambda s, step: automatic_damage(step.effect))),
     StealthRoll: StepRule(
