@@ -27,6 +27,25 @@ def digest(events: list[Event]) -> str:
     return hashlib.sha256("".join(without_dice(e) + "\n" for e in events).encode("utf-8")).hexdigest()
 
 
+def file_digest(lines: str, ruleset: str) -> str:
+    """:func:`digest` of an events file of *ruleset*: each line without the fields that show its event's dice."""
+    import importlib
+
+    module = importlib.import_module(f"kessen.rulesets.{ruleset.replace('-', '_')}.events")
+    shown = {
+        (cls.type, f.name)
+        for cls in vars(module).values()
+        if isinstance(cls, type) and issubclass(cls, Event) and dataclasses.is_dataclass(cls)
+        for f in dataclasses.fields(cls)
+        if is_dice_field(f)
+    }
+    out = []
+    for line in lines.splitlines():
+        data = json.loads(line)
+        out.append(json.dumps({k: v for k, v in data.items() if (data["type"], k) not in shown}, ensure_ascii=False, separators=(",", ":")))
+    return hashlib.sha256("".join(o + "\n" for o in out).encode("utf-8")).hexdigest()
+
+
 def without_dice(event: Event) -> str:
     """*event*'s JSON line without the fields that show its dice (``dice_field``)."""
     shown = {f.name for f in dataclasses.fields(event) if is_dice_field(f)}
