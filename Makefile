@@ -21,22 +21,24 @@ $(VENV)/.compile-deps: $(BIN)/kessen
 	touch $@
 
 # The battle engine compiled with mypyc (setup.py says which modules) into .venv/compiled, where a C compiler is
-# present; rebuilt when a source changes. `make run`, `make bench` and the parity test play with it; the editable
-# source in src/ stays what every other test imports.
+# present. `import kessen` runs it whenever it is current (src/kessen/bootstrap.py checks the sources it was compiled
+# from), so .venv/bin/kessen, the tests, the web app and the sweeps all play with it. Rebuilt when one of those
+# sources, or setup.py's list, changed; without a compiler one line says the engine stays pure Python.
 COMPILED := $(VENV)/compiled
 HAS_CC = $(BIN)/python -c 'import sys; sys.path.insert(0, "."); from setup import c_compiler; sys.exit(c_compiler() is None)'
+IS_CURRENT = $(BIN)/python -c 'import sys; sys.path.insert(0, "."); from setup import build_is_current; sys.exit(not build_is_current())'
 
-$(COMPILED)/.built: $(VENV)/.compile-deps setup.py $(shell find src/kessen -name '*.py')
-	@rm -rf $(COMPILED) $(VENV)/wheels
-	@if $(HAS_CC); then \
+compiled: $(VENV)/.compile-deps
+	@if $(IS_CURRENT); then \
+		:; \
+	elif $(HAS_CC); then \
 		echo "compiling the engine with mypyc (a few minutes)"; \
+		rm -rf $(COMPILED) $(VENV)/wheels; \
 		KESSEN_COMPILE=1 $(BIN)/pip wheel --quiet --no-deps --no-build-isolation --wheel-dir $(VENV)/wheels . && \
-		$(BIN)/pip install --quiet --no-deps --target $(COMPILED) $(VENV)/wheels/kessen-*.whl && touch $@; \
+		$(BIN)/pip install --quiet --no-deps --target $(COMPILED) $(VENV)/wheels/kessen-*.whl; \
 	else \
 		echo "kessen: no C compiler on this machine: the engine runs as pure Python"; \
 	fi
-
-compiled: $(COMPILED)/.built
 
 $(VENV)/.web-deps: $(BIN)/kessen
 	$(BIN)/pip install --quiet -e '.[web]'
@@ -49,18 +51,18 @@ browser:
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
 	fi
 
-run: $(BIN)/kessen $(COMPILED)/.built
-	PYTHONPATH=$(COMPILED) $(BIN)/kessen odds song-of-blades melee --format table --input examples/song-of-blades/melee.json
-	PYTHONPATH=$(COMPILED) $(BIN)/kessen battle $(EXAMPLE) --seed 7
+run: $(BIN)/kessen compiled
+	$(BIN)/kessen odds song-of-blades melee --format table --input examples/song-of-blades/melee.json
+	$(BIN)/kessen battle $(EXAMPLE) --seed 7
 
-test: $(VENV)/.test-deps $(COMPILED)/.built browser
+test: $(VENV)/.test-deps compiled browser
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 
 serve: $(VENV)/.web-deps
 	$(BIN)/kessen serve $(SERVE_ARGS)
 
-bench: $(VENV)/.test-deps $(COMPILED)/.built
+bench: $(VENV)/.test-deps compiled
 	$(BIN)/python -m benchmarks
 
 check-odds: $(BIN)/kessen

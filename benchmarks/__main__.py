@@ -10,11 +10,12 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import battles, engine_speed, limits, odds, sampling, sweeps
+from benchmarks import battles, limits, odds, sampling, startup, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
+from kessen.bootstrap import CHOICE, describe
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "sampling", "limits", "battles", "speed", "sweeps")
+SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -37,7 +38,8 @@ def main(argv: Sequence[str]) -> int:
 
     out.print(
         f"[bold]kessen benchmarks[/bold] — Python {platform.python_version()}, numpy {version('numpy')}, "
-        f"icepool {version('icepool')}, kessen {version('kessen')}, {platform.machine()}, {os.cpu_count()} cores; "
+        f"icepool {version('icepool')}, kessen {version('kessen')} ({describe(CHOICE)}), {platform.machine()}, "
+        f"{os.cpu_count()} cores; "
         f"best of {settings.repeat} runs of ≥{settings.min_run:g} s each"
     )
     suites: list[Suite] = []
@@ -53,6 +55,8 @@ def main(argv: Sequence[str]) -> int:
     failures: list[str] = []
     if "odds" in sections:
         failures = odds.run([case for s in suites for case in s.odds], settings, out)
+    if "startup" in sections:
+        startup.run(out)
     if "sampling" in sections:
         sampling.run([case for s in suites for case in s.sampling], settings, out)
     if "limits" in sections:
@@ -62,9 +66,7 @@ def main(argv: Sequence[str]) -> int:
                 failures += limits.run_sweep(s, args.sweep, out)
 
     if "battles" in sections:
-        battles.run([r for r in ruleset_ids() if not args.ruleset or r in args.ruleset], out)
-    if "speed" in sections:
-        engine_speed.run(out, rounds=settings.repeat)
+        battles.run(out, rounds=settings.repeat)
     if "sweeps" in sections:
         sweeps.run(out)
 

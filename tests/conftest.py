@@ -1,5 +1,6 @@
 """Every test keeps its saved games and data in a folder of its own, never the user's data folder; ``toy`` registers
-the toy race of tests/toy for a test."""
+the toy race of tests/toy for a test; the run says which engine it tests (issue 26: the compiled one whenever it is
+built and current, as for a user; ``KESSEN_ENGINE=pure`` tests the Python source)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,18 @@ from pathlib import Path
 import pytest
 
 from kessen.rulesets import register, unregister
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Choose the engine once, before any worker starts: a fallback to pure Python is said once, and the workers and
+    the ``kessen`` processes the tests start inherit the choice (``kessen.bootstrap``)."""
+    import kessen.bootstrap  # noqa: F401
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    from kessen.bootstrap import CHOICE, describe
+
+    return f"kessen: {describe(CHOICE)}"
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ from kessen.web.app import create_app
 from kessen.web.store import Store
 from tests.toy.referee.game import GAME
 from tests.toy.scenario import Scenario
-from tests.web.clients import local
+from tests.web.clients import local, played
 
 RACE = 'ruleset = "toy"\nname = "A race"\nsides = ["Red", "Blue"]\n'
 
@@ -100,4 +100,4 @@ def test_the_web_api_lists_the_toy_answers_its_odds_and_plays_it(client: TestCli
     assert client.post("/api/scenarios/check", json={"text": RACE}).json() == {"ok": True, "ruleset": "toy", "sides": ["Red", "Blue"]}
     made = client.post("/api/matches", json={"scenario": RACE, "seed": 3, "people": []})
     assert made.status_code == 201, made.text
-    assert client.get(f"/api/matches/{made.json()['id']}").json()["result"]["winner"] in ("Red", "Blue", None)
+    assert played(client, made.json()["id"])["result"]["winner"] in ("Red", "Blue", None)

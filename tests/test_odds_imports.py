@@ -16,6 +16,7 @@ import sys
 import pytest
 
 import kessen
+from kessen.core.engine import Decision
 from kessen.rulesets import Engine, Ruleset, get_ruleset, ruleset_ids
 
 QUESTIONS: dict[str, dict[str, dict[str, object]]] = {
@@ -108,9 +109,9 @@ def test_issue_13_4_the_public_api_is_unchanged() -> None:
         ruleset = get_ruleset(rid)
         assert ruleset.game is ruleset.game and ruleset.game.start is not None
         assert ruleset.swap_deployment is not None
-    from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
-
-    assert get_ruleset("legions").kinds_since_v1 == KINDS_SINCE_V1 and KINDS_SINCE_V1
+    legions, asked = get_ruleset("legions"), Decision("Attacker", "move", ("a",))
+    assert legions.new_since_v1(asked) and not legions.new_since_v1(Decision("Attacker", "order", ("a",)))
+    assert not get_ruleset("song-of-blades").new_since_v1(asked)
 
 
 def test_issue_13_4_an_engine_is_loaded_once_or_given_as_it_is() -> None:
@@ -120,15 +121,17 @@ def test_issue_13_4_an_engine_is_loaded_once_or_given_as_it_is() -> None:
 
     def load() -> Engine:
         calls.append(1)
-        return Engine("the game", kinds_since_v1=frozenset({"k"}))
+        return Engine("the game", since_v1=lambda decision: decision.kind == "k")
 
     lazy = Ruleset("x", "X", "X", {}, engine=load)
     assert calls == []
-    assert (lazy.game, lazy.kinds_since_v1, lazy.swap_deployment, lazy.game) == ("the game", frozenset({"k"}), None, "the game")
+    k, other = Decision("A", "k", ("a",)), Decision("A", "other", ("a",))
+    assert (lazy.game, lazy.new_since_v1(k), lazy.new_since_v1(other), lazy.swap_deployment, lazy.game) == (
+        "the game", True, False, None, "the game")
     assert calls == [1]
     given = Ruleset("y", "Y", "Y", {}, game="a game")
-    assert (given.game, given.swap_deployment, given.kinds_since_v1) == ("a game", None, frozenset())
+    assert (given.game, given.swap_deployment, given.new_since_v1(k)) == ("a game", None, False)
     swapped = dataclasses.replace(lazy, game="another game")
-    assert (swapped.id, swapped.game, swapped.kinds_since_v1, calls) == ("x", "another game", frozenset(), [1])
+    assert (swapped.id, swapped.game, swapped.new_since_v1(k), calls) == ("x", "another game", False, [1])
     with pytest.raises(TypeError, match="not both"):
         Ruleset("z", "Z", "Z", {}, game="a game", engine=load)

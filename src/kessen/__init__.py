@@ -4,11 +4,14 @@ Exact odds for any combat action, a referee for whole battles, and fast simulati
 
 The battle half (``Match``, ``simulate``, ``sweep`` and what they give back: ``PendingDecision``, ``Option``,
 ``BattleStats``) is imported the first time it is asked for (PEP 562), so that exact odds start without loading any
-engine; ``odds`` is imported here, as its name is also its module's.
+engine; ``odds`` is imported here, as its name is also its module's. Before any of it, ``kessen.bootstrap`` chooses
+the engine: the modules compiled with mypyc when they are built and current, else the Python source
+(``KESSEN_ENGINE`` overrides).
 """
 
 from __future__ import annotations
 
+import kessen.bootstrap  # noqa: F401  first: it decides where every engine module below is loaded from
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 

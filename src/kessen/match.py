@@ -7,6 +7,9 @@ scripts, an RL environment).
     m.choose("move k1 to 312,440")   # any legal notation or a suggested option; then runs on to the next one
     m.undo()                         # back to before the person's last decision
     m.board(), m.events, m.result, m.save("game.json"), kessen.Match.load("game.json")
+    kessen.Match.open(path, ai={"Goblins": "search"})   # the AI level of each machine side (kessen.ai.levels)
+    m.advise()                       # each option's chance to win (exact where the rest is small, else playouts)
+    m.position()                     # the game tree here (kessen.ai.tree.Position): fork, node, apply, scores
 """
 
 from __future__ import annotations
@@ -18,13 +21,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from kessen import i18n
 from kessen.core.board import Board
-from kessen.core.engine import Chance, Decision, Game, Terminal
+from kessen.core.engine import Chance, Decision, Game, Node, Terminal
 from kessen.core.errors import IllegalChoice, InputError, KessenError, SaveFileError
 from kessen.core.events import Event
 from kessen.core.records import record
 from kessen.core.saves import SAVE_V1, Recorded, SaveFile, dumps, loads
+from kessen.ai.advisor import Chances, advise
+from kessen.ai.levels import AI, Level, deciders, parse_ai
+from kessen.ai.tree import Position
 from kessen.core.session import Session, Snapshot, encode_outcome, find_outcome
 from kessen.io.scenarios import read_scenario, ruleset_for
 from kessen.rulesets import Ruleset, get_ruleset
@@ -54,10 +62,13 @@ class PendingDecision:
 
 
 class Match:
-    """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI."""
+    """One game of a scenario, from a seed, with the sides in *people* played by a person and the rest by the AI:
+    *ai* is one level for every machine side or side → level (``greedy``, ``search``, ``search:N``, ``random``,
+    ``package.module:Name``; a side not named plays greedy)."""
 
     def __init__(
-        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en"
+        self, ruleset: Ruleset, text: str, source: str, *, seed: int, people: Iterable[str] = (), lang: str = "en",
+        ai: AI = None,
     ) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
             raise InputError("seed", seed, "must be an integer from 0 to 2^64 - 1")
@@ -71,7 +82,11 @@ class Match:
         strangers = sorted(self.people - set(self.sides))
         if strangers:
             raise InputError("people", strangers[0], f"not a side of this scenario (its sides are {', '.join(self.sides)})")
-        self._deciders = {side: game.ai(side) for side in self.sides if side not in self.people}
+        machine = tuple(side for side in self.sides if side not in self.people)
+        levels = parse_ai(ai, self.sides)
+        self.ai: dict[str, Level] = {side: levels[side] for side in machine}
+        """The AI level of each side the machine plays."""
+        self._deciders = deciders(self.ai, game, self.sides, seed)
         self._session: Session[Any] = Session(game, state, seed)
         self._undo: list[Snapshot] = []
 
@@ -79,27 +94,31 @@ class Match:
 
     @classmethod
     def open(
-        cls, scenario: str | os.PathLike[str], *, seed: int = 1, people: Iterable[str] = (), ruleset: str | None = None, lang: str = "en"
+        cls, scenario: str | os.PathLike[str], *, seed: int = 1, people: Iterable[str] = (), ruleset: str | None = None, lang: str = "en",
+        ai: AI = None,
     ) -> Match:
         """A new match of a scenario file (its ruleset from the file, or *ruleset*)."""
         path = os.fspath(scenario)
-        return cls(ruleset_for(path, ruleset), read_scenario(path), path, seed=seed, people=people, lang=lang)
+        return cls(ruleset_for(path, ruleset), read_scenario(path), path, seed=seed, people=people, lang=lang, ai=ai)
 
     @classmethod
     def from_text(
-        cls, text: str, *, ruleset: str, seed: int = 1, people: Iterable[str] = (), lang: str = "en", source: str = "scenario"
+        cls, text: str, *, ruleset: str, seed: int = 1, people: Iterable[str] = (), lang: str = "en", source: str = "scenario",
+        ai: AI = None,
     ) -> Match:
         """A new match of a scenario given as text (errors name *source*)."""
-        return cls(get_ruleset(ruleset), text, source, seed=seed, people=people, lang=lang)
+        return cls(get_ruleset(ruleset), text, source, seed=seed, people=people, lang=lang, ai=ai)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, people: Iterable[str] | None = None, lang: str | None = None) -> Match:
+    def load(
+        cls, path: str | os.PathLike[str], *, people: Iterable[str] | None = None, lang: str | None = None, ai: AI = None
+    ) -> Match:
         """The match a save file holds, replayed to where it was saved (never half-loaded); it goes on with the
-        people and the language the save recorded, or *people* and *lang*."""
+        people, the language and the AI levels the save recorded, or *people*, *lang* and *ai*."""
         from kessen.io.files import read_json
 
         where = os.fspath(path)
-        return cls.loads(read_json(where), where, people=people, lang=lang)
+        return cls.loads(read_json(where), where, people=people, lang=lang, ai=ai)
 
     @classmethod
     def loads(
@@ -109,24 +128,27 @@ class Match:
         *,
         people: Iterable[str] | None = None,
         lang: str | None = None,
+        ai: AI = None,
         on_step: Callable[[Match, tuple[Event, ...]], None] | None = None,
     ) -> Match:
-        """The match of a save file's parsed JSON *data*; errors in the save name *source*. *people* and *lang*
-        override the recorded ones (an InputError naming ``people`` or ``lang`` if they do not fit). *on_step* sees
+        """The match of a save file's parsed JSON *data*; errors in the save name *source*. *people*, *lang* and *ai*
+        override the recorded ones (an InputError naming ``people``, ``lang`` or ``ai`` if they do not fit). *on_step* sees
         the match after its start and after each replayed step, with the events of each (a replay draws
         ``board()`` there)."""
         save = loads(data, source)
         try:
             ruleset = get_ruleset(save.ruleset)
-            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=save.people, lang=save.lang)
+            recorded = dict(save.ai)
+            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=save.people, lang=save.lang, ai=recorded)
         except InputError as error:
-            if error.field in ("ruleset", "people", "lang"):
+            if error.field in ("ruleset", "people", "lang") or error.field.startswith("ai"):
                 raise SaveFileError(source, str(error)) from None
             inside = str(error).removeprefix(f"{save.scenario_source}: ")
             raise SaveFileError(source, f"the scenario inside this save is bad: {inside}") from None
-        if people is not None or lang is not None:
+        if people is not None or lang is not None or ai is not None:
             chosen = save.people if people is None else people
-            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=chosen, lang=lang or save.lang)
+            levels = recorded if ai is None else ai
+            match = cls(ruleset, save.scenario, save.scenario_source, seed=save.seed, people=chosen, lang=lang or save.lang, ai=levels)
         match._replay(save, source, on_step or (lambda _match, _events: None))
         return match
 
@@ -143,6 +165,7 @@ class Match:
             SaveFile(
                 format="", ruleset=self.ruleset.id, scenario_source=self.source, scenario=self.scenario_text, seed=self.seed,
                 people=tuple(s for s in self.sides if s in self.people), lang=self.lang, kessen=__version__, steps=steps,
+                ai=tuple((side, str(level)) for side, level in self.ai.items()),
             )
         )
 
@@ -195,6 +218,26 @@ class Match:
         state = self._session.state
         return game.odds(state, node, game.parse(state, node, notation))
 
+    def position(self) -> Position[Any]:
+        """The game tree where the match stands (:class:`kessen.ai.tree.Position`): fork it, read its node, apply
+        choices and outcomes to it; the match itself does not move."""
+        return Position(self.ruleset.game, self._session.state)
+
+    def advise(
+        self, *, playouts: int = 100, ai: AI = None, on_progress: Callable[[int, int], None] | None = None
+    ) -> list[Chances]:
+        """For each suggested option of the pending decision of a person: the chance to win and to draw if it is
+        taken and every side then plays as *ai* (by default the level of the match's first AI side, else greedy).
+        Exact (fractions) where the rest of the battle is small enough to walk, else from *playouts* seeded
+        playouts with a 95% interval (:func:`kessen.ai.advisor.advise`)."""
+        node = self._pending_person_node()
+        if not isinstance(playouts, int) or isinstance(playouts, bool) or not 1 <= playouts <= 100_000:
+            raise InputError("playouts", playouts, "must be a whole number from 1 to 100,000")
+        default = next(iter(self.ai.values()), Level("greedy"))
+        levels = {side: default for side in self.sides} if ai is None else parse_ai(ai, self.sides)
+        seed = int(np.random.SeedSequence([self.seed, len(self._session.taken)]).generate_state(1, np.uint64)[0])
+        return advise(self.ruleset.game, self._session.state, node, levels, seed=seed, playouts=playouts, on_progress=on_progress)
+
     def undo(self) -> None:
         """Back to before the person's last decision: the identical state, the stream where it was."""
         if not self._undo:
@@ -241,7 +284,8 @@ class Match:
         ruleset and the AI deciders are found again by id, not carried (issue 22 §1)."""
         session = self._session
         where = (session.state, session.rng.bit_generator.state, list(session.events), list(session.taken), list(self._undo))
-        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang)
+        levels = {side: str(level) for side, level in self.ai.items()}
+        made = (self.ruleset.id, self.scenario_text, self.source, self.seed, tuple(sorted(self.people)), self.lang, levels)
         return _restored, (made, where)
 
     # --- internals ------------------------------------------------------------------------------------------------
@@ -285,23 +329,33 @@ class Match:
             on_step(self, events)
 
     def _replay_v1(self, decisions: tuple[int, ...], source: str, on_step: Callable[[Match, tuple[Event, ...]], None]) -> None:
-        session, since_v1 = self._session, self.ruleset.kinds_since_v1
+        session = self._session
         for k, index in enumerate(decisions, 1):
-            node = session.node
-            while isinstance(node, Chance) or (isinstance(node, Decision) and node.kind in since_v1):
-                on_step(self, session.roll() if isinstance(node, Chance) else session.choose(node.options[0]))
-                node = session.node
+            node = self._settle_v1(on_step)
             if not isinstance(node, Decision) or index >= len(node.options):
                 raise SaveFileError(source, f"decision {k}: does not replay (option {index + 1} is not an option here)")
             if node.player in self.people:
                 self._undo.append(session.snapshot())
             on_step(self, session.choose(node.options[index]))
+        if decisions:
+            self._settle_v1(on_step)
+
+    def _settle_v1(self, on_step: Callable[[Match, tuple[Event, ...]], None]) -> Node:
+        """The node of the next decision a kessen-save/1 file recorded (or the end): the rolls on the way, and the
+        decisions the engine asks only since (``Ruleset.new_since_v1``) given their first option, as that engine did,
+        also after the file's last decision: its battle went on that way."""
+        session, since_v1 = self._session, self.ruleset.new_since_v1
+        node = session.node
+        while isinstance(node, Chance) or (isinstance(node, Decision) and since_v1(node)):
+            on_step(self, session.roll() if isinstance(node, Chance) else session.choose(node.options[0]))
+            node = session.node
+        return node
 
 
 def _restored(made: tuple[Any, ...], where: tuple[Any, ...]) -> Match:
     """The match :meth:`Match.__reduce__` describes."""
-    ruleset_id, text, source, seed, people, lang = made
-    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang)
+    ruleset_id, text, source, seed, people, lang, levels = made
+    match = Match(get_ruleset(ruleset_id), text, source, seed=seed, people=people, lang=lang, ai=levels)
     session = match._session
     session.state, session.rng.bit_generator.state, session.events, session.taken, match._undo = where
     return match

@@ -42,9 +42,13 @@ def kessen(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run([KESSEN, *args], capture_output=True, text=True, input=stdin, timeout=300, cwd=ROOT)
 
 
-def test_version() -> None:
+def test_version_says_which_engine_runs() -> None:
+    """Issue 26: the version, and the engine: compiled when it is built and current, else pure Python and why."""
     done = kessen("--version")
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"kessen {__version__}\n", "")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert re.fullmatch(rf"kessen {re.escape(__version__)} \((compiled engine \(\d+ modules compiled with mypyc\)|pure-Python engine: .+)\)\n", done.stdout)
+    pure = subprocess.run([KESSEN, "--version"], capture_output=True, text=True, env={**os.environ, "KESSEN_ENGINE": "pure"})
+    assert (pure.stdout, pure.stderr) == (f"kessen {__version__} (pure-Python engine: KESSEN_ENGINE=pure)\n", "")
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])

@@ -133,7 +133,7 @@ def test_resume_goes_on_as_the_save_was_played_sides_and_language(tmp_path: Path
     assert "選択(番号、記法、help、q): " in done.stdout and f"{again} に保存しました" in done.stdout
     resaved = json.loads(again.read_text())
     assert (resaved["steps"], resaved["people"], resaved["lang"]) == (json.loads(save.read_text())["steps"], ["Hero"], "ja")
-    finished = kessen("resume", str(save), "--ai", "--lang", "en")
+    finished = kessen("resume", str(save), "--watch", "--lang", "en")
     assert finished.returncode == 0, finished.stderr
     assert "your choice" not in finished.stdout and ("winner:" in finished.stdout or "draw:" in finished.stdout)
 

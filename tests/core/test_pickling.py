@@ -21,7 +21,7 @@ import pytest
 from kessen.core.events import to_json_line
 from kessen.core.records import rebuilt
 from kessen.match import Match
-from tests.sim.test_compiled_parity import COMPILED, needs_compiled
+from tests.sim.test_compiled_parity import needs_compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "examples").glob("*/*.toml"))
@@ -101,7 +101,7 @@ def test_with_the_compiled_engine_a_state_and_a_match_survive_deepcopy_and_pickl
     """Issue 22 §1, the compiled engine (``make compiled``), in a child process: the same checks on every scenario."""
     needs_compiled()
     child = "from tests.core.test_pickling import check_all; print(check_all()[0])"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(COMPILED), str(ROOT)])}
+    env = {**os.environ, "KESSEN_ENGINE": "compiled", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip().endswith(".so"), done.stdout

@@ -1,8 +1,9 @@
-"""The engine compiled with mypyc plays exactly the battles the pure-Python engine plays (issue 13 §3).
+"""The engine compiled with mypyc plays exactly the battles the pure-Python engine plays (issue 13 §3, issue 26).
 
-``make compiled`` (part of ``make test``) builds the compiled package into ``.venv/compiled``; each test plays every
-shipped scenario of one ruleset on many seeds in two child processes, one importing the compiled package and one the
-source, and compares the sha256 of each battle's events file.
+``make compiled`` (part of ``make test``) builds the compiled engine into ``.venv/compiled``; each test plays every
+shipped scenario of one ruleset on many seeds in two child processes, one on the compiled engine
+(``KESSEN_ENGINE=compiled``) and one on the source (``KESSEN_ENGINE=pure``), and compares the sha256 of each battle's
+events file.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from kessen.bootstrap import CHOICE, Choice
+
 ROOT = Path(__file__).resolve().parents[2]
-COMPILED = Path(os.environ.get("KESSEN_COMPILED", ROOT / ".venv" / "compiled"))
+COMPILED = Path(sys.prefix) / "compiled"
+"""Where ``make compiled`` installs the built package (kessen.bootstrap looks there)."""
 SEEDS = range(1, 21)
 
 _CHILD = r"""
@@ -40,16 +44,16 @@ def _c_compiler() -> str | None:
 
 
 def needs_compiled() -> None:
-    """Skip, saying why, when there is no compiled engine to compare (``make test`` builds it first)."""
-    if (COMPILED / "kessen").is_dir():
+    """Skip, saying why, when the compiled engine does not run here (``make test`` builds it first)."""
+    if CHOICE.engine == "compiled":
         return
     if _c_compiler() is None:
         pytest.skip("no C compiler on this machine: kessen runs as pure Python only")
-    pytest.skip(f"the compiled engine is not built in {COMPILED}: `make compiled` builds it")
+    pytest.skip(f"the compiled engine does not run here ({CHOICE.reason}): `make compiled` builds it")
 
 
-def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(package_dir), str(ROOT)]), "PYTHONHASHSEED": "0"}
+def _play(engine: str, ruleset: str) -> dict[str, object]:
+    env = {**os.environ, "KESSEN_ENGINE": engine, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, ruleset, json.dumps(list(SEEDS))],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -63,7 +67,7 @@ def _play(package_dir: Path, ruleset: str) -> dict[str, object]:
 def test_the_compiled_engine_plays_the_same_battles_byte_for_byte(ruleset: str) -> None:
     """Every shipped scenario of *ruleset*, seeds 1–20, AI against AI: the same events file from both engines."""
     needs_compiled()
-    compiled, pure = _play(COMPILED, ruleset), _play(ROOT / "src", ruleset)
+    compiled, pure = _play("compiled", ruleset), _play("pure", ruleset)
     assert str(compiled["engine"]).endswith(".so"), compiled["engine"]
     assert str(pure["engine"]).endswith(".py"), pure["engine"]
     assert len(pure["digests"]) >= 2 * len(SEEDS)  # type: ignore[arg-type]
@@ -78,15 +82,16 @@ def test_a_compiled_point_refuses_a_write() -> None:
         "p = Point(1.0, 2.0)\n"
         "try:\n    p.x = 3.0\nexcept AttributeError:\n    print('refused', p.x)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(COMPILED)}
+    env = {**os.environ, "KESSEN_ENGINE": "compiled"}
     done = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "refused 1.0", done.stderr[-2000:]
 
 
-def test_without_a_compiled_engine_the_parity_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """(issue 22 §1) No ``.venv/compiled``: a skip that says how to build it (or that no C compiler is here), not a
-    failure."""
-    monkeypatch.setattr(sys.modules[__name__], "COMPILED", tmp_path / "not-built")
+def test_without_a_compiled_engine_the_parity_tests_skip_saying_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(issue 22 §1) No compiled engine (``.venv/compiled`` not built, or stale): a skip that says how to build it (or
+    that no C compiler is here), not a failure."""
+    not_built = Choice("pure", "the compiled engine is not built (make compiled)", {})
+    monkeypatch.setattr(sys.modules[__name__], "CHOICE", not_built)
     with pytest.raises(pytest.skip.Exception) as skipped:
         needs_compiled()
     assert "make compiled" in str(skipped.value) or "no C compiler" in str(skipped.value)

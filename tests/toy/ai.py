@@ -15,3 +15,13 @@ class FirstOption:
 
     def decide(self, state: Any, decision: Decision) -> Any:
         return decision.options[0]
+
+
+class ShortestDash:
+    """A plug-in AI (``--ai tests.toy.ai:ShortestDash``): the last suggested option, the shortest dash."""
+
+    def __init__(self, *, side: str, game: Any, seed: int) -> None:
+        self.side = side
+
+    def decide(self, state: Any, decision: Decision) -> Any:
+        return decision.options[-1]

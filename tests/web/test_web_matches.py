@@ -22,7 +22,7 @@ from kessen.web.store import Room, Store, StoreFull
 from tests.toy import RULESET as TOY
 
 SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
-from tests.web.clients import JSON, local
+from tests.web.clients import JSON, local, played
 
 
 @pytest.fixture(autouse=True)
@@ -44,15 +44,6 @@ def start(client: TestClient, *, seed: int = 3, people: list[str] | None = None,
     assert set(body) == {"id"}
     played(client, body["id"])
     return str(body["id"])
-
-
-def played(client: TestClient, match_id: str, timeout: float = 60) -> dict[str, Any]:
-    """The match once the AI no longer plays it in the background."""
-    end = time.monotonic() + timeout
-    while (state := client.get(f"/api/matches/{match_id}").json())["status"] == "playing":
-        assert time.monotonic() < end, state
-        time.sleep(0.02)
-    return state
 
 
 def refusal(response: Any, status: int = 422) -> dict[str, Any]:
@@ -174,7 +165,7 @@ def test_an_ai_battle_is_played_in_the_background_not_in_the_request(client: Tes
     assert made.status_code == 201  # answered while the AI waits for the gate
     match_id = made.json()["id"]
     assert client.get(f"/api/matches/{match_id}").json() == {
-        "id": match_id, "status": "playing", "ruleset": "toy", "scenario": "scenario", "seed": 3, "sides": ["Red", "Blue"], "people": [], "lang": "ja",
+        "id": match_id, "status": "playing", "ruleset": "toy", "scenario": "scenario", "seed": 3, "sides": ["Red", "Blue"], "people": [], "lang": "ja", "ai": {"Red": "greedy", "Blue": "greedy"},
     }
     for response in (client.get(f"/api/matches/{match_id}/replay"), client.get(f"/api/matches/{match_id}/save"), client.post(f"/api/matches/{match_id}/undo", json={})):
         assert refusal(response, 409)["error"] == f"kessen: error: match: the AI is still playing this battle; ask again once its status is no longer playing (got {match_id!r})"
@@ -405,3 +396,23 @@ def test_the_match_routes_are_in_the_api_documentation(client: TestClient) -> No
     paths = set(client.get("/api/openapi.json").json()["paths"])
     assert {"/api/matches", "/api/matches/load", "/api/matches/from-events", "/api/matches/{match_id}", "/api/matches/{match_id}/choose",
             "/api/matches/{match_id}/undo", "/api/matches/{match_id}/save", "/api/matches/{match_id}/replay", "/api/scenarios/board"} <= paths
+
+
+def test_a_match_plays_its_machine_side_at_the_level_asked_and_refuses_plugins_and_huge_budgets(client: TestClient) -> None:
+    """Issue 23 §1: the Play page's AI per side; a plug-in is never imported by a request (its path names any module)."""
+    made = client.post("/api/matches", json={"scenario": SCENARIO, "seed": 3, "people": ["Red"], "ai": {"Blue": "search:50"}})
+    assert made.status_code == 201, made.text
+    assert client.get(f"/api/matches/{made.json()['id']}").json()["ai"] == {"Blue": "search:50"}
+    plugin = refusal(client.post("/api/matches", json={"scenario": SCENARIO, "seed": 3, "people": [], "ai": "os:system"}))
+    assert plugin["error"] == "kessen: error: ai: a plug-in AI plays only from the command line or Python, not on the web page (got 'os:system')"
+    huge = refusal(client.post("/api/matches", json={"scenario": SCENARIO, "seed": 3, "people": [], "ai": {"Blue": "search:900000"}}))
+    assert huge["error"].startswith("kessen: error: ai.Blue: the web page searches at most 20,000 positions")
+    unknown = refusal(client.post("/api/matches", json={"scenario": SCENARIO, "seed": 3, "people": [], "ai": {"Green": "search"}}))
+    assert "ai.Green" in unknown["error"]
+    save = json.loads(Match(TOY, SCENARIO, "scenario", seed=4, ai="random").dumps())
+    save["ai"] = {"Red": "os:system"}
+    from kessen.core.saves import checksum
+
+    save["checksum"] = checksum({k: v for k, v in save.items() if k != "checksum"})
+    loaded = client.post("/api/matches/load", content=json.dumps(save).encode(), headers=JSON)
+    assert loaded.status_code == 422 and "plug-in" in loaded.json()["error"]

@@ -276,3 +276,15 @@ def test_an_unknown_simulation_is_404_and_a_bad_language_422(client: TestClient)
 def test_the_readme_states_the_time_limit() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert f"every simulation has **{SIMULATION_SECONDS / 60:g} minutes**" in readme.replace("\n", " ")
+
+
+def test_a_simulation_plays_each_side_at_the_level_asked_as_kessen_simulate_does(client: TestClient) -> None:
+    """Issue 23 §1: the Simulate page's AI per side gives what ``kessen.simulate(ai=...)`` gives; plug-ins refused."""
+    made = client.post("/api/simulations", json={"scenario": HERO, "runs": 6, "seed": 2, "ai": {"Hero": "random"}})
+    assert made.status_code == 201, made.text
+    body = finished(client, made.json()["id"])
+    assert body["ai"] == {"Hero": "random", "Goblins": "greedy"}
+    stats = simulate(get_ruleset("song-of-blades"), shipped_text(HERO), HERO, runs=6, seed=2, workers=1, ai={"Hero": "random"})
+    assert [w["count"] for w in body["result"]["wins"]] == [stats.wins[side] for side in stats.sides]
+    refused = client.post("/api/simulations", json={"scenario": HERO, "runs": 6, "seed": 2, "ai": "tests.toy.ai:ShortestDash"})
+    assert refused.status_code == 422 and "plug-in" in refused.json()["error"]

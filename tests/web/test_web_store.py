@@ -140,7 +140,7 @@ def test_a_phase_a_store_is_migrated_keeping_its_rows(tmp_path: Path) -> None:
     assert waiting is not None and waiting.status == "queued"
     assert store.unfinished_simulations() == ["s2"]
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     assert waiting.sides == () and waiting.seconds == 0 and store.chunks("s2") == {}
 
 

@@ -14,7 +14,9 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.markup import escape
 
+import kessen
 from kessen import i18n
+from kessen.ai.levels import AI, level_table
 from kessen.cli.person import Person
 from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
 from kessen.cli.stopping import like_ctrl_c
@@ -24,14 +26,14 @@ from kessen.io.files import check_output
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.match import Match
 from kessen.rulesets import Ruleset
-from kessen.sim.battles import BattleStats, Interrupted, simulate
+from kessen.sim.battles import BattleStats, Interrupted
 from kessen.sim.chunks import chunk_plan
 from kessen.sim.executors import make_executor
 
 
 def run_battle(
     scenario: str, *, ruleset_id: str | None, seed: int, runs: int, events_path: str | None, lang: str,
-    save_path: str | None, out: Console, err: Console, workers: int | None = None,
+    save_path: str | None, out: Console, err: Console, workers: int | None = None, ai: AI = None,
 ) -> None:
     """``kessen battle``: one battle between the AI sides, narrated as it is played (``--events``, ``--save``); or
     ``--runs N`` battles with win rates."""
@@ -42,29 +44,34 @@ def run_battle(
         for flag, value in (("--events", events_path), ("--save", save_path)):
             if value is not None:
                 raise InputError(flag, value, "only for a single battle (without --runs)")
-        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang)
+        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang, ai=ai)
         return
-    # a battle nobody saves keeps no record of its steps (the events are all it gives)
-    match = Match(ruleset, text, scenario, seed=seed, lang=lang)
+    with _ai_as_option():
+        match = Match(ruleset, text, scenario, seed=seed, lang=lang, ai=ai)
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 
 def run_many(
     ruleset: Ruleset, text: str, source: str, *, seed: int, runs: int, out: Console, workers: int | None = None,
-    lang: str = "en",
+    lang: str = "en", ai: AI = None,
 ) -> None:
     """``kessen battle --runs N``: the battles on a process pool (``--workers``, default all cores) with a progress
     bar from the first chunk on; Ctrl-C, SIGTERM or SIGHUP stops the workers at once and prints the battles
     finished, then exits 130 (143, 129)."""
     i18n.catalogue("sim", lang)  # validates --lang before any battle
-    ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
+    state = ruleset.game.load_scenario(text, source)  # a bad scenario is reported before any worker starts
+    with _ai_as_option():
+        level_table(ai, tuple(ruleset.game.sides(state)))  # and a bad --ai
     chunks = len(chunk_plan(0, runs))
     with like_ctrl_c():
         executor = make_executor(workers=workers, jobs=chunks)  # started before the progress bar's thread
         try:
             with progress_bar(out) as bar:
                 task = bar.add_task(i18n.text("sim", "battles", lang), total=runs)
-                stats = simulate(ruleset, text, source, runs=runs, seed=seed, executor=executor, progress=lambda n: bar.advance(task, n))
+                stats = kessen.simulate(
+                    source, text=text, ruleset=ruleset.id, runs=runs, seed=seed, executor=executor,
+                    progress=lambda n: bar.advance(task, n), ai=ai,
+                )
         except Interrupted as stop:
             partial: BattleStats = stop.partial
             out.print(battle_table(partial, seed=seed, lang=lang))
@@ -78,38 +85,38 @@ def run_many(
 
 def play_interactive(
     scenario: str, *, ruleset_id: str | None, sides: tuple[str, ...], seed: int, save_path: str | None,
-    events_path: str | None, lang: str, out: Console, err: Console,
+    events_path: str | None, lang: str, out: Console, err: Console, ai: AI = None,
 ) -> None:
-    """``kessen play``: the person plays *sides* against the AI."""
+    """``kessen play``: the person plays *sides* against the AI (*ai*: its level, for every side or per side)."""
     opened = open_scenario(scenario, ruleset_id)
     note_guess(opened, lang, err)
     game = opened.ruleset.game
     if not sides:
         all_sides = game.sides(game.load_scenario(opened.text, scenario))
         raise InputError("--side", None, f"give the side you play: one of {', '.join(all_sides)}")
-    with _sides_as_option():
-        match = Match(opened.ruleset, opened.text, scenario, seed=seed, people=sides, lang=lang)
+    with _sides_as_option(), _ai_as_option():
+        match = Match(opened.ruleset, opened.text, scenario, seed=seed, people=sides, lang=lang, ai=ai)
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 
 def resume(
-    path: str, *, events_path: str | None, lang: str | None, sides: tuple[str, ...], ai: bool, save_path: str | None,
-    out: Console,
+    path: str, *, events_path: str | None, lang: str | None, sides: tuple[str, ...], watch: bool, save_path: str | None,
+    out: Console, ai: AI = None,
 ) -> None:
     """``kessen resume``: the save replayed exactly (v2: its recorded steps; v1: its decisions from the seed), then
-    played on by the sides a person played (or *sides*, or none with *ai*) in the language it was played in (or
-    *lang*). A save that is damaged or no longer replays is one line naming the step.
+    played on by the sides a person played (or *sides*, or none with *watch*) in the language it was played in (or
+    *lang*), the machine's sides by the AI levels the save recorded (or *ai*). A save that is damaged or no longer replays is one line naming the step.
 
     [DECISION] Stopped again (q, the end of input, Ctrl-C, ``save`` without a name), the game goes back to the file it
     came from, replaced whole (issue 22 §1): that file, not a new one in the saved-games folder, takes the place of
     the default save, so resuming it again goes on from there. As with ``kessen play``, the end of the battle writes
     only ``--save`` (or a file named with ``save FILE``). A file that cannot be written (a read-only folder) leaves
     the default: a new file in the saved-games folder."""
-    if sides and ai:
-        raise InputError("--ai", True, "the AI plays every side: give --side or --ai, not both")
-    people = sides if sides else (() if ai else None)
-    with _sides_as_option():
-        match = Match.load(path, people=people, lang=lang)
+    if sides and watch:
+        raise InputError("--watch", True, "the AI plays every side: give --side or --watch, not both")
+    people = sides if sides else (() if watch else None)
+    with _sides_as_option(), _ai_as_option():
+        match = Match.load(path, people=people, lang=lang, ai=ai)
     sitting = Sitting(match, events_path, save_path, default_save=_kept_in(path)).checked()
     out.print(i18n.text("cli", "resumed", match.lang, path=escape(path)))
     sit(sitting, out)
@@ -125,6 +132,17 @@ def _kept_in(path: str) -> str | None:
     except InputError:
         return None
     return path
+
+
+@contextmanager
+def _ai_as_option() -> Iterator[None]:
+    """A bad AI level or side is the command line's ``--ai`` that is wrong."""
+    try:
+        yield
+    except InputError as error:
+        if error.field != "ai" and not error.field.startswith("ai."):
+            raise
+        raise InputError("--ai", error.value, error.reason) from None
 
 
 @contextmanager

@@ -69,15 +69,16 @@ app = typer.Typer(
 def _print_version(value: bool) -> None:
     if value:
         from kessen import __version__
+        from kessen.bootstrap import CHOICE, describe
 
-        print(f"kessen {__version__}")
+        print(f"kessen {__version__} ({describe(CHOICE)})")
         raise typer.Exit()
 
 
 @app.callback()
 def kessen(
     ctx: typer.Context,
-    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print kessen's version and exit")] = False,
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="print kessen's version and which engine runs (compiled or pure Python), and exit")] = False,
 ) -> None:
     """kessen: exact odds, a referee for whole battles, and simulation for miniature wargames."""
     if ctx.invoked_subcommand is None:
@@ -97,6 +98,15 @@ class Language(str, Enum):
 SEED_HELP = "seed of the battle's random stream (0 to 2^64 - 1)"
 MAX_SEED = SEED_LIMIT - 1
 LANG_HELP = "language of the narration, prompts and results"
+AI_HELP = "the AI level of every machine side (greedy, search, search:N, random, package.module:Name), or SIDE=LEVEL; repeat for each side"
+
+
+def _levels(words: list[str] | None) -> str | dict[str, str] | None:
+    from kessen.ai.levels import parse_assignments
+
+    return parse_assignments(list(words or ()))
+
+
 RULESET_HELP = "ruleset id, when the scenario file does not name it (ruleset = \"<id>\")"
 
 
@@ -147,11 +157,15 @@ def battle(
     save: Annotated[Optional[str], typer.Option("--save", help="save the game (kessen-save/2: scenario, seed, every step) to this file")] = None,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="processes for --runs (default: all cores)")] = None,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP)] = None,
 ) -> None:
     """Play a whole battle between the AI sides, narrated as it is played; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
 
-    run_battle(scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=_out(), err=_err(), workers=workers)
+    run_battle(
+        scenario, ruleset_id=ruleset, seed=seed, runs=runs, events_path=events, lang=lang.value, save_path=save, out=_out(), err=_err(),
+        workers=workers, ai=_levels(ai),
+    )
 
 
 @app.command()
@@ -163,12 +177,16 @@ def sweep(
     plot: Annotated[Optional[str], typer.Option("--plot", help="write PNG plots into this folder")] = None,
     export: Annotated[Optional[str], typer.Option("--export", help="write one row per cell to FILE.csv or FILE.parquet")] = None,
     lang: Annotated[Language, typer.Option("--lang", help="language of the table and the plot titles")] = Language.en,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP + "; instead of the sweep file's ai")] = None,
 ) -> None:
     """Battles over a grid of scenario fields: win rates per cell, kept in SQLite (a re-run reuses them), plots."""
     from kessen.cli.sweep import sweep_command
 
     out = _Console(highlight=False, width=None if sys.stdout.isatty() else 160)  # a piped table keeps its columns
-    sweep_command(sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=_err())
+    sweep_command(
+        sweep_file, workers=workers, scheduler=scheduler, db=db, plot=plot, export_path=export, lang=lang.value, out=out, err=_err(),
+        ai=_levels(ai),
+    )
 
 
 @app.command()
@@ -177,13 +195,30 @@ def resume(
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
     lang: Annotated[Optional[Language], typer.Option("--lang", help="language (default: the one the game was played in)")] = None,
     side: Annotated[Optional[list[str]], typer.Option("--side", help="play on as this side yourself; repeat for more (default: the sides played before)")] = None,
-    ai: Annotated[bool, typer.Option("--ai", help="let the AI play every side to the end")] = False,
+    watch: Annotated[bool, typer.Option("--watch", help="let the AI play every side to the end")] = False,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP + " (default: the levels the save recorded)")] = None,
     save: Annotated[Optional[str], typer.Option("--save", help="save again to this file when you stop or the game ends")] = None,
 ) -> None:
-    """Resume a saved game: replay it exactly, then play on the way it was played (the same sides, the same language)."""
+    """Resume a saved game: replay it exactly, then play on the way it was played (the same sides, the same language, the same AI)."""
     from kessen.cli.battles import resume as resume_game
 
-    resume_game(save_file, events_path=events, lang=lang.value if lang else None, sides=tuple(side or ()), ai=ai, save_path=save, out=_out())
+    resume_game(
+        save_file, events_path=events, lang=lang.value if lang else None, sides=tuple(side or ()), watch=watch, save_path=save, out=_out(),
+        ai=_levels(ai),
+    )
+
+
+@app.command()
+def advise(
+    save_file: Annotated[str, typer.Argument(help="a saved game: the advice is for its next decision")],
+    playouts: Annotated[int, typer.Option("--playouts", min=1, max=100_000, help="playouts per option where the rest of the battle is too big to work out exactly")] = 100,
+    lang: Annotated[Optional[Language], typer.Option("--lang", help="language (default: the one the game was played in)")] = None,
+) -> None:
+    """Each option of a saved game's next decision: the chance to win and to draw if it is taken and the save's AI then
+    plays both sides; exact where the rest of the battle is small enough."""
+    from kessen.cli.advice import advise_save
+
+    advise_save(save_file, playouts, _out(), lang.value if lang else None)
 
 
 @app.command()
@@ -195,14 +230,15 @@ def play(
     events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
     lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
     ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP)] = None,
 ) -> None:
     """Play a side yourself against the AI: type a suggested option's number or any legal move in notation; help,
-    board, odds NOTATION, undo, save [FILE] and q at every decision."""
+    board, odds NOTATION, advise, undo, save [FILE] and q at every decision."""
     from kessen.cli.battles import play_interactive
 
     play_interactive(
         scenario, ruleset_id=ruleset, sides=tuple(side or ()), seed=seed, save_path=save, events_path=events,
-        lang=lang.value, out=_out(), err=_err(),
+        lang=lang.value, out=_out(), err=_err(), ai=_levels(ai),
     )
 
 

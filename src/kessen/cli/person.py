@@ -2,7 +2,7 @@
 exact odds, and the answers a person may type.
 
 An answer is a number (a suggested option), any notation the ruleset parses (a free move anywhere the rules
-allow), or a command: ``help``, ``board``, ``odds NOTATION``, ``undo``, ``save [FILE]``, ``q``. The match referees
+allow), or a command: ``help``, ``board``, ``odds NOTATION``, ``advise [N]``, ``undo``, ``save [FILE]``, ``q``. The match referees
 every choice: an illegal one is refused with its rule and reason, and the question is asked again. Every word
 comes from the catalogues (``cli`` for the terminal's own, the ruleset's for the game's).
 
@@ -23,7 +23,7 @@ from rich.markup import escape
 
 from kessen import i18n
 from kessen.cli.sitting import QuitGame, Sitting, save_now
-from kessen.core.errors import IllegalChoice, KessenError, NotNotation, error_line
+from kessen.core.errors import IllegalChoice, InputError, KessenError, NotNotation, error_line
 from kessen.core.events import Event
 from kessen.match import PendingDecision
 
@@ -83,6 +83,8 @@ class Person:
             self.out.print(self.match.show())
         elif command == "odds":
             self.odds(rest, decision)
+        elif command == "advise":
+            self.advise(rest)
         elif command == "undo" and not rest:
             return self.undo()
         elif command == "save":
@@ -130,6 +132,17 @@ class Person:
             return
         shown = odds_text(self.match.ruleset.id, self.lang, found, exact=True)
         self.out.print(self.text("odds", choice=notation, odds=shown), markup=False)
+
+    def advise(self, playouts: str) -> None:
+        """Each option's chance to win (``kessen.cli.advice``); a bad number of playouts is refused."""
+        from kessen.cli.advice import check_playouts, print_advice
+
+        try:
+            count = check_playouts(playouts)
+        except InputError as error:
+            self.out.print(self.text("refused", reason=escape(error.reason)))
+            return
+        print_advice(self.match, count, self.out, self.lang)
 
     def undo(self) -> bool:
         if not self.match.can_undo:

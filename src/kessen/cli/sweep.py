@@ -13,6 +13,7 @@ from rich.table import Table
 from kessen import i18n
 from kessen.cli.stopping import like_ctrl_c
 from kessen.core.errors import InputError
+from kessen.ai.levels import AI
 from kessen.sim.battles import BattleStats, Interrupted, wilson
 from kessen.sim.executors import check_scheduler
 from kessen.sim.sweeps import SweepRun, check_export, default_db, export, run_sweep
@@ -21,7 +22,7 @@ from kessen.sim.tally import mean
 
 def sweep_command(
     path: str, *, workers: int | None, scheduler: str | None, db: str | None, plot: str | None, export_path: str | None,
-    lang: str, out: Console, err: Console,
+    lang: str, out: Console, err: Console, ai: AI = None,
 ) -> None:
     """Run a sweep file with a progress bar; then its table, and the export and plots asked for."""
     text = functools.partial(i18n.text, "sim", lang=lang)
@@ -46,7 +47,7 @@ def sweep_command(
     try:
         with like_ctrl_c():
             run = run_sweep(
-                path, workers=workers, scheduler=scheduler, db=db_file, on_start=started,
+                path, workers=workers, scheduler=scheduler, db=db_file, on_start=started, ai=ai,
                 progress=lambda battles, _cell: bar.advance(task[0], battles),
             )
     except Interrupted:

@@ -12,7 +12,7 @@ engines, which ask it of their models' own coordinates without making Points (``
 from __future__ import annotations
 
 import math
-from typing import Final, final
+from typing import ClassVar, Final, final
 
 from kessen.core.records import record
 
@@ -28,7 +28,7 @@ class Point:
     """
 
     __slots__ = ("x", "y")
-    __match_args__ = ("x", "y")
+    __match_args__: ClassVar[tuple[str, str]] = ("x", "y")  # a ClassVar: mypyc would make it a per-object field
 
     def __init__(self, x: float, y: float) -> None:
         self.x: Final = x

@@ -16,7 +16,8 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Chance, Decision, Game, Terminal, shown
 from kessen.core.errors import IllegalDecisionError
 from kessen.core.events import Event
-from kessen.dice import dice_stream, draw, stream
+from kessen.core.records import picklable
+from kessen.dice.sampling import dice_stream, draw, stream
 
 
 @dataclass
@@ -27,6 +28,9 @@ class Played:
     events: list[Event] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
     terminal: Terminal | None = None
+
+
+picklable(Played)  # a native class of the compiled engine: pickled and copied through its init fields (issue 22 §1)
 
 
 def play(

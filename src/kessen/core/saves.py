@@ -51,6 +51,8 @@ class SaveFile:
     kessen: str = ""
     steps: tuple[Recorded, ...] = ()
     decisions: tuple[int, ...] = ()
+    ai: tuple[tuple[str, str], ...] = ()
+    """The AI level of each side the machine played (a save before issue 23 has none: they played greedy)."""
 
 
 def dumps(save: SaveFile) -> str:
@@ -64,6 +66,7 @@ def dumps(save: SaveFile) -> str:
         "seed": save.seed,
         "people": list(save.people),
         "lang": save.lang,
+        **({"ai": dict(save.ai)} if save.ai else {}),
         "steps": [s.to_json() for s in save.steps],
     }
     head = {k: v for k, v in body.items() if k != "steps"}
@@ -91,6 +94,7 @@ def loads(data: Any, path: str) -> SaveFile:
         seed=_seed(data, path),
         people=tuple(_strings(data.get("people", []), "people", path)),
         lang=_field(data, "lang", str, path) if "lang" in data else "en",
+        ai=_levels(data.get("ai", {}), path),
     )
     if data["format"] == SAVE_V1:
         decisions = data.get("decisions")
@@ -117,6 +121,12 @@ def _steps(value: Any, path: str) -> tuple[Recorded, ...]:
             raise SaveFileError(path, f"steps[{i}]: a decision's notation must be a string")
         steps.append(Recorded(entry[0], entry[1]))
     return tuple(steps)
+
+
+def _levels(value: Any, path: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise SaveFileError(path, "field ai must be a table of side name to AI level")
+    return tuple(value.items())
 
 
 def _field(data: dict[str, Any], key: str, kind: type, path: str) -> Any:

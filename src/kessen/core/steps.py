@@ -28,6 +28,7 @@ from kessen.core.records import record
 if TYPE_CHECKING:
     from kessen.core.board import Board
     from kessen.core.decisions import Decider
+    from kessen.core.tactics import Tactics
 
 S = TypeVar("S", bound="Staged")
 T = TypeVar("T")
@@ -172,7 +173,8 @@ class StepGame(Generic[S, F]):
 
     *scenario* reads and validates a scenario file's text into its model *F* (errors name the source), *setup* makes
     the battle's initial state of it; ``load_scenario`` is the two. *draw* is the board as text for a person at the
-    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. A plain class
+    terminal, given the node the state stands at (who decides next); ``show`` passes it that node. *tactics* is what
+    the search AI asks of the ruleset (``kessen.core.tactics``; without it the search weighs every suggested option). A plain class
     with ``Final`` parts (mypyc compiles it as a native one), equal only to itself: a game is one object per ruleset.
     """
 
@@ -193,6 +195,7 @@ class StepGame(Generic[S, F]):
         narrate: Callable[[Event, str], str],
         board: Callable[[S], Board],
         draw: Callable[[S, Node, str], str],
+        tactics: Tactics | None = None,
     ) -> None:
         self.ruleset: Final = ruleset
         self.machine: Final = machine
@@ -208,6 +211,7 @@ class StepGame(Generic[S, F]):
         self.narrate: Final = narrate
         self.board: Final = board
         self.draw: Final = draw
+        self.tactics: Final = tactics
 
     def __repr__(self) -> str:
         return f"StepGame({self.ruleset!r})"

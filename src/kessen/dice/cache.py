@@ -104,13 +104,29 @@ def deep_bytes(value: object) -> int:
 
 
 def _attributes(item: object) -> list[object]:
-    found: list[object] = []
-    if hasattr(item, "__dict__"):
-        found.append(vars(item))
-    for cls in type(item).__mro__:
-        for slot in getattr(cls, "__slots__", ()):
-            if slot not in ("__dict__", "__weakref__") and hasattr(item, slot):
-                found.append(getattr(item, slot))
+    found: list[object] = [vars(item)] if hasattr(item, "__dict__") else []
+    for name in _attribute_names(type(item)):
+        value = getattr(item, name, _UNSET)
+        if value is not _UNSET:
+            found.append(value)
+    return found
+
+
+_UNSET = object()
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _attribute_names(cls: type) -> tuple[str, ...]:
+    """The slots of *cls* and its bases, and its dataclass fields (a record compiled with mypyc is a native class
+    with no ``__slots__``): the names once per class, not looked up again for every value of it."""
+    found = _NAMES.get(cls)
+    if found is None:
+        names: dict[str, None] = {}
+        for base in cls.__mro__:
+            slots = getattr(base, "__slots__", ())
+            names.update(dict.fromkeys((slots,) if isinstance(slots, str) else slots))
+        names.update(dict.fromkeys(getattr(cls, "__dataclass_fields__", ())))
+        found = _NAMES[cls] = tuple(name for name in names if name not in ("__dict__", "__weakref__"))
     return found
 
 

@@ -6,18 +6,29 @@ import math
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
+import functools
 from functools import reduce
 from typing import Any, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 O = TypeVar("O", bound=Hashable)
 P = TypeVar("P", bound=Hashable)
 Q = TypeVar("Q", bound=Hashable)
 
 
+_MISSING: Any = object()
+
+
 def _add_op(a: Any, b: Any) -> Any:
     return a + b
 
 
+def _sub_op(a: Any, b: Any) -> Any:
+    return a - b
+
+
+@mypyc_attr(native_class=False)
 class Dist(Generic[O]):
     """An exact probability distribution: distinct outcomes with positive integer weights.
 
@@ -31,25 +42,42 @@ class Dist(Generic[O]):
     Fraction(1, 6)
     """
 
-    __slots__ = ("_weights", "_total", "_hash", "_sampler", "__weakref__")
+    __slots__ = ("_weights", "_total", "_hash", "_sampler", "_kept", "__weakref__")
+    # A Python class in the compiled engine too (native_class=False), so that it may be weakly referenced (hypothesis
+    # keeps a weak reference to every value it draws): mypyc gives a native class with a generic base a weak reference
+    # list, but frees its objects without clearing it, and a weak reference to a freed Dist would crash the process.
 
     def __init__(self, weights: Mapping[O, int] | Iterable[tuple[O, int]]) -> None:
-        items = weights.items() if isinstance(weights, dict | Mapping) else weights
-        merged: dict[O, int] = {}
-        for outcome, weight in items:
-            if weight < 0:
-                raise ValueError(f"negative weight {weight} for {outcome!r}")
-            if weight:
-                merged[outcome] = merged.get(outcome, 0) + weight
-        if not merged:
-            raise ValueError("a distribution needs at least one outcome of positive weight")
-        g = reduce(math.gcd, merged.values())
+        merged: dict[O, int]
+        if isinstance(weights, dict) and weights and min(weights.values()) > 0:
+            merged = dict(weights)  # the usual case (the algebra's own tables): taken as it is, copied in C
+        else:
+            merged = {}
+            for outcome, weight in weights.items() if isinstance(weights, Mapping) else weights:
+                if weight < 0:
+                    raise ValueError(f"negative weight {weight} for {outcome!r}")
+                if weight:
+                    merged[outcome] = merged.get(outcome, 0) + weight
+            if not merged:
+                raise ValueError("a distribution needs at least one outcome of positive weight")
+        g = math.gcd(*merged.values())
         if g > 1:
             merged = {o: w // g for o, w in merged.items()}
-        self._weights = merged
-        self._total = sum(merged.values())
+        self._hold(merged, sum(merged.values()))
+
+    def _hold(self, weights: dict[O, int], total: int) -> None:
+        """Take *weights* (distinct outcomes, positive weights, gcd 1) and their *total* as this distribution's."""
+        self._weights = weights
+        self._total = total
         self._hash: int | None = None
         self._sampler: Any = None  # built by kessen.dice.sampling on first draw, for this object only
+        self._kept: dict[Callable[[Dist[Any]], Any], Any] | None = None
+
+    @classmethod
+    def __class_getitem__(cls, item: object) -> Any:
+        """``Dist[int]`` in an annotation read at run time: the class itself (in the compiled engine it is a plain class
+        with no ``Generic`` base to subscript)."""
+        return cls
 
     def __reduce__(self) -> tuple[type[Dist[O]], tuple[dict[O, int]]]:
         # pickle and copy make it again from its weights (its sampler is built again on the first draw); the compiled
@@ -60,8 +88,10 @@ class Dist(Generic[O]):
 
     @classmethod
     def always(cls, outcome: O) -> Dist[O]:
-        """The distribution that gives *outcome* with certainty."""
-        return cls({outcome: 1})
+        """The distribution that gives *outcome* with certainty (what a question that rolls no dice answers)."""
+        made = cls.__new__(cls)
+        made._hold({outcome: 1}, 1)
+        return made
 
     @classmethod
     def uniform(cls, outcomes: Iterable[O]) -> Dist[O]:
@@ -131,13 +161,35 @@ class Dist(Generic[O]):
         return Fraction(total, self._total)
 
     def variance(self) -> Fraction:
-        """The exact variance of a numeric distribution."""
-        m = self.mean()
-        return Fraction(sum((o - m) ** 2 * w for o, w in self._weights.items()), self._total)  # type: ignore[operator]
+        """The exact variance of a numeric distribution: (T·Σw·o² − (Σw·o)²) / T², in the outcomes' own arithmetic.
+
+        >>> d(6).variance()
+        Fraction(35, 12)
+        """
+        total = self._total
+        first: Any = sum(o * w for o, w in self._weights.items())  # type: ignore[operator,misc]
+        second: Any = sum(o * o * w for o, w in self._weights.items())  # type: ignore[operator]
+        return Fraction(second * total - first * first, total * total)
 
     def at_least(self, threshold: Any) -> Fraction:
         """P(outcome ≥ threshold) for a numeric distribution."""
         return Fraction(sum(w for o, w in self._weights.items() if o >= threshold), self._total)
+
+    def kept(self, work_out: Callable[[Dist[O]], P]) -> P:
+        """``work_out(self)``, worked out once for this distribution and kept with it (it lives as long as the
+        distribution does): for a value asked of the same cached distribution again and again.
+
+        >>> d(6).kept(Dist.mean)
+        Fraction(7, 2)
+        """
+        kept = self._kept
+        if kept is None:
+            kept = self._kept = {}
+        found = kept.get(work_out, _MISSING)
+        if found is _MISSING:
+            found = kept[work_out] = work_out(self)
+        result: P = found
+        return result
 
     # --- algebra --------------------------------------------------------------------------
 
@@ -169,7 +221,7 @@ class Dist(Generic[O]):
 
     def __add__(self, other: Dist[Any] | int) -> Dist[Any]:
         if isinstance(other, int):
-            return self.map(lambda o: o + other)  # type: ignore[operator]
+            return self.map(functools.partial(_add_op, b=other))
         return self.combine(other, _add_op)
 
     def __radd__(self, other: int) -> Dist[Any]:
@@ -177,11 +229,11 @@ class Dist(Generic[O]):
 
     def __sub__(self, other: Dist[Any] | int) -> Dist[Any]:
         if isinstance(other, int):
-            return self.map(lambda o: o - other)  # type: ignore[operator]
-        return self.combine(other, lambda a, b: a - b)
+            return self.map(functools.partial(_sub_op, b=other))
+        return self.combine(other, _sub_op)
 
     def __rsub__(self, other: int) -> Dist[Any]:
-        return self.map(lambda o: other - o)  # type: ignore[operator]
+        return self.map(functools.partial(_sub_op, other))
 
     def repeat(self, n: int, op: Callable[[Any, Any], Any] = _add_op) -> Dist[Any]:
         """The sum (or fold with the associative *op*) of *n* independent copies, by repeated squaring."""

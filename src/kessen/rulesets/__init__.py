@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kessen.core.engine import Game, is_dice_field
+from kessen.core.engine import Decision, Game, is_dice_field
 from kessen.core.errors import InputError, UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
@@ -80,12 +80,12 @@ def outcome_fields(outcome: Any) -> dict[str, Any]:
 
 @record
 class Engine:
-    """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and the
-    decision kinds added since ``kessen-save/1``."""
+    """What a ruleset plays battles with: its ``Game``, how a sweep swaps a scenario's deployment, and which
+    decisions ``kessen-save/1`` never recorded (see :meth:`Ruleset.new_since_v1`)."""
 
     game: Game[Any]
     swap_deployment: Callable[[dict[str, Any]], None] | None = None
-    kinds_since_v1: frozenset[str] = frozenset()
+    since_v1: Callable[[Decision], bool] | None = None
 
 
 _engine_lock = threading.Lock()
@@ -96,7 +96,7 @@ class Ruleset:
     """A ruleset: its id, title, rule-ID prefix and procedures, and the engine it plays battles with.
 
     The engine is given as it is (``game=``, ...) or as a loader (``engine=``) called the first time ``game``,
-    ``swap_deployment`` or ``kinds_since_v1`` is asked for: the odds of a procedure never import the engine.
+    ``swap_deployment`` or ``new_since_v1`` is asked for: the odds of a procedure never import the engine.
     ``dataclasses.replace(ruleset, game=...)`` gives a ruleset of that game alone (no loader, no swap). A ruleset
     given neither only answers odds (``plays_battles`` is false). *package* is the package it is laid out in
     (``Ruleset.of_package``), where its scenario model and, outside kessen, its catalogues are found.
@@ -112,15 +112,15 @@ class Ruleset:
 
     def __init__(
         self, id: str, title: str, prefix: str, procedures: Mapping[str, Procedure[Any]], game: Game[Any] | None = None,
-        swap_deployment: Callable[[dict[str, Any]], None] | None = None, kinds_since_v1: frozenset[str] = frozenset(),
+        swap_deployment: Callable[[dict[str, Any]], None] | None = None, since_v1: Callable[[Decision], bool] | None = None,
         *, engine: Callable[[], Engine] | None = None, package: str | None = None,
     ) -> None:
-        if engine is not None and (game is not None or swap_deployment is not None or kinds_since_v1):
+        if engine is not None and (game is not None or swap_deployment is not None or since_v1 is not None):
             raise TypeError("give a ruleset's engine either as a loader or as its parts, not both")
         for name, value in (("id", id), ("title", title), ("prefix", prefix), ("procedures", procedures), ("package", package)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "_loader", engine)
-        object.__setattr__(self, "_engine", None if game is None else Engine(game, swap_deployment, kinds_since_v1))
+        object.__setattr__(self, "_engine", None if game is None else Engine(game, swap_deployment, since_v1))
 
     def _loaded(self) -> Engine:
         found = self._engine
@@ -150,12 +150,12 @@ class Ruleset:
         swap_sides)."""
         return self._loaded().swap_deployment
 
-    @property
-    def kinds_since_v1(self) -> frozenset[str]:
-        """Decision kinds added after ``kessen-save/1`` (whose decisions are option indices): a v1 file never
-        recorded them, so its replay gives each its first option, which is what the engine did before without
-        asking."""
-        return self._loaded().kinds_since_v1
+    def new_since_v1(self, decision: Decision) -> bool:
+        """Whether *decision* is one the engine asks only since ``kessen-save/1`` (whose decisions are option
+        indices): a decision of a kind added since, or one that then settled itself. A v1 file never recorded it, so
+        its replay gives it its first option, which is what the engine did before without asking."""
+        since_v1 = self._loaded().since_v1
+        return since_v1 is not None and since_v1(decision)
 
     @classmethod
     def of_package(cls, package: str, *, id: str, title: str, prefix: str) -> Ruleset:

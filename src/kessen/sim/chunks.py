@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from kessen.ai.levels import deciders, parse_ai
 from kessen.core.engine import Terminal
 from kessen.core.records import record
 from kessen.rulesets import get_ruleset
@@ -74,6 +75,8 @@ class ChunkJob:
     scenario: str
     source: str
     seeds: tuple[int, ...]
+    ai: tuple[tuple[str, str], ...] = ()
+    """Side → AI level (``kessen.ai.levels``), validated before any worker starts; a side not named plays greedy."""
 
 
 def play_chunk(job: ChunkJob) -> tuple[tuple[int, int], dict[str, Any]]:
@@ -87,7 +90,8 @@ def play_chunk(job: ChunkJob) -> tuple[tuple[int, int], dict[str, Any]]:
 def _terminals(job: ChunkJob) -> Iterator[Terminal]:
     game = get_ruleset(job.ruleset).game
     state = initial_state(game, job.scenario, job.source)
+    levels = parse_ai(dict(job.ai), tuple(game.sides(state)))
     for seed in job.seeds:
-        played = play_from(game, state, seed)
+        played = play_from(game, state, seed, deciders=deciders(levels, game, tuple(game.sides(state)), seed))
         assert played.terminal is not None
         yield played.terminal

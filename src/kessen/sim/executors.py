@@ -8,6 +8,7 @@ whether the work finished, failed or was interrupted (Ctrl-C).
 from __future__ import annotations
 
 import ctypes
+import functools
 import multiprocessing
 import os
 import signal
@@ -106,9 +107,40 @@ class PoolExecutor:
         self._pool.join()
 
 
+QUIET_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+"""Dask's settings for the local cluster (issue 26): its workers' statistical profiler samples the battle thread 100
+times a second, and its event loops' watchdogs and monitors wake every 20–500 ms; together about 8% of a core for an
+idle cluster of two, and a third of the CPU a sweep spends per battle on top of one process. Battles need neither."""
+
+TASKS_PER_WORKER = 4
+"""[DECISION] The jobs a Dask executor is given are sent as about this many tasks per worker, each a run of
+consecutive jobs (issue 26): Dask costs some milliseconds of CPU per task in the scheduler and the worker, as much as
+a short chunk of battles. Four a worker still shares the work out when some tasks take longer; the results still come
+back job by job, as each task ends."""
+
+
+def _run_each(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
+    return [fn(job) for job in jobs]
+
+
+def _load_engines() -> None:
+    """What a Dask worker imports to play any chunk, done as it starts (a pool's workers are forked with it): about a
+    fifth of a CPU second a worker, which its first chunk would otherwise pay."""
+    import kessen.sim.chunks  # noqa: F401
+    from kessen.rulesets import get_ruleset, ruleset_ids
+
+    for ruleset in ruleset_ids():
+        get_ruleset(ruleset).game
+
+
 class DaskExecutor:
     """Dask distributed: the scheduler at *address* (``tcp://HOST:8786``), or ``local``: a ``LocalCluster`` of
-    *workers* single-threaded worker processes on this machine, closed with the executor."""
+    *workers* single-threaded worker processes on this machine (:data:`QUIET_CLUSTER`), closed with the executor."""
 
     def __init__(self, address: str, workers: int) -> None:
         try:
@@ -118,9 +150,12 @@ class DaskExecutor:
         dask: Any = distributed  # typed loosely: distributed's own annotations are partial
         self._cluster: Any = None
         if address == "local":
-            self._cluster = dask.LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
-            )
+            import dask as dask_config
+
+            with dask_config.config.set(QUIET_CLUSTER):  # read by the scheduler and handed to each worker at its start
+                self._cluster = dask.LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
+                )
             self._client: Any = dask.Client(self._cluster)
         else:
             try:
@@ -129,13 +164,17 @@ class DaskExecutor:
                 raise InputError("--scheduler", address, f"cannot reach the Dask scheduler ({error})") from None
         self.workers = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values()))
         self._futures: list[Any] = []
+        self._client.run(_load_engines)
 
     def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         import distributed
 
         dask: Any = distributed
-        self._futures = self._client.map(fn, list(jobs), pure=False)
-        return (future.result() for future in dask.as_completed(self._futures))
+        listed = list(jobs)
+        size = max(1, -(-len(listed) // (TASKS_PER_WORKER * self.workers)))
+        batches = [listed[i : i + size] for i in range(0, len(listed), size)]
+        self._futures = self._client.map(functools.partial(_run_each, fn), batches, pure=False)
+        return (result for future in dask.as_completed(self._futures) for result in future.result())
 
     def close(self) -> None:
         if self._futures:

@@ -6,6 +6,7 @@ A sweep file is TOML::
     runs = 400                                # battles per cell
     seed = 1
     swap_sides = false                        # true: also play every cell with the sides' deployment swapped
+    ai = { Hero = "search" }                  # or ai = "search" for every side; a side not named plays greedy
     [[vary]]
     field = "sides[0].models[0].combat"       # a path into the scenario file
     values = [3, 4, 5, 6]
@@ -22,12 +23,14 @@ import hashlib
 import itertools
 import re
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
 import tomli_w
 from pydantic import Field
 
+from kessen.ai.levels import AI, level_table
 from kessen.core.errors import InputError
 from kessen.core.records import record
 from kessen.io.files import SWEEP, load_toml, read_input
@@ -72,6 +75,9 @@ class SweepFile(StrictModel):
     seed: Annotated[int, Field(ge=0, description="the sweep's seed: every chunk's seeds are drawn from it by cell and chunk")] = 1
     swap_sides: Annotated[bool, Field(description="also play every cell with the sides' deployment swapped")] = False
     vary: Annotated[tuple[Vary, ...], Field(max_length=8, description="the fields to vary, each over a list of values")] = ()
+    ai: Annotated[str | dict[str, str], Field(
+        description="the AI level of every side (greedy, search, search:N, random or package.module:Name), or a table of side = level",
+    )] | None = None
 
     def check(self) -> None:
         """Exactly one of scenario and scenarios; each field varied once; at most MAX_CELLS cells."""
@@ -104,6 +110,8 @@ class Cell:
     sides: tuple[str, ...]
     named: bool = False
     """Whether the label names the scenario file (a sweep of several scenarios)."""
+    ai: tuple[tuple[str, str], ...] = ()
+    """Side → AI level the cell's battles are played with."""
 
     def label(self, swapped: str = "swapped") -> str:
         """The cell as a reader names it: ``sides[0].models[0].combat = 4, turns = 6, swapped``."""
@@ -123,13 +131,19 @@ class Sweep:
     hash: str
 
 
-def load_sweep(path: str) -> Sweep:
-    """Read, validate and expand a sweep file: every cell's scenario is built and checked before it returns."""
+def load_sweep(path: str, ai: AI = None) -> Sweep:
+    """Read, validate and expand a sweep file: every cell's scenario is built and checked before it returns. *ai*
+    (the command line's ``--ai``) takes the place of the file's ``ai``, and is part of the hash: results played by
+    other AIs are never reused."""
     text = _read(path)
     spec = load_toml(SweepFile, text, path)
+    if ai is not None:
+        spec = spec.model_copy(update={"ai": ai})
     folder = Path(path).parent
     cells: list[Cell] = []
     digest = hashlib.sha256(text.encode("utf-8"))
+    if ai is not None:
+        digest.update(b"\0ai\0" + repr(sorted(ai.items()) if isinstance(ai, Mapping) else ai).encode("utf-8"))
     for entry in spec.scenario_files():
         scenario = str(folder / entry)
         try:
@@ -145,13 +159,13 @@ def load_sweep(path: str) -> Sweep:
             settings = tuple(zip((v.field for v in spec.vary), values))
             for swapped in (False, True) if spec.swap_sides else (False,):
                 named = len(spec.scenario_files()) > 1
-                cells.append(_cell(path, len(cells), scenario, ruleset, original, data, settings, swapped, named))
+                cells.append(_cell(path, len(cells), scenario, ruleset, original, data, settings, swapped, named, spec.ai))
     return Sweep(path, text, spec, tuple(cells), digest.hexdigest())
 
 
 def _cell(
     path: str, index: int, scenario: str, ruleset: Any, original: str, data: dict[str, Any],
-    settings: tuple[tuple[str, Any], ...], swapped: bool, named: bool,
+    settings: tuple[tuple[str, Any], ...], swapped: bool, named: bool, spec_ai: AI,
 ) -> Cell:
     probe = Cell(index, scenario, ruleset.id, settings, swapped, original, (), named)
     where = f"{path}: cell {index} ({probe.label()})"
@@ -174,7 +188,12 @@ def _cell(
         state = ruleset.game.load_scenario(text, scenario)
     except InputError as error:
         raise InputError(f"{where}: {error.field}", error.value, error.reason) from None
-    return Cell(index, scenario, ruleset.id, settings, swapped, text, tuple(ruleset.game.sides(state)), named)
+    sides = tuple(ruleset.game.sides(state))
+    try:
+        levels = level_table(spec_ai, sides)
+    except InputError as error:
+        raise InputError(f"{path}: {error.field}", error.value, error.reason) from None
+    return Cell(index, scenario, ruleset.id, settings, swapped, text, sides, named, levels)
 
 
 def field_tokens(path: str) -> tuple[str | int, ...]:

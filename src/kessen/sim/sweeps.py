@@ -24,6 +24,7 @@ from kessen.sim.chunks import ChunkJob, battle_seeds, chunk_plan
 from kessen.sim.executors import Executor, make_executor
 from kessen.sim.runner import play_all
 from kessen.sim.store import Store
+from kessen.ai.levels import AI
 from kessen.sim.sweepfile import Cell, Sweep, load_sweep
 from kessen.sim.tally import Tally, distribution, mean, total
 
@@ -58,7 +59,7 @@ def default_db(sweep_path: str) -> str:
 def run_sweep(
     path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None,
     progress: Callable[[int, int], None] | None = None, executor: Executor | None = None,
-    on_start: Callable[[int, int, int], None] | None = None,
+    on_start: Callable[[int, int, int], None] | None = None, ai: AI = None,
 ) -> SweepRun:
     """Run the sweep file at *path*: validate every cell, reuse the chunks the store has, play the rest.
 
@@ -67,7 +68,7 @@ def run_sweep(
     :class:`SweepRun` (every finished chunk is in the store already).
     """
     try:
-        sweep = load_sweep(path)
+        sweep = load_sweep(path, ai)
         store = Store(db or default_db(path))
     except BaseException:
         if executor is not None:  # a given executor is closed however the run ends
@@ -83,7 +84,7 @@ def run_sweep(
         seed = sweep.spec.seed
         where = {(cell.index, chunk.index): (cell, chunk) for cell, chunk in missing}
         jobs = (
-            ChunkJob((cell.index, chunk.index), cell.ruleset, cell.text, cell.scenario, battle_seeds(seed, chunk))
+            ChunkJob((cell.index, chunk.index), cell.ruleset, cell.text, cell.scenario, battle_seeds(seed, chunk), cell.ai)
             for cell, chunk in missing
         )
 
@@ -111,9 +112,12 @@ def run_sweep(
         store.close()
 
 
-def sweep(path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None) -> list[Row]:
-    """Run a sweep file and return its table, one row per cell (see :mod:`kessen.sim.sweeps` for the columns)."""
-    return run_sweep(path, workers=workers, scheduler=scheduler, db=db).rows()
+def sweep(
+    path: str, *, workers: int | None = None, scheduler: str | None = None, db: str | None = None, ai: AI = None
+) -> list[Row]:
+    """Run a sweep file and return its table, one row per cell (see :mod:`kessen.sim.sweeps` for the columns);
+    *ai* takes the place of the file's ``ai``."""
+    return run_sweep(path, workers=workers, scheduler=scheduler, db=db, ai=ai).rows()
 
 
 def cell_row(cell: Cell, tally: Tally, sweep: Sweep) -> Row:

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from kessen import __version__
 from kessen.core.errors import InputError
-from kessen.web import api, match_api, simulation_api
+from kessen.web import api, board_api, match_api, simulation_api
 from kessen.web.assets import Asset, load_assets
 from kessen.web.errors import error_response, install_error_handlers
 from kessen.web.guard import LOOPBACK, Hosts, RequestGuard
@@ -20,7 +20,7 @@ from kessen.web.playing import Matches
 from kessen.web.simulations import SIMULATION_SECONDS, SimulationRunner
 from kessen.web.store import Store
 
-PAGES = ("/", "/odds", "/viewer", "/play", "/simulate")  # the page's own addresses; each one's state is in the query string
+PAGES = ("/", "/odds", "/viewer", "/play", "/simulate", "/build")  # the page's own addresses; each one's state is in the query string
 
 
 def create_app(
@@ -61,7 +61,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodyLimit, seconds=body_seconds)
     app.add_middleware(RequestGuard, hosts=hosts)  # the outermost: a request not for this server reads nothing
-    for module in (api, match_api, simulation_api):
+    for module in (api, match_api, board_api, simulation_api):
         app.include_router(module.router)
     assets = load_assets()
 

@@ -55,7 +55,7 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(error, RequestValidationError)
         first = error.errors()[0] if error.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ("request",)))
-        return error_response(422, InputError(where, first.get("input", InputError.NOTHING), str(first.get("msg", "invalid")).lower()))
+        return error_response(422, InputError(where, InputError.NOTHING if first.get("input") is None else first["input"], str(first.get("msg", "invalid")).lower()))
 
     async def on_client_gone(request: Request, error: Exception) -> JSONResponse:
         # the client closed the connection before its body was in: nobody is left to answer, nothing to log

@@ -6,12 +6,13 @@ board, the events narrated in the match's language, and the result. A match live
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
+from kessen.ai.levels import check_served
 from kessen.core.errors import InputError
 from kessen.io.files import load_json
 from kessen.io.validation import StrictModel
@@ -26,6 +27,9 @@ from kessen.web.views import legend, match_view
 router = APIRouter(prefix="/api")
 
 MAX_PEOPLE = 16
+
+AiField = Annotated[str, Field(max_length=100)] | Annotated[dict[str, Annotated[str, Field(max_length=100)]], Field(max_length=MAX_PEOPLE)] | None
+"""A request's ``ai``: one level for every machine side, or side → level (checked by ``kessen.ai.levels.check_served``)."""
 
 
 class ScenarioRequest(StrictModel):
@@ -46,6 +50,10 @@ class MatchRequest(ScenarioRequest):
     seed: int = Field(description="the seed of the match's one random stream, 0 to 2^64 - 1")
     people: list[str] = Field(default=[], max_length=MAX_PEOPLE, description="the sides a person plays")
     lang: str = Field(default="en", max_length=10, description="the language of the match's words: en or ja")
+    ai: AiField = Field(
+        default=None,
+        description="the AI level of every machine side (greedy, search, search:N, random), or side → level; default greedy",
+    )
 
 
 class EventsRequest(ScenarioRequest):
@@ -109,7 +117,8 @@ async def start_match(request: Request) -> dict[str, str]:
 
     def start() -> dict[str, str]:
         chosen = choose_scenario(body.scenario, body.ruleset)
-        return {"id": matches.start(chosen, seed=body.seed, people=body.people, lang=check_language(body.lang))}
+        check_served(body.ai)
+        return {"id": matches.start(chosen, seed=body.seed, people=body.people, lang=check_language(body.lang), ai=body.ai)}
 
     return await run_in_threadpool(start)
 

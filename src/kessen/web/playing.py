@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from kessen.ai.levels import AI, check_served
 from kessen.core.errors import InputError, KessenError, SaveFileError
 from kessen.io.files import parse_json
 from kessen.match import Match
@@ -68,10 +69,10 @@ class Matches:
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._player: threading.Thread | None = None
 
-    def start(self, chosen: Chosen, *, seed: int, people: Iterable[str], lang: str) -> str:
+    def start(self, chosen: Chosen, *, seed: int, people: Iterable[str], lang: str, ai: AI = None) -> str:
         """A new match; its id. With people, the AI sides play here until a person must decide (or the battle ends);
         without, the whole battle is played in the background."""
-        return self._go_on(Match(chosen.ruleset, chosen.text, chosen.source, seed=seed, people=people, lang=lang))
+        return self._go_on(Match(chosen.ruleset, chosen.text, chosen.source, seed=seed, people=people, lang=lang, ai=ai))
 
     def resume(self) -> None:
         """Play the AI battles a stopped server left unplayed."""
@@ -113,13 +114,19 @@ class Matches:
         match = Match.loads(parse_json(record.save, "match"), "match")  # the start: nothing is played here
         return {
             "id": match_id, "status": "playing", "ruleset": record.ruleset, "scenario": match.source, "seed": record.seed,
-            "sides": list(match.sides), "people": [], "lang": match.lang,
+            "sides": list(match.sides), "people": [], "lang": match.lang, "ai": {side: str(level) for side, level in match.ai.items()},
         }
 
     def load(self, text: str, source: str = "save") -> str:
         """A new match from a save file's text, replayed to where it was saved; its id. It goes on as :meth:`start`'s
         do: an AI battle not over yet is played to its end in the background."""
-        return self._go_on(Match.loads(parse_json(text, source), source))
+        data = parse_json(text, source)
+        if isinstance(data, dict):
+            try:
+                check_served(data.get("ai"))
+            except InputError as error:
+                raise SaveFileError(source, f"{error.field}: {error.reason} (got {error.value!r})") from None
+        return self._go_on(Match.loads(data, source))
 
     def _go_on(self, match: Match) -> str:
         if match.people or match.result is not None:

@@ -9,11 +9,12 @@ from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
+from kessen.ai.levels import check_served, level_table
 from kessen.core.errors import InputError
 from kessen.io.files import load_json
 from kessen.sim.battles import check_seed
 from kessen.web.limits import MAX_BODY_BYTES
-from kessen.web.match_api import ScenarioRequest
+from kessen.web.match_api import AiField, ScenarioRequest
 from kessen.web.scenarios import choose_scenario
 from kessen.web.simulations import (
     MAX_RUNS, SIMULATION_ROOM, SIMULATION_SECONDS, WAITING, SimulationRunner, UnknownSimulation, simulation_view,
@@ -29,6 +30,10 @@ class SimulationRequest(ScenarioRequest):
 
     runs: int = Field(description=f"how many battles, 1 to {MAX_RUNS:,}")
     seed: int = Field(description="the seed the battles' own seeds are drawn from, 0 to 2^64 - 1")
+    ai: AiField = Field(
+        default=None,
+        description="the AI level of every side (greedy, search, search:N, random), or side → level; default greedy",
+    )
 
 
 _REFUSALS: dict[int | str, dict[str, Any]] = {
@@ -58,9 +63,11 @@ async def start_simulation(request: Request) -> dict[str, str]:
         chosen = choose_scenario(body.scenario, body.ruleset)
         game = chosen.ruleset.game
         state = game.load_scenario(chosen.text, chosen.source)  # refused now, not in the background
+        check_served(body.ai)
+        sides = tuple(game.sides(state))
         record = store.add_simulation(
             ruleset=chosen.ruleset.id, scenario=chosen.text, runs=body.runs, seed=body.seed, source=chosen.source,
-            sides=tuple(game.sides(state)), room=SIMULATION_ROOM, waiting=WAITING,
+            sides=sides, room=SIMULATION_ROOM, waiting=WAITING, ai=level_table(body.ai, sides),
         )
         runner.submit(record.id)
         return {"id": record.id}

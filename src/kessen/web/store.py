@@ -30,7 +30,7 @@ from typing import Any, Literal
 from kessen.core.errors import InputError, KessenError
 from kessen.core.records import record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS simulations (
     error TEXT,
     source TEXT NOT NULL DEFAULT 'scenario',
     sides TEXT NOT NULL DEFAULT '[]',
-    seconds REAL NOT NULL DEFAULT 0
+    seconds REAL NOT NULL DEFAULT 0,
+    ai TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS simulation_chunks (
     simulation TEXT NOT NULL,
@@ -84,6 +85,10 @@ ALTER TABLE matches ADD COLUMN playing INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE simulations ADD COLUMN sides TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE simulations ADD COLUMN seconds REAL NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS simulation_chunks (simulation TEXT NOT NULL, chunk INTEGER NOT NULL, tally TEXT NOT NULL, PRIMARY KEY (simulation, chunk));
+""",
+    # version 3 → 4 (issue 23): the AI level of each side of a simulation (before: every side greedy)
+    3: """
+ALTER TABLE simulations ADD COLUMN ai TEXT NOT NULL DEFAULT '[]';
 """,
 }
 
@@ -153,6 +158,7 @@ class SimulationRecord:
     source: str = "scenario"
     sides: tuple[str, ...] = ()
     seconds: float = 0.0
+    ai: tuple[tuple[str, str], ...] = ()
 
     @property
     def unfinished(self) -> bool:
@@ -243,11 +249,11 @@ class Store:
 
     def add_simulation(
         self, *, ruleset: str, scenario: str, runs: int, seed: int, source: str = "scenario", sides: tuple[str, ...] = (),
-        room: Room | None = None, waiting: int | None = None,
+        room: Room | None = None, waiting: int | None = None, ai: tuple[tuple[str, str], ...] = (),
     ) -> SimulationRecord:
         """Keep a new simulation request, nothing done yet, first making *room* if given; with *waiting*, refuse
         (StoreFull) when that many are already queued or running."""
-        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source, sides=sides)
+        record = SimulationRecord(_new_id(), ruleset, scenario, runs, seed, 0, None, source=source, sides=sides, ai=ai)
         now = time.time()
         with self._connect(write=True) as db:
             if waiting is not None:
@@ -257,9 +263,9 @@ class Store:
             if room is not None:
                 _make_room(db, "simulations", f"NOT {_UNFINISHED}", room, "simulations")
             db.execute(
-                "INSERT INTO simulations (id, ruleset, scenario, runs, seed, done, result, created, updated, status, error, source, sides, seconds) "
-                "VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?, 'queued', NULL, ?, ?, 0)",
-                (record.id, ruleset, scenario, runs, seed, now, now, source, json.dumps(list(sides))),
+                "INSERT INTO simulations (id, ruleset, scenario, runs, seed, done, result, created, updated, status, error, source, sides, seconds, ai) "
+                "VALUES (?, ?, ?, ?, ?, 0, NULL, ?, ?, 'queued', NULL, ?, ?, 0, ?)",
+                (record.id, ruleset, scenario, runs, seed, now, now, source, json.dumps(list(sides)), json.dumps([list(p) for p in ai])),
             )
         return record
 
@@ -267,14 +273,15 @@ class Store:
         """The simulation with this id, or None."""
         with self._connect() as db:
             row = db.execute(
-                "SELECT id, ruleset, scenario, runs, seed, done, result, status, error, source, sides, seconds FROM simulations WHERE id = ?",
+                "SELECT id, ruleset, scenario, runs, seed, done, result, status, error, source, sides, seconds, ai FROM simulations WHERE id = ?",
                 (simulation_id,),
             ).fetchone()
         if row is None:
             return None
         result = None if row[6] is None else json.loads(row[6])
         return SimulationRecord(
-            row[0], row[1], row[2], row[3], row[4], row[5], result, row[7], row[8], row[9], tuple(json.loads(row[10])), row[11]
+            row[0], row[1], row[2], row[3], row[4], row[5], result, row[7], row[8], row[9], tuple(json.loads(row[10])), row[11],
+            tuple((side, level) for side, level in json.loads(row[12])),
         )
 
     def record_chunk(self, simulation_id: str, *, chunk: int, tally: dict[str, Any], done: int, seconds: float) -> bool:

@@ -100,6 +100,11 @@ def ruleset_texts(ruleset_id: str, lang: str) -> dict[str, Any]:
     return {"title": cat.get("title", ruleset.title), "procedures": procedures, "words": dict(cat.get("words", {}))}
 
 
+def page_status_words(ruleset_id: str, lang: str) -> dict[str, str]:
+    """The words the board's legend gives the ruleset's status ids (its catalogue's ``[status]`` table)."""
+    return {str(k): str(v) for k, v in _catalogue_if_any(ruleset_id, lang).get("status", {}).items()}
+
+
 def _catalogue_if_any(ruleset_id: str, lang: str) -> dict[str, Any]:
     """The ruleset's catalogue in *lang*, or nothing when it has none (a ruleset added without its page texts)."""
     try:

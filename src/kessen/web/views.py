@@ -15,6 +15,7 @@ from kessen.core.board import BoardModel, TerrainPiece
 from kessen.core.engine import Terminal
 from kessen.core.events import Event
 from kessen.match import Match, PendingDecision
+from kessen.web.texts import page_status_words
 
 
 def match_view(match_id: str, match: Match) -> dict[str, Any]:
@@ -33,6 +34,7 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
         "seed": match.seed,
         "sides": list(match.sides),
         "people": [side for side in match.sides if side in match.people],
+        "ai": {side: str(level) for side, level in match.ai.items()},
         "lang": lang,
         "decision": None if pending is None else decision_view(rid, lang, pending),
         "can_undo": match.can_undo,
@@ -104,10 +106,12 @@ def result_view(ruleset: str, lang: str, result: Terminal) -> dict[str, Any]:
 
 def legend(ruleset: str, lang: str, terrain: Iterable[TerrainPiece], models: Iterable[BoardModel]) -> dict[str, dict[str, str]]:
     """The words for the kinds of *terrain* and the statuses of *models*: the ruleset catalogue's ``terrain``
-    table, and its option words for statuses."""
+    table, and for statuses the page's ``[status]`` table (issue 24: never a raw id such as ``first_fire``), else
+    the ruleset's option words."""
     words = i18n.catalogue(ruleset, lang).get("terrain", {})
     kinds = {piece["kind"]: str(words.get(piece["kind"], piece["kind"].replace("_", " "))) for piece in terrain}
-    statuses = {word: i18n.option_word(ruleset, lang, word) for model in models for word in model["status"]}
+    own = page_status_words(ruleset, lang)
+    statuses = {word: own.get(word) or i18n.option_word(ruleset, lang, word).replace("_", " ") for model in models for word in model["status"]}
     return {"terrain": kinds, "status": statuses}
 
 

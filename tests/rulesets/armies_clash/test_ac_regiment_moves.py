@@ -38,7 +38,7 @@ def battle(*stands: tuple[str, str, str, tuple[int, int]], terrain: list[dict[st
 
 
 def decision(state: AcState) -> Decision:
-    node = g.node(state)
+    node = g.MACHINE.node(state)
     assert isinstance(node, Decision), node
     return node
 

@@ -19,7 +19,7 @@ from kessen.core.errors import IllegalChoice
 from kessen.core.notation import point
 from kessen.core.records import evolve
 from kessen.match import Match
-from kessen.rulesets.battlehost.board import radius
+from kessen.rulesets.battlehost.referee.battlefield import radius
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.duel import DuelDice
 from kessen.rulesets.battlehost.referee.moves import free_move

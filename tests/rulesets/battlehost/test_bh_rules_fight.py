@@ -173,7 +173,7 @@ def _play(data: dict[str, Any], rng: Any) -> tuple[Any, ...]:
     sides = {s: [{"wounds": 1, "two_handed": False, "duel_modifier": 0, "prone": False, "trapped": False, **m} for m in data[s]] for s in ("good", "evil")}
     fight_value = {s: max(m["fight"] for m in sides[s]) for s in sides}
     best = {
-        s: side_best(score for m in sides[s] for score in duel_scores(rng.integers(1, 7, size=m["attacks"]), two_handed=m["two_handed"], duel_modifier=m["duel_modifier"]))
+        s: side_best(score for m in sides[s] for score in duel_scores(rng.integers(1, 7, size=m["attacks"]).tolist(), two_handed=m["two_handed"], duel_modifier=m["duel_modifier"]))
         for s in sides
     }
     spent = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.core.events import Event
+from kessen.core.records import equal
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import damage_objective
 from kessen.rulesets.armies_clash.referee.options import PassOn
@@ -112,7 +113,7 @@ def solo_damaged(state: AcState, target: str, after: Condition, out: list[Event]
     commanding (AC-CMD-2)."""
     solo = state.solo_named(target)
     before = solo_condition(solo)
-    if after == before:
+    if equal(after, before):
         return state
     if after.hp < before.hp:
         out.append(ev.Damaged(piece=target, damage=before.hp - after.hp, hp=after.hp))

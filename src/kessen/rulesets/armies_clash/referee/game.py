@@ -6,7 +6,7 @@ from __future__ import annotations
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.armies_clash import text
-from kessen.rulesets.armies_clash.ai import AcAI
+from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.board import board_data, draw
 from kessen.rulesets.armies_clash.referee import notation
 from kessen.rulesets.armies_clash.referee.machine import MACHINE
@@ -19,7 +19,7 @@ from kessen.rulesets.armies_clash.scenario import Scenario, load_scenario, swap_
 GAME: StepGame[AcState, Scenario] = StepGame(
     "armies-clash", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=AcAI,
     notation=notation.notation, parse=notation.parse, odds=choice_odds,
-    describe=text.describe, prompt=text.prompt, narrate=text.narrate, board=board_data, draw=draw,
+    describe=text.describe, prompt=text.prompt, narrate=text.narrate, board=board_data, draw=draw, tactics=AcTactics(),
 )
 
 ENGINE = Engine(GAME, swap_deployment)

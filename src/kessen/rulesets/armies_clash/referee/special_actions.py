@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kessen.core.events import Event
+from kessen.core.records import equal
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.movement import after_action, turn_destinations
 from kessen.rulesets.armies_clash.referee.options import JoinStand, Leave, PlaceAt, Stay, Switch
@@ -138,7 +139,7 @@ def place_options(state: AcState, step: PlaceSolo) -> tuple[PlaceAt | JoinStand,
             fp = Footprint(x, y, size)
             if any(sq in vacated for sq in fp.squares()) and fits(fp):
                 places.append(PlaceAt(x, y))
-    places.sort(key=lambda p: (p != PlaceAt(*step.anchor), p.y, p.x))
+    places.sort(key=lambda p: (not equal(p, PlaceAt(*step.anchor)), p.y, p.x))
     vac_fp = [Footprint(sq[0], sq[1]) for sq in vacated]
     joins = [
         JoinStand(m.id) for m in state.unit_stands(step.unit)

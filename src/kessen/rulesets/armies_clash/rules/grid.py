@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
-from kessen.core.records import record
+from kessen.core.records import picklable
 
 Square = tuple[int, int]
 Direction = tuple[int, int]
@@ -39,7 +39,7 @@ def size_category(size: Size) -> int:
     return SIZES.index(size)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Terrain:
     """One square's terrain (§4.6)."""
 
@@ -52,7 +52,7 @@ class Terrain:
 PLAIN = Terrain()
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Footprint:
     """The squares a piece occupies: side ``size`` anchored at ``(x, y)``, its smallest corner (§4.2)."""
 
@@ -145,7 +145,7 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     return distance(a, b) == 0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Grid:
     """The battlefield: its size and each square's terrain (squares not listed are plain, level 0)."""
 
@@ -186,6 +186,9 @@ class Grid:
     def level(self, footprint: Footprint) -> int:
         """A footprint's level: the lowest level among its squares (AC-TERR-6)."""
         return min(self.at(s).elevation for s in footprint.squares() if self.on_grid(s))
+
+
+picklable(Terrain, Footprint, Grid)  # native classes of the compiled engine, pickled and copied through their init fields (issue 26, issue 22 §1)
 
 
 def is_difficult(terrain: Terrain, *, swimmer: bool, wrecked_road: bool = False) -> bool:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
-from kessen.core.records import record
+from kessen.core.records import picklable
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Square, anchors_within, distance, square_distance
 
 REGIMENT_SPACING = 1
@@ -87,7 +88,7 @@ class ToMove:
         return anchor in self.ends
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Alone:
     """The fewest stands left with no other stand of their unit next to them at the end of the turn (``count``),
     which ones in that arrangement (``stands``: indices, the placed first, then those still to move), where it puts
@@ -98,6 +99,9 @@ class Alone:
     stands: tuple[int, ...]
     exact: bool
     moves: tuple[tuple[int, Square], ...] = ()
+
+
+picklable(Alone)  # a native class of the compiled engine, pickled and copied through its init fields (issue 26, issue 22 §1)
 
 
 @functools.lru_cache(maxsize=4096)

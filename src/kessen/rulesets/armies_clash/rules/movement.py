@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 FormationName = Literal["support", "defensive", "march"]
 
-from kessen.core.records import record
+from kessen.core.records import picklable, record
 from kessen.rulesets.armies_clash.rules.grid import (
     DIRECTIONS,
     Footprint,
@@ -69,7 +70,7 @@ def movement_budget(speed: int, *, formation: FormationName | None, dash: bool) 
 Occupant = tuple[str, str, str]  # (kind: "regiment" | "skirmisher" | "solo", side, id)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Destination:
     """Where a move can end: ``kind`` move (a square), flee (off the grid) or join (onto the stand ``stand``)."""
 
@@ -81,7 +82,7 @@ class Destination:
     stand: str = ""
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Mover:
     """What the movement rules need to know about the piece that moves."""
 
@@ -96,13 +97,15 @@ class Mover:
     road_available: bool = True
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Place:
     legal: bool
     stop: bool
     flee: bool
     joins: tuple[str, ...]
 
+
+picklable(Destination, Mover, Place)  # native classes of the compiled engine, pickled and copied through their init fields (issue 26, issue 22 §1)
 
 ILLEGAL = Place(False, False, False, ())
 _OPEN = Place(True, True, False, ())  # the usual answers, shared rather than built anew

@@ -9,10 +9,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from kessen.core.geometry import Point, Rect, base_gap, bases_touch, segment_distance, segment_rect_distance
-from kessen.core.records import evolver, record
+from kessen.core.records import evolver, picklable, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
 
@@ -36,9 +36,11 @@ def radius(base_mm: int) -> float:
     return base_mm / MM_PER_INCH / 2
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Model:
-    """One model on the table: its profile, where it stands and how it fares (section 4)."""
+    """One model on the table: its profile, where it stands and how it fares (section 4). A native class of the
+    compiled engine (the record spelled out), so that the geometry read at every step reads its fields from a C
+    struct (issue 26)."""
 
     id: str
     side: Side
@@ -85,9 +87,9 @@ class Model:
 _moved_to: Callable[[Model, float, float], Model] = evolver(Model, "x", "y")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Board:
-    """The board and its impassable terrain blocks (BH-GEO-5)."""
+    """The board and its impassable terrain blocks (BH-GEO-5); a native class of the compiled engine, as Model is."""
 
     width: float
     height: float
@@ -122,6 +124,9 @@ class Board:
         return False
 
 
+picklable(Model, Board)  # pickled and copied through their init fields (issue 22 §1)
+
+
 def turned(angle: float) -> tuple[float, float]:
     """The cosine and sine that ``Point.rotated(angle)`` turns by."""
     a = math.radians(angle)
@@ -152,11 +157,20 @@ def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
     return tuple(o for o in models if o.side != m.side and in_base_contact(o, m))
 
 
+CELL = 4.0
+"""The side of a square of :class:`Arrangement`'s grid, in inches: about a move, so that what one model's move can
+reach lies in a handful of squares."""
+
+
 class Arrangement:
     """Facts of one arrangement of the table (a tuple of models), worked out once and kept while it is among the last
-    few used: models stand still through most steps of a battle, so the same tuple is asked about again and again."""
+    few used: models stand still through most steps of a battle, so the same tuple is asked about again and again.
 
-    __slots__ = ("models", "by_id", "sides", "targets", "_engaged")
+    Its grid (squares of :data:`CELL` inches, each with the places in the tuple of the models centred in it) answers
+    what lies near a point without measuring every model: the cost of a question grows with the models near, not with
+    the models on the table (issue 26)."""
+
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_others", "_nearest")
 
     def __init__(self, models: tuple[Model, ...]) -> None:
         self.models = models
@@ -166,6 +180,10 @@ class Arrangement:
         self.targets: dict[str, tuple[Model, Board, tuple[Model, ...]]] = {}
         """A shooter's id → the shooter, the board and the targets it may choose there (kept by the Shoot phase)."""
         self._engaged: frozenset[str] | None = None
+        self._cells: dict[tuple[int, int], list[int]] | None = None
+        self._widest = 0.0
+        self._others: dict[Side, tuple[Model, ...]] = {}
+        self._nearest: dict[Side, dict[tuple[str, float, float, float], Model | None]] = {}
 
     @property
     def engaged(self) -> frozenset[str]:
@@ -173,6 +191,90 @@ class Arrangement:
         if self._engaged is None:
             self._engaged = _engaged(self.models)
         return self._engaged
+
+    def cells(self) -> dict[tuple[int, int], list[int]]:
+        """The grid: each square's models, as their places in :attr:`models` (in order)."""
+        if self._cells is None:
+            cells: dict[tuple[int, int], list[int]] = {}
+            for i, m in enumerate(self.models):
+                cells.setdefault((math.floor(m.x / CELL), math.floor(m.y / CELL)), []).append(i)
+                self._widest = max(self._widest, m.r)
+            self._cells = cells
+        return self._cells
+
+    def widest(self) -> float:
+        """The largest base radius on the table."""
+        self.cells()
+        return self._widest
+
+    def in_box(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
+        """The places (unordered) of the models centred in the box from (x0, y0) to (x1, y1), and perhaps of a few
+        just outside it; every model when the box covers more squares than there are models."""
+        cells = self.cells()
+        margin = 1e-6  # rounding: a centre on the box's edge is never left out
+        i0, i1 = math.floor((x0 - margin) / CELL), math.floor((x1 + margin) / CELL)
+        j0, j1 = math.floor((y0 - margin) / CELL), math.floor((y1 + margin) / CELL)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) > len(self.models):
+            return list(range(len(self.models)))
+        found: list[int] = []
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                cell = cells.get((i, j))
+                if cell is not None:
+                    found.extend(cell)
+        return found
+
+    def near(self, x: float, y: float, reach: float) -> tuple[Model, ...]:
+        """The models whose bases come within *reach* inches of (x, y) (centre distance − radius ≤ *reach*), in the
+        order of :attr:`models`."""
+        span = reach + self.widest()
+        models = self.models
+        places = [i for i in self.in_box(x - span, y - span, x + span, y + span)
+                  if math.hypot(models[i].x - x, models[i].y - y) - models[i].r <= reach]
+        places.sort()
+        return tuple(models[i] for i in places)
+
+    def others(self, side: Side) -> tuple[Model, ...]:
+        """The models of every side but *side*, in order."""
+        found = self._others.get(side)
+        if found is None:
+            found = self._others[side] = tuple(x for x in self.models if x.side != side)
+        return found
+
+    def nearest_enemy(self, m: Model) -> Model | None:
+        """The enemy of *m* nearest it, edge to edge (BH-GEO-2), then by id; None when it has none.
+
+        Kept for the enemies as they stand (the very same models): through a Move phase only the moving side's
+        models move, so each mover's nearest enemy is measured once a phase, not after every move."""
+        known = self._nearest.get(m.side)
+        if known is None:
+            known = self._nearest[m.side] = _nearest_among(self.others(m.side))
+        key = (m.id, m.x, m.y, m.r)
+        if key in known:
+            return known[key]
+        best: tuple[float, str] | None = None
+        found: Model | None = None
+        for x in self.others(m.side):
+            here = (max(0.0, math.hypot(x.x - m.x, x.y - m.y) - m.r - x.r), x.id)  # distance(m, x)
+            if best is None or here < best:
+                best, found = here, x
+        known[key] = found
+        return found
+
+
+_NEAREST: list[tuple[tuple[Model, ...], dict[tuple[str, float, float, float], Model | None]]] = []
+
+
+def _nearest_among(enemies: tuple[Model, ...]) -> dict[tuple[str, float, float, float], Model | None]:
+    """The nearest enemy found for each model (by id and place) among *enemies*: the same models, object for object,
+    as one of the last few line-ups asked about, or a new table."""
+    for seen, known in _NEAREST:
+        if len(seen) == len(enemies) and all(a is b for a, b in zip(seen, enemies)):
+            return known
+    known = {}
+    _NEAREST.insert(0, (enemies, known))
+    del _NEAREST[4:]
+    return known
 
 
 _ARRANGEMENTS: list[Arrangement] = []
@@ -394,12 +496,14 @@ def hidden_targets(shooter: Model, targets: Sequence[Model], models: Sequence[Mo
     """The ids of the *targets* that some other model partially hides from *shooter* (BH-GEO-8, BH-SHOOT-4).
 
     The sight area lies within the target's radius of the segment between the two centres, so a model farther
-    from that segment than both radii (less EPS) cannot reach into it: each pair is screened so first, and only
-    the models that pass are tested in full.
+    from that segment than both radii (less EPS) cannot reach into it: each pair is screened so first (only the
+    models in the box around the segment, read off the arrangement's grid), and only the models that pass are
+    tested in full.
     """
     hidden = set()
     sx, sy = shooter.x, shooter.y
-    widest = max((x.r for x in models), default=0.0)
+    known = arrangement(models) if isinstance(models, tuple) else None
+    widest = known.widest() if known is not None else max((x.r for x in models), default=0.0)
     for t in targets:
         dx, dy = t.x - sx, t.y - sy
         length2 = dx * dx + dy * dy
@@ -407,7 +511,8 @@ def hidden_targets(shooter: Model, targets: Sequence[Model], models: Sequence[Mo
         margin = t.r + widest  # no nearer to the segment than the screen's reach, no farther out of its box
         x0, x1, y0, y1 = min(sx, t.x) - margin, max(sx, t.x) + margin, min(sy, t.y) - margin, max(sy, t.y) + margin
         area: Area | None = None
-        for x in models:
+        near = models if known is None else [known.models[i] for i in known.in_box(x0, y0, x1, y1)]
+        for x in near:
             if not (x0 <= x.x <= x1 and y0 <= x.y <= y1) or x.id == shooter.id or x.id == t.id:
                 continue
             along = min(max(((x.x - sx) * dx + (x.y - sy) * dy) / scale, 0.0), 1.0)

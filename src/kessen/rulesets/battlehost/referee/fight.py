@@ -12,7 +12,7 @@ from __future__ import annotations
 from kessen.core.engine import Decision
 from kessen.core.events import Event
 from kessen.core.geometry import Point
-from kessen.core.records import evolve
+from kessen.core.records import equal, evolve
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.backing_away import Retreat, retreat
 from kessen.rulesets.battlehost.referee.options import ChooseFight, ChooseSplit, MakeWayChoice, NextLoser, StandUp
@@ -81,7 +81,7 @@ def choose_fight(state: BhState, step: PickFight, choice: ChooseFight | None, ou
         return end_turn(state, out)
     fight = choice.fight
     out.append(ev.FightChosen(player=step.side, good=", ".join(alive_ids(state, fight.good)), evil=", ".join(alive_ids(state, fight.evil))))
-    state = evolve(state, fights=tuple(x for x in state.fights if x != fight), fighting=Fighting(fight))
+    state = evolve(state, fights=tuple(x for x in state.fights if not equal(x, fight)), fighting=Fighting(fight))
     return then(state, Declare(), DuelRoll(), FightOver(), PickFight(other_side(step.side)))
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.battlehost import text
-from kessen.rulesets.battlehost.ai import BattlehostAI
+from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.board import board_data, draw
 from kessen.rulesets.battlehost.referee import notation, odds
 from kessen.rulesets.battlehost.referee.machine import MACHINE
+from kessen.rulesets.battlehost.referee.moves import new_since_v1
 from kessen.rulesets.battlehost.referee.setup import initial_state
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
@@ -21,8 +22,8 @@ GAME: StepGame[BhState, Scenario] = StepGame(
     notation=lambda state, decision, choice: notation.decision_notation(decision, choice), parse=notation.parse,
     odds=odds.odds,
     describe=text.describe, prompt=lambda state, decision, lang: text.prompt(decision, lang), narrate=text.narrate,
-    board=board_data, draw=draw,
+    board=board_data, draw=draw, tactics=BattlehostTactics(),
 )
 
-ENGINE = Engine(GAME, swap_deployment)
+ENGINE = Engine(GAME, swap_deployment, new_since_v1)
 """What the registry plays battlehost battles with (``Ruleset.of_package``)."""

@@ -25,6 +25,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     PATH_ZONE_TOLERANCE,
     Board,
     Model,
+    arrangement,
     distance,
     engaged_ids,
     first_blocker,
@@ -36,11 +37,13 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     turned,
 )
 from kessen.rulesets.battlehost.referee.options import EndMoves, MoveOption, MoveTo, StandUp
+from kessen.rulesets.battlehost.referee.paths import corners_toward
 from kessen.rulesets.battlehost.referee.state import BhState, put_model, then
 from kessen.rulesets.battlehost.referee.steps import MoveStep, ask
 from kessen.rulesets.battlehost.rules.sides import Side
 
 MIN_MOVE = 0.05  # inches: shorter advances are not offered
+WAYS_TRIED = 4  # corners on the way round terrain tried for a move (around_terrain)
 
 # --- the geometry of a move (BH-MOVE-2..5) -----------------------------------------------------------------
 
@@ -205,50 +208,57 @@ def move_limit(m: Model, *, stand_up: bool) -> float:
     return m.move / 2 if stand_up else float(m.move)
 
 
-def surroundings(models: Sequence[Model], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
+def surroundings(models: tuple[Model, ...], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
     """The models whose bases come within *reach* inches of *m*'s centre, all that a move of at most
     reach − r − 1" can touch, pass or be held back by (BH-GEO-7, BH-MOVE-4), and the nearest enemy (edge to
-    edge, then by id), whichever way it lies."""
-    near: list[Model] = []
-    nearest: tuple[float, str] | None = None
-    found: Model | None = None
-    for x in models:
-        centres = math.hypot(x.x - m.x, x.y - m.y)
-        if centres - x.r <= reach:
-            near.append(x)
-        if x.side != m.side:
-            key = (max(0.0, centres - m.r - x.r), x.id)  # distance(m, x), BH-GEO-2
-            if nearest is None or key < nearest:
-                nearest, found = key, x
-    return tuple(near), found
+    edge, then by id), whichever way it lies: both read off the arrangement's grid."""
+    known = arrangement(models)
+    return known.near(m.x, m.y, reach), known.nearest_enemy(m)
 
 
 def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
-    a prone model; then ending the player's moves (BH-MOVE-1..7)."""
+    a prone model; then ending the player's moves (BH-MOVE-1..7); then the moves into line, then those round
+    terrain (each group after the older ones, so that the indices of older saves hold)."""
     engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
     movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
     reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
     lines: list[MoveTo] = []
+    ways: list[MoveTo] = []
     for m, reach in zip(movers, reaches):
         near, nearest = surroundings(state.models, m, reach)
         mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
         charges.extend(mine[0])
         advances.extend(mine[1])
         lines.extend(mine[2])
-    if not charges and not advances:
+        ways.extend(mine[3])
+    if not charges and not advances and not ways:
         return (EndMoves(),)  # the phase ends by itself, as kessen-save/1 files expect (see move_node)
-    return (*charges, *advances, EndMoves(), *lines)
+    return (*charges, *advances, EndMoves(), *lines, *ways)
+
+
+def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
+    """The moves round terrain that :func:`move_options` offers *side* (its last group): one for each model whose
+    straight way to the nearest enemy is walled off (:func:`around_terrain`)."""
+    engaged = engaged_ids(state.models)
+    found: list[MoveTo] = []
+    for m in state.models:
+        if m.side == side and m.id not in state.done and m.id not in engaged:
+            reach = move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS
+            near, nearest = surroundings(state.models, m, reach)
+            found.extend(model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)[3])
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
-) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...]]:
-    """One model's charges, its other moves and its move into line (BH-MOVE-2..7): they depend only on the models
+) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...], tuple[MoveTo, ...]]:
+    """One model's charges, its other moves, its move into line and its move round terrain (BH-MOVE-2..7): they
+    depend only on the models
     within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a
     model whose surroundings did not change since another model moved keeps the same options."""
     limit = move_limit(m, stand_up=m.prone)
@@ -270,7 +280,32 @@ def model_moves(
     if m.prone:
         advances.append(StandUp(m.id))
     line = into_line(m, near, engaged, nearest, board, limit=limit)
-    return tuple(charges), tuple(advances), (line,) if line is not None else ()
+    way = None if nearest is None else around_terrain(m, near, engaged, nearest, board, limit=limit)
+    return tuple(charges), tuple(advances), (line,) if line is not None else (), (way,) if way is not None else ()
+
+
+def around_terrain(m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model, board: Board, *, limit: float) -> MoveTo | None:
+    """When terrain walls off the straight way to the *nearest* enemy: a move as far as the rules allow toward a
+    corner on the way round (``paths.corners_toward``: through a door, round a wall's end), the corner of the
+    shortest way first, else of the next shortest that the model can go toward (an enemy's control zone may close
+    one lane of a door, BH-MOVE-4); else None (BH-MOVE-2..4, BH-GEO-7).
+
+    [DECISION] Offered after the older options (kessen-save/1 indices hold), after the moves into line."""
+    for corner in corners_toward(m.r, m.centre, nearest.centre, board, reached=2 * MIN_MOVE)[:WAYS_TRIED]:
+        leg = corner - m.centre
+        toward = leg.unit()
+        run = furthest_move(m, toward, near, board, limit=min(limit, leg.length()), engaged=engaged)
+        if run < MIN_MOVE:
+            # a base standing right on an enemy's control-zone edge finds no run by the sweep: try whole legs
+            run = next((t for t in _shortened(min(limit, leg.length())) if _breach(
+                m, m.x + toward.x * t, m.y + toward.y * t, near, board, limit, engaged, None) is None), 0.0)
+        if run >= MIN_MOVE:
+            return MoveTo(m.id, m.x + toward.x * run, m.y + toward.y * run, stand_up=m.prone)
+    return None
+
+
+def _shortened(length: float) -> tuple[float, ...]:
+    return tuple(length / 2**k for k in range(5))
 
 
 LINE_GAP = 0.05  # inches between the bases of a line: clear of each other (BH-GEO-3, BH-MOVE-3)
@@ -309,6 +344,13 @@ def move_node(state: BhState, step: MoveStep) -> Decision:
     unmoved could only have stepped aside from a blocked line."""
     options = move_options(state, step.side)
     return ask(step.side, "move", options, free=len(options) > 1)
+
+
+def new_since_v1(decision: Decision) -> bool:
+    """A move decision that offers only ways round terrain beside ending the moves (EndMoves first): before those
+    ways were offered it settled itself, so a kessen-save/1 file (option indices) never recorded it, and its replay
+    ends the moves (``Ruleset.new_since_v1``)."""
+    return decision.kind == "move" and isinstance(decision.options[0], EndMoves)
 
 
 def apply_move(state: BhState, step: MoveStep, choice: MoveOption, out: list[Event]) -> BhState:

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from kessen.core.records import record
-from kessen.rulesets.battlehost.referee.battlefield import Model, in_base_contact
+from kessen.rulesets.battlehost.referee.battlefield import EPS, Model, in_base_contact
 
 # A group with more allowed splits than this is split one fight at a time, so that no choice lists thousands.
 MAX_SPLITS = 12
@@ -43,12 +43,20 @@ class OpenGroup:
 
 
 def contacts(models: Sequence[Model]) -> dict[str, tuple[str, ...]]:
-    """Each engaged model's enemies in base contact, in model order (BH-FIGHT-1, BH-GEO-3)."""
+    """Each engaged model's enemies in base contact, in model order (BH-FIGHT-1, BH-GEO-3): only the pairs near
+    enough along x to touch are measured, each as (earlier, later) in model order."""
     found: dict[str, list[str]] = {}
-    for a, b in itertools.combinations(models, 2):
-        if a.side != b.side and in_base_contact(a, b):
-            found.setdefault(a.id, []).append(b.id)
-            found.setdefault(b.id, []).append(a.id)
+    by_x = sorted(range(len(models)), key=lambda i: models[i].x)
+    widest = max((m.r for m in models), default=0.0)
+    for k, i in enumerate(by_x):
+        reach = models[i].x + models[i].r + widest + EPS + 1e-6
+        for j in by_x[k + 1 :]:
+            if models[j].x > reach:
+                break
+            a, b = (models[i], models[j]) if i < j else (models[j], models[i])
+            if a.side != b.side and in_base_contact(a, b):
+                found.setdefault(a.id, []).append(b.id)
+                found.setdefault(b.id, []).append(a.id)
     order = {m.id: i for i, m in enumerate(models)}
     return {k: tuple(sorted(v, key=order.__getitem__)) for k, v in sorted(found.items(), key=lambda kv: order[kv[0]])}
 

@@ -55,7 +55,7 @@ def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     kept = _kept_targets(state, shooter)
     if kept is not None:
         return kept
-    found = [e for e in state.models if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
+    found = [e for e in _within_range(state, shooter) if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
     hidden = hidden_targets(shooter, found, state.models)
     chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
     arrangement(state.models).targets[shooter.id] = (shooter, state.board, chosen)
@@ -76,8 +76,15 @@ def has_target(state: BhState, shooter: Model) -> bool:
         return bool(kept)
     return any(
         in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
-        for e in state.models
+        for e in _within_range(state, shooter)
     )
+
+
+def _within_range(state: BhState, shooter: Model) -> tuple[Model, ...]:
+    """The models near enough to *shooter* to be in range, and a few more, in order (read off the arrangement's
+    grid): :func:`in_range` decides."""
+    assert shooter.weapon is not None
+    return arrangement(state.models).near(shooter.x, shooter.y, shooter.weapon.range_inches + shooter.r + 1e-6)
 
 
 def shoot_options(state: BhState, side: Side) -> tuple[ShootOption, ...]:

@@ -7,13 +7,13 @@ from kessen.core.engine import Decision
 from kessen.core.steps import StepGame
 from kessen.rulesets import Engine
 from kessen.rulesets.legions import text
-from kessen.rulesets.legions.ai import LiAI
+from kessen.rulesets.legions.ai import LiAI, LiTactics
 from kessen.rulesets.legions.board import awaiting, board_data, draw
 from kessen.rulesets.legions.referee import notation, odds
 from kessen.rulesets.legions.referee.machine import MACHINE
 from kessen.rulesets.legions.referee.setup import initial_state
 from kessen.rulesets.legions.referee.state import LiState
-from kessen.rulesets.legions.referee.steps import KINDS_SINCE_V1
+from kessen.rulesets.legions.referee.steps import new_since_v1
 from kessen.rulesets.legions.scenario import Scenario, load_scenario, swap_deployment
 
 
@@ -26,8 +26,8 @@ GAME: StepGame[LiState, Scenario] = StepGame(
     "legions", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: state.players, ai=LiAI,
     notation=notation.notation, parse=notation.parse,
     odds=lambda state, decision, choice: odds.choice_odds(state, choice),
-    describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw,
+    describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw, tactics=LiTactics(),
 )
 
-ENGINE = Engine(GAME, swap_deployment, KINDS_SINCE_V1)
+ENGINE = Engine(GAME, swap_deployment, new_since_v1)
 """What the registry plays legions battles with (``Ruleset.of_package``)."""

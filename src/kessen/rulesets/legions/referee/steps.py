@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kessen.core.engine import Asker
+from kessen.core.engine import Asker, Decision
 from kessen.core.records import record
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
@@ -26,6 +26,11 @@ KINDS_SINCE_V1: frozenset[str] = frozenset({"move", "allocation"})
 are allocated). Their first option is what the engine did before without asking,
 so a v1 save (option indices) replays exactly when each of these takes its first option without using an index
 (``test_li_v1_saves_replay_when_the_decisions_added_since_take_their_default``)."""
+
+
+def new_since_v1(decision: Decision) -> bool:
+    """A decision of a kind kessen-save/1 never recorded (:data:`KINDS_SINCE_V1`), for ``Ruleset.new_since_v1``."""
+    return decision.kind in KINDS_SINCE_V1
 
 
 ask: Asker[DecisionKind] = Asker()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from kessen.core.steps import StepGame
 from kessen.i18n import narrate
 from kessen.rulesets import Engine
-from kessen.rulesets.song_of_blades.ai import SobAI
+from kessen.rulesets.song_of_blades.ai import SobAI, SobTactics
 from kessen.rulesets.song_of_blades.board import board_data, draw
 from kessen.rulesets.song_of_blades.referee.machine import MACHINE
 from kessen.rulesets.song_of_blades.referee.notation import notation, parse
@@ -24,7 +24,7 @@ GAME: StepGame[SobState, Scenario] = StepGame(
     sides=lambda state: state.skirmish.sides, ai=SobAI,
     notation=lambda state, decision, choice: notation(decision, choice), parse=parse, odds=choice_odds,
     describe=describe, prompt=prompt, narrate=lambda event, lang: narrate(RULESET_ID, event, lang),
-    board=board_data, draw=draw,
+    board=board_data, draw=draw, tactics=SobTactics(),
 )
 
 ENGINE = Engine(GAME, swap_deployment)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from kessen.core.records import record
 from kessen.dice import Dist
@@ -46,9 +46,8 @@ class Disengage:
     can_recoil: bool = True
 
 
-@record
-class DisengageOutcome:
-    """How leaving contact ended (§6.2)."""
+class DisengageOutcome(NamedTuple):
+    """How leaving contact ended (§6.2). A named tuple, as ``MeleeOutcome`` is: made and hashed in C."""
 
     result: DisengageResult
     free_hacks: int

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import make_dataclass
-from typing import Any
+from collections import namedtuple
+from collections.abc import Collection, Sequence
+from typing import Any, Protocol
 
 from kessen.dice import Dist
 from kessen.rulesets.song_of_blades.profiles import MAY_ALWAYS_TARGET_FALLEN
 
 
 def may_target(
-    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: frozenset[str]
+    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: Collection[str]
 ) -> tuple[bool, ...]:
     """For each enemy in contact, whether it may be the target of a melee attack (SB-PRIO-1..4).
 
@@ -24,26 +24,35 @@ def may_target(
     (True, False)
     """
     upright = [p for s, p in zip(states, points) if s != "fallen"]
-    if not melee_priority or special_rules & MAY_ALWAYS_TARGET_FALLEN or not upright:
+    if not melee_priority or not MAY_ALWAYS_TARGET_FALLEN.isdisjoint(special_rules) or not upright:
         return tuple(True for _ in states)  # SB-PRIO-2, SB-PRIO-4
     total = sum(upright)
     return tuple(s != "fallen" or total <= p for s, p in zip(states, points))
 
 
-def melee_targets(
-    states: Sequence[str], points: Sequence[int], *, melee_priority: bool, special_rules: frozenset[str]
-) -> Dist[Any]:
+class Contact(Protocol):
+    """An enemy in contact as melee priority reads it: its state and its points (the odds input's ``TargetEnemy``)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def points(self) -> int: ...
+
+
+def melee_targets(enemies: Sequence[Contact], *, melee_priority: bool, special_rules: Collection[str]) -> Dist[Any]:
     """The one outcome: ``target_1`` … ``target_n``, whether each enemy in contact may be attacked (§6.5)."""
+    states, points = [e.state for e in enemies], [e.points for e in enemies]
     allowed = may_target(states, points, melee_priority=melee_priority, special_rules=special_rules)
-    return Dist.always(_targets_outcome(len(allowed))(*allowed))
+    return Dist.always(tuple.__new__(_targets_outcome(len(allowed)), allowed))  # the named tuple, made in C
 
 
 _outcome_types: dict[int, Any] = {}
 
 
 def _targets_outcome(n: int) -> Any:
-    """The outcome type with fields target_1 … target_n (one per size, so outcomes stay hashable)."""
-    if n not in _outcome_types:
-        fields = [(f"target_{i}", bool) for i in range(1, n + 1)]
-        _outcome_types[n] = make_dataclass(f"MeleeTargets{n}", fields, frozen=True, slots=True)
-    return _outcome_types[n]
+    """The outcome type with fields target_1 … target_n, one per size: a named tuple (made and hashed in C)."""
+    found = _outcome_types.get(n)
+    if found is None:
+        found = _outcome_types[n] = namedtuple(f"MeleeTargets{n}", [f"target_{i}" for i in range(1, n + 1)])
+    return found

@@ -1,5 +1,5 @@
 // The page's one entry point: the header (pages, language) and the page its address names, each page a module
-// with mount(app): odds calculator, battle viewer, play against the AI, simulate.
+// with mount(app): odds calculator, battle viewer, play, simulate, scenario builder.
 
 import { getJSON } from "./api.js";
 import { currentLang, query, setQuery } from "./address.js";
@@ -8,9 +8,10 @@ import * as odds from "./odds.js";
 import * as viewer from "./viewer.js";
 import * as play from "./play.js";
 import * as simulate from "./simulate.js";
+import * as build from "./build.js";
 
-const PAGES = { odds, viewer, play, simulate };
-const ROUTES = { "/": "odds", "/odds": "odds", "/viewer": "viewer", "/play": "play", "/simulate": "simulate" };
+const PAGES = { odds, viewer, play, simulate, build };
+const ROUTES = { "/": "odds", "/odds": "odds", "/viewer": "viewer", "/play": "play", "/simulate": "simulate", "/build": "build" };
 const $ = (id) => document.getElementById(id);
 
 const name = ROUTES[location.pathname] || "odds";

@@ -6,6 +6,22 @@ import { element } from "./dom.js";
 import { t } from "./words.js";
 
 const PASTE = "";
+export const BUILT = "built"; // ?scenario=built: the scenario the builder page made, kept in this tab's storage
+const BUILT_KEY = "kessen-built-scenario";
+
+// The builder's scenario ({ruleset, text}) for the other pages, kept for this tab only.
+export function keepBuilt(ruleset, text) {
+  sessionStorage.setItem(BUILT_KEY, JSON.stringify({ ruleset, text }));
+}
+
+function builtScenario() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(BUILT_KEY) || "null");
+    return kept && typeof kept.text === "string" && typeof kept.ruleset === "string" ? kept : null;
+  } catch {
+    return null;
+  }
+}
 
 let listing = null;
 
@@ -62,6 +78,12 @@ export class ScenarioPicker {
     }
     this.select.append(element("option", { value: PASTE, text: t("paste_scenario") }));
     if (chosen && scenarios.some((s) => s.name === chosen)) this.select.value = chosen;
+    const built = chosen === BUILT ? builtScenario() : null;
+    if (built) {
+      this.select.value = PASTE;
+      this.text.value = built.text;
+      this.ruleset.value = built.ruleset;
+    }
     await this.changed();
   }
 

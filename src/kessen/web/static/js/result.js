@@ -1,5 +1,6 @@
 // The end of a battle as the server words it: the winner (or a draw) and the summary, each key with its label.
 
+import { sideName } from "./board.js";
 import { element } from "./dom.js";
 import { t } from "./words.js";
 
@@ -12,13 +13,13 @@ function shown(value, words) {
 }
 
 export function renderResult(result, sides) {
-  const heading = result.winner === null ? t("result_draw") : t("result_winner", { side: result.winner });
+  const heading = result.winner === null ? t("result_draw") : t("result_winner", { side: sideName(result.winner) });
   const bySide = Object.entries(result.summary).filter(([, v]) => v && typeof v === "object" && !Array.isArray(v));
   const single = Object.entries(result.summary).filter(([, v]) => !(v && typeof v === "object" && !Array.isArray(v)));
   const table = element(
     "table",
     { class: "result-table" },
-    element("thead", {}, element("tr", {}, element("th", {}), ...sides.map((side) => element("th", { text: side })))),
+    element("thead", {}, element("tr", {}, element("th", {}), ...sides.map((side) => element("th", { text: sideName(side) })))),
     element(
       "tbody",
       {},

@@ -6,7 +6,7 @@
 
 import { currentLang, query, setQuery } from "./address.js";
 import { ApiError, getJSON, postJSON, postText } from "./api.js";
-import { drawBoard, drawLegend } from "./board.js";
+import { BoardView, drawLegend } from "./board.js";
 import { element } from "./dom.js";
 import { EventLog } from "./log.js";
 import { ScenarioPicker } from "./picker.js";
@@ -60,7 +60,7 @@ function build(app, lang) {
   const seed = element("input", { type: "number", id: "replay-seed", min: 0, step: 1, value: query().get("seed") || 1 });
   const file = element("input", { type: "file", id: "replay-file", accept: ".json,.jsonl,.txt,application/json" });
   const problem = element("div", { class: "error-line", role: "alert", id: "viewer-error", hidden: true });
-  const stage = element("div", { class: "board-holder", id: "viewer-board" });
+  const stage = new BoardView({ id: "viewer-board" });
   const legend = element("div", { class: "legend-holder" });
   const range = element("input", { type: "range", id: "scrubber", min: 0, max: 0, value: 0, step: 1, "aria-label": t("scrubber") });
   const where = element("span", { class: "where", id: "position" });
@@ -96,7 +96,7 @@ function build(app, lang) {
     problem,
   );
   const report = element("aside", { class: "card report" }, element("h2", { text: t("battle_report") }), log.list, outcome);
-  const board = element("section", { class: "card stage" }, element("h2", { id: "viewer-heading", text: t("board") }), stage, legend, controls);
+  const board = element("section", { class: "card stage" }, element("h2", { id: "viewer-heading", text: t("board") }), stage.element, legend, controls);
   app.replaceChildren(element("div", { class: "viewer-layout" }, setup, board, report));
   return { seed, file, problem, stage, legend, range, where, speed, play, controls, log, outcome, picker, watch };
 }
@@ -117,7 +117,7 @@ function fail(error) {
 function previewed(preview) {
   view.watch.disabled = !preview;
   if (replay || !preview) return;
-  view.stage.replaceChildren(drawBoard(preview.board, preview.legend));
+  view.stage.show(preview.board, preview.legend);
   view.legend.replaceChildren(drawLegend(preview.board, preview.legend));
 }
 
@@ -196,14 +196,14 @@ function go(shown) {
   if (!replay) return;
   position = Math.min(Math.max(0, shown), replay.events.length);
   const board = replay.boardAt(position);
-  view.stage.replaceChildren(drawBoard(board, replay.data.legend));
+  view.stage.show(board, replay.data.legend);
   view.legend.replaceChildren(drawLegend(board, replay.data.legend));
   view.range.value = String(position);
   view.where.textContent = t("event_of", { n: position, total: replay.events.length });
   view.log.mark(position);
   const ended = position === replay.events.length && replay.data.result;
   view.outcome.replaceChildren(...(ended ? [renderResult(replay.data.result, replay.data.sides)] : []));
-  view.stage.dataset.position = String(position);
+  view.stage.element.dataset.position = String(position);
   if (!timer) setQuery({ at: position }); // while it plays, the address is written when it stops
 }
 

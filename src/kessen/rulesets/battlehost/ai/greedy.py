@@ -29,6 +29,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
+from kessen.rulesets.battlehost.referee.moves import ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
@@ -45,6 +46,7 @@ MIGHT_POINT = Fraction(1, 4)
 # A model holds where at most this many enemies can reach it at once, if more are coming.
 CHOKE_SLOTS = 2
 SLOT_ANGLES = 24  # contact positions tried around a model, 15° apart
+MOST_IN_A_FIGHT = 6  # the most models of a side a charge's worth counts in one fight
 
 
 def fighter(m: Model, *, two_handed: bool = False) -> Fighter:
@@ -182,11 +184,18 @@ class BattlehostAI:
 
     # --- moving -------------------------------------------------------------------------------------------------
 
-    def _charge_value(self, state: st.BhState, o: op.MoveTo, *, enemy_moves_after: bool) -> Fraction:
-        """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger;
-        if the enemy moves after us, its free models near the charge point may pile in, as many as can reach it."""
+    def _charge_value(self, state: st.BhState, o: op.MoveTo, comrades: Sequence[Model], *, enemy_moves_after: bool) -> Fraction:
+        """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger,
+        and so do the *comrades* that can charge it too this phase (they follow, each counting this charger as a
+        friend on the target; issue 23 §2: riders were fed to the troll one at a time); joining a fight a friend
+        already makes is worth what it adds to that fight. If the enemy moves after us, its free models near the
+        charge point may pile in, as many as can reach it."""
         m, target = state.get(o.model), state.get(o.charge or "")
         friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
+        gang = [*friends, m, *comrades[: max(0, MOST_IN_A_FIGHT - len(friends) - 1)]]
+        if friends:
+            return exchange([fighter(x) for x in gang], [fighter(target)], self.side) - exchange(
+                [fighter(x) for x in friends], [fighter(target)], self.side)
         theirs = [target]
         if not friends and enemy_moves_after:
             at = Point(o.x, o.y)
@@ -201,7 +210,7 @@ class BattlehostAI:
                 moved = tuple(charged if x.id == m.id else x for x in state.models)
                 room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
-        return exchange([fighter(x) for x in (*friends, m)], [fighter(x) for x in theirs], self.side)
+        return exchange([fighter(x) for x in gang], [fighter(x) for x in theirs], self.side)
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
@@ -222,14 +231,19 @@ class BattlehostAI:
                 aiming[m.id] = referee_shooting.has_target(state, m)
             return aiming[m.id]
 
+        def free_to_charge(o: Any) -> bool:
+            if not isinstance(o, op.MoveTo) or o.charge is None:
+                return False
+            m = state.get(o.model)
+            return not ((self._is_shooter(m) and has_target(m)) or holds(m.id))
+
+        charges = [o for o in options if free_to_charge(o)]
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         for i, o in enumerate(options):
-            if isinstance(o, op.MoveTo) and o.charge is not None:
-                m = state.get(o.model)
-                if (self._is_shooter(m) and has_target(m)) or holds(m.id):
-                    continue
-                value = self._charge_value(state, o, enemy_moves_after=decision.player == state.priority)
+            if o in charges:
+                comrades = [state.get(c) for c in dict.fromkeys(c.model for c in charges if c.charge == o.charge and c.model != o.model)]
+                value = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
                 if best is None or (value, -i) > best:
                     best, chosen = (value, -i), o
         if best is not None and best[0] >= CHARGE_THRESHOLD:
@@ -247,6 +261,9 @@ class BattlehostAI:
                     halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
                     return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
                 return o
+        ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
+        if ways:
+            return ways[0]  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))

@@ -1,4 +1,5 @@
-"""A simple AI for legions battles that weighs its attacks with the exact ``fire`` odds."""
+"""The greedy AI for legions battles (``--ai greedy``): Orders from the targets each Detachment can reach, attacks
+weighed with the exact ``fire`` odds."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from kessen.core.engine import Decision
 from kessen.rulesets.legions.referee.battlefield import closest_gap
 from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
 from kessen.rulesets.legions.referee.state import Detachment, LiState
-from kessen.rulesets.legions.referee.targeting import Fire
+from kessen.rulesets.legions.referee.targeting import Fire, targets
 from kessen.rulesets.legions.rules.firing import FireQuestion
 
 WORTHS_KEPT = 4096
@@ -45,6 +46,14 @@ def _volley_worth(question: FireQuestion) -> float:
     return float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
 
 
+def will_have_target(state: LiState, det: Detachment) -> bool:
+    """Whether a First Fire order gives the Detachment something to shoot (LI-ACT-2, LI-ACT-5): an enemy in its sight
+    and range now that is not Engaged already (an Engaged enemy is likely Engaged & Pinned by the time the First Fire
+    stage comes, and then cannot be targeted, LI-TGT-4). Distance alone is not enough, nor is cover: a Detachment
+    ordered to fire first at nothing idles the round, where an Advance order moves it up and fires as well."""
+    return any(not state.detachment(t).engaged for t in targets(state, det))
+
+
 def _longest_range(det: Detachment) -> int:
     return max((p.range for m in det.live for w in m.weapons for p in w.profiles), default=0)
 
@@ -54,7 +63,7 @@ def _fighting_worth(det: Detachment) -> float:
 
 
 class LiAI:
-    """Orders by distance and close-combat strength; fires at the target with the best expected damage from
+    """Orders by the targets in reach and close-combat strength; fires at the target with the best expected damage from
     the exact odds; every other choice (movement order, activation order, pairing, fight order,
     allocation, Withdrawal order) by the default policy, which each decision lists first."""
 
@@ -83,8 +92,8 @@ class LiAI:
         movement = min(m.movement for m in det.live)
         if "charge" in options and gap <= movement and _fighting_worth(det) >= _fighting_worth(enemy):
             return "charge"
-        if "first_fire" in options and (gap <= reach or any(m.cover_save is not None for m in det.live)):
-            return "first_fire"  # in range already, or in cover: stand and shoot first
+        if "first_fire" in options and will_have_target(state, det):
+            return "first_fire"  # a target to shoot first, without moving
         if "march" in options and gap > reach + 2 * movement:
             return "march"
         return "advance"

@@ -1,4 +1,9 @@
-"""A simple AI for song-of-blades that weighs its choices with the exact odds."""
+"""The fast one-step AI for song-of-blades (``--ai greedy``), weighing its choices with the exact odds.
+
+A result is worth the share of its side's starting points the model it strikes stands for (SB-TURN-4 decides a
+game on the fraction of points lost): a goblin lost costs a mob of eight an eighth of what the hero lost costs a
+hero who fights alone.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,16 @@ from math import hypot
 from typing import Any
 
 from kessen.core.engine import Decision
+from kessen.rulesets.song_of_blades.referee.battlefield import Figure
 from kessen.rulesets.song_of_blades.referee.melee import attack_roll
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, FollowUp, Move, StandUp
-from kessen.rulesets.song_of_blades.referee.state import SobState
+from kessen.rulesets.song_of_blades.referee.state import SobState, replace_figure
 from kessen.rulesets.song_of_blades.rules.melee import Melee, melee
 from kessen.rulesets.song_of_blades.rules.quality import activation_odds
 
 # What a result is worth to the side that inflicts it (a model removed is worth most).
-RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(3), "gruesome_kill": Fraction(4)}
+KILL = 3
+RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(KILL), "gruesome_kill": Fraction(4)}
 
 
 def activation_value(quality: int, dice: int) -> Fraction:
@@ -24,19 +31,53 @@ def activation_value(quality: int, dice: int) -> Fraction:
     return expected - 2 * turnover
 
 
+def share(state: SobState, f: Figure) -> Fraction:
+    """The share of its side's starting points that f stands for (SB-TURN-4)."""
+    start = state.skirmish.start_points[state.skirmish.sides.index(f.side)]
+    return Fraction(f.points, start)
+
+
 def attack_value(state: SobState, attacker: str, target: str, power_blow: bool) -> Fraction:
-    """The expected worth of an attack: results inflicted less results suffered, from the exact melee odds."""
-    return roll_value(attack_roll(state, state.get(attacker), state.get(target), power_blow=power_blow))
+    """The expected worth of an attack to the attacker's side: results inflicted less results suffered, from the exact
+    melee odds, each weighted by the share of its side's points the model struck stands for."""
+    a, d = state.get(attacker), state.get(target)
+    return weighted_value(attack_roll(state, a, d, power_blow=power_blow), share(state, a), share(state, d))
+
+
+def weighted_value(roll: Melee, attacker_share: Fraction, defender_share: Fraction) -> Fraction:
+    inflicted, suffered = roll_results(roll)
+    return inflicted * defender_share - suffered * attacker_share
 
 
 @functools.lru_cache(maxsize=4096)
-def roll_value(roll: Melee) -> Fraction:
-    """The expected worth of a combat roll to the attacker, exactly (the AI weighs the same few rolls often)."""
-    value = Fraction(0)
+def roll_results(roll: Melee) -> tuple[Fraction, Fraction]:
+    """The expected worth of what a combat roll does to the defender and to the attacker, exactly (the AI weighs the
+    same few rolls often)."""
+    inflicted, suffered = Fraction(0), Fraction(0)
     for o, p in melee(roll).probabilities().items():
-        sign = 1 if o.affected == "defender" else -1
-        value += sign * p * RESULT_VALUE[o.result]
-    return value
+        if o.affected == "defender":
+            inflicted += p * RESULT_VALUE[o.result]
+        elif o.affected == "attacker":
+            suffered += p * RESULT_VALUE[o.result]
+    return inflicted, suffered
+
+
+def standing_idle(state: SobState, f: Figure) -> Fraction:
+    """What staying in contact without attacking is worth to f's side: the worst attack a standing enemy in contact
+    could make on it (SB-MELEE-4: the same roll hurts either model, whoever makes it), 0 with none standing."""
+    worst = Fraction(0)
+    for e in state.here.contacts(f):
+        if e.is_active:
+            worst = min(worst, -weighted_value(attack_roll(state, e, f), share(state, e), share(state, f)))
+    return worst
+
+
+def charge_value(state: SobState, f: Figure, move: Move) -> Fraction:
+    """The worth of the attack f could make after charging: the roll read off the table with f at the charge's end
+    (outnumbering by the friends already on the target counts, SB-OUT-1)."""
+    moved = replace_figure(state, f.at(move.destination))
+    target = moved.get(move.toward)
+    return weighted_value(attack_roll(moved, moved.get(f.id), target), share(state, f), share(state, target))
 
 
 @functools.lru_cache(maxsize=64)
@@ -62,8 +103,10 @@ def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) ->
 
 
 class SobAI:
-    """Activates the model nearest the enemy with the dice that pay best, stands up, attacks the target
-    with the best exact odds, charges, advances; recoils, hack orders and follow-ups by the default policy."""
+    """Activates the model nearest the enemy with the dice that pay best, stands up, attacks the target with the
+    best exact odds whenever that is no worse than standing idle in contact, charges the target it fights best
+    (a foe its friends already engage counts its outnumbering), advances; recoils, hack orders and follow-ups by
+    the default policy."""
 
     def __init__(self, side: str) -> None:
         self.side = side
@@ -91,19 +134,21 @@ class SobAI:
             return StandUp()
         act = state.current
         assert act is not None
+        f = state.get(act.model)
         attacks = [o for o in options if isinstance(o, Attack)]
         if attacks:
             values = {o: attack_value(state, act.model, o.target, o.power_blow) for o in attacks}
             best = max(attacks, key=lambda o: (values[o], o.target))
-            if values[best] > Fraction(-1):
+            # in contact an idle model is attacked all the same: attack unless that is worse (issue 23 §2: goblins
+            # that charged the hero stood idle in contact, because a lone goblin's odds are poor)
+            if values[best] >= standing_idle(state, f):
                 return best
         moves = [o for o in options if isinstance(o, Move)]
-        f = state.get(act.model)
         if state.here.contacts(f):
             return EndActivation()  # stay and fight rather than run into free hacks
         charges = [m for m in moves if m.purpose == "charge"]
         if charges:
-            return min(charges, key=lambda m: (state.get(m.toward).combat, m.toward))
+            return min(charges, key=lambda m: (-charge_value(state, f, m), state.get(m.toward).combat, m.toward))
         advances = [m for m in moves if m.purpose == "advance"]
         if advances:
             return advances[0]

@@ -1,15 +1,16 @@
-"""A simple AI for armies-clash that weighs attacks and spells with the exact odds of the ``attack`` and
-``save`` procedures, closes on the enemy in good order and otherwise plays the default policy."""
+"""The greedy AI for armies-clash (``--ai greedy``): it weighs attacks and spells with the exact odds of the ``attack``
+and ``save`` procedures, closes on the enemy in good order (a piece that must walk to strike walks the way around
+deep water, ``paths``) and otherwise plays the default policy."""
 
 from __future__ import annotations
 
 import functools
 from fractions import Fraction
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from kessen.core.engine import Decision
 from kessen.dice import Dist
+from kessen.rulesets.armies_clash.ai.paths import walking_gap
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import (
     AttackWith,
@@ -28,7 +29,7 @@ from kessen.rulesets.armies_clash.referee.steps import ForcedMove
 from kessen.rulesets.armies_clash.rules.attack import AttackTotals
 from kessen.rulesets.armies_clash.rules.damage import SoloHits, damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.rules.grid import Footprint, anchors_within, goal_distances, reach_squares
+from kessen.rulesets.armies_clash.rules.grid import Footprint, GoalDistances, anchors_within, goal_distances, reach_squares
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 
 
@@ -50,16 +51,14 @@ def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     return total
 
 
-_MEANS: WeakKeyDictionary[Dist[Any], Fraction] = WeakKeyDictionary()
-
-
 def _mean_of(dist: Dist[AttackTotals] | Dist[SoloHits]) -> Fraction:
-    """The exact mean damage of an action's distribution, counted in integers once per distribution (the engine's
-    distributions are cached, and the same attack is weighed again and again)."""
-    found = _MEANS.get(dist)
-    if found is None:
-        found = _MEANS[dist] = Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
-    return found
+    """The exact mean damage of an action's distribution, counted in integers once per distribution and kept with
+    it (the engine's distributions are cached, and the same attack is weighed again and again)."""
+    return dist.kept(_mean_damage_of)
+
+
+def _mean_damage_of(dist: Dist[Any]) -> Fraction:
+    return Fraction(sum(o.damage * w for o, w in dist.items()), dist.total)
 
 
 @functools.lru_cache(maxsize=256)
@@ -92,6 +91,15 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
 def _close_to(mates: list[Footprint], size: int, spacing: int) -> frozenset[tuple[int, int]]:
     """The anchors of a footprint of side *size* within *spacing* squares of one of *mates* (``distance``)."""
     return frozenset(anchor for m in mates for anchor in anchors_within(m, size, spacing))
+
+
+def _gap(state: AcState, piece: str, aims: GoalDistances, targets: tuple[Footprint, ...], *, walker: bool) -> int:
+    """How far *piece* stands from striking its nearest goal: the straight distance, or for a piece that must walk
+    into melee to strike, the walking distance around the terrain (``paths``)."""
+    here = piece_footprint(state, piece)
+    if not walker:
+        return aims.to(here)
+    return walking_gap(state.grid, here, stats(state, piece).swim_ft > 0, targets)
 
 
 class AcAI:
@@ -133,8 +141,9 @@ class AcAI:
         names = {o.action: o for o in options if isinstance(o, Declare)}
         pieces = [turn.actor] if turn.solo else [s.id for s in state.unit_stands(turn.actor)]
         side = state.side_of(pieces[0])
-        aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
-        gap = min(aims.to(piece_footprint(state, p)) for p in pieces)
+        targets = goals(state, side)
+        aims = goal_distances(state.grid.width, state.grid.height, targets)
+        gap = min(_gap(state, p, aims, targets, walker=self._reach(state, p) == 1) for p in pieces)
         reach = max((self._reach(state, p) for p in pieces), default=1)
         speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
         if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
@@ -170,7 +179,11 @@ class AcAI:
         spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
         here = piece_footprint(state, piece)
         size = here.size
+        swimmer = creature.swim_ft > 0
         close = _close_to(mates, size, spacing)
+
+        targets = goals(state, side)
+        walker = self._reach(state, piece) == 1  # it must walk to strike: around the river, not toward it
 
         def score(option: Any) -> tuple[int, int, int, int, int]:
             if isinstance(option, Stay):
@@ -180,7 +193,7 @@ class AcAI:
                 if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
                     return (1, 0, 0, 0, 0)
                 x, y, cost = option.x, option.y, option.cost
-            gap = aims.at(x, y, size)
+            gap = walking_gap(state.grid, Footprint(x, y, size), swimmer, targets) if walker else aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
             loose = int(bool(mates) and (x, y) not in close)
             return (0, off, loose, gap, cost)

@@ -1,0 +1,65 @@
+"""What an armies-clash position is worth to a side, for the search AI: the victory points that decide the battle
+(AC-OBJ, AC-WIN), those half-earned on the way (enemy units worn down, a destroy objective battered), and the HP
+each side still has to fight with."""
+
+from __future__ import annotations
+
+import math
+
+from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, other
+from kessen.rulesets.armies_clash.rules.ending import VICTORY_VP
+
+ROUTED_WORN = 0.5
+"""A routed unit (AC-MORALE-4: it may only Retreat) counts as this much more worn down toward its attrition VP."""
+
+STRENGTH_WORTH = 3.0
+"""What the whole difference in fighting strength (each side's share of the HP on the field) is worth, in VP."""
+
+
+def attrition_vp(state: AcState, unit_side: str, own: int | None) -> int:
+    """The VP the other side scores for eliminating a unit of *unit_side* (AC-OBJ-2): the unit's own, else the
+    enemy attrition objective's, 0 when the enemy has none."""
+    for o in state.static.objectives:
+        if o.kind == "attrition" and o.side != unit_side:
+            return own or o.vp_per_unit or 0
+    return 0
+
+
+def expected_vp(state: AcState, side: str) -> float:
+    """*side*'s VP, with the VP it is on the way to: each enemy unit's attrition VP times how far it is worn down
+    (HP lost of its starting stands, more if routed), and each of its destroy objectives' VP times the share of the
+    square's HP gone."""
+    vp = float(state.vp[SIDES.index(side)])
+    for unit in state.units:
+        if unit.side == side or unit.eliminated:
+            continue
+        worth = attrition_vp(state, unit.side, unit.attrition_vp)
+        if not worth:
+            continue
+        stands = state.unit_stands(unit.id)
+        full = sum(state.creature(s.creature).hp for s in stands)
+        each = full / len(stands) if stands else 1
+        left = sum(s.hp for s in stands) / max(1.0, each * unit.starting_stands)
+        worn = 1.0 - left + (ROUTED_WORN * left if unit.routed else 0.0)
+        vp += worth * worn * worn  # the last stands are the hardest to reach: a unit half down is a quarter of the way
+    for o in state.static.objectives:
+        if o.kind == "destroy" and o.side == side and o.hp and o.id not in state.scored:
+            vp += (o.vp or 0) * (1.0 - state.hp_of(o.id) / o.hp)
+    return vp
+
+
+def strength(state: AcState, side: str) -> float:
+    """The HP *side* has on the field: its stands' (casualties count nothing) and its conscious solos'."""
+    total = float(sum(s.hp for s in state.side_stands(side)))
+    total += sum(s.hp for s in state.solos if s.side == side and s.status == "up")
+    return total
+
+
+def worth(state: AcState, side: str) -> float:
+    """The position's worth to *side*, -1 .. 1, zero-sum: the lead in expected VP (10 VP ends the battle), with the
+    lead in fighting strength worth up to a few VP, pressed into -1 .. 1."""
+    foe = other(side)
+    mine, theirs = strength(state, side), strength(state, foe)
+    power = (mine - theirs) / (mine + theirs) if mine + theirs else 0.0
+    lead = expected_vp(state, side) - expected_vp(state, foe) + STRENGTH_WORTH * power
+    return math.tanh(2.0 * lead / VICTORY_VP)

@@ -1,0 +1,74 @@
+"""What the search AI knows of armies-clash (``kessen.core.tactics.Tactics``): which decisions are worth searching,
+which of a move's many ends are worth weighing, and what a position is worth (``evaluation``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kessen.core.decisions import Decider
+from kessen.core.engine import Decision
+from kessen.rulesets.armies_clash.ai.evaluation import worth
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, expected_damage, spell_value
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea
+from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
+from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.grid import goal_distances
+from kessen.rulesets.armies_clash.rules.movement import Destination
+
+SEARCHED = frozenset({"action", "move", "act", "benefit"})
+"""The decisions whose options are weighed against each other: a unit's battle action, where each piece moves, what
+it attacks or casts, and the commander's benefit. The others (which stand activates next, where a pushed enemy goes,
+overflow and shifts, rallying) are played as the greedy AI plays them."""
+
+
+def distinct_ends(state: AcState, options: Sequence[Any]) -> list[Any]:
+    """A move's ends worth weighing, one for each distance the piece may end from its nearest goal (enemy or
+    objective): the cheapest end at that distance, nearest first; the many ends at one distance differ little."""
+    turn = state.turn
+    if turn is None:
+        return list(options)
+    side = state.side_of(turn.piece)
+    aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
+    size = piece_footprint(state, turn.piece).size
+    best: dict[int, Destination] = {}
+    for o in options:
+        if isinstance(o, Destination) and o.kind == "move":
+            gap = aims.at(o.x, o.y, size)
+            if gap not in best or o.cost < best[gap].cost:
+                best[gap] = o
+    return [best[gap] for gap in sorted(best)]
+
+
+class AcTactics:
+    """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
+    the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
+
+    def greedy(self, side: str) -> Decider:
+        return AcAI(side)
+
+    def candidates(self, state: AcState, decision: Decision, limit: int) -> Sequence[Any]:
+        first = AcAI(decision.player).decide(state, decision)
+        if decision.kind not in SEARCHED or limit <= 1:
+            return [first]
+        options: list[Any] = list(decision.options)
+        if decision.kind == "move" and decision.player == state.side_of(decision.actor):
+            options = distinct_ends(state, options) + [o for o in options if not isinstance(o, Destination)]
+        elif decision.kind == "act":
+            options.sort(key=lambda o: -_act_value(state, o))
+        rest = [o for o in options if o != first]
+        return [first, *rest][:limit]
+
+    def evaluate(self, state: AcState, side: str) -> float:
+        return worth(state, side)
+
+
+def _act_value(state: AcState, option: Any) -> float:
+    turn = state.turn
+    if turn is None:
+        return 0.0
+    if isinstance(option, AttackWith):
+        return float(expected_damage(state, turn.piece, option))
+    if isinstance(option, (Cast, CastArea)):
+        return float(spell_value(state, turn.piece, option))
+    return 0.0

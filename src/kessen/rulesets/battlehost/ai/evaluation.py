@@ -1,0 +1,54 @@
+"""What a battlehost position is worth to a side, for the search AI's leaves (issue 23 §2).
+
+A battle is won by the side that has lost the smaller fraction of its starting models (BH-TURN-3), so a position is
+worth the difference of those fractions: a model slain counts whole, a wound suffered by a model of several Wounds
+in part (BH-STRIKE-3), and each fight already joined (enemies in base contact, BH-FIGHT-1) counts for part of what
+its exact odds say it will cost each side (the fight rule, BH-PROC-5), since it is fought this turn or the next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kessen.rulesets.battlehost.ai.greedy import exchange, fighter
+from kessen.rulesets.battlehost.referee.battlefield import Model, enemies_in_contact
+from kessen.rulesets.battlehost.referee.state import BhState
+from kessen.rulesets.battlehost.rules.sides import SIDES
+
+FIGHTS_COUNTED = 0.5
+"""The part of a joined fight's expected exchange of wounds a position is credited with before it is fought."""
+
+
+def evaluate(state: BhState, side: str) -> float:
+    """The fraction of its starting models the enemy has lost less the fraction *side* has lost, wounds and joined
+    fights counted in part (see the module docstring): -1 .. 1, zero-sum."""
+    lost = [0.0, 0.0]
+    for _model, s in state.casualties:
+        lost[SIDES.index(s)] += 1
+    for m in state.models:
+        if m.wounds > 1 and m.wounds_left < m.wounds:
+            lost[SIDES.index(m.side)] += (m.wounds - m.wounds_left) / (m.wounds + 1)
+    if state.phase != "over":
+        for good, evil in _fights(state.models):
+            wounds = float(exchange([fighter(m) for m in good], [fighter(m) for m in evil], "good"))
+            lost[1 if wounds > 0 else 0] += FIGHTS_COUNTED * abs(wounds)
+    fractions = [lost[i] / state.start[i] if state.start[i] else 0.0 for i in (0, 1)]
+    mine = SIDES.index(side)
+    return max(-1.0, min(1.0, fractions[1 - mine] - fractions[mine]))
+
+
+def _fights(models: Sequence[Model]) -> list[tuple[list[Model], list[Model]]]:
+    """The joined fights, roughly as BH-FIGHT-1 splits them: a model in contact with several enemies fights them all
+    alone; the others pair off."""
+    touching = {m.id: enemies_in_contact(tuple(models), m) for m in models}
+    used: set[str] = set()
+    found: list[tuple[list[Model], list[Model]]] = []
+    for m in sorted((m for m in models if touching[m.id]), key=lambda m: (-len(touching[m.id]), m.id)):
+        if m.id in used:
+            continue
+        foes = [e for e in touching[m.id] if e.id not in used]
+        if not foes:
+            continue
+        used |= {m.id, *(e.id for e in foes)}
+        found.append(([m], foes) if m.side == "good" else (foes, [m]))
+    return found

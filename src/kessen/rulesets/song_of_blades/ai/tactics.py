@@ -1,0 +1,67 @@
+"""The song-of-blades tactics the search AI asks (``kessen.core.tactics.Tactics``, issue 23 §2): the choices worth
+searching at a decision, the greedy AI's first, and what a position is worth (:mod:`.evaluation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kessen.core.decisions import Decider
+from kessen.core.engine import Decision
+from kessen.core.tactics import first_then
+from kessen.rulesets.song_of_blades.ai.evaluation import evaluate
+from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, nearest_to_the_enemy
+from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, EndTurn, Move, StandUp
+from kessen.rulesets.song_of_blades.referee.state import SobState
+
+MOVE_ORDER = {"charge": 0, "advance": 1, "retreat": 3, "line": 2, "cover": 2, "high_ground": 2, "move": 4}
+"""The order moves are searched in, by what they are for: into contact first, away from it last."""
+
+
+class SobTactics:
+    """Candidates: the greedy AI's choice, then the rest of the options a player weighs first (activations with the
+    dice that pay best, the model nearest the enemy first; attacks by their exact worth; charges, ending the
+    activation, advances and the other moves; recoils and hack orders as the default policy lists them)."""
+
+    def greedy(self, side: str) -> Decider:
+        return SobAI(side)
+
+    def candidates(self, state: SobState, decision: Decision, limit: int) -> Sequence[Any]:
+        first = SobAI(decision.player).decide(state, decision)
+        if decision.kind == "activation":
+            ranked = _activations(state, decision)
+        elif decision.kind == "move":
+            ranked = _actions(state, decision)
+        else:
+            ranked = list(decision.options)
+        return first_then(first, ranked, limit)
+
+    def evaluate(self, state: SobState, side: str) -> float:
+        return evaluate(state, side)
+
+
+def _activations(state: SobState, decision: Decision) -> list[Any]:
+    """Each model with its best dice, the nearest the enemy first; ending the turn; then the other dice."""
+    models = list(dict.fromkeys(o.model for o in decision.options if isinstance(o, Activate)))
+    ordered: list[str] = []
+    while models:
+        nearest = nearest_to_the_enemy(state, tuple(models), decision.player)
+        ordered.append(nearest)
+        models.remove(nearest)
+    best = [Activate(m, best_dice(state.get(m).quality)) for m in ordered]
+    rest = [o for o in decision.options if isinstance(o, Activate) and o not in best]
+    return [*best, EndTurn(), *rest]
+
+
+def _actions(state: SobState, decision: Decision) -> list[Any]:
+    """Standing up; attacks by their exact worth; then moves by purpose; ending the activation after the charges."""
+    act = state.current
+    assert act is not None
+    attacks = [o for o in decision.options if isinstance(o, Attack)]
+    attacks.sort(key=lambda o: (-attack_value(state, act.model, o.target, o.power_blow), o.target, o.power_blow))
+    moves = sorted((o for o in decision.options if isinstance(o, Move)), key=lambda m: MOVE_ORDER.get(m.purpose, 4))
+    charges = [m for m in moves if m.purpose == "charge"]
+    others = [m for m in moves if m.purpose != "charge"]
+    stand = [o for o in decision.options if isinstance(o, StandUp)]
+    rest = [o for o in decision.options if not isinstance(o, Attack | Move | StandUp | EndActivation)]
+    return [*stand, *attacks, *charges, EndActivation(), *others, *rest]

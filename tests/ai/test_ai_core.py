@@ -1,0 +1,244 @@
+"""The game tree, the search, the levels and the advisor on the toy race (tests/toy), where every
+number can be worked out by hand or by a brute force written here from the toy's rules (issue 23 §1–§3)."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kessen.ai.advisor import advise
+from kessen.ai.levels import Level, decider, parse_ai, parse_assignments, parse_level
+from kessen.ai.search import Budget, SearchAI, spread
+from kessen.ai.tree import Position
+from kessen.core.engine import Decision
+from kessen.core.errors import InputError
+from kessen.core.replay import play
+from kessen.dice import Dist, d
+from tests.toy.ai import ShortestDash
+from tests.toy.referee.game import GAME
+from tests.toy.referee.options import Dash
+from tests.toy.rules.dash import DashOutcome
+from tests.toy.referee.state import GOAL, TURNS, ToyState
+
+SCENARIO = 'ruleset = "toy"\nsides = ["Red", "Blue"]\n'
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class RaceTactics:
+    """The toy's tactics: every suggested dash, and the lead in squares as the worth."""
+
+    def greedy(self, side: str) -> Any:
+        return GAME.ai(side)
+
+    def candidates(self, state: Any, decision: Decision, limit: int) -> list[Any]:
+        return list(decision.options)[:limit]
+
+    def evaluate(self, state: ToyState, side: str) -> float:
+        mine = state.position[state.sides.index(side)]
+        return (2 * mine - sum(state.position)) / GOAL
+
+
+def start() -> Position[ToyState]:
+    return Position.start(GAME, GAME.load_scenario(SCENARIO, "toy"))
+
+
+def test_a_position_is_a_value_forked_for_nothing() -> None:
+    here = start()
+    assert here.decision is not None and here.decision.player == "Red"
+    after = here.apply(Dash(3))
+    assert here.decision is not None  # the fork left the first position as it was
+    assert after == start().apply(Dash(3)) and hash(after) == hash(start().apply(Dash(3)))
+    assert dict(after.outcomes()) == {DashOutcome(True): Fraction(2, 3), DashOutcome(False): Fraction(1, 3)}
+    assert sum(p for _o, p in after.outcomes()) == 1
+    assert here.parse("dash 3") == Dash(3) and here.notation(Dash(2)) == "dash 2"
+    with pytest.raises(ValueError):
+        after.parse("dash 3")
+
+
+def test_a_position_at_the_end_scores_each_side() -> None:
+    here = start()
+    while here.terminal is None:
+        here = here.apply(here.options[0]) if here.decision else here.apply(DashOutcome(True))
+    assert here.scores() == {"Red": Fraction(1), "Blue": Fraction(0)}
+    with pytest.raises(ValueError):
+        start().scores()
+
+
+def test_spread_gives_a_small_distribution_whole_and_a_large_one_evenly() -> None:
+    assert spread(d(6).map(lambda f: f >= 4), 6) == [(False, 0.5), (True, 0.5)]
+    picks = spread(d(6) + d(6), 6)
+    assert len(picks) <= 6 and abs(sum(p for _o, p in picks) - 1) < 1e-12
+    assert min(o for o, _p in picks) <= 5 and max(o for o, _p in picks) >= 9  # both tails stand in the choice
+    assert spread(d(6) + d(6), 6) == picks  # a fixed choice: no random numbers
+
+
+def test_the_search_takes_the_dash_a_brute_force_finds_best() -> None:
+    """From 7 squares against a rival on 9 with Blue to move next, only a dash of 3 reaches 10 this turn."""
+    state, _ = GAME.start(ToyState(("Red", "Blue"), position=(7, 9), turn=4))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    ai = SearchAI(GAME, RaceTactics(), "Red", Budget(nodes=400))
+    assert ai.decide(state, decision) == Dash(3)
+    assert ai.decide(state, decision) == Dash(3)  # a pure function of the position
+
+
+def test_the_search_chooses_as_best_play_does_near_the_end_of_the_race() -> None:
+    """In every position of the last turns where the options' worths under best play (the advisor's exact
+    expectiminimax) differ by more than 0.05, the search, seeing to the end, takes the best one."""
+    levels = {"Red": Level("greedy"), "Blue": Level("greedy")}
+    checked = 0
+    for turn in (8, 9, 10, 11):
+        for red in range(4, 10):
+            for blue in range(4, 10):
+                state, _ = GAME.start(ToyState(("Red", "Blue"), position=(red, blue), turn=turn, confirmed=(True, True)))
+                decision = GAME.node(state)
+                assert isinstance(decision, Decision)
+                worths = [c.best for c in advise(GAME, state, decision, levels, seed=1)]
+                assert all(isinstance(w, Fraction) for w in worths)
+                best = max(range(len(worths)), key=lambda i: worths[i])  # type: ignore[arg-type, return-value]
+                if sorted(worths)[-1] - sorted(worths)[-2] <= Fraction(1, 20):  # type: ignore[operator]
+                    continue
+                ai = SearchAI(GAME, RaceTactics(), decision.player, Budget(nodes=5000, width=3))
+                assert ai.decide(state, decision) == decision.options[best], (turn, red, blue, worths)
+                checked += 1
+    assert checked >= 20
+
+
+@functools.cache
+def brute_force(position: tuple[int, int], turn: int, confirmed: tuple[bool, bool], dash: int) -> Fraction:
+    """Red's chance to win the toy race when both sides always dash *dash*, from its rules alone (not the engine)."""
+    for i in (0, 1):
+        if position[i] >= GOAL:
+            return Fraction(1 if i == 0 else 0)
+    if turn >= TURNS:
+        return Fraction(0)
+    side = turn % 2
+    p = Fraction(max(0, 7 - dash), 6)
+    moved = list(position)
+    moved[side] += dash
+    return p * brute_force((moved[0], moved[1]), turn + 1, confirmed, dash) + (1 - p) * brute_force(position, turn + 1, confirmed, dash)
+
+
+def test_the_advisor_is_exact_where_the_race_is_small_and_agrees_with_brute_force() -> None:
+    state, _ = GAME.start(ToyState(("Red", "Blue"), position=(4, 6), turn=6))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    levels = {"Red": Level("greedy"), "Blue": Level("greedy")}  # the toy's AI dashes 3 every time
+    chances = advise(GAME, state, decision, levels, seed=1)
+    assert [c.notation for c in chances] == ["dash 3", "dash 2", "dash 1"]
+    for c, dash in zip(chances, (3, 2, 1)):
+        assert c.exact and c.playouts == 0
+        p = Fraction(7 - dash, 6)
+        expected = p * brute_force((4 + dash, 6), 7, (False, False), 3) + (1 - p) * brute_force((4, 6), 7, (False, False), 3)
+        assert c.win == expected
+        assert isinstance(c.draw, Fraction) and 0 <= c.draw <= 1 - c.win
+        assert isinstance(c.best, Fraction) and 0 <= c.best <= 1
+
+
+def test_the_advisor_plays_out_what_it_cannot_walk_with_an_interval() -> None:
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    levels = {"Red": Level("greedy"), "Blue": Level("greedy")}
+    chances = advise(GAME, state, decision, levels, seed=3, playouts=40, exact_positions=10)
+    again = advise(GAME, state, decision, levels, seed=3, playouts=40, exact_positions=10)
+    assert chances == again
+    for c in chances:
+        assert not c.exact and c.playouts == 40 and c.best is None
+        assert 0 <= c.low <= c.win <= c.high <= 1
+
+
+def test_the_advisor_with_a_random_side_weighs_its_options_alike() -> None:
+    state, _ = GAME.start(ToyState(("Red", "Blue"), position=(8, 8), turn=10, confirmed=(True, True)))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    levels = {"Red": Level("random"), "Blue": Level("random")}
+    (dash3, _dash2, _dash1) = advise(GAME, state, decision, levels, seed=1)
+    # Red dashes 3 (2/3): 10, a win. Else Blue, last turn, random 1-3: 3 reaches 10 (2/3), 2 (5/6), 1 never.
+    blue_wins = Fraction(1, 3) * (Fraction(2, 3) + Fraction(5, 6) * Fraction(1, 1) + 0) / 3
+    assert dash3.exact and dash3.win == Fraction(2, 3) and dash3.draw == Fraction(1, 3) - blue_wins
+
+
+@pytest.mark.parametrize(
+    ("text", "level"),
+    [("greedy", Level("greedy")), ("search", Level("search")), ("search:5000", Level("search", nodes=5000)),
+     ("random", Level("random")), ("tests.ai.test_ai_core:FirstPlugin", Level("plugin", plugin="tests.ai.test_ai_core:FirstPlugin"))],
+)
+def test_levels_parse(text: str, level: Level) -> None:
+    assert parse_level(text) == level and str(level) == text
+
+
+@pytest.mark.parametrize("text", ["", "clever", "search:0", "search:x", "search:99999999", "a.b", ":X", 3])
+def test_a_bad_level_names_the_field_and_the_value(text: Any) -> None:
+    with pytest.raises(InputError) as error:
+        parse_level(text, "ai.Hero")
+    assert "ai.Hero" in str(error.value) and repr(text) in str(error.value) or str(text) in str(error.value)
+
+
+def test_ai_for_every_side_or_per_side() -> None:
+    sides = ("Red", "Blue")
+    assert parse_ai("search", sides) == {"Red": Level("search"), "Blue": Level("search")}
+    assert parse_ai({"Blue": "random"}, sides) == {"Red": Level("greedy"), "Blue": Level("random")}
+    with pytest.raises(InputError, match="Green"):
+        parse_ai({"Green": "random"}, sides)
+    assert parse_assignments(["search"]) == "search"
+    assert parse_assignments(["Red=search", "Blue=random"]) == {"Red": "search", "Blue": "random"}
+    with pytest.raises(InputError, match="--ai"):
+        parse_assignments(["Red=search", "random"])
+
+
+def test_a_plugin_is_loaded_by_its_path_and_a_bad_path_is_refused() -> None:
+    made = decider(parse_level("tests.toy.ai:ShortestDash"), GAME, "Red", 1)
+    assert isinstance(made, ShortestDash) and made.side == "Red"
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision) and made.decide(state, decision) == Dash(1)
+    with pytest.raises(InputError, match="cannot import"):
+        decider(parse_level("no_such_module_here:X"), GAME, "Red", 1)
+    with pytest.raises(InputError, match="has no class"):
+        decider(parse_level("tests.ai.test_ai_core:Nothing"), GAME, "Red", 1)
+
+
+def test_random_plays_the_same_under_the_same_seed_and_otherwise_under_another() -> None:
+    state = GAME.load_scenario(SCENARIO, "toy")
+
+    def decisions(seed: int) -> list[int]:
+        made = {s: decider(Level("random"), GAME, s, seed, side_index=i) for i, s in enumerate(("Red", "Blue"))}
+        return play(GAME, state, made, seed).decisions
+
+    assert decisions(4) == decisions(4)
+    assert any(decisions(4) != decisions(s) for s in range(5, 10))
+
+
+_CHILD = """
+import sys
+from kessen.ai.levels import Level, deciders
+from kessen.core.replay import play
+from kessen.io.scenarios import read_scenario, ruleset_for
+from kessen.sim.play import initial_state
+path = sys.argv[1]
+ruleset = ruleset_for(path, None)
+game = ruleset.game
+state = initial_state(game, read_scenario(path), path)
+sides = tuple(game.sides(state))
+levels = {sides[0]: Level("greedy"), sides[1]: Level("search", nodes=200)}
+print(play(game, state, deciders(levels, game, sides, 5), 5).decisions)
+"""
+
+
+def test_a_search_battle_is_the_same_in_processes_with_other_hash_seeds() -> None:
+    path = str(ROOT / "examples" / "song-of-blades" / "hero-against-mob.toml")
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", _CHILD, path], capture_output=True, text=True, check=True, cwd=ROOT,
+            env={"PYTHONHASHSEED": str(hash_seed), "PATH": "/usr/bin:/bin"},
+        ).stdout
+        for hash_seed in (0, 1, 2)
+    }
+    assert len(runs) == 1, runs

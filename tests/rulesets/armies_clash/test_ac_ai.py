@@ -1,0 +1,103 @@
+"""The armies-clash AI (issue 23 §2): greedy walks the way around deep water to strike (the ogre of hold-the-bridge
+never attacked), and the search's tactics: what it searches, which move ends, and what a position is worth."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from kessen.ai.search import Budget, SearchAI
+from kessen.core.engine import Decision
+from kessen.core.replay import play
+from kessen.rulesets import get_ruleset
+from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
+from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, worth
+from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, walking_gap
+from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
+from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
+from kessen.rulesets.armies_clash.referee.state import AcState
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain
+from kessen.rulesets.armies_clash.rules.movement import Destination
+
+ROOT = Path(__file__).resolve().parents[3]
+GAME = get_ruleset("armies-clash").game
+BRIDGE = ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"
+
+
+def _bridge() -> AcState:
+    state, _ = GAME.start(GAME.load_scenario(BRIDGE.read_text(), str(BRIDGE)))
+    return state
+
+
+def _to_decision(state: AcState, kind: str, actor: str) -> tuple[AcState, Decision]:
+    """Greedy plays on (chance nodes take their first outcome) to *actor*'s next *kind* decision."""
+    for _ in range(5000):
+        node = GAME.node(state)
+        if isinstance(node, Decision):
+            if node.kind == kind and node.actor == actor:
+                return state, node
+            state, _ = GAME.apply(state, AcAI(node.player).decide(state, node))
+        else:
+            state, _ = GAME.apply(state, next(iter(node.dist.probabilities())))  # type: ignore[union-attr]
+    raise AssertionError(f"no {kind} decision of {actor}")
+
+
+def test_ac_paths_a_large_footprint_cannot_take_a_one_square_bridge() -> None:
+    """AC-MOVE-4, AC-TERR-4, AC-STAND-2: across a river of deep water with a bridge one square wide, a medium piece
+    walks over it and a large (2 x 2) one finds no way; a ford two squares wide lets it wade across."""
+    river = tuple(((5, y), Terrain("deep_water")) for y in range(8) if y != 4)
+    grid = Grid(10, 8, river)
+    goal = (Footprint(8, 4, 1),)
+    assert walking_gap(grid, Footprint(1, 4, 1), False, goal) == 7  # 6 steps east to (7, 4), then it strikes
+    assert walking_gap(grid, Footprint(1, 3, 2), False, goal) >= UNREACHABLE
+    ford = Grid(10, 8, tuple((s, t) for s, t in river if s[1] not in (0, 1)) + (((5, 0), Terrain("shallow_water")), ((5, 1), Terrain("shallow_water"))))
+    assert walking_gap(ford, Footprint(1, 3, 2), False, goal) < UNREACHABLE
+    assert walking_gap(grid, Footprint(1, 3, 2), True, goal) < UNREACHABLE  # a swimmer crosses anywhere
+
+
+def test_ac_blunder_the_ogre_of_hold_the_bridge_walks_to_the_ford_and_attacks() -> None:
+    """AC-ATTACK-2: the ogre (large) could never reach a hobgoblin: it stood by the bridge it cannot cross, shot at
+    for 12 rounds (50 of 50 battles without an attack). Greedy now walks it the way that leads to striking distance
+    (the ford upstream), each move nearer by that path, and it strikes in the battle."""
+    state, decision = _to_decision(_bridge(), "move", "ogre-1")
+    targets = goals(state, "a")
+    here = piece_footprint(state, "ogre-1")
+    before = walking_gap(state.grid, here, False, targets)
+    assert before < UNREACHABLE
+    choice = AcAI("a").decide(state, decision)
+    assert isinstance(choice, Destination)
+    assert walking_gap(state.grid, Footprint(choice.x, choice.y, 2), False, targets) < before
+    played = play(GAME, GAME.load_scenario(BRIDGE.read_text(), str(BRIDGE)), {s: AcAI(s) for s in ("a", "b")}, 1)
+    assert any(type(e).__name__ == "Attacked" and getattr(e, "attacker", "") == "ogre-1" for e in played.events)
+
+
+def test_ac_tactics_weigh_one_move_end_per_distance_with_greedys_first() -> None:
+    """At a move, greedy's end first, then one end for each distance from the nearest goal, nearest first, and
+    staying; decisions that are not searched get greedy's choice alone."""
+    state, decision = _to_decision(_bridge(), "move", "orc-1")
+    found = AcTactics().candidates(state, decision, 12)
+    assert found[0] == AcAI("a").decide(state, decision)
+    ends = distinct_ends(state, decision.options)
+    assert len(ends) < len(decision.options) and all(e in decision.options for e in ends)
+    assert len(set(map(repr, found))) == len(found) <= 12
+    state, decision = _to_decision(state, "activate", "bridge-guard")
+    assert AcTactics().candidates(state, decision, 12) == [AcAI("b").decide(state, decision)]
+
+
+def test_ac_evaluation_counts_vp_and_the_vp_on_the_way_zero_sum() -> None:
+    """AC-OBJ-2, AC-OBJ-3: worth is zero-sum; a battered bridge is VP on the way for the orcs, a scored VP more."""
+    state = _bridge()
+    assert worth(state, "a") == -worth(state, "b")
+    battered = replace(state, objective_hp=tuple((i, 15 if i == "break-the-bridge" else h) for i, h in state.objective_hp))
+    assert expected_vp(battered, "a") == expected_vp(state, "a") + 2  # half of its 4 VP
+    assert worth(battered, "a") > worth(state, "a")
+    scored = replace(state, vp=(3, 0))
+    assert 0 < worth(scored, "a") < 1 and worth(scored, "b") == -worth(scored, "a")
+
+
+def test_ac_search_decides_as_a_pure_function_of_the_position() -> None:
+    """The search on armies-clash's tactics answers a move with one of its options, the same twice."""
+    state, decision = _to_decision(_bridge(), "move", "orc-1")
+    ai = SearchAI(GAME, AcTactics(), "a", Budget(nodes=150))
+    choice = ai.decide(state, decision)
+    assert choice in decision.options and ai.decide(state, decision) == choice

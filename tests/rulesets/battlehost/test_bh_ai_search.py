@@ -1,0 +1,98 @@
+"""The battlehost AIs on issue 23 §2's positions: the way round a wall, riders charging the troll together, the
+tactics the search asks (candidates, evaluation) and a search decision on a fixed position."""
+
+from __future__ import annotations
+
+import math
+
+from bh_referee_support import GAME, decision, model, node, started, state_of, step
+
+from kessen.ai.search import Budget, SearchAI
+from kessen.core.records import evolve
+from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
+from kessen.rulesets.battlehost.ai.evaluation import evaluate
+from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee.battlefield import radius
+from kessen.rulesets.battlehost.referee.moves import ways_round
+from kessen.rulesets.battlehost.referee.paths import corners_toward
+
+WALL = {"terrain": [[0.0, 22.0, 22.0, 24.0], [24.0, 22.0, 48.0, 24.0]]}  # doorway.toml's wall, its 2" door at x 22..24
+CAPTAIN = {"type": "hero", "fight": 5, "strength": 4, "defence": 6, "attacks": 2, "wounds": 3, "might": 3}
+TROLL = {"fight": 6, "strength": 6, "defence": 6, "attacks": 3, "wounds": 3, "base_mm": 60, "two_handed": True}
+RIDER = {"fight": 3, "defence": 5}
+
+
+def test_bh_geo_7_the_shortest_way_round_a_wall_goes_through_the_door() -> None:
+    """BH-GEO-7: from below the wall, the way to a model beyond it starts at the near corner of the door; with the
+    straight way open there is none."""
+    state = state_of([model("Captain", 25, 25, **CAPTAIN)], [model("Orc", 28, 18)], **WALL)
+    orc, captain = state.get("Orc"), state.get("Captain")
+    corners = corners_toward(orc.r, orc.centre, captain.centre, state.board)
+    assert 23 < corners[0].x < 24 and corners[0].y < 22  # below the door, by the east jamb
+    assert corners_toward(orc.r, orc.centre, orc.centre + (captain.centre - orc.centre).scaled(0.1), state.board) == ()
+
+
+def test_bh_move_2_greedy_orcs_walled_off_take_the_way_through_the_door() -> None:
+    """BH-MOVE-2, issue 23 §2 (doorway with deployment swapped: orcs stood at the wall 1" from an open door for 12
+    turns): an orc against the wall has no straight advance, is offered a move round the wall, and greedy takes
+    it, ending nearer the door."""
+    state = started(state_of([model("Captain", 25, 25, **CAPTAIN)], [model("Orc", 26.5, 21.49)], **WALL), "evil")
+    while node(state).player == "good":
+        state, _ = step(state, op.EndMoves())
+    ask = decision(state, "move")
+    assert not any(isinstance(o, op.MoveTo) for o in ask.options[: ask.options.index(op.EndMoves())])
+    ways = ways_round(state, "evil")
+    assert len(ways) == 1 and ways[0] in ask.options
+    choice = BattlehostAI("evil").decide(state, ask)
+    assert choice == ways[0]
+    door = (23.0, 23.0)
+    assert math.dist((choice.x, choice.y), door) < math.dist((26.5, 21.49), door) - 2
+
+
+def riders_and_troll() -> list[list[dict[str, object]]]:
+    riders = [model(f"R{i}", 12 + 3 * i, 15, **RIDER) for i in range(5)]
+    return [riders, [model("Troll", 18, 19.5, **TROLL)]]
+
+
+def test_bh_move_5_greedy_riders_charge_the_troll_together() -> None:
+    """BH-MOVE-5, BH-FIGHT-1, issue 23 §2 (monster: riders fed to the troll one at a time, 374 of 438 fights): one
+    rider alone loses wounds to the troll, five together win them, so the first rider charges and others pile
+    into its fight rather than advance beside it."""
+    good, evil = riders_and_troll()
+    state = started(state_of(good, evil), "good")
+    charged = []
+    while node(state).kind == "move" and node(state).player == "good":
+        choice = BattlehostAI("good").decide(state, decision(state, "move"))
+        if isinstance(choice, op.MoveTo) and choice.charge == "Troll":
+            charged.append(choice.model)
+        state, _ = step(state, choice)
+    assert len(charged) >= 3  # as many as find room and reach
+
+
+def test_bh_turn_3_evaluation_counts_models_lost_wounds_and_joined_fights() -> None:
+    """BH-TURN-3: a position is worth the enemy's fraction of models lost less one's own; a troll wounded counts in
+    part; zero-sum; a rider alone in contact with the troll is a fight the riders expect to lose."""
+    good, evil = riders_and_troll()
+    state = state_of(good, evil)
+    assert evaluate(state, "good") == 0.0
+    lost = evolve(state, casualties=(("R9", "good"),))
+    assert evaluate(lost, "good") == -1 / 5 == -evaluate(lost, "evil")
+    hurt = evolve(state, models=tuple(evolve(m, wounds_left=2) if m.id == "Troll" else m for m in state.models))
+    assert evaluate(hurt, "good") == 1 / 4
+    touching = 19.5 - radius(25) - radius(60)
+    engaged = evolve(state, models=tuple(evolve(m, x=18.0, y=touching) if m.id == "R2" else m for m in state.models))
+    assert evaluate(engaged, "good") < 0 < evaluate(engaged, "evil")
+
+
+def test_bh_tactics_candidates_put_greedy_first_and_a_search_decides_within_its_budget() -> None:
+    """Issue 23 §2: the search weighs greedy's choice first among at most *limit* suggested options; on a fixed
+    position it plays one of them, the same each time."""
+    good, evil = riders_and_troll()
+    state = started(state_of(good, evil), "good")
+    ask = decision(state, "move")
+    found = BattlehostTactics().candidates(state, ask, 5)
+    assert found[0] == BattlehostAI("good").decide(state, ask)
+    assert len(found) == 5 and len(set(found)) == 5 and all(o in ask.options for o in found)
+    search = SearchAI(GAME, BattlehostTactics(), "good", Budget(nodes=150))
+    choice = search.decide(state, ask)
+    assert choice in ask.options and choice == SearchAI(GAME, BattlehostTactics(), "good", Budget(nodes=150)).decide(state, ask)
