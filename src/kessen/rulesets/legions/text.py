@@ -30,8 +30,29 @@ def word(lang: str, name: str) -> str:
 
 
 def narrate(event: Event, lang: str) -> str:
-    """One event as a line of the battle report."""
-    return i18n.narrate(RULESET_ID, event, lang)
+    """One event as a line of the battle report, a volley's and an allocated hit's dice after it."""
+    line = i18n.narrate(RULESET_ID, event, lang)
+    dice = _dice(event, i18n.catalogue(RULESET_ID, lang)["dice"])
+    return f"{line} {dice}" if dice else line
+
+
+def _dice(event: Event, said: dict[str, str]) -> str:
+    """The natural hit dice and each hit's save on the model it went to (LI-HIT-1, LI-SAVE-3, §5.1 R); empty when the
+    event was drawn without its dice."""
+    fields = event.fields()
+    parts: list[str] = []
+    if event.type == "volley":
+        if fields["hit_dice"]:
+            parts.append(said["hit_dice"].format(dice=i18n.faces_text(tuple(fields["hit_dice"]))))
+        saves = [
+            said["save" if face else "no_save"].format(model=model, face=face, needed=needed, result=said[result]).strip()
+            for model, face, needed, result in zip(fields["save_models"], fields["save_dice"], fields["save_needed"], fields["save_results"])
+        ]
+        if saves:
+            parts.append(said["saves"].format(saves=said["list"].join(saves)))
+    elif event.type == "hit_allocated" and fields["save_die"]:
+        parts.append(said["save_die"].format(face=fields["save_die"], needed=fields["save_needed"]))
+    return said["brackets"].format(said["separator"].join(parts)) if parts else ""
 
 
 def describe(state: LiState, option: Any, lang: str) -> str:
