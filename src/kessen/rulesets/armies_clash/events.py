@@ -63,6 +63,10 @@ class CommanderBenefit(Event):
     unit: str
     benefit: str
     success: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -71,6 +75,10 @@ class RallyRolled(Event):
     commander: str
     unit: str
     success: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -134,6 +142,10 @@ class SpellResult(Event):
     target: str
     result: str
     damage: int
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -268,6 +280,10 @@ class MoraleChecked(Event):
     type: ClassVar[str] = "morale"
     unit: str
     routed: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record

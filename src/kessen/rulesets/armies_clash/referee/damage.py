@@ -13,6 +13,7 @@ from kessen.rulesets.armies_clash.referee.pieces import check_commander, solo_co
 from kessen.rulesets.armies_clash.referee.state import AcState, Stand, push, replace_solo, replace_stand
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, ChooseOverflow, ForcedMove, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
+from kessen.rulesets.armies_clash.rules.d20 import check_told
 from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
 from kessen.rulesets.armies_clash.rules.grid import adjacent
 from kessen.rulesets.armies_clash.rules.spells import SaveOutcome
@@ -37,7 +38,9 @@ def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | Solo
 
 def save_result(state: AcState, step: SaveRoll, outcome: SaveOutcome, out: list[Event]) -> AcState:
     """A saving throw's damage, one instance (AC-SPELL-5)."""
-    out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage))
+    out.append(ev.SpellResult(
+        caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage, **check_told(outcome.dice),
+    ))
     return deal(state, step.target, step.kind, outcome.damage, step.side, out)
 
 

@@ -17,7 +17,7 @@ from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.faces import Draw, uniform_face, weighted
 from kessen.rulesets.armies_clash.rules import tables
-from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
+from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, d20_faces, roll_mode
 from kessen.rulesets.armies_clash.rules.damage import (
     MISS,
     Condition,
@@ -390,7 +390,7 @@ def attack_faces(question: AttackQuestion, totals: AttackTotals, draw: Draw) -> 
             continue
         mode, ac = setting
         critical_hits = question.target_unconscious and question.attacker_adjacent
-        faces = _d20_faces(draw, mode, lambda n: attack_result(n, attack_bonus=roll.attack.attack_bonus, armour_class=ac, hits_critical=critical_hits) == result.result)
+        faces = d20_faces(draw, mode, lambda n: attack_result(n, attack_bonus=roll.attack.attack_bonus, armour_class=ac, hits_critical=critical_hits) == result.result)
         shown.append(RollShown(faces, mode, roll.attack.attack_bonus, ac, result.result, result.damage))
     return tuple(shown)
 
@@ -410,15 +410,6 @@ def _add_parts(part: dict[tuple[Part, RollResult], int], rest: dict[Part, int]) 
 
 def _minus(a: Part, b: Part) -> Part:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
-
-
-def _d20_faces(draw: Draw, mode: RollMode, kept: Callable[[int], bool]) -> tuple[int, ...]:
-    """The d20s of one roll whose kept die passes *kept*: one die, or both of two (the higher kept with advantage,
-    the lower with disadvantage), every pair equally likely (AC-D20-2)."""
-    if mode == "normal":
-        return (uniform_face(draw, (n for n in range(1, 21) if kept(n))),)
-    keep = max if mode == "advantage" else min
-    return tuple(weighted(draw, {(a, b): 1 for a in range(1, 21) for b in range(1, 21) if kept(keep(a, b))}))
 
 
 @functools.lru_cache(maxsize=4096)
