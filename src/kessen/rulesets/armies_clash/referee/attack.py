@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 from functools import partial
+from typing import Any
 
 from kessen.core.engine import Chance
 from kessen.core.events import Event
@@ -261,7 +262,8 @@ def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
     """The exact odds of *piece* taking *option* now, from the very distribution the engine will draw from."""
     kind = kind_of(state, option.target)
     supported = state.turn is not None and piece in state.turn.supported
-    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    # Dist[Any]: a lambda over the union of the two distributions is compiled for one of its types (mypyc)
+    dist: Dist[Any] = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
     mean = dist.map(lambda o: o.damage).mean()
     assert isinstance(mean, Fraction)
     if kind == "solo":
