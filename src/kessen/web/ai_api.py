@@ -12,10 +12,10 @@ from pydantic import Field
 from kessen.ai.levels import DEFAULT, SERVED_NODES
 from kessen.ai.search import Budget
 from kessen.io.files import load_json
+from kessen.io.requests import AiField
 from kessen.io.validation import StrictModel
 from kessen.web.advice import ADVICE_PLAYOUTS, ADVICE_WAITING, DEFAULT_PLAYOUTS, Advisor, advice_view
 from kessen.web.limits import MAX_BODY_BYTES
-from kessen.web.match_api import AiField
 
 router = APIRouter(prefix="/api")
 
