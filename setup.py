@@ -36,6 +36,7 @@ COMPILED = (
     "kessen/core/geometry.py",
     "kessen/core/steps.py",
     "kessen/core/replay.py",
+    "kessen/core/session.py",
     "kessen/rulesets/*/rules/*.py",
     "kessen/rulesets/*/referee/*.py",
     "kessen/rulesets/*/ai/*.py",

@@ -16,6 +16,7 @@ from kessen.core.errors import IllegalDecisionError, InputError, KessenError, Sa
 from kessen.core.events import Event, to_json_line
 from kessen.core.replay import Played, play
 from kessen.core.saves import checksum
+from kessen.core.session import Session
 from kessen.dice import stream
 from kessen.io.files import parse_json
 from kessen.match import Match
@@ -60,6 +61,25 @@ def test_core_same_seed_same_event_log(seed: int) -> None:
     assert lines(first) == lines(second) and first.decisions == second.decisions
     assert "\n".join(lines(first)).encode("utf-8") == "\n".join(lines(second)).encode("utf-8")
     assert lines(first) != lines(ai_game(state, seed + 100))  # another seed: another battle
+
+
+def test_core_play_is_the_session_loop() -> None:
+    """Issue 27 §5: one game loop. A simulated battle is Session.run with the same deciders (the events, the end, the
+    last state), only keeping no steps; the session a Match steps keeps one per decision and chance node."""
+    _, state = scenario()
+    ais = {side: GAME.ai(side) for side in GAME.sides(state)}
+    played = play(GAME, state, ais, 5)
+    session: Session[Any] = Session(GAME, state, 5)
+    end = session.run({side: GAME.ai(side) for side in GAME.sides(state)})
+    assert [to_json_line(e) for e in session.events] == lines(played)
+    assert end == played.terminal and session.state == played.state
+    decisions = [step for step in session.taken if isinstance(step.node, Decision)]
+    assert len(decisions) == len(played.decisions) > 0
+    assert [step.node.options.index(step.choice) for step in decisions] == played.decisions
+    assert len(session.taken) > len(decisions)  # the chance nodes drawn too
+    quiet: Session[Any] = Session(GAME, state, 5, keep=False)
+    quiet.run({side: GAME.ai(side) for side in GAME.sides(state)})
+    assert quiet.taken == [] and [to_json_line(e) for e in quiet.events] == lines(played)
 
 
 def test_core_replaying_the_decisions_reproduces_the_game() -> None:

@@ -1,8 +1,8 @@
-"""Playing a game to its end from a seed, with the deciders of its sides: the loop simulation runs.
+"""Playing a game to its end from a seed, with the deciders of its sides: what a simulated battle keeps.
 
-A game a person plays goes through :class:`kessen.Match` (on :class:`kessen.core.session.Session`), and its save
-files are :mod:`kessen.core.saves`; this loop keeps only what a simulated battle needs: the events, the decisions
-taken as option indices (a random-legal game replays from them) and the end.
+The loop is :meth:`kessen.core.session.Session.run`, the one every driver runs (:class:`kessen.Match` steps the same
+session); this module keeps only what a simulated battle needs of it: the events, the decisions taken as option
+indices (a random-legal game replays from them) and the end.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kessen.core.decisions import Decider
-from kessen.core.engine import Chance, Decision, Game, Terminal, shown
+from kessen.core.engine import Decision, Game, Terminal
 from kessen.core.errors import IllegalDecisionError
 from kessen.core.events import Event
 from kessen.core.records import picklable
-from kessen.dice.sampling import dice_stream, draw, stream
+from kessen.core.session import Session
 
 
 @dataclass
 class Played:
-    """A game as played so far: its state, events, the decisions taken (option indices) and its end."""
+    """A game played to its end: its last state, events, the decisions taken (option indices) and its end."""
 
     state: Any
     events: list[Event] = field(default_factory=list)
@@ -42,40 +42,38 @@ def play(
     replay: Iterable[int] = (),
     on_events: Callable[[tuple[Event, ...]], None] | None = None,
     max_steps: int = 1_000_000,
-    record: Played | None = None,
 ) -> Played:
-    """Run the game loop from the initial *state* (``game.start`` first, as :class:`kessen.Match` does): draw at
-    chance nodes with the game's one seeded stream (the dice they show from its dice stream), ask the player's
-    Decider at decision nodes (first consuming the recorded *replay* indices), apply, repeat."""
-    rng, dice_rng = stream(seed), dice_stream(seed)
-    pending = deque(replay)
-    played = record if record is not None else Played(state)
-    played.state, opening = game.start(state)
-    played.events.extend(opening)
-    if on_events is not None and opening:
-        on_events(opening)
-    for _ in range(max_steps):
-        node = game.node(played.state)
-        if isinstance(node, Terminal):
-            played.terminal = node
-            return played
-        if isinstance(node, Chance):
-            choice = shown(node, draw(node.dist, rng), dice_rng)
+    """Play the game from the initial *state* to its end (``game.start`` first, as :class:`kessen.Match` does): a
+    :class:`Session` drawing at chance nodes from the game's seeded streams, each player's Decider deciding after the
+    recorded *replay* indices are used up. A decider's choice must be one of the suggested options (a replay keeps
+    indices), else IllegalDecisionError."""
+    session: Session[Any] = Session(game, state, seed, keep=False)
+    if on_events is not None and session.events:
+        on_events(tuple(session.events))
+    recorder = _Recorded(deciders, replay)
+    end = session.run(dict.fromkeys((*game.sides(session.state), *deciders), recorder), on_events=on_events, max_steps=max_steps)
+    assert isinstance(end, Terminal)
+    return Played(session.state, session.events, recorder.decisions, end)
+
+
+class _Recorded:
+    """Every player's decider behind the replay: the recorded option indices first, then the player's decider (a
+    KeyError for a player with none); each decision taken is kept as its option index."""
+
+    def __init__(self, deciders: Mapping[str, Decider], replay: Iterable[int]) -> None:
+        self.deciders = deciders
+        self.pending = deque(replay)
+        self.decisions: list[int] = []
+
+    def decide(self, state: Any, decision: Decision) -> Any:
+        if self.pending:
+            index = self.pending.popleft()
+            if not isinstance(index, int) or not 0 <= index < len(decision.options):
+                raise IllegalDecisionError(index, decision.kind)
         else:
-            assert isinstance(node, Decision)
-            if pending:
-                index = pending.popleft()
-                if not isinstance(index, int) or not 0 <= index < len(node.options):
-                    raise IllegalDecisionError(index, node.kind)
-                choice = node.options[index]
-            else:
-                choice = deciders[node.player].decide(played.state, node)
-                if choice not in node.options:
-                    raise IllegalDecisionError(choice, node.kind)
-                index = node.options.index(choice)
-            played.decisions.append(index)
-        played.state, events = game.apply(played.state, choice)
-        played.events.extend(events)
-        if on_events is not None and events:
-            on_events(events)
-    raise RuntimeError(f"the game did not end within {max_steps} steps")
+            choice = self.deciders[decision.player].decide(state, decision)
+            if choice not in decision.options:
+                raise IllegalDecisionError(choice, decision.kind)
+            index = decision.options.index(choice)
+        self.decisions.append(index)
+        return decision.options[index]

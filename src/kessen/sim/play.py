@@ -14,21 +14,21 @@ from kessen.rulesets import Ruleset
 
 def play_battle(
     ruleset: Ruleset, text: str, source: str, seed: int, *, replay: tuple[int, ...] = (),
-    deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None, record: Played | None = None,
+    deciders: dict[str, Any] | None = None, on_events: Callable[..., None] | None = None,
 ) -> Played:
-    """One battle between the ruleset's AI sides (or the given deciders), from a seed; *record* sees it grow."""
+    """One battle between the ruleset's AI sides (or the given deciders), from a seed."""
     state = initial_state(ruleset.game, text, source)
-    return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events, record=record)
+    return play_from(ruleset.game, state, seed, replay=replay, deciders=deciders, on_events=on_events)
 
 
 def play_from(
     game: Game[Any], state: Any, seed: int, *, replay: tuple[int, ...] = (), deciders: dict[str, Any] | None = None,
-    on_events: Callable[..., None] | None = None, record: Played | None = None,
+    on_events: Callable[..., None] | None = None,
 ) -> Played:
     """One battle from an initial *state*: the ruleset's AI for every side that *deciders* does not name."""
     chosen = {side: game.ai(side) for side in game.sides(state)}
     chosen.update(deciders or {})
-    return play(game, state, chosen, seed, replay=replay, on_events=on_events, record=record)
+    return play(game, state, chosen, seed, replay=replay, on_events=on_events)
 
 
 @functools.lru_cache(maxsize=8)
