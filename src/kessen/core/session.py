@@ -21,7 +21,8 @@ from kessen.core.engine import Chance, Decision, Game, Node, Terminal, is_dice_f
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.records import record
-from kessen.dice import Dist, dice_stream, draw, stream
+from kessen.dice.dist import Dist
+from kessen.dice.sampling import dice_stream, draw, stream
 
 S = TypeVar("S")
 
@@ -40,8 +41,8 @@ class Snapshot:
     """Where a session stood: enough to go back there exactly (the same state object, the same stream)."""
 
     state: Any
-    rng_state: dict[str, Any]
-    dice_rng_state: dict[str, Any]
+    rng_state: Mapping[str, Any]
+    dice_rng_state: Mapping[str, Any]
     events: int
     taken: int
 
@@ -118,8 +119,8 @@ class Session(Generic[S]):
     def restore(self, snap: Snapshot) -> None:
         """Go back to a snapshot of this session: the same state, stream position, events and record."""
         self.state = snap.state
-        self.rng.bit_generator.state = snap.rng_state
-        self.dice_rng.bit_generator.state = snap.dice_rng_state
+        self.rng.bit_generator.state = dict(snap.rng_state)
+        self.dice_rng.bit_generator.state = dict(snap.dice_rng_state)
         del self.events[snap.events :]
         del self.taken[snap.taken :]
 
