@@ -13,9 +13,9 @@ Numbers and notations stay what the referee accepts: a save holds the same steps
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Mapping
 
 from rich.cells import cell_len
 
