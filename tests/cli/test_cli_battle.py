@@ -158,6 +158,7 @@ def test_board_draws_the_grid_with_a_legend(lang: str) -> None:
     done = kessen("board", str(ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"), "--lang", lang)
     assert done.returncode == 0, done.stderr
     rows = done.stdout.splitlines()
-    assert rows[1].strip().startswith("0123456789")
+    assert rows[1].startswith("8 ") and rows[9].startswith("0 ")  # north up: y = 8 at the top (issue 24 §7)
+    assert rows[10] == "  0    5    10"  # the x of every fifth column under the grid (14 columns)
     assert any(row.strip().startswith("4 =AA====") for row in rows)  # the road across the river, the orcs on it
     assert ("deep water" if lang == "en" else "深い水") in done.stdout

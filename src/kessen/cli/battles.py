@@ -17,15 +17,17 @@ from rich.markup import escape
 import kessen
 from kessen import i18n
 from kessen.ai.levels import AI, level_table
+from kessen.cli.names import find_side
 from kessen.cli.person import Person
 from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
 from kessen.cli.stopping import like_ctrl_c
 from kessen.cli.sweep import battle_table, progress_bar
-from kessen.core.errors import InputError
-from kessen.io.files import check_output
+from kessen.core.errors import InputError, KessenError
+from kessen.core import saves
+from kessen.io.files import check_output, read_json
 from kessen.io.scenarios import ScenarioFile, open_scenario
 from kessen.match import Match
-from kessen.rulesets import Ruleset
+from kessen.rulesets import Ruleset, get_ruleset
 from kessen.sim.battles import BattleStats, Interrupted
 from kessen.sim.chunks import chunk_plan
 from kessen.sim.executors import make_executor
@@ -44,10 +46,10 @@ def run_battle(
         for flag, value in (("--events", events_path), ("--save", save_path)):
             if value is not None:
                 raise InputError(flag, value, "only for a single battle (without --runs)")
-        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang, ai=ai)
+        run_many(ruleset, text, scenario, seed=seed, runs=runs, out=out, workers=workers, lang=lang, ai=_ai_sides(ai, _scenario_sides(opened)))
         return
     with _ai_as_option():
-        match = Match(ruleset, text, scenario, seed=seed, lang=lang, ai=ai)
+        match = Match(ruleset, text, scenario, seed=seed, lang=lang, ai=_ai_sides(ai, _scenario_sides(opened)))
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 
@@ -90,12 +92,12 @@ def play_interactive(
     """``kessen play``: the person plays *sides* against the AI (*ai*: its level, for every side or per side)."""
     opened = open_scenario(scenario, ruleset_id)
     note_guess(opened, lang, err)
-    game = opened.ruleset.game
+    all_sides = _scenario_sides(opened)
     if not sides:
-        all_sides = game.sides(game.load_scenario(opened.text, scenario))
-        raise InputError("--side", None, f"give the side you play: one of {', '.join(all_sides)}")
-    with _sides_as_option(), _ai_as_option():
-        match = Match(opened.ruleset, opened.text, scenario, seed=seed, people=sides, lang=lang, ai=ai)
+        raise InputError("--side", InputError.NOTHING, f"give the side you play: one of {', '.join(all_sides)}")
+    people = tuple(find_side(side, all_sides, "--side") for side in sides)
+    with _ai_as_option():
+        match = Match(opened.ruleset, opened.text, scenario, seed=seed, people=people, lang=lang, ai=_ai_sides(ai, all_sides))
     sit(Sitting(match, events_path, save_path).checked(), out)
 
 
@@ -113,10 +115,12 @@ def resume(
     only ``--save`` (or a file named with ``save FILE``). A file that cannot be written (a read-only folder) leaves
     the default: a new file in the saved-games folder."""
     if sides and watch:
-        raise InputError("--watch", True, "the AI plays every side: give --side or --watch, not both")
-    people = sides if sides else (() if watch else None)
-    with _sides_as_option(), _ai_as_option():
-        match = Match.load(path, people=people, lang=lang, ai=ai)
+        raise InputError("--watch", InputError.NOTHING, "the AI plays every side: give --side or --watch, not both")
+    data = read_json(path)
+    all_sides = _save_sides(data, path) if sides or isinstance(ai, dict) else ()
+    people = tuple(find_side(side, all_sides, "--side") if all_sides else side for side in sides) if sides else (() if watch else None)
+    with _ai_as_option():
+        match = Match.loads(data, path, people=people, lang=lang, ai=_ai_sides(ai, all_sides))
     sitting = Sitting(match, events_path, save_path, default_save=_kept_in(path)).checked()
     out.print(i18n.text("cli", "resumed", match.lang, path=escape(path)))
     sit(sitting, out)
@@ -145,15 +149,26 @@ def _ai_as_option() -> Iterator[None]:
         raise InputError("--ai", error.value, error.reason) from None
 
 
-@contextmanager
-def _sides_as_option() -> Iterator[None]:
-    """A side the match does not know is the command line's ``--side`` that is wrong."""
+def _scenario_sides(opened: ScenarioFile) -> tuple[str, ...]:
+    game = opened.ruleset.game
+    return tuple(game.sides(game.load_scenario(opened.text, opened.path)))
+
+
+def _save_sides(data: object, path: str) -> tuple[str, ...]:
+    """The sides of the scenario a save holds; none when the save is bad (Match.loads then says what is wrong)."""
     try:
-        yield
-    except InputError as error:
-        if error.field != "people":
-            raise
-        raise InputError("--side", error.value, error.reason) from None
+        recorded = saves.loads(data, path)
+        game = get_ruleset(recorded.ruleset).game
+        return tuple(game.sides(game.load_scenario(recorded.scenario, recorded.scenario_source)))
+    except KessenError:
+        return ()
+
+
+def _ai_sides(ai: AI, sides: tuple[str, ...]) -> AI:
+    """``--ai SIDE=LEVEL`` with each side written as the scenario writes it (typed in any case)."""
+    if isinstance(ai, dict) and sides:
+        return {find_side(side, sides, "--ai"): level for side, level in ai.items()}
+    return ai
 
 
 def sit(sitting: Sitting, out: Console) -> None:

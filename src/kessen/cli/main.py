@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from enum import Enum
 from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from kessen.core.errors import InputError, KessenError, error_line
 from kessen.dice import SEED_LIMIT
@@ -52,6 +53,43 @@ class KessenGroup(TyperGroup):
             raise _PipeClosed from None
         except KeyboardInterrupt:
             raise _Interrupted from None
+
+
+_RANGE = re.compile(r"(?:; )?(?:-?[\d.]+<=?x(?:<=?-?[\d.]+)?|x[<>]=?-?[\d.]+)")
+"""typer's range notation (``0<=x<=65535``, ``x>=1``): each help text says its range in words instead."""
+
+
+class KessenCommand(TyperCommand):
+    """A command whose help names values as a player reads them (issue 24 §7): each argument and option by its
+    metavar (``SCENARIO``, ``SIDE``, ``N``), never by a Python type (``<str>``, ``<list[str]>``) or typer's range
+    notation (``0<=x<=N``)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if param.param_type_name == "argument":
+                pieces.append(_metavar(param) if param.required else f"[{_metavar(param)}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        rows: dict[str, list[tuple[str, str]]] = {"argument": [], "option": []}
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            name, help = record
+            if param.param_type_name == "argument":
+                name = _metavar(param)  # typer writes the argument's Python type beside its name
+            help = _RANGE.sub("", help).replace("[; ", "[").replace("  []", "")
+            rows[param.param_type_name].append((name, help))
+        for title, kind in (("Arguments", "argument"), ("Options", "option")):
+            if rows[kind]:
+                with formatter.section(title):
+                    formatter.write_dl(rows[kind])
+
+
+def _metavar(param: Any) -> str:
+    return str(param.metavar or param.name.upper())
 
 
 app = typer.Typer(
@@ -107,16 +145,16 @@ def _levels(words: list[str] | None) -> str | dict[str, str] | None:
     return parse_assignments(list(words or ()))
 
 
-RULESET_HELP = "ruleset id, when the scenario file does not name it (ruleset = \"<id>\")"
+RULESET_HELP = "ruleset id (see kessen odds), when the scenario file names none"
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def odds(
     ruleset: Annotated[Optional[str], typer.Argument(help="ruleset id; omit to list the rulesets")] = None,
     procedure: Annotated[Optional[str], typer.Argument(help="procedure; omit to list the procedures")] = None,
-    input: Annotated[Optional[str], typer.Option("--input", help="input JSON file, or - for standard input")] = None,
+    input: Annotated[Optional[str], typer.Option("--input", metavar="FILE", help="input JSON file, or - for standard input")] = None,
     schema: Annotated[bool, typer.Option("--schema", help="print the input's JSON Schema")] = False,
-    format: Annotated[OddsFormat, typer.Option("--format", help="json (the contract) or table")] = OddsFormat.json,
+    format: Annotated[OddsFormat, typer.Option("--format", metavar="json|table", help="json (the contract) or table")] = OddsFormat.json,
 ) -> None:
     """Exact odds of one procedure: kessen odds RULESET PROCEDURE --input FILE.json"""
     # a table written to a file or a pipe keeps its full column names
@@ -135,7 +173,7 @@ def odds(
         print(json.dumps(proc.input_model.model_json_schema(), indent=2, ensure_ascii=False))
         return
     if input is None:
-        raise InputError("--input", None, "give an input JSON file, or - for standard input")
+        raise InputError("--input", InputError.NOTHING, "give an input JSON file, or - for standard input")
     # standard input has no file to name: its errors name the field alone, as the odds contract has them
     value = load_json(proc.input_model, read_input(input, ODDS_INPUT), None if input == "-" else input)
     result = answer(chosen.id, proc, value)
@@ -147,17 +185,17 @@ def odds(
         print(result.to_json())
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def battle(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
-    runs: Annotated[int, typer.Option("--runs", min=1, max=1_000_000, help="play this many battles and print win rates")] = 1,
-    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
-    save: Annotated[Optional[str], typer.Option("--save", help="save the game (kessen-save/2: scenario, seed, every step) to this file")] = None,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="processes for --runs (default: all cores)")] = None,
-    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP)] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
+    runs: Annotated[int, typer.Option("--runs", metavar="N", min=1, max=1_000_000, help="play this many battles (1 to 1,000,000) and print win rates")] = 1,
+    events: Annotated[Optional[str], typer.Option("--events", metavar="FILE", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help=LANG_HELP)] = Language.en,
+    save: Annotated[Optional[str], typer.Option("--save", metavar="FILE", help="save the game (kessen-save/2: scenario, seed, every step) to this file")] = None,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help=RULESET_HELP)] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", metavar="N", min=1, help="processes for --runs, 1 or more (default: all cores)")] = None,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", metavar="[SIDE=]LEVEL", help=AI_HELP)] = None,
 ) -> None:
     """Play a whole battle between the AI sides, narrated as it is played; or --runs N battles with win rates."""
     from kessen.cli.battles import run_battle
@@ -168,16 +206,16 @@ def battle(
     )
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def sweep(
     sweep_file: Annotated[str, typer.Argument(help="sweep TOML file: scenarios, fields to vary, battles per cell")],
-    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="local processes (default: all cores)")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask: local (a LocalCluster) or tcp://HOST:8786")] = None,
-    db: Annotated[Optional[str], typer.Option("--db", help="SQLite results file (default: beside the sweep file)")] = None,
-    plot: Annotated[Optional[str], typer.Option("--plot", help="write PNG plots into this folder")] = None,
-    export: Annotated[Optional[str], typer.Option("--export", help="write one row per cell to FILE.csv or FILE.parquet")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help="language of the table and the plot titles")] = Language.en,
-    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP + "; instead of the sweep file's ai")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", metavar="N", min=1, help="local processes, 1 or more (default: all cores)")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", metavar="ADDRESS", help="Dask: local (a LocalCluster) or tcp://HOST:8786")] = None,
+    db: Annotated[Optional[str], typer.Option("--db", metavar="FILE", help="SQLite results file (default: beside the sweep file)")] = None,
+    plot: Annotated[Optional[str], typer.Option("--plot", metavar="FOLDER", help="write PNG plots into this folder")] = None,
+    export: Annotated[Optional[str], typer.Option("--export", metavar="FILE", help="write one row per cell to FILE.csv or FILE.parquet")] = None,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help="language of the table and the plot titles")] = Language.en,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", metavar="[SIDE=]LEVEL", help=AI_HELP + "; instead of the sweep file's ai")] = None,
 ) -> None:
     """Battles over a grid of scenario fields: win rates per cell, kept in SQLite (a re-run reuses them), plots."""
     from kessen.cli.sweep import sweep_command
@@ -189,15 +227,15 @@ def sweep(
     )
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def resume(
     save_file: Annotated[str, typer.Argument(help="a file written by --save (or by q, Ctrl-D, Ctrl-C in kessen play)")],
-    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
-    lang: Annotated[Optional[Language], typer.Option("--lang", help="language (default: the one the game was played in)")] = None,
-    side: Annotated[Optional[list[str]], typer.Option("--side", help="play on as this side yourself; repeat for more (default: the sides played before)")] = None,
+    events: Annotated[Optional[str], typer.Option("--events", metavar="FILE", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Optional[Language], typer.Option("--lang", metavar="en|ja", help="language (default: the one the game was played in)")] = None,
+    side: Annotated[Optional[list[str]], typer.Option("--side", metavar="SIDE", help="play on as this side yourself; repeat for more (default: the sides played before)")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="let the AI play every side to the end")] = False,
-    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP + " (default: the levels the save recorded)")] = None,
-    save: Annotated[Optional[str], typer.Option("--save", help="save again to this file when you stop or the game ends")] = None,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", metavar="[SIDE=]LEVEL", help=AI_HELP + " (default: the levels the save recorded)")] = None,
+    save: Annotated[Optional[str], typer.Option("--save", metavar="FILE", help="save again to this file when you stop or the game ends")] = None,
 ) -> None:
     """Resume a saved game: replay it exactly, then play on the way it was played (the same sides, the same language, the same AI)."""
     from kessen.cli.battles import resume as resume_game
@@ -208,11 +246,11 @@ def resume(
     )
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def advise(
     save_file: Annotated[str, typer.Argument(help="a saved game: the advice is for its next decision")],
-    playouts: Annotated[int, typer.Option("--playouts", min=1, max=100_000, help="playouts per option where the rest of the battle is too big to work out exactly")] = 100,
-    lang: Annotated[Optional[Language], typer.Option("--lang", help="language (default: the one the game was played in)")] = None,
+    playouts: Annotated[int, typer.Option("--playouts", metavar="N", min=1, max=100_000, help="playouts per option (1 to 100,000) where the rest of the battle is too big to work out exactly")] = 100,
+    lang: Annotated[Optional[Language], typer.Option("--lang", metavar="en|ja", help="language (default: the one the game was played in)")] = None,
 ) -> None:
     """Each option of a saved game's next decision: the chance to win and to draw if it is taken and the save's AI then
     plays both sides; exact where the rest of the battle is small enough."""
@@ -221,16 +259,16 @@ def advise(
     advise_save(save_file, playouts, _out(), lang.value if lang else None)
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def play(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    side: Annotated[Optional[list[str]], typer.Option("--side", help="the side you play; repeat it to play more than one")] = None,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
-    save: Annotated[Optional[str], typer.Option("--save", help="save file, written when you stop (q, Ctrl-D, Ctrl-C) or the game ends; default: a new file in the saved-games folder when you stop")] = None,
-    events: Annotated[Optional[str], typer.Option("--events", help="write the events as JSON lines to this file")] = None,
-    lang: Annotated[Language, typer.Option("--lang", help=LANG_HELP)] = Language.en,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
-    ai: Annotated[Optional[list[str]], typer.Option("--ai", help=AI_HELP)] = None,
+    side: Annotated[Optional[list[str]], typer.Option("--side", metavar="SIDE", help="the side you play; repeat it to play more than one")] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", min=0, max=MAX_SEED, help=SEED_HELP)] = 1,
+    save: Annotated[Optional[str], typer.Option("--save", metavar="FILE", help="save file, written when you stop (q, Ctrl-D, Ctrl-C) or the game ends; default: a new file in the saved-games folder when you stop")] = None,
+    events: Annotated[Optional[str], typer.Option("--events", metavar="FILE", help="write the events as JSON lines to this file")] = None,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help=LANG_HELP)] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help=RULESET_HELP)] = None,
+    ai: Annotated[Optional[list[str]], typer.Option("--ai", metavar="[SIDE=]LEVEL", help=AI_HELP)] = None,
 ) -> None:
     """Play a side yourself against the AI: type a suggested option's number or any legal move in notation; help,
     board, odds NOTATION, advise, undo, save [FILE] and q at every decision."""
@@ -242,11 +280,11 @@ def play(
     )
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def board(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    lang: Annotated[Language, typer.Option("--lang", help="language of the board's words")] = Language.en,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help="language of the board's words")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help=RULESET_HELP)] = None,
 ) -> None:
     """Draw a scenario's battlefield and forces in the terminal."""
     from kessen.cli.battles import note_guess
@@ -261,11 +299,11 @@ def board(
 # --- kessen serve: the web page (kessen.web; the web engineer's block) -------------------------------------
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def serve(
-    host: Annotated[str, typer.Option("--host", help="address to listen on (default: this machine only)")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="port to listen on (0: any free port)")] = 8000,
-    db: Annotated[Optional[str], typer.Option("--db", help="SQLite file of matches and simulations (default: per-user data folder)")] = None,
+    host: Annotated[str, typer.Option("--host", metavar="ADDRESS", help="address to listen on (default: this machine only)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="N", min=0, max=65535, help="port to listen on, 0 to 65535 (0: any free port)")] = 8000,
+    db: Annotated[Optional[str], typer.Option("--db", metavar="FILE", help="SQLite file of matches and simulations (default: per-user data folder)")] = None,
 ) -> None:
     """Serve the web page (odds calculator) and its JSON API; prints the address to open."""
     try:
@@ -275,7 +313,7 @@ def serve(
     serve_web(host=host, port=port, db=db)
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def mcp() -> None:
     """Serve kessen's tools (odds, schemas, matches, the advisor, simulations) to an assistant over the Model Context
     Protocol, on standard input and output."""
@@ -286,11 +324,11 @@ def mcp() -> None:
     serve_mcp()
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def check(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
-    lang: Annotated[Language, typer.Option("--lang", help="language of the summary line")] = Language.en,
-    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help=RULESET_HELP)] = None,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help="language of the summary line")] = Language.en,
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", metavar="RULESET", help=RULESET_HELP)] = None,
 ) -> None:
     """Check a scenario file without playing it: one "ok" line, or the error (exit 2)."""
     from kessen.cli.scenarios import check_scenario
@@ -298,9 +336,9 @@ def check(
     check_scenario(scenario, ruleset_id=ruleset, lang=lang.value, out=_out(), err=_err())
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def scenarios(
-    lang: Annotated[Language, typer.Option("--lang", help="language of the headings")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", metavar="en|ja", help="language of the headings")] = Language.en,
 ) -> None:
     """List the scenarios kessen ships: ruleset, name, sides and what each is about."""
     from kessen.cli.scenarios import list_scenarios
@@ -308,7 +346,7 @@ def scenarios(
     list_scenarios(lang=lang.value, out=_out())
 
 
-@app.command()
+@app.command(cls=KessenCommand)
 def schema(
     ruleset: Annotated[str, typer.Argument(help="ruleset id (see kessen odds)")],
 ) -> None:

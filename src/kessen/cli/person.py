@@ -1,35 +1,50 @@
-"""The person at the terminal: the board, the question, the suggested options numbered with their notation and
-exact odds, and the answers a person may type.
+"""The person at the terminal: the board when it changed, the question once, the suggested options numbered with
+their notation and exact odds (:mod:`kessen.cli.menu`), and the answers a person may type.
 
 An answer is a number (a suggested option), any notation the ruleset parses (a free move anywhere the rules
-allow), or a command: ``help``, ``board``, ``odds NOTATION``, ``advise [N]``, ``undo``, ``save [FILE]``, ``q``. The match referees
-every choice: an illegal one is refused with its rule and reason, and the question is asked again. Every word
-comes from the catalogues (``cli`` for the terminal's own, the ruleset's for the game's).
+allow), a square ``x,y`` where the menu groups destinations, or a command: ``help``, ``board``, ``reach``, ``odds
+NOTATION``, ``advise [N]``, ``undo``, ``save [FILE]``, ``q``. The match referees every choice: an illegal one is
+refused with its rule and reason (and, on a near miss, what was probably meant), and the question is asked again.
+Every word comes from the catalogues (``cli`` for the terminal's own, the ruleset's for the game's).
 
 [DECISION] Commands come before notation (a ruleset has no notation ``undo`` or ``board``) and are read in any
-case; notation keeps its case (ids are case-sensitive).
+case. Notation is tried as typed, then with every name written in the referee's case (:mod:`kessen.cli.names`).
+
+[DECISION] The board is drawn again before a decision only when a model moved, came or left, or lost or got back
+wounds, or the terrain changed (an objective destroyed), as :func:`board_signature` reads ``Match.board()``; an
+order given or a model activated is in the narration, and ``board`` draws it any time (issue 24 §7). Its last line,
+what is asked, is left out: the question is printed once, above the options.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from fractions import Fraction
+from collections.abc import Callable, Iterable
 
-from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 
 from kessen import i18n
+from kessen.cli.menu import Menu, odds_text
+from kessen.cli.names import Vocabulary
 from kessen.cli.sitting import QuitGame, Sitting, save_now
+from kessen.core.board import Board
 from kessen.core.errors import IllegalChoice, InputError, KessenError, NotNotation, error_line
 from kessen.core.events import Event
-from kessen.match import PendingDecision
+from kessen.match import Option, PendingDecision
+
+__all__ = ["Person", "board_signature", "notation_forms", "odds_text"]
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _POINT = re.compile(rf"{_NUMBER.pattern},{_NUMBER.pattern}")
 _FORMS_SHOWN = 8
+
+
+def board_signature(board: Board) -> object:
+    """What a drawn board shows that play changes: where each model stands, its wounds, and the terrain."""
+    models = tuple((m["id"], m["x"], m["y"], m["wounds"]) for m in board["models"])
+    return models, tuple((t["kind"], str(t["points"])) for t in board["terrain"])
 
 
 class Person:
@@ -38,22 +53,31 @@ class Person:
     def __init__(self, sitting: Sitting, out: Console, narrate: Callable[[tuple[Event, ...]], None]) -> None:
         self.sitting, self.match, self.out, self.narrate = sitting, sitting.match, out, narrate
         self.lang = self.match.lang
+        self.drawn: object = None  # the signature of the board last drawn
+        self.menu: Menu | None = None
         reconfigure = getattr(sys.stdin, "reconfigure", None)
         if reconfigure is not None:  # undecodable bytes arrive as lone surrogates instead of an exception
             reconfigure(errors="surrogateescape")
 
     def decide(self, decision: PendingDecision) -> None:
         """Show the decision and read answers until one makes a choice (the match then runs on) or undoes one."""
-        self.show(decision)
+        board = self.match.board()
+        if board_signature(board) != self.drawn:
+            self.draw(board)
+        self.menu = Menu.of(decision, board)
+        self.ask(decision)
         while not self.answer(self.read(), decision):
             pass
 
-    def show(self, decision: PendingDecision) -> None:
-        board = self.match.show()
-        self.out.print(board)
-        if board.rstrip().rsplit("\n", 1)[-1].strip() != decision.prompt:  # a board may end with the question already
-            self.out.print(f"[bold]{escape(decision.prompt)}[/bold]")
-        for line in option_lines(self.match.ruleset.id, self.lang, decision):
+    def draw(self, board: Board) -> None:
+        """The board as the ruleset draws it, without its last line (what is asked: :meth:`ask` says it)."""
+        self.out.print(self.match.show().rsplit("\n", 1)[0])
+        self.drawn = board_signature(board)
+
+    def ask(self, decision: PendingDecision) -> None:
+        assert self.menu is not None
+        self.out.print(f"[bold]{escape(decision.prompt)}[/bold]")
+        for line in self.menu.lines(self.match.ruleset.id, self.lang):
             self.out.print(line, markup=False)
 
     def read(self) -> str:
@@ -68,9 +92,10 @@ class Person:
 
     def answer(self, text: str, decision: PendingDecision) -> bool:
         """Act on one answer; True once the decision is made or undone (the next one is to be shown)."""
+        assert self.menu is not None
         command, _, rest = text.partition(" ")
         command, rest = command.lower(), rest.strip()
-        count = len(decision.options)
+        count = len(self.menu.entries)
         if any("\udc80" <= c <= "\udcff" for c in text):
             self.say("not_utf8", count=count)
         elif not text:
@@ -80,7 +105,10 @@ class Person:
         elif command == "help" and not rest:
             self.help(decision)
         elif command == "board" and not rest:
-            self.out.print(self.match.show())
+            self.draw(self.match.board())
+            self.ask(decision)
+        elif command == "reach" and not rest:
+            self.out.print("\n".join(self.menu.reach_lines(self.match.board(), self.lang)), markup=False)
         elif command == "odds":
             self.odds(rest, decision)
         elif command == "advise":
@@ -90,25 +118,54 @@ class Person:
         elif command == "save":
             self.save(rest or None)
         elif text.isascii() and text.isdigit():
-            if len(text) <= 6 and 1 <= int(text) <= count:
-                self.match.choose(decision.options[int(text) - 1], on_events=self.narrate)
+            chosen = self.menu.numbered(int(text)) if len(text) <= 6 else None
+            if chosen is not None:
+                self.match.choose(chosen, on_events=self.narrate)
                 return True
             self.say("retry", count=count, answer=escape(repr(text)))
         else:
-            try:
-                self.match.choose(text, on_events=self.narrate)
-            except IllegalChoice as refusal:
-                self.refuse(refusal)
-                return False
-            return True
+            return self.choose(self.menu.destination(text) or text, decision)
         return False
+
+    def choose(self, choice: Option | str, decision: PendingDecision) -> bool:
+        """Make a choice typed as notation: as typed, else with its names in the referee's case; True once made."""
+        if isinstance(choice, Option):
+            self.match.choose(choice, on_events=self.narrate)
+            return True
+        try:
+            self.match.choose(choice, on_events=self.narrate)
+            return True
+        except IllegalChoice as refusal:
+            first = refusal
+        vocabulary = self.vocabulary(decision)
+        canonical = vocabulary.canonical(choice)
+        if canonical != choice:
+            try:
+                self.match.choose(canonical, on_events=self.narrate)
+                return True
+            except IllegalChoice as refusal:
+                first = refusal
+        self.refuse(first, vocabulary.suggestion(choice, [o.notation for o in decision.options]))
+        return False
+
+    def vocabulary(self, decision: PendingDecision) -> Vocabulary:
+        """The names of this decision: the words of its suggested notations first, then every model's id and name,
+        its unit and side."""
+        board = self.match.board()
+        written = [word for option in decision.options for word in option.notation.split()]
+        named = [m["id"] for m in board["models"]] + [m["name"] for m in board["models"]]
+        named += [m["group"] for m in board["models"] if m["group"]] + list(self.match.sides)
+        return Vocabulary(written, named)
 
     def help(self, decision: PendingDecision) -> None:
         """The commands, then this decision's notation forms and a few examples, and where every form is listed."""
+        assert self.menu is not None
         ruleset = self.match.ruleset.id
         notations = [o.notation for o in decision.options]
         what = i18n.catalogue(ruleset, self.lang).get("decisions", {}).get(decision.kind, decision.kind)
-        lines = [self.text("help", count=len(decision.options), example=notations[0])]
+        lines = [self.text("help", count=len(self.menu.entries), example=notations[0])]
+        if self.menu.groups:
+            lines.append(self.text("help_reach", verb=self.menu.groups[0].verb))
         lines.append(self.text("help_forms", kind=what))
         lines += [f"  {form}" for form in notation_forms(notations)]
         lines.append(self.text("help_examples", examples=" | ".join(notations[:3])))
@@ -118,14 +175,20 @@ class Person:
         self.out.print("\n".join(lines), markup=False)
 
     def odds(self, notation: str, decision: PendingDecision) -> None:
-        """The exact odds of a choice before making it (or the refusal, if it is not a legal choice here)."""
+        """The exact odds of a choice (its notation, or its number in the menu) before making it, or the refusal if
+        it is not a legal choice here."""
         if not notation:
             self.say("odds_usage", example=escape(decision.options[0].notation))
             return
+        assert self.menu is not None
+        numbered = self.menu.numbered(int(notation)) if notation.isascii() and notation.isdigit() and len(notation) <= 6 else None
+        if numbered is not None:
+            notation = numbered.notation
+        vocabulary = self.vocabulary(decision)
         try:
-            found = self.match.odds(notation)
+            found = self.match.odds(vocabulary.canonical(notation))
         except IllegalChoice as refusal:
-            self.refuse(refusal)
+            self.refuse(refusal, vocabulary.suggestion(notation, [o.notation for o in decision.options]))
             return
         if not found:
             self.say("no_odds", choice=escape(notation))
@@ -172,58 +235,17 @@ class Person:
     def say(self, key: str, **fields: object) -> None:
         self.out.print(self.text(key, **fields))
 
-    def refuse(self, refusal: IllegalChoice) -> None:
+    def refuse(self, refusal: IllegalChoice, meant: str | None = None) -> None:
         """A refused choice: the rule and its reason, or, for text that is no notation at all, what may be typed,
-        in the player's language."""
+        in the player's language; and what was probably meant, on a near miss."""
         if isinstance(refusal, NotNotation):
             shown = ", ".join(repr(e) for e in refusal.examples)
             examples = self.text("not_notation_examples", examples=escape(shown)) if shown else ""
             self.say("not_notation", answer=escape(repr(refusal.text)), examples=examples)
         else:
             self.say("refused", reason=escape(str(refusal)))
-
-
-def option_lines(ruleset: str, lang: str, decision: PendingDecision) -> list[str]:
-    """The suggested options, numbered: the words, the notation (when it says something the words do not) and the
-    exact odds, in aligned columns."""
-    rows = [
-        (option.text, "" if option.notation == option.text else f"[{option.notation}]", odds_text(ruleset, lang, option.odds) if option.odds else "")
-        for option in decision.options
-    ]
-    words = max(cell_len(r[0]) for r in rows)
-    notations = max(cell_len(r[1]) for r in rows)
-    lines = []
-    for n, (text, notation, odds) in enumerate(rows, 1):
-        cells = [text + " " * (words - cell_len(text))]
-        if notations:
-            cells.append(notation + " " * (notations - cell_len(notation)))
-        if odds:
-            cells.append(odds)
-        lines.append(f"{n:4}. " + "  ".join(cells).rstrip())
-    return lines
-
-
-def odds_text(ruleset: str, lang: str, odds: Mapping[str, Fraction], *, exact: bool = False) -> str:
-    """The odds of a choice as a player reads them, each labelled from the ruleset catalogue's ``[odds]`` table.
-
-    [DECISION] A number whose key starts with ``expected_`` or ``mean_`` is an expectation (a count, damage),
-    shown as its exact fraction and its decimal; every other is a probability, shown as a percentage beside its
-    exact fraction (the menu rounds to one decimal, ``odds NOTATION`` to two).
-
-    >>> odds_text("song-of-blades", "en", {"made_it": Fraction(5, 6), "expected_hits": Fraction(2, 3)})
-    'made it 83.3% (5/6), expected hits 2/3 = 0.667'
-    >>> odds_text("song-of-blades", "en", {"mean_wounds": Fraction(7), "sure": Fraction(1)}, exact=True)
-    'mean wounds 7, sure 100.00% (1)'
-    """
-    labels = i18n.catalogue(ruleset, lang).get("odds", {})
-    return ", ".join(f"{labels.get(key, key.replace('_', ' '))} {_number(key, Fraction(value), exact)}" for key, value in odds.items())
-
-
-def _number(key: str, value: Fraction, exact: bool) -> str:
-    fraction = f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
-    if key.startswith(("expected_", "mean_")):
-        return fraction if value.denominator == 1 else f"{fraction} = {float(value):.3g}"
-    return f"{float(value) * 100:.{2 if exact else 1}f}% ({fraction})"
+        if meant is not None:
+            self.say("did_you_mean", meant=escape(meant))
 
 
 def notation_forms(notations: Iterable[str]) -> list[str]:

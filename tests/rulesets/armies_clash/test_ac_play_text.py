@@ -160,9 +160,9 @@ def test_ac_terr_1_to_5_the_board_draws_every_terrain_with_a_legend() -> None:
                  objectives=[{**GATE, "square": [4, 1]}])
     state = start(s)
     rows = Text.from_markup(GAME.show(state, "en")).plain.splitlines()
-    assert rows[1:5] == ["    01234", "  0 ,=f~w", "  1 o%F+*", "  2 AA..a"]
+    assert rows[1:5] == ["2 AA..a", "1 o%F+*", "0 ,=f~w", "  0"]  # north up, y on the left (issue 24 §7)
     heights = rows.index("    heights of the ground (. level 0, 1-9, + for 10):")
-    assert rows[heights + 1:heights + 5] == ["    01234", "  0 .....", "  1 ..3+.", "  2 .2..."]
+    assert rows[heights + 1:heights + 5] == ["2 .2...", "1 ..3+.", "0 .....", "  0"]
     assert "s1@0,2 11hp (forest); s2@1,2 11hp" in GAME.show(state, "en")
     for lang, words in (("en", ("rough", "road", "forest", "obscured", "heights", "objective")),
                         ("ja", ("荒れ地", "道路", "森林", "視界不良", "高度", "目標"))):

@@ -131,13 +131,14 @@ def test_bh_geo_5_the_board_draws_the_terrain_blocks_and_the_models_with_a_legen
     the 2" gap at x 22–24, where the Captain (A) stands; every model's letter is on the map and in the list below."""
     rows, across, down = board.board_map(doorway())
     assert (across, down) == (1, 2)
-    wall = next(r for r in rows if r.startswith(" 22 |"))
-    assert wall == " 22 |" + "#" * 22 + ".A" + "#" * 24 + "|"
+    wall = next(r for r in rows if r.startswith("22 |"))  # the row of y 22–24, north up (issue 24 §7)
+    assert wall == "22 |" + "#" * 22 + ".A" + "#" * 24 + "|"
+    assert rows.index(wall) < next(n for n, r in enumerate(rows) if r.startswith(" 0 |")) and rows[-1].startswith("    0           12")
     shown = GAME.show(doorway(), "en")
     assert "# impassable terrain" in shown and "A-Z Good models, a-z Evil models" in shown
     assert "  A Captain  F5/4+ S4 D6 A2 W3/3, Might 3  at (23.00, 23.00)" in shown
     assert "  g Orc Archer  F3/5+ S3 D4 A1 W1/1, orc bow 18\" S2  at (23.00, 36.00)" in shown
-    assert "".join(rows).count("g") == 1 and " 30 |....................a.b.c.d....." in "\n".join(rows)
+    assert "".join(rows).count("g") == 1 and "30 |....................a.b.c.d....." in "\n".join(rows)
 
 
 def test_bh_geo_5_the_board_and_its_legend_in_japanese() -> None:
@@ -156,9 +157,9 @@ def test_bh_geo_5_a_wide_board_is_drawn_at_two_inches_a_column() -> None:
     rows, across, down = board.board_map(initial_state(load_scenario(scenario, "wide.toml")))
     assert (across, down) == (2, 4)
     body = [r for r in rows if "|" in r]
-    assert len(body) == 10 and all(len(r) == len(" 0 |") + 1 + 48 + 1 for r in body)
-    assert all(r[5 + 5] == "#" for r in body)  # the column of x 10–12
-    assert body[0][5] == "A" and body[-1][5 + 47] == "a"
+    assert len(body) == 10 and all(len(r) == len("36 |") + 48 + 1 for r in body)
+    assert all(r[4 + 5] == "#" for r in body)  # the column of x 10–12
+    assert body[-1][4] == "A" and body[0][4 + 47] == "a"  # north up: G at y 1 on the bottom row, E at y 39 on the top
 
 
 def test_bh_a_name_with_brackets_stays_as_written_on_the_board() -> None:

@@ -101,9 +101,10 @@ def test_board_draws_the_terrain_with_a_legend_in_both_languages() -> None:
     assert "No line of sight between: g1 and k1." in en and "視線が通らない組: g1 と k1。" in ja
     assert "facing 45°" in en and "向き 45°" in ja
     assert "Legend: A A (red), a K (blue)" in en and "凡例: A A（red）、a K（blue）" in ja
-    rows = [line for line in en.splitlines() if line.startswith("  |")]
-    assert len(rows) == 24 and all(len(r) == 3 + 72 + 1 for r in rows)  # 72 × 48 inches: 1 inch a column, 2 a row
-    assert rows[19][3 + 10] == "A" and rows[4][3 + 30] == "a"  # g1 at (10, 10): row (48 − 10) // 2; k1 at (30, 40)
+    rows = [line for line in en.splitlines() if re.match(r"^[ \d]\d \|", line)]
+    assert len(rows) == 24 and all(len(r) == 4 + 72 + 1 for r in rows)  # 72 × 48 inches: 1 inch a column, 2 a row
+    assert rows[0].startswith("46 |") and rows[-1].startswith(" 0 |")  # each row's southern edge, north up
+    assert rows[18][4 + 10] == "A" and rows[3][4 + 30] == "a"  # g1 at (10, 10): row 23 − 10 // 2; k1 at (30, 40)
     plain = GAME.show(ready(state_of([det("A", m("gun", 10, 10))], [det("B", m("gun", 10, 40))])), "en")
     assert "Terrain: no cover, nothing hidden, every model sees every model." in plain
 

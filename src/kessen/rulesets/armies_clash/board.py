@@ -4,11 +4,13 @@ elevation, objective squares, stands and solos."""
 from __future__ import annotations
 
 import string
+from collections.abc import Callable
 
 from rich.markup import escape
 
 from kessen.core.board import Board, BoardModel, TerrainPiece
 from kessen.core.engine import Decision, Node
+from kessen.core.textmap import row_labels, ruler
 from kessen.i18n import text
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, Solo, Stand
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Terrain
@@ -65,25 +67,20 @@ def draw(state: AcState, node: Node, lang: str) -> str:
         if o.kind == "destroy" and o.square is not None and tuple(o.square) not in cells:
             cells[(o.square[0], o.square[1])] = "[bold yellow]*[/]" if state.hp_of(o.id) > 0 else "[dim]*[/]"
     lines = [f"[bold]{escape(state.static.name)}[/bold]  " + text(RULESET_ID, "status", lang, round=state.round, vp_a=state.vp[0], vp_b=state.vp[1])]
-    header = "    " + "".join(str(x % 10) for x in range(grid.width))
-    lines.append(header)
-    for y in range(grid.height):
-        row = []
-        for x in range(grid.width):
-            if (x, y) in cells:
-                row.append(cells[(x, y)])
-                continue
-            t = grid.at((x, y))
-            glyph = escape(terrain_glyph(t))
-            shade = TERRAIN_STYLE.get(t.kind)
-            row.append(f"[{shade}]{glyph}[/]" if shade else glyph)
-        lines.append(f"{y:3} " + "".join(row))
+
+    def square(x: int, y: int) -> str:
+        if (x, y) in cells:
+            return cells[(x, y)]
+        t = grid.at((x, y))
+        glyph = escape(terrain_glyph(t))
+        shade = TERRAIN_STYLE.get(t.kind)
+        return f"[{shade}]{glyph}[/]" if shade else glyph
+
+    lines += grid_map(grid.width, grid.height, square)
     lines.append(text(RULESET_ID, "board_legend", lang))
     if any(t.elevation for _, t in grid.terrain):  # heights everywhere, also under pieces, woods and water
         lines.append(text(RULESET_ID, "heights", lang))
-        lines.append(header)
-        for y in range(grid.height):
-            lines.append(f"{y:3} " + "".join(level_glyph(grid.at((x, y)).elevation) for x in range(grid.width)))
+        lines += grid_map(grid.width, grid.height, lambda x, y: level_glyph(grid.at((x, y)).elevation))
     lines.append("")
     for u in state.units:
         stands = state.unit_stands(u.id)
@@ -114,6 +111,14 @@ def draw(state: AcState, node: Node, lang: str) -> str:
     if isinstance(node, Decision):
         lines.append(f"[bold]▶ {escape(prompt(state, node, lang))}[/bold]")
     return "\n".join(lines)
+
+
+def grid_map(width: int, height: int, square: Callable[[int, int], str]) -> list[str]:
+    """The grid north up (row y = height - 1 at the top, as on the web board), each row labelled with its y, the x of
+    every fifth column under it; *square* draws one square."""
+    labels = row_labels(height, 1)
+    rows = [f"{labels[r]} " + "".join(square(x, height - 1 - r) for x in range(width)) for r in range(height)]
+    return [*rows, ruler(width, 1, 5, len(labels[0]) + 1)]
 
 
 def _ground(state: AcState, footprint: Footprint, lang: str) -> str:

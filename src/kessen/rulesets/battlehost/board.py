@@ -10,6 +10,7 @@ from rich.markup import escape
 
 from kessen.core.board import Board
 from kessen.core.engine import Node
+from kessen.core.textmap import row_labels, row_of, ruler
 from kessen.i18n import option_text, option_word
 from kessen.rulesets.battlehost.profiles import format_fight
 from kessen.rulesets.battlehost.referee import state as st
@@ -37,37 +38,37 @@ def glyphs(state: st.BhState) -> dict[str, str]:
 
 
 def board_map(state: st.BhState) -> tuple[list[str], int, int]:
-    """The board as rows of text: terrain blocks '#', open ground '.', each model's letter at its centre (a digit
-    for several of one side in one cell, '*' for both sides), framed by the board edge (BH-GEO-5); with the
-    inches a column and a row stand for."""
+    """The board as rows of text, north up (y grows up the page, as on the web board and the other rulesets'
+    maps; the referee's coordinates are unchanged): terrain blocks '#', open ground '.', each model's letter at its
+    centre (a digit for several of one side in one cell, '*' for both sides), framed by the board edge (BH-GEO-5),
+    each row labelled with the y of its southern edge and the x of every 12" under the map; with the inches a column
+    and a row stand for."""
     board = state.board
     across = max(1, math.ceil(board.width / _MAP_COLUMNS))
     down = 2 * across  # a character is about twice as tall as it is wide
     columns, rows = math.ceil(board.width / across), math.ceil(board.height / down)
     cells: dict[tuple[int, int], list[Model]] = {}
     for m in state.models:
-        cell = (min(columns - 1, int(m.x // across)), min(rows - 1, int(m.y // down)))
+        cell = (min(columns - 1, int(m.x // across)), row_of(m.y, rows, down))
         cells.setdefault(cell, []).append(m)
     letter = glyphs(state)
-    ruler = [" "] * columns
-    for c in range(0, columns, max(1, 12 // across)):
-        label = str(c * across)
-        if c + len(label) <= columns:
-            ruler[c : c + len(label)] = label
-    lines = ["     " + "".join(ruler), "    +" + "-" * columns + "+"]
+    labels = row_labels(rows, down)
+    margin = " " * len(labels[0])
+    lines = [f"{margin} +" + "-" * columns + "+"]
     for r in range(rows):
         row = []
+        south = (rows - 1 - r) * down
         for c in range(columns):
             here = cells.get((c, r))
             if here:
                 sides = {m.side for m in here}
                 row.append(letter[here[0].id] if len(here) == 1 else "*" if len(sides) > 1 else str(min(9, len(here))))
-            elif any(_overlaps(block, c * across, r * down, (c + 1) * across, (r + 1) * down) for block in board.terrain):
+            elif any(_overlaps(block, c * across, south, (c + 1) * across, south + down) for block in board.terrain):
                 row.append("#")
             else:
                 row.append(".")
-        lines.append(f"{r * down:3} |" + "".join(row) + "|")
-    lines.append("    +" + "-" * columns + "+")
+        lines.append(f"{labels[r]} |" + "".join(row) + "|")
+    lines += [f"{margin} +" + "-" * columns + "+", ruler(columns, across, max(1, 12 // across), len(margin) + 2)]
     return lines, across, down
 
 

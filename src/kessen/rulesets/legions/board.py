@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from kessen.core.board import Board, BoardModel
 from kessen.core.engine import Node
+from kessen.core.textmap import row_labels, row_of, ruler
 from kessen.rulesets.legions.profiles import ARMOURED
 from kessen.rulesets.legions.referee import steps as st
 from kessen.rulesets.legions.referee.state import LiState, Model
@@ -83,30 +84,35 @@ def _model_line(m: Model, lang: str) -> str:
 
 def _map(state: LiState, symbols: dict[str, str], lang: str) -> list[str]:
     """The battlefield to scale, north at the top: a column is *c* inches, a row 2*c* (characters are about twice as
-    tall as they are wide); each model is its Detachment's letter."""
+    tall as they are wide), rows counted from the southern edge (y = 0), each labelled with the y of its southern
+    edge, the x of every 12 columns under the map; each model is its Detachment's letter."""
     inches = max(1, math.ceil(state.width / MAP_COLUMNS))
-    columns, rows = math.ceil(state.width / inches), math.ceil(state.height / (2 * inches))
+    down = 2 * inches
+    columns, rows = math.ceil(state.width / inches), math.ceil(state.height / down)
     cells: dict[tuple[int, int], str] = {}
 
     def square(x: float, y: float) -> tuple[int, int]:
-        return min(rows - 1, max(0, int((state.height - y) / (2 * inches)))), min(columns - 1, max(0, int(x / inches)))
+        return row_of(y, rows, down), min(columns - 1, max(0, int(x / inches)))
 
     for d, m in state.live_models():
         covered = {square(m.x, m.y)}  # the square of its centre, and every square whose centre its base covers
         (top, left), (bottom, right) = square(m.x - m.base_radius, m.y + m.base_radius), square(m.x + m.base_radius, m.y - m.base_radius)
         for r in range(top, bottom + 1):
             for c in range(left, right + 1):
-                if math.hypot((c + 0.5) * inches - m.x, state.height - (r + 0.5) * 2 * inches - m.y) <= m.base_radius:
+                if math.hypot((c + 0.5) * inches - m.x, (rows - 1 - r + 0.5) * down - m.y) <= m.base_radius:
                     covered.add((r, c))
         for cell in covered:
             found = cells.get(cell)
             cells[cell] = symbols[d.id] if found in (None, symbols[d.id]) else SHARED
     north, south = (_edge_owner(state, edge, lang) for edge in ("north", "south"))
-    lines = [_say(lang, "map_header", column=inches, row=2 * inches), "  " + _word(lang, "north") + north]
-    lines.append("  +" + "-" * columns + "+")
-    lines += ["  |" + "".join(cells.get((r, c), " ") for c in range(columns)) + "|" for r in range(rows)]
-    lines.append("  +" + "-" * columns + "+")
-    lines.append("  " + _word(lang, "south") + south)
+    labels = row_labels(rows, down)
+    margin = " " * len(labels[0])
+    lines = [_say(lang, "map_header", column=inches, row=down), f"{margin}  " + _word(lang, "north") + north]
+    lines.append(f"{margin} +" + "-" * columns + "+")
+    lines += [f"{labels[r]} |" + "".join(cells.get((r, c), " ") for c in range(columns)) + "|" for r in range(rows)]
+    lines.append(f"{margin} +" + "-" * columns + "+")
+    lines.append(ruler(columns, inches, max(1, 12 // inches), len(margin) + 2))
+    lines.append(f"{margin}  " + _word(lang, "south") + south)
     legend = [
         _say(lang, "legend_item", symbol=symbols[d.id], id=escape(d.id), player=escape(d.owner))
         for p in state.players for d in state.detachments_of(p) if d.on_battlefield

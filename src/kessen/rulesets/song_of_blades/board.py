@@ -10,6 +10,7 @@ from rich.markup import escape
 from kessen.core.board import Board, BoardModel, TerrainPiece
 from kessen.core.engine import Decision, Node
 from kessen.core.geometry import Point
+from kessen.core.textmap import row_labels, row_of, ruler
 from kessen.i18n import option_text, option_word
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, Table
 from kessen.rulesets.song_of_blades.referee.state import SobState
@@ -43,20 +44,21 @@ def terrain_at(table: Table, p: Point) -> str:
 
 
 def table_map(table: Table, figures: tuple[Figure, ...], marks: dict[str, str]) -> list[str]:
-    """The table as rows of characters, north up, each character a cell of the table; a model shows in the cell of its
-    centre (``*`` where several share a cell), an obstacle in every cell its segment crosses; the row labels are the
-    cells' northern edges in mm."""
+    """The table as rows of characters, north up, each character a cell of the table, rows counted from the southern
+    edge (y = 0); a model shows in the cell of its centre (``*`` where several share a cell), an obstacle in every
+    cell its segment crosses; the row labels are the cells' southern edges in mm, the x of every tenth column under
+    the map."""
     columns = max(1, min(COLUMNS, round(table.width / 20)))
     cell_w = table.width / columns
     cell_h = 2 * cell_w
     rows = max(1, math.ceil(table.depth / cell_h))
     grid = [
-        [GLYPHS[terrain_at(table, Point((c + 0.5) * cell_w, table.depth - (r + 0.5) * cell_h))] for c in range(columns)]
+        [GLYPHS[terrain_at(table, Point((c + 0.5) * cell_w, (rows - 1 - r + 0.5) * cell_h))] for c in range(columns)]
         for r in range(rows)
     ]
 
     def cell(p: Point) -> tuple[int, int]:
-        return (min(rows - 1, max(0, int((table.depth - p.y) / cell_h))), min(columns - 1, max(0, int(p.x / cell_w))))
+        return (row_of(p.y, rows, cell_h), min(columns - 1, max(0, int(p.x / cell_w))))
 
     for a, b in table.obstacles:
         steps = max(1, math.ceil((b - a).length() / (cell_w / 2)))
@@ -68,13 +70,9 @@ def table_map(table: Table, figures: tuple[Figure, ...], marks: dict[str, str]) 
         r, c = cell(f.centre)
         grid[r][c] = GLYPHS["crowd"] if (r, c) in taken else marks[f.id]
         taken.add((r, c))
-    header = [" "] * columns
-    for c in range(0, columns, 10):
-        label = f"{c * cell_w:.0f}"
-        header[c : c + len(label)] = list(label)
-    lines = ["        " + "".join(header[:columns])]
-    lines += [f"  {table.depth - r * cell_h:5.0f} " + "".join(row) for r, row in enumerate(grid)]
-    return lines
+    labels = row_labels(rows, cell_h)
+    lines = [f"{labels[r]} " + "".join(row) for r, row in enumerate(grid)]
+    return [*lines, ruler(columns, cell_w, 10, len(labels[0]) + 1)]
 
 
 def render_board(table: Table, figures: tuple[Figure, ...], sides: tuple[str, str], lang: str, *, heading: str) -> list[str]:
