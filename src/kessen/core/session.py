@@ -21,7 +21,8 @@ from kessen.core.engine import Chance, Decision, Game, Node, Terminal, is_dice_f
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.records import record
-from kessen.dice import Dist, dice_stream, draw, stream
+from kessen.dice import Dist
+from kessen.dice.sampling import dice_stream, draw, stream
 
 S = TypeVar("S")
 
@@ -40,8 +41,8 @@ class Snapshot:
     """Where a session stood: enough to go back there exactly (the same state object, the same stream)."""
 
     state: Any
-    rng_state: dict[str, Any]
-    dice_rng_state: dict[str, Any]
+    rng_state: Mapping[str, Any]
+    dice_rng_state: Mapping[str, Any]
     events: int
     taken: int
 
