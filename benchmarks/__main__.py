@@ -10,12 +10,12 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import battles, envs, limits, odds, sampling, startup, sweeps
+from benchmarks import battles, envs, limits, native_moves, odds, sampling, startup, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.bootstrap import CHOICE, describe
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps", "env")
+SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "native", "sweeps", "env")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -67,6 +67,8 @@ def main(argv: Sequence[str]) -> int:
 
     if "battles" in sections:
         battles.run(out, rounds=settings.repeat)
+    if "native" in sections:
+        native_moves.run(out, rounds=min(settings.repeat, 3))
     if "sweeps" in sections:
         sweeps.run(out)
     if "env" in sections:

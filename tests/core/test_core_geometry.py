@@ -12,17 +12,22 @@ from kessen.core.geometry import (
     Point,
     Rect,
     base_gap,
+    bases_overlap,
+    bases_touch,
+    beyond,
     distance,
     first_touch,
     gap,
     in_contact,
     overlapping,
+    reaches,
     segment_enters_rect,
     segment_point_distance,
     segment_distance,
     segment_rect_distance,
     swept_overlaps_base,
     swept_overlaps_rect,
+    sweep_overlaps,
 )
 
 coords = st.floats(-500, 500, allow_nan=False, allow_infinity=False)
@@ -182,3 +187,25 @@ def test_core_geometry_first_touch_tangent_path_is_free() -> None:
     start, other = Point(0, 0), Point(0, 24)
     assert not swept_overlaps_base(start, Point(50, 0), 12.5, other, 12.5, 1.0)
     assert first_touch(start, Point(1, 0), 12.5, other, 12.5, 1.0) is None
+
+
+@settings(max_examples=500)
+@given(st.floats(-500, 500), st.floats(-500, 500), st.floats(0, 60), st.floats(-5, 60), st.floats(0, 0.1))
+def test_core_geometry_squares_answer_as_hypot_does(dx: float, dy: float, r: float, reach: float, eps: float) -> None:
+    """beyond and the tests read off squares (issue 26) answer every comparison exactly as math.hypot's does."""
+    side = beyond(dx, dy, reach)
+    if side != 0:
+        assert (math.hypot(dx, dy) > reach) == (side > 0)
+    assert reaches(dx, dy, r, reach) == (math.hypot(dx, dy) - r <= reach)
+    assert bases_touch(dx, dy, r, 0.0, 0.0, reach, eps) == (base_gap(dx, dy, r, 0.0, 0.0, reach) <= eps)
+    assert bases_overlap(dx, dy, r, 0.0, 0.0, reach, eps) == (base_gap(dx, dy, r, 0.0, 0.0, reach) < -eps)
+    assert sweep_overlaps(0.0, 0.0, dx, dy, r, reach, 1.0, 0.5, eps) == (segment_distance(0.0, 0.0, dx, dy, reach, 1.0) - r - 0.5 < -eps)
+
+
+def test_core_geometry_squares_leave_the_edge_to_hypot() -> None:
+    """On the limit, or within a billionth of it, beyond settles nothing: hypot measures it."""
+    assert beyond(3.0, 4.0, 5.0) == 0
+    assert beyond(3.0, 4.0, 5.0 + 1e-12) == 0
+    assert beyond(3.0, 4.0, 5.0 - 1e-6) == 1
+    assert beyond(3.0, 4.0, 5.0 + 1e-6) == -1
+    assert reaches(3.0, 4.0, 1.0, 4.0) and not reaches(3.0, 4.0, 1.0, 4.0 - 1e-15 * 4)

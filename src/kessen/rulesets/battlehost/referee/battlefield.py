@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from kessen.core.geometry import Point, Rect, base_gap, bases_touch, segment_distance, segment_rect_distance
+from kessen.core.geometry import Point, Rect, base_gap, bases_touch, beyond, reaches, segment_distance, segment_rect_distance
 from kessen.core.records import evolver, picklable, record
 from kessen.rulesets.battlehost.profiles import MissileWeapon
 from kessen.rulesets.battlehost.rules.sides import Side
@@ -162,6 +162,12 @@ CELL = 4.0
 reach lies in a handful of squares."""
 
 
+def _square(i: int, j: int) -> int:
+    """The key of the grid's square (i, j): one int, cheaper to hash than a pair. Squares j apart by 2**20 (four
+    million inches) would share it; no table comes near that."""
+    return i * 1048576 + j
+
+
 class Arrangement:
     """Facts of one arrangement of the table (a tuple of models), worked out once and kept while it is among the last
     few used: models stand still through most steps of a battle, so the same tuple is asked about again and again.
@@ -180,7 +186,7 @@ class Arrangement:
         self.targets: dict[str, tuple[Model, Board, tuple[Model, ...]]] = {}
         """A shooter's id → the shooter, the board and the targets it may choose there (kept by the Shoot phase)."""
         self._engaged: frozenset[str] | None = None
-        self._cells: dict[tuple[int, int], list[int]] | None = None
+        self._cells: dict[int, list[int]] | None = None
         self._widest = 0.0
         self._others: dict[Side, tuple[Model, ...]] = {}
         self._nearest: dict[Side, dict[tuple[str, float, float, float], Model | None]] = {}
@@ -192,12 +198,12 @@ class Arrangement:
             self._engaged = _engaged(self.models)
         return self._engaged
 
-    def cells(self) -> dict[tuple[int, int], list[int]]:
-        """The grid: each square's models, as their places in :attr:`models` (in order)."""
+    def cells(self) -> dict[int, list[int]]:
+        """The grid: each square's models, as their places in :attr:`models` (in order), by :func:`_square`."""
         if self._cells is None:
-            cells: dict[tuple[int, int], list[int]] = {}
+            cells: dict[int, list[int]] = {}
             for i, m in enumerate(self.models):
-                cells.setdefault((math.floor(m.x / CELL), math.floor(m.y / CELL)), []).append(i)
+                cells.setdefault(_square(math.floor(m.x / CELL), math.floor(m.y / CELL)), []).append(i)
                 self._widest = max(self._widest, m.r)
             self._cells = cells
         return self._cells
@@ -219,7 +225,7 @@ class Arrangement:
         found: list[int] = []
         for i in range(i0, i1 + 1):
             for j in range(j0, j1 + 1):
-                cell = cells.get((i, j))
+                cell = cells.get(_square(i, j))
                 if cell is not None:
                     found.extend(cell)
         return found
@@ -230,7 +236,7 @@ class Arrangement:
         span = reach + self.widest()
         models = self.models
         places = [i for i in self.in_box(x - span, y - span, x + span, y + span)
-                  if math.hypot(models[i].x - x, models[i].y - y) - models[i].r <= reach]
+                  if reaches(models[i].x - x, models[i].y - y, models[i].r, reach)]
         places.sort()
         return tuple(models[i] for i in places)
 
@@ -255,6 +261,8 @@ class Arrangement:
         best: tuple[float, str] | None = None
         found: Model | None = None
         for x in self.others(m.side):
+            if best is not None and beyond(x.x - m.x, x.y - m.y, best[0] + m.r + x.r) > 0:
+                continue  # surely farther than the nearest so far: not measured
             here = (max(0.0, math.hypot(x.x - m.x, x.y - m.y) - m.r - x.r), x.id)  # distance(m, x)
             if best is None or here < best:
                 best, found = here, x
@@ -366,7 +374,7 @@ def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore
         if t <= AHEAD:
             continue
         tc = min(t, length)  # the nearest point of the segment (t > 0 already)
-        if math.hypot(x0 + ux * tc - x.x, y0 + uy * tc - x.y) <= rm + x.r + EPS:
+        if reaches(x0 + ux * tc - x.x, y0 + uy * tc - x.y, 0.0, rm + x.r + EPS):
             yield x
 
 

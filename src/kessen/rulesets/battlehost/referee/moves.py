@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
-from kessen.core.geometry import Point, base_gap, bases_touch, first_touch, segment_distance
+from kessen.core.geometry import Point, base_gap, bases_touch, beyond, first_touch, reaches, segment_distance, segment_offset
 from kessen.core.measures import apart
 from kessen.core.notation import exact_point, number, parse_point, point
 from kessen.core.records import evolve
@@ -23,6 +23,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     CONTROL_ZONE,
     EPS,
     PATH_ZONE_TOLERANCE,
+    ZONE_TOLERANCE,
     Board,
     Model,
     arrangement,
@@ -70,8 +71,12 @@ def _zone_breach(mover: Model, x1: float, y1: float, models: Sequence[Model], en
     for x in models:
         if x.side == mover.side or x.id == charging or not has_control_zone(x, engaged):
             continue
-        if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
-            if in_control_zone(segment_distance(x0, y0, x1, y1, x.x, x.y) - mover.r - x.r, PATH_ZONE_TOLERANCE):
+        # base_gap and segment_distance are measured only when their squares leave the zone's edge unsettled
+        start = beyond(x0 - x.x, y0 - x.y, CONTROL_ZONE - ZONE_TOLERANCE + mover.r + x.r)
+        if start > 0 or (start == 0 and not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r))):
+            ex, ey = segment_offset(x0, y0, x1, y1, x.x, x.y)
+            way = beyond(ex, ey, CONTROL_ZONE - PATH_ZONE_TOLERANCE + mover.r + x.r)
+            if way < 0 or (way == 0 and in_control_zone(math.hypot(ex, ey) - mover.r - x.r, PATH_ZONE_TOLERANCE)):
                 return x
         elif (x0 - x.x) * dx + (y0 - x.y) * dy < -1e-9:
             return x  # the distance would fall below its start (it is convex along a line)
@@ -162,7 +167,7 @@ def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -
     out = []
     for x in models:
         t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((x.x - ax) * dx + (x.y - ay) * dy) / length2))
-        if x.id == target.id or math.hypot(ax + t * dx - x.x, ay + t * dy - x.y) - x.r <= reach:
+        if x.id == target.id or reaches(ax + t * dx - x.x, ay + t * dy - x.y, x.r, reach):
             out.append(x)
     return tuple(out)
 

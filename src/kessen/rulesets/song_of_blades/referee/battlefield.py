@@ -12,6 +12,7 @@ from kessen.core.geometry import (
     Rect,
     base_gap,
     bases_touch,
+    beyond,
     first_touch,
     segment_enters_rect,
     sweep_overlaps,
@@ -154,7 +155,16 @@ def enemies_in_contact(figures: tuple[Figure, ...], f: Figure) -> tuple[Figure, 
 def near(figures: tuple[Figure, ...], f: Figure, reach: float) -> tuple[Figure, ...]:
     """The other figures whose bases come within *reach* of f's base: the only ones a move or a recoil of f
     no longer than *reach* can touch or overlap, so the others need no geometry at all."""
-    return tuple(o for o in figures if o.id != f.id and gap_between(f, o) <= reach)
+    return tuple(o for o in figures if o.id != f.id and _within(f, o, reach))
+
+
+def _within(f: Figure, o: Figure, reach: float) -> bool:
+    """``gap_between(f, o) <= reach``, measured only when the square of the centres' distance leaves it unsettled
+    (``geometry.beyond``: the same answer, without a call of ``math.hypot`` for most pairs, issue 26)."""
+    side = beyond(f.x - o.x, f.y - o.y, reach + f.r + o.r)
+    if side != 0:
+        return side < 0
+    return gap_between(f, o) <= reach
 
 
 def sweeps_over(a: Point, b: Point, r: float, o: Figure) -> bool:
