@@ -48,6 +48,16 @@ def is_dice_field(f: dataclasses.Field[Any]) -> bool:
     return bool(f.metadata.get("dice"))
 
 
+@record
+class Rolled:
+    """A plain outcome (a count, yes or no) with the dice that made it (*dice*, a :func:`dice_field`): equal, hashed
+    and saved as its *value* alone, so that a roll whose outcome was a bare number keeps its saves once it shows its
+    dice (a save records ``value``)."""
+
+    value: Any
+    dice: Any = dice_field(None)
+
+
 def shown(node: Chance, outcome: Any, rng: Any) -> Any:
     """*outcome*, drawn at *node*, with the faces that made it drawn from *rng* (the dice stream) when the node
     shows dice; the outcome itself when it does not."""
