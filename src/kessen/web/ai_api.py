@@ -15,7 +15,7 @@ from kessen.io.files import load_json
 from kessen.io.validation import StrictModel
 from kessen.web.advice import ADVICE_PLAYOUTS, ADVICE_WAITING, DEFAULT_PLAYOUTS, Advisor, advice_view
 from kessen.web.limits import MAX_BODY_BYTES
-from kessen.web.match_api import AiField
+from kessen.io.requests import AiField
 
 router = APIRouter(prefix="/api")
 
