@@ -154,6 +154,11 @@ class Game(Protocol[S]):
         """The exact numbers shown beside a choice (keys from the ruleset catalogue's ``[odds]`` table), or None."""
         ...
 
+    def odds_input(self, state: S, decision: Decision, choice: Any) -> tuple[str, dict[str, Any]] | None:
+        """The procedure and its JSON input whose exact odds :meth:`odds` shows beside *choice* (what the odds
+        calculator asks to give the same numbers), or None where they come from no single procedure."""
+        ...
+
     def describe(self, state: S, option: Any, lang: str) -> str:
         """An option as a player reads it."""
         ...
