@@ -40,12 +40,14 @@ from kessen.rulesets import Ruleset, get_ruleset
 
 @record
 class Option:
-    """A suggested option of a pending decision: its notation, its words, and the exact odds of choosing it."""
+    """A suggested option of a pending decision: its notation, its words, and the exact odds of choosing it; with
+    *calculator*, the procedure and JSON input that give those odds (``Game.odds_input``)."""
 
     notation: str
     text: str
     odds: Mapping[str, Fraction] | None
     choice: Any = field(repr=False, compare=False)
+    calculator: tuple[str, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
 
 @record
@@ -190,7 +192,12 @@ class Match:
             return None
         game, state = self.ruleset.game, self._session.state
         options = tuple(
-            Option(game.notation(state, node, o), game.describe(state, o, self.lang), game.odds(state, node, o), o) for o in node.options
+            Option(
+                game.notation(state, node, o), game.describe(state, o, self.lang), odds, o,
+                game.odds_input(state, node, o) if odds else None,
+            )
+            for o in node.options
+            for odds in (game.odds(state, node, o),)
         )
         return PendingDecision(node.player, node.kind, node.actor, node.free, game.prompt(state, node, self.lang), options)
 

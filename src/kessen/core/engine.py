@@ -48,6 +48,16 @@ def is_dice_field(f: dataclasses.Field[Any]) -> bool:
     return bool(f.metadata.get("dice"))
 
 
+@record
+class Rolled:
+    """A plain outcome (a count, yes or no) with the dice that made it (*dice*, a :func:`dice_field`): equal, hashed
+    and saved as its *value* alone, so that a roll whose outcome was a bare number keeps its saves once it shows its
+    dice (a save records ``value``)."""
+
+    value: Any
+    dice: Any = dice_field(None)
+
+
 def shown(node: Chance, outcome: Any, rng: Any) -> Any:
     """*outcome*, drawn at *node*, with the faces that made it drawn from *rng* (the dice stream) when the node
     shows dice; the outcome itself when it does not."""
@@ -142,6 +152,11 @@ class Game(Protocol[S]):
 
     def odds(self, state: S, decision: Decision, choice: Any) -> Mapping[str, Fraction] | None:
         """The exact numbers shown beside a choice (keys from the ruleset catalogue's ``[odds]`` table), or None."""
+        ...
+
+    def odds_input(self, state: S, decision: Decision, choice: Any) -> tuple[str, dict[str, Any]] | None:
+        """The procedure and its JSON input whose exact odds :meth:`odds` shows beside *choice* (what the odds
+        calculator asks to give the same numbers), or None where they come from no single procedure."""
         ...
 
     def describe(self, state: S, option: Any, lang: str) -> str:

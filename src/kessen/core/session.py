@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from kessen.core.decisions import Decider
-from kessen.core.engine import Chance, Decision, Game, Node, Terminal, is_dice_field, shown
+from kessen.core.engine import Chance, Decision, Game, Node, Rolled, Terminal, is_dice_field, shown
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.records import record
@@ -150,7 +150,10 @@ def accepted(game: Game[Any], state: Any, decision: Decision, choice: Any) -> An
 
 def encode_outcome(value: Any) -> Any:
     """A chance outcome as plain JSON: a dataclass or named tuple as an object of its fields (not the dice it shows,
-    which a replay draws again), tuples as lists, sets as sorted lists, Fractions as ``"n/d"``; scalars as they are."""
+    which a replay draws again; a :class:`Rolled` value as its value), tuples as lists, sets as sorted lists, Fractions
+    as ``"n/d"``; scalars as they are."""
+    if isinstance(value, Rolled):
+        return encode_outcome(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: encode_outcome(getattr(value, f.name)) for f in dataclasses.fields(value) if not is_dice_field(f)}
     if isinstance(value, tuple) and hasattr(value, "_asdict"):

@@ -196,6 +196,7 @@ class StepGame(Generic[S, F]):
         board: Callable[[S], Board],
         draw: Callable[[S, Node, str], str],
         tactics: Tactics | None = None,
+        odds_input: Callable[[S, Decision, Any], tuple[str, dict[str, Any]] | None] | None = None,
     ) -> None:
         self.ruleset: Final = ruleset
         self.machine: Final = machine
@@ -212,9 +213,14 @@ class StepGame(Generic[S, F]):
         self.board: Final = board
         self.draw: Final = draw
         self.tactics: Final = tactics
+        self._odds_input: Final = odds_input
 
     def __repr__(self) -> str:
         return f"StepGame({self.ruleset!r})"
+
+    def odds_input(self, state: S, decision: Decision, choice: Any) -> tuple[str, dict[str, Any]] | None:
+        """The procedure and JSON input whose odds are shown beside *choice*, or None (see :class:`Game`)."""
+        return None if self._odds_input is None else self._odds_input(state, decision, choice)
 
     def load_scenario(self, text: str, source: str) -> S:
         """The initial state of a scenario file's text; errors name *source*, the field and the value."""

@@ -8,9 +8,11 @@ that the same function is drawn in a battle and enumerated exactly in the tests.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from math import prod
+from functools import lru_cache
+from math import comb, prod
 from typing import Any
 
 from kessen.dice.dist import Dist
@@ -47,6 +49,55 @@ def at_least_count(draw: Draw, weights: dict[int, int], least: int) -> int:
     """A count known to be *least* or more, drawn from its weights restricted there (the rolls that slay a model
     with *least* wounds left are any count of *least* or more)."""
     return int(weighted(draw, {n: w for n, w in weights.items() if n >= least}))
+
+
+@lru_cache(maxsize=4096)
+def sum_ways(sides: tuple[int, ...], total: int) -> int:
+    """How many of the rolls of one die of each of *sides* faces sum to *total*.
+
+    >>> sum_ways((6, 6), 7), sum_ways((6, 6, 6), 3), sum_ways((10, 6), 16), sum_ways((), 0)
+    (6, 1, 1, 1)
+    """
+    if not sides:
+        return int(total == 0)
+    first, rest = sides[0], sides[1:]
+    return sum(sum_ways(rest, total - f) for f in range(1, first + 1) if len(rest) <= total - f <= sum(rest))
+
+
+def sum_faces(draw: Draw, *, sides: tuple[int, ...], total: int) -> tuple[int, ...]:
+    """The faces of one die of each of *sides* faces, known to sum to *total*, die by die, each face weighted by
+    the ways the dice after it still make the total (every roll of that sum equally likely)."""
+    if sum_ways(sides, total) == 0:
+        raise ValueError(f"dice of {sides} sides cannot sum to {total}")
+    faces: list[int] = []
+    for k, die in enumerate(sides):
+        face = int(weighted(draw, {f: sum_ways(sides[k + 1 :], total - f) for f in range(1, die + 1)}))
+        faces.append(face)
+        total -= face
+    return tuple(faces)
+
+
+def kept_faces(draw: Draw, *, dice: int, sides: int, keep: Callable[[Iterable[int]], int], kept: Callable[[int], bool]) -> tuple[int, ...]:
+    """The faces of a few dice (one, or two that keep the lower or the higher) whose kept die passes *kept*, every
+    such roll equally likely."""
+    return tuple(weighted(draw, {
+        roll: 1 for roll in itertools.product(range(1, sides + 1), repeat=dice) if kept(keep(roll))
+    }))
+
+
+def failures_until(draw: Draw, *, rolls: int, failures: int, fail_faces: int, sides: int, stopped: bool) -> tuple[bool, ...]:
+    """Which rolls of up to *rolls* independent rolls (each failing on *fail_faces* of *sides* faces) failed, given
+    that *failures* failed: with *stopped*, the rolls stop at that failure, which came at a roll weighted by its
+    chance (the rolls before it holding the other failures, every arrangement equally likely); without, every roll
+    was made and every arrangement is equally likely."""
+    if not stopped:
+        return successes_placed(draw, rolls, failures)
+    passes = sides - fail_faces
+    last = int(weighted(draw, {
+        j: comb(j - 1, failures - 1) * fail_faces**failures * passes ** (j - failures) * sides ** (rolls - j)
+        for j in range(max(failures, 1), rolls + 1)
+    }))
+    return (*successes_placed(draw, last - 1, failures - 1), True)
 
 
 class _Branch(Exception):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -55,6 +56,34 @@ class Procedure(Generic[I]):
         if self.normalise is not None:
             return self.normalise(value)
         return value.model_dump(mode="json")
+
+
+def question_input(procedure: Procedure[Any], question: Any) -> dict[str, Any]:
+    """The JSON input of *procedure* that asks *question*, its rule's own input (a record whose fields are named as
+    the input's), validated as the API validates it and checked to ask exactly that question: what an option's
+    "open in the calculator" link fills the odds page with."""
+    body = _plain(question)
+    value = procedure.input_model.model_validate_json(json.dumps(body))
+    rules = getattr(value, "rules", None)
+    if rules is not None and rules() != question:
+        raise ValueError(f"{procedure.name}: {body} does not ask {question}")
+    return procedure.normalised(value)
+
+
+def odds_input_of(procedures: Mapping[str, Procedure[Any]], asked: tuple[str, Any] | None) -> tuple[str, dict[str, Any]] | None:
+    """*asked*, a procedure's name and its rule's question, as that procedure's name and JSON input; None stays None."""
+    if asked is None:
+        return None
+    name, question = asked
+    return name, question_input(procedures[name], question)
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
 
 
 ODDS_CACHE_BYTES = 128 * 2**20

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from kessen.core.engine import Rolled
 from kessen.dice import Dist
 from kessen.dice.faces import faces_dist
 from kessen.io.scenarios import read_scenario, ruleset_for
@@ -19,9 +20,14 @@ from kessen.rulesets.armies_clash import text
 from kessen.rulesets.armies_clash.profiles import Attack
 from kessen.rulesets.armies_clash.rules.commanders import COMMAND_DC, CommanderCheckQuestion, commander_check, commander_faces
 from kessen.rulesets.armies_clash.rules.morale import MORALE_DC, MoraleQuestion, morale, morale_bonus, morale_faces
-from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, save, save_faces
+from kessen.rulesets.armies_clash.referee.machine import ROUT
+from kessen.rulesets.armies_clash.rules.d20 import success_chance, success_faces
+from kessen.rulesets.armies_clash.rules.dying import DeathSavesQuestion, death_faces, death_saves
+from kessen.rulesets.armies_clash.rules.ending import rout_faces
+from kessen.rulesets.armies_clash.rules.spells import SaveQuestion, SpellEffect, automatic_damage, automatic_damage_faces, doublings, halvings, save, save_faces
 from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals, Roll, attack_faces, attack_totals, roll_dist, roll_setting
 from kessen.rulesets.armies_clash.rules.d20 import attack_result
+from kessen.rulesets.armies_clash.rules.damage import scaled_damage
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
 from kessen.sim.play import play_battle
 
@@ -171,3 +177,78 @@ def test_AC_battle_checks_carry_d20s_that_make_their_results() -> None:
             assert passed == (c.result == "success")
         else:
             assert passed == c.success
+
+
+# --- stealth, death saves, rout rolls and automatic damage (issue 24 §3) ---------------------------------------------
+
+
+@pytest.mark.parametrize(("bonus", "dc"), [(3, 14), (-1, 20), (12, 10)])
+def test_AC_HIDE_1_stealth_d20_keeps_the_check_odds_exactly(bonus: int, dc: int) -> None:
+    """A Stealth check's d20, drawn after whether it hid, is every d20 rolled: d20 + bonus ≥ the highest passive
+    Perception hides (AC-HIDE-1, no natural 1 or 20, AC-D20-3)."""
+    drawn = faces_dist(lambda draw: (
+        (o := draw(success_chance(bonus=bonus, target=dc).map(Rolled))).value, success_faces(bonus, dc, o, draw).d20
+    ))
+    assert drawn == Dist.from_probabilities({(n + bonus >= dc, (n,)): Fraction(1, 20) for n in range(1, 21)})
+
+
+@pytest.mark.parametrize(("successes", "failures"), [(0, 0), (2, 1), (1, 2)])
+def test_AC_END_4_death_save_d20s_keep_the_death_saves_odds_exactly(successes: int, failures: int) -> None:
+    """The d20s behind a fate and a count of rolls are every sequence of death saves rolled until it is settled: 20
+    revives, 10–19 a success, 2–9 a failure, 1 two failures; three of either settle it."""
+    question = DeathSavesQuestion(successes, failures)
+    drawn = faces_dist(lambda draw: ((o := draw(death_saves(question))).result, o.rolls, death_faces(question, o, draw)))
+    found: dict[Any, Fraction] = {}
+
+    def roll(s: int, f: int, faces: tuple[int, ...]) -> None:
+        for n in range(1, 21):
+            rolled = (*faces, n)
+            ns, nf = s + (10 <= n < 20), f + (n < 10) + (n == 1)
+            fate = "revived" if n == 20 else "stable" if ns >= 3 else "dead" if nf >= 3 else None
+            if fate is None:
+                roll(ns, nf, rolled)
+            else:
+                key = (fate, len(rolled), rolled)
+                found[key] = found.get(key, Fraction(0)) + Fraction(1, 20 ** len(rolled))
+
+    roll(successes, failures, ())
+    assert drawn == Dist.from_probabilities(found)
+
+
+def test_AC_WIN_2_rout_d20_eliminates_on_10_or_more() -> None:
+    drawn = faces_dist(lambda draw: ((o := draw(ROUT)).value, rout_faces(o, draw)))
+    assert drawn == Dist.from_probabilities({(n >= 10, (n,)): Fraction(1, 20) for n in range(1, 21)})
+
+
+@pytest.mark.parametrize(("damage", "partial"), [("2d6", True), ("1d10+1d4+2", False), ("1d4-2", False)])
+def test_AC_AOE_9_automatic_damage_dice_keep_the_damage_odds_exactly(damage: str, partial: bool) -> None:
+    """An automatic effect's damage dice, drawn after its damage (doubled and halved per AC-AOE-9, never below 0),
+    are every die rolled (AC-AOE-9, AC-PROC-DICE)."""
+    effect = SpellEffect(damage=parse_dice(damage), partial_coverage=partial)
+    expr = parse_dice(damage)
+    drawn = faces_dist(lambda draw: (
+        (o := draw(automatic_damage(effect).map(Rolled))).value, automatic_damage_faces(effect, o, draw).dice
+    ))
+    sides = [s for s, count in expr.dice for _ in range(count)]
+    up, down = doublings(effect, failed_save=False), halvings(effect, saved=False)  # a stand's area spell doubles, cover halves
+    found: dict[Any, Fraction] = {}
+    for faces in itertools.product(*(range(1, s + 1) for s in sides)):
+        raw = max(0, sum(faces) + expr.modifier)
+        key = (scaled_damage(raw, doublings=up, halvings=down, resistance=effect.resistance), faces)
+        found[key] = found.get(key, Fraction(0)) + Fraction(1, len(list(itertools.product(*(range(1, s + 1) for s in sides)))))
+    assert drawn == Dist.from_probabilities(found)
+
+
+def test_AC_HIDE_AC_END_4_AC_WIN_2_AC_AOE_9_narration_shows_the_dice_in_english_and_japanese() -> None:
+    hid = ev.Hid(piece="scout-1", hidden=True, d20=(14,), mode="normal", bonus=5, dc=13)
+    assert text.narrate(hid, "en") == "scout-1 hides. (d20 14 +5 = 19 vs DC 13)"
+    assert text.narrate(hid, "ja").endswith("（d20 14 +5 = 19 対 DC 13）")
+    dying = ev.DeathSaves(piece="hero", result="stable", rolls=3, faces=(12, 4, 15))
+    assert text.narrate(dying, "en").endswith("after 3 rolls. (d20 12 4 15)")
+    assert text.narrate(dying, "ja").endswith("（d20 12 4 15）")
+    rout = ev.RoutRolled(unit="goblins", eliminated=True, die=13)
+    assert text.narrate(rout, "en") == "goblins breaks in the rout and flees the field. (d20 13 vs 10+)"
+    assert text.narrate(rout, "ja").endswith("（d20 13（10+で敗走））")
+    burnt = ev.SpellResult(caster="mage", spell="fire", target="orc-1", result="hit", damage=4, damage_dice=(3, 6), damage_modifier=-1)
+    assert text.narrate(burnt, "en").endswith("4 damage. (damage dice 3 6 −1 = 8)")
+    assert text.narrate(burnt, "ja").endswith("（ダメージダイス 3 6 −1 = 8）")

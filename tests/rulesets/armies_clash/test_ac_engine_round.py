@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from armies_clash_engine_helpers import choose, roll, scenario, start, unit, with_stand
 
-from kessen.core.engine import Chance, Decision, Terminal
+from kessen.core.engine import Chance, Decision, Rolled, Terminal
 from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.damage import deal
@@ -117,8 +117,8 @@ def test_ac_win_1_ac_win_2_sb_32_battle_end() -> None:
     base = start(s)
     decisive = g.MACHINE.settle(replace(base, vp=(12, 9), turn=None, pending=(Judge(),)), [])
     n = g.MACHINE.node(decisive)
-    assert isinstance(n, Chance) and n.kind == "rout" and n.dist.probability(True) == rout_chance()
-    done = roll(decisive, True)
+    assert isinstance(n, Chance) and n.kind == "rout" and n.dist.probability(Rolled(True)) == rout_chance()
+    done = roll(decisive, Rolled(True))
     assert isinstance(g.MACHINE.node(done), Terminal) and done.unit("v").eliminated and done.vp == (12, 9)  # AC-WIN-3: no VP
     tactical = g.MACHINE.settle(replace(base, vp=(12, 10), turn=None, pending=(Judge(),)), [])
     assert isinstance(g.MACHINE.node(tactical), Terminal) and tactical.result == "tactical"

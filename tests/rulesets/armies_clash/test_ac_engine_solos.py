@@ -8,7 +8,7 @@ from typing import Any
 
 from armies_clash_engine_helpers import choose, creature, roll, scenario, start, unit, with_unit
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Rolled
 from kessen.rulesets.armies_clash.referee import machine as g
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_options, attack_targets
 from kessen.rulesets.armies_clash.referee.morale import morale_steps
@@ -311,5 +311,5 @@ def test_ac_act_3_joined_solo_dash_or_hide_after_leaving() -> None:
     hid = choose(hid, Declare("hide"))
     n = g.MACHINE.node(hid)
     assert isinstance(n, Chance) and n.kind == "stealth"
-    hid = roll(hid, True)
+    hid = roll(hid, Rolled(True))
     assert hid.solo("hero").hidden

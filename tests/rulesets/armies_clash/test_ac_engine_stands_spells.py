@@ -12,7 +12,7 @@ import pytest
 from armies_clash_engine_helpers import HOB, OGRE, at_piece, choose, creature, roll, scenario, start, unit, with_stand
 
 from kessen.core.decisions import FirstOptionDecider
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Rolled
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.rulesets.armies_clash import RULESET
@@ -128,8 +128,8 @@ def test_ac_skirm_3_skirmishers_may_hide_regiments_may_not() -> None:
     state = choose(state, Stay())
     n = g.MACHINE.node(state)
     assert isinstance(n, Chance) and n.kind == "stealth"
-    assert n.dist.probability(True) == Fraction(12, 20)  # d20 + 1 ≥ 10: 9..20
-    assert roll(state, True).stand("s1").hidden
+    assert n.dist.probability(Rolled(True)) == Fraction(12, 20)  # d20 + 1 ≥ 10: 9..20
+    assert roll(state, Rolled(True)).stand("s1").hidden
 
 
 # --- forced movement -------------------------------------------------------------------------------------------------

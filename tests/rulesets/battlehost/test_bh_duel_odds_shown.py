@@ -3,11 +3,13 @@ the chooser's exact chance to win the duel (BH-DUEL-1..9), labelled in English a
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
 from kessen.cli.person import odds_text
 from kessen.match import Match, PendingDecision
+from kessen.rulesets import get_ruleset
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.rules.duel import Duel, Duellist, duel
 
@@ -44,3 +46,40 @@ def test_BH_DUEL_a_charge_and_a_fight_to_resolve_show_the_duel_won_exactly() -> 
         assert o.odds == {"duel": _duel_chance(match, o.choice.fight.good, o.choice.fight.evil, d.player)}
     assert odds_text("battlehost", "en", {"duel": Fraction(61, 100)}) == "the duel won (before Might) 61.0% (61/100)"
     assert odds_text("battlehost", "ja", {"duel": Fraction(1, 2)}) == "デュエルに勝つ（マイト使用前） 50.0% (1/2)"
+
+
+def _same_numbers(ruleset: str, calculator: tuple[str, dict], odds: dict[str, Fraction], player: str) -> None:
+    """The procedure and input an option's calculator link opens give the odds shown beside the option."""
+    procedure, body = calculator
+    asked = get_ruleset(ruleset).procedure(procedure)
+    dist = asked.dist(asked.input_model.model_validate_json(json.dumps(body)))
+    if procedure == "duel":
+        assert odds == {"duel": dist.probability(lambda o: o.winner == player)}
+    elif procedure == "shoot":
+        assert odds == {"hit": dist.probability(lambda o: o.hit), "wound": dist.probability(lambda o: o.wounded), "slay": dist.probability(lambda o: o.slain)}
+    else:
+        assert procedure == "strikes"
+        mean = sum((p * o.wounds for o, p in dist.probabilities().items()), Fraction(0))
+        assert odds == {"expected_wounds": mean, "slay": dist.probability(lambda o: o.slain)}
+
+
+def test_BH_PROC_2_3_4_each_option_with_odds_opens_the_calculator_on_the_same_numbers() -> None:
+    """Charges and fights (BH-PROC-4), shots (BH-PROC-2) and strikes (BH-PROC-3): the option's calculator input,
+    asked of its procedure as the odds API asks it, gives exactly the numbers shown beside the option; a Might
+    spent (its chance after Might, asked of no procedure alone) opens none."""
+    match = Match.open(ROOT / "examples" / "battlehost" / "line-fight.toml", seed=2, people=("good", "evil"))
+    seen: set[str] = set()
+    for _ in range(3000):
+        match.run()
+        d = match.decision
+        if d is None:
+            break
+        for o in d.options:
+            if o.odds and "win_duel" not in o.odds:
+                assert o.calculator is not None
+                _same_numbers("battlehost", o.calculator, dict(o.odds), d.player)
+                seen.add(o.calculator[0])
+            elif o.odds:
+                assert o.calculator is None
+        match.choose(d.options[0] if d.kind == "move" else d.options[-1])
+    assert seen == {"duel", "shoot", "strikes"}

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_li_engine_support import GAME, det, drive, m, node, of, outcome_where, state_of
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Rolled
 from kessen.core.errors import IllegalChoice
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
@@ -32,8 +32,8 @@ def _hit_by_hit(wounded: bool) -> LiState:
     state, _ = drive(state, until=lambda s, n, e: isinstance(n, Decision) and n.kind == "allocation")
     state, _ = apply_checked(GAME, state, HitByHit())
     n = node(state)
-    assert isinstance(n, Chance) and n.kind == "hit rolls" and n.dist.probability(lambda h: h == 2) == F(3, 8)
-    return apply_checked(GAME, state, 2)[0]
+    assert isinstance(n, Chance) and n.kind == "hit rolls" and n.dist.probability(lambda h: h.value == 2) == F(3, 8)
+    return apply_checked(GAME, state, Rolled(2))[0]
 
 
 def test_li_alloc_1_li_alloc_3_hits_one_at_a_time_a_wounded_model_first() -> None:

@@ -143,6 +143,10 @@ class SpellResult(Event):
     result: str
     damage: int
     d20: tuple[int, ...] = dice_field()
+    # An automatic effect's damage dice and the constant added to them, before doubling, halving and resistance
+    # (AC-AOE-9, AC-PROC-DICE).
+    damage_dice: tuple[int, ...] = dice_field()
+    damage_modifier: int = dice_field(0)
     mode: str = dice_field("")
     bonus: int = dice_field(0)
     dc: int = dice_field(0)
@@ -191,6 +195,11 @@ class Hid(Event):
     type: ClassVar[str] = "hid"
     piece: str
     hidden: bool
+    # The Stealth check's d20, bonus and DC, the highest passive Perception (AC-HIDE-1).
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -273,6 +282,8 @@ class DeathSaves(Event):
     piece: str
     result: str
     rolls: int
+    faces: tuple[int, ...] = dice_field()
+    """Each death save's d20, in order (AC-END-4)."""
 
 
 @record
@@ -330,6 +341,8 @@ class RoutRolled(Event):
     type: ClassVar[str] = "rout_roll"
     unit: str
     eliminated: bool
+    die: int = dice_field(0)
+    """The d20 rolled: 10 or more eliminates the unit (AC-WIN-2)."""
 
 
 @record

@@ -17,7 +17,7 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.events import Event
-from kessen.i18n import catalogue, option_text, option_word
+from kessen.i18n import catalogue, faces_text, option_text, option_word, signed
 from kessen.rulesets.armies_clash.referee.attack import attack_odds
 from kessen.rulesets.armies_clash.referee.options import (
     Activate,
@@ -239,9 +239,18 @@ def narrate(event: Event, lang: str) -> str:
     line = _line(lang, "events", key, fields, words=words)
     if event.type == "attacked" and fields["results"]:
         return f"{line} {_attack_dice(lang, fields)}"
+    said: dict[str, str] = catalogue(RULESET_ID, lang)["dice"]
     if fields.get("d20"):
-        said: dict[str, str] = catalogue(RULESET_ID, lang)["dice"]
         return f"{line} {said['brackets'].format(_check_dice(said, fields))}"
+    if fields.get("damage_dice"):  # an automatic effect's damage (AC-AOE-9)
+        dice = tuple(fields["damage_dice"])
+        total = max(0, sum(dice) + fields["damage_modifier"])
+        shown = said["damage_dice"].format(dice=faces_text(dice), modifier=signed(fields["damage_modifier"]), total=total)
+        return f"{line} {said['brackets'].format(' '.join(shown.split()))}"
+    if fields.get("faces"):  # death saves (AC-END-4)
+        return f"{line} {said['brackets'].format(said['death_saves'].format(dice=faces_text(tuple(fields['faces']))))}"
+    if fields.get("die"):  # a rout roll (AC-WIN-2)
+        return f"{line} {said['brackets'].format(said['rout'].format(die=fields['die']))}"
     return line
 
 

@@ -153,6 +153,11 @@ class MoraleChecked(Event):
     detachment: str
     trigger: str
     result: str
+    # The dice of a rolled check (none when settled without dice or drawn without them): its D6, the lower kept of
+    # two, what is added to it and the Morale it must reach (LI-MORALE-3, LI-MORALE-4).
+    dice: tuple[int, ...] = dice_field()
+    modifier: int = dice_field(0)
+    morale: int = dice_field(0)
 
 
 @record
@@ -175,6 +180,12 @@ class FightRolled(Event):
     attacker_dice: int
     defender_dice: int
     winner: str
+    # The dice (none when drawn without them): each model's D6 and what it adds to them, CAF, modifiers and +1 for a
+    # charge (LI-FIGHT-2..4).
+    attacker_faces: tuple[int, ...] = dice_field()
+    defender_faces: tuple[int, ...] = dice_field()
+    attacker_bonus: int = dice_field(0)
+    defender_bonus: int = dice_field(0)
 
 
 @record
@@ -200,6 +211,10 @@ class WithdrawalMove(Event):
     y: float
     through: str
     wounds_lost: int
+    # The save dice for the enemy Detachments moved through, in order (none where a roll passed automatically, or
+    # drawn without them), and the score each needed (LI-WD-4, LI-WD-5).
+    save_dice: tuple[int, ...] = dice_field()
+    save_needed: int = dice_field(0)
 
 
 @record

@@ -36,7 +36,8 @@ def narrate(event: Event, lang: str) -> str:
 
 
 def _dice(event: Event, said: dict[str, str]) -> str:
-    """The natural hit dice and each hit's save on the model it went to (LI-HIT-1, LI-SAVE-3, §5.1 R); empty when the
+    """The natural hit dice and each hit's save on the model it went to (LI-HIT-1, LI-SAVE-3, §5.1 R), a fight's
+    dice (LI-FIGHT-2), a Morale check's (LI-MORALE-3) and a withdrawing model's saves (LI-WD-4); empty when the
     event was drawn without its dice."""
     fields = event.fields()
     parts: list[str] = []
@@ -51,6 +52,22 @@ def _dice(event: Event, said: dict[str, str]) -> str:
             parts.append(said["saves"].format(saves=said["list"].join(saves)))
     elif event.type == "hit_allocated" and fields["save_die"]:
         parts.append(said["save_die"].format(face=fields["save_die"], needed=fields["save_needed"]))
+    elif event.type == "fight" and fields["attacker_faces"]:
+        parts.extend(
+            said["fight"].format(model=model, dice=i18n.faces_text(tuple(faces)), bonus=f"{bonus:+d}", total=sum(faces) + bonus)
+            for model, faces, bonus in (
+                (fields["attacker"], fields["attacker_faces"], fields["attacker_bonus"]),
+                (fields["defender"], fields["defender_faces"], fields["defender_bonus"]),
+            )
+        )
+    elif event.type == "morale_check" and fields["dice"]:
+        dice = tuple(fields["dice"])
+        parts.append(said["morale"].format(
+            dice=i18n.faces_text(dice) + (said["lower_kept"] if len(dice) > 1 else ""), modifier=f"{fields['modifier']:+d}",
+            total=min(dice) + fields["modifier"], morale=fields["morale"],
+        ))
+    elif event.type == "withdrawal_move" and fields["save_dice"]:
+        parts.append(said["withdrawal_saves"].format(dice=i18n.faces_text(tuple(fields["save_dice"])), needed=fields["save_needed"]))
     return said["brackets"].format(said["separator"].join(parts)) if parts else ""
 
 

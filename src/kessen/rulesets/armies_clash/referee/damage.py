@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kessen.core.engine import Rolled
 from kessen.core.events import Event
 from kessen.core.records import equal
 from kessen.rulesets.armies_clash import events as ev
@@ -14,7 +15,7 @@ from kessen.rulesets.armies_clash.referee.state import AcState, Stand, push, rep
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, ChooseOverflow, ForcedMove, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
 from kessen.rulesets.armies_clash.rules.d20 import check_told
-from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
+from kessen.rulesets.armies_clash.rules.damage import Condition, DamageShown, SoloHits, take_damage
 from kessen.rulesets.armies_clash.rules.grid import adjacent
 from kessen.rulesets.armies_clash.rules.spells import SaveOutcome
 
@@ -44,9 +45,14 @@ def save_result(state: AcState, step: SaveRoll, outcome: SaveOutcome, out: list[
     return deal(state, step.target, step.kind, outcome.damage, step.side, out)
 
 
-def auto_result(state: AcState, step: AutoDamage, damage: int, out: list[Event]) -> AcState:
-    """An automatic spell's damage, one instance (AC-AOE-9)."""
-    out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result="hit", damage=damage))
+def auto_result(state: AcState, step: AutoDamage, rolled: Rolled, out: list[Event]) -> AcState:
+    """An automatic spell's damage, one instance (AC-AOE-9), with its damage dice when drawn."""
+    damage: int = rolled.value
+    shown: DamageShown = rolled.dice or DamageShown((), 0)
+    out.append(ev.SpellResult(
+        caster=step.caster, spell=step.spell, target=step.target, result="hit", damage=damage,
+        damage_dice=shown.dice, damage_modifier=shown.modifier,
+    ))
     return deal(state, step.target, step.kind, damage, step.side, out)
 
 

@@ -25,7 +25,7 @@ def death_question(state: AcState, step: DeathRoll) -> DeathSavesQuestion:
 def death_result(state: AcState, ident: str, outcome: DeathSavesOutcome, out: list[Event]) -> AcState:
     """End-of-round death saves: dead, stable (unconscious at 0 HP) or revived with 1 HP (AC-END-4)."""
     solo = state.solo_named(ident)
-    out.append(ev.DeathSaves(piece=ident, result=outcome.result, rolls=outcome.rolls))
+    out.append(ev.DeathSaves(piece=ident, result=outcome.result, rolls=outcome.rolls, faces=outcome.dice))
     if outcome.result == "dead":
         return replace_solo(state, replace(solo, status="dead"))
     if outcome.result == "revived":

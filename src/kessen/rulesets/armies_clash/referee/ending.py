@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from kessen.core.engine import Rolled
 from kessen.core.events import Event
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.objectives import eliminate_unit
@@ -42,9 +43,10 @@ def judge(state: AcState, out: list[Event]) -> AcState:
     return finish(state, out)
 
 
-def rout_result(state: AcState, step: RoutRoll, eliminated: bool, out: list[Event]) -> AcState:
+def rout_result(state: AcState, step: RoutRoll, rolled: Rolled, out: list[Event]) -> AcState:
     """A losing unit that fails its roll flees the field, eliminated without VP (AC-WIN-2, AC-WIN-3)."""
-    out.append(ev.RoutRolled(unit=step.unit, eliminated=eliminated))
+    eliminated = bool(rolled.value)
+    out.append(ev.RoutRolled(unit=step.unit, eliminated=eliminated, die=rolled.dice[0] if rolled.dice else 0))
     if eliminated:
         unit = state.unit(step.unit)
         gone = state.unit_stands(unit.id)

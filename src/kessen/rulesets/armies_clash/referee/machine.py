@@ -42,7 +42,7 @@ import itertools
 from functools import partial
 from typing import Any
 
-from kessen.core.engine import Chance, Decision, Terminal
+from kessen.core.engine import Chance, Decision, Rolled, Terminal
 from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.core.steps import StepMachine, StepRule
@@ -110,12 +110,12 @@ from kessen.rulesets.armies_clash.referee.steps import (
     ask,
 )
 from kessen.rulesets.armies_clash.rules.commanders import commander_check, commander_faces
-from kessen.rulesets.armies_clash.rules.d20 import success_chance
-from kessen.rulesets.armies_clash.rules.dying import death_saves
-from kessen.rulesets.armies_clash.rules.ending import rout_chance
+from kessen.rulesets.armies_clash.rules.d20 import success_chance, success_faces
+from kessen.rulesets.armies_clash.rules.dying import death_faces, death_saves
+from kessen.rulesets.armies_clash.rules.ending import rout_chance, rout_faces
 from kessen.rulesets.armies_clash.rules.morale import morale as morale_check
 from kessen.rulesets.armies_clash.rules.morale import morale_faces
-from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save, save_faces
+from kessen.rulesets.armies_clash.rules.spells import automatic_damage, automatic_damage_faces, save, save_faces
 
 AUTOMATIC = ("dash", "retreat", "configure", "none", "join")
 """Actions whose part a piece plays with no further choice once it has moved (it may move on afterwards)."""
@@ -251,6 +251,10 @@ def _custom_node(state: AcState, step: AwardCustom) -> Decision:
     return ask(other(scorer), "custom_objective", (Award(False), Award(True)), actor="")
 
 
+ROUT: Dist[Rolled] = Dist.bernoulli(rout_chance()).map(Rolled)
+"""A rout roll: whether the unit is eliminated (AC-WIN-2)."""
+
+
 def _chance(kind: str, dist: Any, faces: Any = None) -> Any:
     """The node of a roll: *dist* of the state and the step; with *faces*, ``faces(state, step)`` draws the dice
     behind the outcome drawn (:attr:`Chance.dice`)."""
@@ -299,13 +303,23 @@ RULES: dict[type, StepRule[AcState, Any]] = {
     ),
     AttackRoll: StepRule(damage.attack_result, attack_node),
     SaveRoll: StepRule(damage.save_result, _chance("save", lambda s, step: save(step.question), lambda s, step: partial(save_faces, step.question))),
-    AutoDamage: StepRule(damage.auto_result, _chance("damage", lambda s, step: automatic_damage(step.effect))),
+    AutoDamage: StepRule(
+        damage.auto_result,
+        _chance("damage", lambda s, step: automatic_damage(step.effect).map(Rolled), lambda s, step: partial(automatic_damage_faces, step.effect)),
+    ),
     StealthRoll: StepRule(
-        special_actions.stealth_result, _chance("stealth", lambda s, step: success_chance(bonus=step.bonus, target=step.dc))
+        special_actions.stealth_result,
+        _chance(
+            "stealth", lambda s, step: success_chance(bonus=step.bonus, target=step.dc).map(Rolled),
+            lambda s, step: partial(success_faces, step.bonus, step.dc),
+        ),
     ),
     DeathRoll: StepRule(
         lambda s, step, c, out: dying.death_result(s, step.solo, c, out),
-        _chance("death saves", lambda s, step: death_saves(dying.death_question(s, step))),
+        _chance(
+            "death saves", lambda s, step: death_saves(dying.death_question(s, step)),
+            lambda s, step: partial(death_faces, dying.death_question(s, step)),
+        ),
     ),
     MoraleRoll: StepRule(
         morale.morale_result,
@@ -314,7 +328,7 @@ RULES: dict[type, StepRule[AcState, Any]] = {
             lambda s, step: partial(morale_faces, morale.morale_question(s, step.unit)),
         ),
     ),
-    RoutRoll: StepRule(ending.rout_result, _chance("rout", lambda s, step: Dist.bernoulli(rout_chance()))),
+    RoutRoll: StepRule(ending.rout_result, _chance("rout", lambda s, step: ROUT, lambda s, step: rout_faces)),
     # choices the rules leave to a general
     MoreTargets: StepRule(_more_targets, _more_targets_node),
     ChooseOverflow: StepRule(

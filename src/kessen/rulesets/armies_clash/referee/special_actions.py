@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kessen.rulesets.armies_clash.rules.d20 import check_told
+from kessen.core.engine import Rolled
 from kessen.core.events import Event
 from kessen.core.records import equal
 from kessen.rulesets.armies_clash import events as ev
@@ -52,9 +54,10 @@ def hide(state: AcState, turn: Turn) -> AcState:
     return push(state, StealthRoll(piece, stats(state, piece).skill("stealth"), dc))
 
 
-def stealth_result(state: AcState, step: StealthRoll, hidden: bool, out: list[Event]) -> AcState:
+def stealth_result(state: AcState, step: StealthRoll, rolled: Rolled, out: list[Event]) -> AcState:
     """A successful Stealth check hides the piece (AC-HIDE-1)."""
-    out.append(ev.Hid(piece=step.piece, hidden=hidden))
+    hidden = bool(rolled.value)
+    out.append(ev.Hid(piece=step.piece, hidden=hidden, **check_told(rolled.dice)))
     stand = state.stand(step.piece)
     if stand is not None:
         return replace_stand(state, replace(stand, hidden=hidden))

@@ -6,6 +6,7 @@ import functools
 from collections.abc import Callable
 from typing import Literal, TypedDict
 
+from kessen.core.engine import Rolled
 from kessen.core.records import record
 from kessen.dice import Dist, d
 from kessen.dice.faces import Draw, uniform_face, weighted
@@ -122,3 +123,9 @@ def check_faces(draw: Draw, *, bonus: int, target: int, mode: RollMode, success:
     exactly the odds of rolling them (AC-D20-1..3)."""
     faces = d20_faces(draw, mode, lambda n: succeeds(n, bonus=bonus, target=target) == success)
     return CheckShown(faces, mode, bonus, target)
+
+
+def success_faces(bonus: int, target: int, outcome: Rolled, draw: Draw) -> CheckShown:
+    """The d20 behind a plain check (no advantage) whose success is *outcome*'s value: with
+    :func:`success_chance`'s result, exactly the odds of rolling it (AC-D20-1, AC-HIDE-1)."""
+    return check_faces(draw, bonus=bonus, target=target, mode="normal", success=bool(outcome.value))

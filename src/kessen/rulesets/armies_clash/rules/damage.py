@@ -19,11 +19,12 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple
 
 from kessen.core.records import record
 from kessen.dice import Dist
+from kessen.dice.faces import Draw, sum_faces, sum_ways, weighted
 from kessen.rulesets.armies_clash.rules import tables
 from kessen.rulesets.armies_clash.rules.d20 import AttackResult
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
@@ -85,6 +86,26 @@ def damage_roll(expression: DiceExpression, *, critical: bool = False) -> Dist[i
         if weight:
             floored[max(0, dice + expression.modifier)] += weight
     return Dist(floored)
+
+
+@record
+class DamageShown:
+    """A damage roll as the table sees it: every die rolled, in the order of the expression's terms, and the
+    constant added (AC-PROC-DICE)."""
+
+    dice: tuple[int, ...]
+    modifier: int
+
+
+def damage_faces(draw: Draw, expression: DiceExpression, raw: Callable[[int], bool], *, critical: bool = False) -> DamageShown:
+    """The dice of one damage roll whose value (dice plus constants, never below 0) passes *raw*: the dice's sum
+    weighted by the rolls that make it, then the dice given their sum, every such roll equally likely
+    (AC-PROC-DICE, AC-D20-4: a critical hit rolls each term's dice twice over)."""
+    sides = tuple(s for s, count in expression.dice for _ in range((2 if critical else 1) * count))
+    total = int(weighted(draw, {
+        t: sum_ways(sides, t) for t in range(len(sides), sum(sides) + 1) if raw(max(0, t + expression.modifier))
+    }))
+    return DamageShown(sum_faces(draw, sides=sides, total=total), expression.modifier)
 
 
 def apply_resistance(damage: int, resistance: Resistance) -> int:

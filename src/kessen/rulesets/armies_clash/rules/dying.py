@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw, weighted
 
 Fate = Literal["dead", "stable", "revived", "dying"]
 
@@ -23,10 +26,12 @@ class DeathSavesQuestion:
 
 @record
 class DeathSavesOutcome:
-    """How a dying PC solo's death saves ended, and after how many rolls (§6.10)."""
+    """How a dying PC solo's death saves ended, and after how many rolls (§6.10); in a battle, *dice* are the d20s
+    rolled (:func:`death_faces`)."""
 
     result: Fate
     rolls: int
+    dice: tuple[int, ...] = dice_field()
 
 
 @record
@@ -74,3 +79,23 @@ def _next(state: tuple[Tally, int]) -> Dist[tuple[Tally, int]]:
 
 def _settled(tally: Tally, rolls: int) -> tuple[Tally, int]:
     return (Tally(0, 0, tally.fate), rolls) if tally.fate != "dying" else (tally, rolls)
+
+
+@lru_cache(maxsize=1024)
+def _ways(tally: Tally, left: int, fate: Fate) -> int:
+    """How many of the 20**left rolls of *left* more death saves from *tally* settle at *fate* on the last of them."""
+    if tally.fate != "dying" or left == 0:
+        return int(left == 0 and tally.fate == fate)
+    return sum(_ways(death_save(tally, n), left - 1, fate) for n in range(1, 21))
+
+
+def death_faces(situation: DeathSavesQuestion, outcome: DeathSavesOutcome, draw: Draw) -> tuple[int, ...]:
+    """The d20s behind *outcome*, one by one, each face weighted by the rolls after it that still settle the same
+    fate after as many rolls; with :func:`death_saves`' result, exactly the odds of rolling them (AC-END-4)."""
+    tally = Tally(situation.successes, situation.failures)
+    faces: list[int] = []
+    for left in range(outcome.rolls - 1, -1, -1):
+        face = int(weighted(draw, {n: _ways(death_save(tally, n), left, outcome.result) for n in range(1, 21)}))
+        faces.append(face)
+        tally = death_save(tally, face)
+    return tuple(faces)

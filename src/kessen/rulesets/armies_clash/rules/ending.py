@@ -5,7 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
+from kessen.core.engine import Rolled
 from kessen.core.records import record
+from kessen.dice.faces import Draw, uniform_face
 from kessen.dice import Dist, binomial, d
 
 BattleResult = Literal["continue", "decisive", "tactical", "draw"]
@@ -51,6 +53,11 @@ def judgement(*, vp_a: int, vp_b: int) -> tuple[BattleResult, Winner]:
         return "draw", "none"
     winner: Winner = "a" if vp_a > vp_b else "b"
     return ("decisive" if abs(vp_a - vp_b) >= DECISIVE_LEAD else "tactical"), winner
+
+
+def rout_faces(outcome: Rolled, draw: Draw) -> tuple[int, ...]:
+    """The d20 behind a rout roll known to have eliminated the unit (10 or more) or not (AC-WIN-2)."""
+    return (uniform_face(draw, (n for n in range(1, 21) if (n >= ROUT_ROLL) == outcome.value)),)
 
 
 def rout_chance() -> Fraction:

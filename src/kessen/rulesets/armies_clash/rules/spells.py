@@ -12,12 +12,12 @@ import functools
 from dataclasses import field
 from typing import Literal
 
-from kessen.core.engine import dice_field
+from kessen.core.engine import Rolled, dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.faces import Draw
 from kessen.rulesets.armies_clash.rules.d20 import CheckShown, RollMode, check_faces, d20, roll_mode, succeeds
-from kessen.rulesets.armies_clash.rules.damage import Resistance, damage_roll, scaled_damage
+from kessen.rulesets.armies_clash.rules.damage import DamageShown, Resistance, damage_faces, damage_roll, scaled_damage
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 from kessen.rulesets.armies_clash.profiles import Ability
 
@@ -164,6 +164,16 @@ def automatic_damage(effect: SpellEffect) -> Dist[int]:
     assert effect.damage is not None, "an effect without damage is not rolled"
     up, down = doublings(effect, failed_save=False), halvings(effect, saved=False)
     return damage_roll(effect.damage).map(lambda raw: scaled_damage(raw, doublings=up, halvings=down, resistance=effect.resistance))
+
+
+def automatic_damage_faces(effect: SpellEffect, outcome: Rolled, draw: Draw) -> DamageShown:
+    """The damage dice behind an automatic effect's damage (*outcome*'s value, after doubling, halving and
+    resistance): with :func:`automatic_damage`'s result, exactly the odds of rolling them (AC-AOE-9, AC-PROC-DICE)."""
+    assert effect.damage is not None, "an effect without damage is not rolled"
+    up, down = doublings(effect, failed_save=False), halvings(effect, saved=False)
+    return damage_faces(
+        draw, effect.damage, lambda raw: scaled_damage(raw, doublings=up, halvings=down, resistance=effect.resistance) == outcome.value
+    )
 
 
 def spell_uses_left(used: tuple[tuple[str, int], ...], spell: str, uses: int | None) -> bool:

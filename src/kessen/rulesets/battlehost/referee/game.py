@@ -12,6 +12,8 @@ from kessen.rulesets.battlehost.referee import notation, odds
 from kessen.rulesets.battlehost.referee.machine import MACHINE
 from kessen.rulesets.battlehost.referee.moves import new_since_v1
 from kessen.rulesets.battlehost.referee.setup import initial_state
+from kessen.rulesets import odds_input_of
+from kessen.rulesets.battlehost.procedures import PROCEDURES
 from kessen.rulesets.battlehost.referee.state import BhState
 from kessen.rulesets.battlehost.rules.sides import SIDES
 from kessen.rulesets.battlehost.scenario import Scenario, load_scenario, swap_deployment
@@ -20,7 +22,7 @@ from kessen.rulesets.battlehost.scenario import Scenario, load_scenario, swap_de
 GAME: StepGame[BhState, Scenario] = StepGame(
     "battlehost", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=BattlehostAI,
     notation=lambda state, decision, choice: notation.decision_notation(decision, choice), parse=notation.parse,
-    odds=odds.odds,
+    odds=odds.odds, odds_input=lambda state, decision, choice: odds_input_of(PROCEDURES, odds.odds_question(state, decision, choice)),
     describe=text.describe, prompt=lambda state, decision, lang: text.prompt(decision, lang), narrate=text.narrate,
     board=board_data, draw=draw, tactics=BattlehostTactics(),
 )

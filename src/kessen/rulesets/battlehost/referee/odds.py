@@ -37,12 +37,39 @@ def strike_odds(state: BhState, strike: op.StrikeAt) -> dict[str, Fraction]:
     return {"expected_wounds": mean, "slay": dist.probability(lambda o: o.slain)}
 
 
+def duel_question(state: BhState, good: tuple[str, ...], evil: tuple[str, ...]) -> Duel:
+    """The duel of a fight between these models, before Might and two-handed weapons (BH-DUEL-1..9, BH-PROC-4)."""
+    sides = [tuple(Duellist(m.fight, m.attacks) for m in living(state, ids)) for ids in (good, evil)]
+    return Duel(sides[0], sides[1])
+
+
 def duel_odds(state: BhState, good: tuple[str, ...], evil: tuple[str, ...], side: Side) -> dict[str, Fraction]:
     """The side's chance to win the duel of a fight between these models, from the duel rule, before Might and
     two-handed weapons (BH-DUEL-1..9, BH-PROC-4)."""
-    sides = [tuple(Duellist(m.fight, m.attacks) for m in living(state, ids)) for ids in (good, evil)]
-    dist = cached_dist(duel, Duel(sides[0], sides[1]))
+    dist = cached_dist(duel, duel_question(state, good, evil))
     return {"duel": dist.probability(lambda o: o.winner == side)}
+
+
+def _duellists(state: BhState, choice: Any) -> tuple[tuple[str, ...], tuple[str, ...], Side] | None:
+    """The models of the duel a fight's choice or a charge shows, good then evil, and the side that chooses."""
+    if isinstance(choice, op.ChooseFight):
+        return choice.fight.good, choice.fight.evil, side_named(state.get(choice.fight.good[0]).side)
+    if isinstance(choice, op.MoveTo) and choice.charge is not None:
+        side = state.get(choice.model).side
+        pair = (choice.model, choice.charge) if side == "good" else (choice.charge, choice.model)
+        return pair[:1], pair[1:], side
+    return None
+
+
+def odds_question(state: BhState, decision: Decision, choice: Any) -> tuple[str, Any] | None:
+    """The procedure and its rule's question whose odds :func:`odds` shows beside *choice*: a shot's ``shoot``, a
+    strike's ``strikes``, a fight's or a charge's ``duel``; None for Might, whose chance no procedure asks alone."""
+    if isinstance(choice, op.ShootAt):
+        return "shoot", referee_shooting.shot_input(state, choice)
+    if isinstance(choice, op.StrikeAt):
+        return "strikes", referee_strikes.aimed_strikes(state, referee_strikes.aimed(current_fight(state), choice.target))
+    duellists = _duellists(state, choice)
+    return None if duellists is None else ("duel", duel_question(state, *duellists[:2]))
 
 
 def odds(state: BhState, decision: Decision, choice: Any) -> dict[str, Fraction] | None:
@@ -51,12 +78,10 @@ def odds(state: BhState, decision: Decision, choice: Any) -> dict[str, Fraction]
         return shot_odds(state, choice)
     if isinstance(choice, op.StrikeAt):
         return strike_odds(state, choice)
-    if isinstance(choice, op.ChooseFight):
-        return duel_odds(state, choice.fight.good, choice.fight.evil, side_named(decision.player))
-    if isinstance(choice, op.MoveTo) and choice.charge is not None:
-        side = state.get(choice.model).side
-        pair = (choice.model, choice.charge) if side == "good" else (choice.charge, choice.model)
-        return duel_odds(state, pair[:1], pair[1:], side)
+    duellists = _duellists(state, choice)
+    if duellists is not None:
+        good, evil, side = duellists
+        return duel_odds(state, good, evil, side_named(decision.player) if isinstance(choice, op.ChooseFight) else side)
     if isinstance(choice, op.SpendMight):
         side = side_named(decision.player)
         return {"win_duel": referee_duel.chance_after_might(state, current_fight(state), side, choice.points)}

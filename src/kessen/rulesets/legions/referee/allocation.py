@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, Rolled
 from kessen.core.events import Event
 from kessen.core.records import evolve, record
 from kessen.dice import Dist
@@ -40,7 +40,7 @@ from kessen.rulesets.legions.referee.steps import (
     VolleyRoll,
     ask,
 )
-from kessen.rulesets.legions.rules.firing import HitsQuestion, ResolveHitsOutcome, resolve_faces
+from kessen.rulesets.legions.rules.firing import HitsQuestion, ResolveHitsOutcome, hit_roll_faces, resolve_faces
 from kessen.rulesets.legions.rules.hit_rolls import hit_pool
 from kessen.rulesets.legions.rules.saves import Attack
 
@@ -118,15 +118,17 @@ def hit_roll(state: LiState, step: HitRoll) -> Chance | None:
     question = volley_question(state, step.volley)
     if question is None:
         return None
-    return Chance(hit_pool(question.dice, to_hit=question.to_hit, modifier=question.modifier), "hit rolls")
+    pool = hit_pool(question.dice, to_hit=question.to_hit, modifier=question.modifier)
+    return Chance(pool.map(Rolled), "hit rolls", dice=partial(hit_roll_faces, question))
 
 
-def hits_rolled(state: LiState, step: HitRoll, hits: int | None, out: list[Event]) -> LiState:
-    if hits is None:
+def hits_rolled(state: LiState, step: HitRoll, rolled: Rolled | None, out: list[Event]) -> LiState:
+    if rolled is None:
         return state
+    hits: int = rolled.value
     question = volley_question(state, step.volley)
     assert question is not None
-    return push(state, AllocateHit(step.volley, hits, hits, question.modifier, volley_arc(question)))
+    return push(state, AllocateHit(step.volley, hits, hits, question.modifier, volley_arc(question), hit_dice=rolled.dice or ()))
 
 
 def allocation_decision(state: LiState, step: AllocateHit) -> Decision | None:
@@ -216,7 +218,7 @@ def _volley_told(state: LiState, a: AllocateHit, out: list[Event], saves: SavesT
     order at the end (those allocated one by one were told as each was)."""
     v = a.volley
     told_volley = told(state, v, v.firing_models * v.profile.dice, a.modifier, a.arc, a.hits, a.wounds, a.destroyed, a.shields_lost)
-    out.append(evolve(told_volley, **saves) if saves else told_volley)
+    out.append(evolve(told_volley, hit_dice=a.hit_dice, **(saves or SavesTold(save_models=(), save_dice=(), save_needed=(), save_results=()))))
     return state
 
 

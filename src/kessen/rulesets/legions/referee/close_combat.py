@@ -3,6 +3,8 @@ LI-RESULT); the pairing off is ``referee.pairing``."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
@@ -24,10 +26,12 @@ from kessen.rulesets.legions.referee.steps import (
 from kessen.rulesets.legions.rules.close_combat import (
     FightOutcome,
     FightQuestion,
+    FightShown,
     FightSide,
     Winner,
     combat_winner,
     fight_dice,
+    fight_faces,
 )
 from kessen.rulesets.legions.rules.pairing import Fight, default_pairing
 
@@ -90,7 +94,8 @@ def fight_roll(state: LiState, step: FightRoll) -> Chance | None:
     a, b = state.model(step.a), state.model(step.b)
     if not (a.alive and b.alive):
         return None  # LI-FIGHT-6: not fought, counts for nobody
-    return Chance(answer(fight_question(state, a, b)), "fight")
+    question = fight_question(state, a, b)
+    return Chance(answer(question), "fight", dice=partial(fight_faces, question))
 
 
 def fight_question(state: LiState, a: Model, b: Model) -> FightQuestion:
@@ -114,7 +119,11 @@ def fought(state: LiState, step: FightRoll, outcome: FightOutcome | None, out: l
     a, b = state.model(step.a), state.model(step.b)
     a_dice = fight_dice(opponent_fights_before=combat.fights_of(b.id), extra_dice=0)
     b_dice = fight_dice(opponent_fights_before=combat.fights_of(a.id), extra_dice=0)
-    out.append(ev.FightRolled(attacker=a.id, defender=b.id, attacker_dice=a_dice, defender_dice=b_dice, winner={"a": a.id, "b": b.id}.get(winner_, "draw")))
+    shown = outcome.dice or FightShown((), (), 0, 0)
+    out.append(ev.FightRolled(
+        attacker=a.id, defender=b.id, attacker_dice=a_dice, defender_dice=b_dice, winner={"a": a.id, "b": b.id}.get(winner_, "draw"),
+        attacker_faces=shown.a_dice, defender_faces=shown.b_dice, attacker_bonus=shown.a_bonus, defender_bonus=shown.b_bonus,
+    ))
     fought = dict(combat.fought)
     fought[a.id], fought[b.id] = fought.get(a.id, 0) + 1, fought.get(b.id, 0) + 1
     won = dict(combat.won)

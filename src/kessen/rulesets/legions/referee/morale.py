@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from kessen.core.engine import Chance
 from kessen.core.events import Event
 from kessen.core.records import evolve
@@ -10,7 +12,7 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.state import Detachment, LiState, push
 from kessen.rulesets.legions.referee.steps import MoraleRoll, WithdrawalRoll
-from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleTrigger
+from kessen.rulesets.legions.rules.morale import MoraleCheckQuestion, MoraleOutcome, MoraleResult, MoraleShown, MoraleTrigger, morale_faces
 
 
 def morale_question(state: LiState, det: Detachment, trigger: MoraleTrigger) -> MoraleCheckQuestion:
@@ -33,7 +35,8 @@ def morale_roll(state: LiState, step: MoraleRoll) -> Chance | None:
     det = state.detachment(step.detachment)
     if not det.live:
         return None
-    return Chance(answer(morale_question(state, det, step.trigger)), "morale check")
+    question = morale_question(state, det, step.trigger)
+    return Chance(answer(question), "morale check", dice=partial(morale_faces, question))
 
 
 def morale_result(state: LiState, step: MoraleRoll, outcome: MoraleOutcome | None, out: list[Event]) -> LiState:
@@ -42,7 +45,10 @@ def morale_result(state: LiState, step: MoraleRoll, outcome: MoraleOutcome | Non
         return state
     result: MoraleResult = outcome.result
     det = state.detachment(step.detachment)
-    out.append(ev.MoraleChecked(detachment=det.id, trigger=step.trigger, result=result))
+    shown = outcome.dice or MoraleShown((), 0, 0)
+    out.append(ev.MoraleChecked(
+        detachment=det.id, trigger=step.trigger, result=result, dice=shown.dice, modifier=shown.modifier, morale=shown.morale
+    ))
     if result == "pass":
         return state.with_detachment(evolve(det, morale_this_phase="passed"))
     if result != "fail":

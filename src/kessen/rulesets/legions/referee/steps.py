@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from kessen.core.engine import Asker, Decision
+from kessen.core.engine import Asker, Decision, dice_field
 from kessen.core.records import record
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.phases import Stage
@@ -213,7 +213,7 @@ class HitRoll:
 @record
 class AllocateHit:
     """Decision: the model the next hit of a volley goes to (LI-ALLOC-1..4), with the volley's tallies so far and
-    what its report tells (the hit modifier, the arc, LI-ARC-1)."""
+    what its report tells (the hit modifier, the arc, LI-ARC-1, and the natural hit dice when they were drawn)."""
 
     volley: Volley
     hits: int
@@ -223,6 +223,7 @@ class AllocateHit:
     wounds: int = 0
     destroyed: int = 0
     shields_lost: int = 0
+    hit_dice: tuple[int, ...] = dice_field()
 
 
 @record

@@ -3,6 +3,9 @@ the enemy Detachments it moves through, and where it ends."""
 
 from __future__ import annotations
 
+from functools import partial
+from typing import TypedDict
+
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
@@ -32,6 +35,7 @@ from kessen.rulesets.legions.rules.withdrawal import (
     WithdrawalSaveQuestion,
     withdrawal_move,
     withdrawal_passes_automatically,
+    withdrawal_save_faces,
     withdrawal_save_target,
 )
 
@@ -93,7 +97,8 @@ def withdraw_model(state: LiState, step: ChooseWithdrawer, model_id: str | None,
 
 def withdrawal_saves(state: LiState, step: WithdrawalSaves) -> Chance:
     """The withdrawing model's save rolls, one per enemy Detachment moved through (LI-WD-4, LI-WD-5)."""
-    return Chance(answer(withdrawal_save_question(state, step)), "withdrawal saves")
+    question = withdrawal_save_question(state, step)
+    return Chance(answer(question), "withdrawal saves", dice=partial(withdrawal_save_faces, question))
 
 
 def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> WithdrawalSaveQuestion:
@@ -109,33 +114,50 @@ def withdrawal_save_question(state: LiState, step: WithdrawalSaves) -> Withdrawa
 def withdrawal_saved(state: LiState, step: WithdrawalSaves, outcome: WithdrawalSaveOutcome, out: list[Event]) -> LiState:
     """The Wounds the failed saves cost; a model that survives them is placed (LI-WD-4)."""
     model = state.model(step.model)
+    saves = _saves(outcome.dice, withdrawal_save_question(state, step).save)
     if outcome.destroyed:
-        return _destroyed(state, model, step, outcome.wounds_lost, "withdrawal_save", out)
+        return _destroyed(state, model, step, outcome.wounds_lost, "withdrawal_save", out, saves)
     state = state.with_model(evolve(model, wounds_remaining=model.wounds_remaining - outcome.wounds_lost))
-    return _place(state, step, outcome.wounds_lost, out)
+    return _place(state, step, outcome.wounds_lost, out, saves)
 
 
-def _place(state: LiState, step: WithdrawalSaves, wounds_lost: int, out: list[Event]) -> LiState:
+class SavesTold(TypedDict, total=False):
+    """A withdrawing model's save dice as the fields of its Withdrawal move."""
+
+    save_dice: tuple[int, ...]
+    save_needed: int
+
+
+def _saves(dice: tuple[int, ...], needed: int) -> SavesTold:
+    """The save dice as the fields of the model's Withdrawal move; none when drawn without them."""
+    return SavesTold(save_dice=dice, save_needed=needed) if dice else SavesTold()
+
+
+def _place(state: LiState, step: WithdrawalSaves, wounds_lost: int, out: list[Event], saves: SavesTold | None = None) -> LiState:
     """Where the model ends: destroyed on an enemy, moved off friends, destroyed inside the Engagement Zone (LI-WD-6, LI-WD-8)."""
     det = state.owner_of_model(step.model)
     model = state.model(step.model).at(Point(*step.end))
     others = [(d, m) for d, m in state.live_models() if m.id != model.id]
     if any(d.owner != det.owner and overlaps(model, m) for d, m in others):
-        return _destroyed(state, model, step, wounds_lost, "ended_on_enemy", out)
+        return _destroyed(state, model, step, wounds_lost, "ended_on_enemy", out, saves)
     if any(overlaps(model, m) for _, m in others):
         model = model.at(nearest_free_point(state, model, model.centre))
     if any(m.id in step.foes and distance(model, m) < ENGAGEMENT_ZONE_INCHES for _, m in others):
-        return _destroyed(state, model, step, wounds_lost, "engagement_zone", out)
-    out.append(_moved(model, step, wounds_lost))
+        return _destroyed(state, model, step, wounds_lost, "engagement_zone", out, saves)
+    out.append(_moved(model, step, wounds_lost, saves))
     return state.with_model(evolve(model, x=round(model.x, 6), y=round(model.y, 6)))
 
 
-def _destroyed(state: LiState, model: Model, step: WithdrawalSaves, wounds_lost: int, how: str, out: list[Event]) -> LiState:
+def _destroyed(
+    state: LiState, model: Model, step: WithdrawalSaves, wounds_lost: int, how: str, out: list[Event], saves: SavesTold | None = None
+) -> LiState:
     """The withdrawing model is destroyed where *model* stands, and told so."""
-    out.append(_moved(model, step, wounds_lost))
+    out.append(_moved(model, step, wounds_lost, saves))
     out.append(ev.Destroyed(model=model.id, detachment=state.owner_of_model(model.id).id, how=how))
     return state.with_model(evolve(model, wounds_remaining=0, void_shields=0))
 
 
-def _moved(model: Model, step: WithdrawalSaves, wounds_lost: int) -> ev.WithdrawalMove:
-    return ev.WithdrawalMove(model=model.id, x=round(model.x, 3), y=round(model.y, 3), through=", ".join(step.through), wounds_lost=wounds_lost)
+def _moved(model: Model, step: WithdrawalSaves, wounds_lost: int, saves: SavesTold | None) -> ev.WithdrawalMove:
+    return ev.WithdrawalMove(
+        model=model.id, x=round(model.x, 3), y=round(model.y, 3), through=", ".join(step.through), wounds_lost=wounds_lost, **(saves or SavesTold())
+    )

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw, sum_faces, sum_ways, weighted
 
 Winner = Literal["a", "b", "draw"]
 Side = Literal["a", "b"]
@@ -100,10 +102,21 @@ def fight_result(a_dice: int, b_dice: int, a_lead: int) -> Dist[Winner]:
 
 
 @record
+class FightShown:
+    """A fight roll as the table sees it: each side's D6 and what it adds to them (LI-FIGHT-2..4)."""
+
+    a_dice: tuple[int, ...]
+    b_dice: tuple[int, ...]
+    a_bonus: int
+    b_bonus: int
+
+
+@record
 class FightOutcome:
-    """The outcome field of ``fight`` (§5.4)."""
+    """The outcome field of ``fight`` (§5.4); in a battle, *dice* are both sides' fight dice (:func:`fight_faces`)."""
 
     winner: Winner
+    dice: FightShown | None = dice_field(None)
 
 
 def _bonus(side: FightSide) -> int:
@@ -115,9 +128,31 @@ def fight(value: FightQuestion) -> Dist[FightOutcome]:
 
     ``fight_number`` n of a model means its opponent rolls n − 1 extra dice (LI-FIGHT-4).
     """
-    a_dice = fight_dice(opponent_fights_before=value.b.fight_number - 1, extra_dice=value.a.extra_dice)
-    b_dice = fight_dice(opponent_fights_before=value.a.fight_number - 1, extra_dice=value.b.extra_dice)
+    a_dice, b_dice = _fight_dice(value)
     return fight_result(a_dice, b_dice, _bonus(value.a) - _bonus(value.b)).map(FightOutcome)
+
+
+def _fight_dice(value: FightQuestion) -> tuple[int, int]:
+    return (
+        fight_dice(opponent_fights_before=value.b.fight_number - 1, extra_dice=value.a.extra_dice),
+        fight_dice(opponent_fights_before=value.a.fight_number - 1, extra_dice=value.b.extra_dice),
+    )
+
+
+def fight_faces(value: FightQuestion, outcome: FightOutcome, draw: Draw) -> FightShown:
+    """Both sides' fight dice behind *outcome*: the two sums weighted by the rolls that make them and that winner,
+    then each side's dice given its sum; with :func:`fight`'s result, exactly the odds of rolling them (LI-FIGHT-2,
+    LI-FIGHT-5)."""
+    a_dice, b_dice = _fight_dice(value)
+    a_bonus, b_bonus = _bonus(value.a), _bonus(value.b)
+    sums = weighted(draw, {
+        (x, y): sum_ways((6,) * a_dice, x) * sum_ways((6,) * b_dice, y)
+        for x in range(a_dice, 6 * a_dice + 1) for y in range(b_dice, 6 * b_dice + 1)
+        if fight_winner(x + a_bonus - b_bonus, y) == outcome.winner
+    })
+    return FightShown(
+        sum_faces(draw, sides=(6,) * a_dice, total=sums[0]), sum_faces(draw, sides=(6,) * b_dice, total=sums[1]), a_bonus, b_bonus
+    )
 
 
 @record

@@ -7,7 +7,7 @@ into questions (``procedures``); the engine asks them directly, with each target
 
 from __future__ import annotations
 
-from kessen.core.engine import dice_field
+from kessen.core.engine import Rolled, dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.faces import Draw
@@ -132,3 +132,10 @@ def fire_faces(question: FireQuestion, outcome: FireOutcome, draw: Draw) -> Voll
         losses=outcome.wounds + outcome.shields_lost,
     )
     return VolleyShown(hits, saves)
+
+
+def hit_roll_faces(question: FireQuestion, outcome: Rolled, draw: Draw) -> tuple[int, ...]:
+    """The natural hit dice behind a hit pool of *outcome* hits rolled before its hits are allocated by hand; with
+    :func:`~kessen.rulesets.legions.rules.hit_rolls.hit_pool`'s result, exactly the odds of rolling them
+    (LI-HIT-1, LI-HIT-2)."""
+    return hit_faces(draw, dice=question.dice, hits=outcome.value, to_hit=question.to_hit, modifier=question.modifier)

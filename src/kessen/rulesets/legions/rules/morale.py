@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw, kept_faces
 
 MoraleResult = Literal["pass", "fail", "auto_pass", "auto_fail", "not_taken"]
 MoraleTrigger = Literal["casualties", "combat"]
@@ -28,10 +30,22 @@ class MoraleCheckQuestion:
 
 
 @record
+class MoraleShown:
+    """A rolled Morale check as the table sees it: its D6 (two when the lower is kept), what is added to the kept
+    die (−1 for a Broken Formation and the other modifiers) and the Morale it must reach (LI-MORALE-3, LI-MORALE-4)."""
+
+    dice: tuple[int, ...]
+    modifier: int
+    morale: int
+
+
+@record
 class MoraleOutcome:
-    """The outcome field of ``morale_check`` (§5.6)."""
+    """The outcome field of ``morale_check`` (§5.6); in a battle, *dice* are the check's D6 when it was rolled
+    (:func:`morale_faces`)."""
 
     result: MoraleResult
+    dice: MoraleShown | None = dice_field(None)
 
 
 def check_without_dice(
@@ -96,3 +110,18 @@ def morale_check(value: MoraleCheckQuestion) -> Dist[MoraleOutcome]:
             "pass" if morale_passes(die, morale=morale, broken=value.broken, roll_modifier=value.roll_modifier) else "fail"
         )
     )
+
+
+def morale_faces(value: MoraleCheckQuestion, outcome: MoraleOutcome, draw: Draw) -> MoraleShown | None:
+    """The D6 behind a rolled check, every roll that gives its pass or fail equally likely; with
+    :func:`morale_check`'s result, exactly the odds of rolling them; none for a check settled without dice
+    (LI-MORALE-3, LI-MORALE-4, LI-RESULT-6)."""
+    if outcome.result not in ("pass", "fail") or value.morale is None:
+        return None
+    morale = value.morale
+    passed = outcome.result == "pass"
+    faces = kept_faces(
+        draw, dice=morale_die_count(trigger=value.trigger, broken=value.broken), sides=6, keep=min,
+        kept=lambda die: morale_passes(die, morale=morale, broken=value.broken, roll_modifier=value.roll_modifier) == passed,
+    )
+    return MoraleShown(faces, value.roll_modifier - (1 if value.broken else 0), morale)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw, failures_until, uniform_face
 
 
 def withdrawal_passes_automatically(*, scale: int, through_scale: int) -> bool:
@@ -32,10 +34,12 @@ def withdrawal_save_target(armour_save: int | None, special_save: int | None, co
 
 @record
 class WithdrawalSaveOutcome:
-    """The outcome fields of ``withdrawal_save`` (§5.7)."""
+    """The outcome fields of ``withdrawal_save`` (§5.7); in a battle, *dice* are the save dice rolled, in order
+    (:func:`withdrawal_save_faces`)."""
 
     wounds_lost: int
     destroyed: bool
+    dice: tuple[int, ...] = dice_field()
 
 
 @record
@@ -59,6 +63,20 @@ def withdrawal_save(question: WithdrawalSaveQuestion) -> Dist[WithdrawalSaveOutc
             continue
         lost = lost.bind(lambda n: Dist.always(n) if n == left else Dist.bernoulli(fail, success=n + 1, failure=n))
     return lost.map(lambda n: WithdrawalSaveOutcome(n, n == left))
+
+
+def withdrawal_save_faces(question: WithdrawalSaveQuestion, outcome: WithdrawalSaveOutcome, draw: Draw) -> tuple[int, ...]:
+    """The save dice behind *outcome*, one per Detachment moved through that does not pass automatically, in order,
+    none after the roll that destroys the model: which rolls failed given the Wounds lost (the last one failed when
+    it was destroyed), then each die among the faces that fail or pass; with :func:`withdrawal_save`'s result,
+    exactly the odds of rolling them (LI-WD-4, LI-WD-5)."""
+    rolls = sum(not withdrawal_passes_automatically(scale=question.scale, through_scale=t) for t in question.passed_through_scales)
+    failing = range(1, question.save)
+    passing = range(question.save, 7)
+    failed = failures_until(
+        draw, rolls=rolls, failures=outcome.wounds_lost, fail_faces=len(failing), sides=6, stopped=outcome.destroyed
+    )
+    return tuple(uniform_face(draw, failing if f else passing) for f in failed)
 
 
 @record

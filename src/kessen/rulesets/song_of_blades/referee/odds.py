@@ -22,11 +22,15 @@ Odds = dict[str, Fraction]
 KILLS = ("kill", "gruesome_kill")
 
 
+def attack_question(state: SobState, attacker: str, attack: Attack) -> Melee:
+    """An attack's combat roll as the ``melee`` procedure asks it (SB-MELEE-1..6)."""
+    return attack_roll(state, state.get(attacker), state.get(attack.target), power_blow=attack.power_blow)
+
+
 def attack_odds(state: SobState, attacker: str, attack: Attack) -> Odds:
     """An attack's chances: the attacker wins (the defender suffers a result), kills, or suffers a result itself
     (SB-MELEE-4..6)."""
-    roll = attack_roll(state, state.get(attacker), state.get(attack.target), power_blow=attack.power_blow)
-    dist = melee(roll)
+    dist = melee(attack_question(state, attacker, attack))
     return {
         "win": dist.probability(lambda o: o.affected == "defender"),
         "kill": dist.probability(lambda o: o.affected == "defender" and o.result in KILLS),
@@ -59,6 +63,12 @@ def choice_odds(state: SobState, decision: Decision, choice: object) -> Odds | N
     if isinstance(choice, RecoilOption):
         return _recoil(state, choice)
     return None
+
+
+def odds_question(state: SobState, decision: Decision, choice: object) -> tuple[str, Melee] | None:
+    """The procedure and its rule's question whose odds :func:`choice_odds` shows beside an attack: its ``melee``
+    combat roll; None for the other choices, whose numbers no one procedure asks as they are shown."""
+    return ("melee", attack_question(state, decision.actor, choice)) if isinstance(choice, Attack) else None
 
 
 def _leaving(state: SobState, model: str) -> Odds | None:

@@ -225,12 +225,20 @@ function oddsChips(odds) {
   );
 }
 
-// One suggested option as a button: its words, its notation where they differ, its odds.
+// The odds page with the procedure and input that give an option's odds (it reads them from its address).
+function calculatorLink(calculator) {
+  const query = new URLSearchParams({ lang: currentLang(), ruleset: calculator.ruleset, procedure: calculator.procedure, a: JSON.stringify(calculator.input) });
+  return element("a", { class: "calculator-link", href: `/odds?${query}`, target: "_blank", rel: "noopener", text: t("open_in_calculator") });
+}
+
+// One suggested option as a button: its words, its notation where they differ, its odds; beside it, where a procedure
+// gives those odds, a link that opens them in the odds calculator.
 export function optionButton(option) {
   const node = button("", { class: "option", "data-notation": option.notation }, () => choose(option.notation));
   const notation = option.text === option.notation ? null : element("code", { class: "option-notation", text: option.notation });
   node.append(element("span", { class: "option-text", text: option.text }), ...(notation ? [notation] : []), ...oddsChips(option.odds));
-  return node;
+  if (!option.calculator) return node;
+  return element("div", { class: "option-row", "data-notation": option.notation }, node, calculatorLink(option.calculator));
 }
 
 const GRID_MOVE = /^move (\S+) to -?\d+,-?\d+$/;
