@@ -10,6 +10,7 @@ the machine is shared) is measured around each ``decide`` of the level under tes
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -52,16 +53,33 @@ class Seat:
         decided = self.won + self.lost
         return self.won / decided if decided else float("nan")
 
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the share of decided battles won."""
+        return wilson(self.won, self.won + self.lost)
 
-def duel(path: str, level: Level, against: Level, battles: int, seed: int = 1) -> list[Seat]:
-    """*battles* battles per side of the scenario at *path*: *level* plays that side, *against* the others."""
+
+def wilson(won: int, decided: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of *won* successes in *decided* trials (0 .. 1 with none decided)."""
+    if decided == 0:
+        return 0.0, 1.0
+    p = won / decided
+    middle = (p + z * z / (2 * decided)) / (1 + z * z / decided)
+    half = z * math.sqrt(p * (1 - p) / decided + z * z / (4 * decided * decided)) / (1 + z * z / decided)
+    return max(0.0, middle - half), min(1.0, middle + half)
+
+
+def duel(
+    path: str, level: Level, against: Level, battles: int, seed: int = 1, seats: Sequence[str] | None = None,
+) -> list[Seat]:
+    """*battles* battles per side of the scenario at *path* (or per side of *seats*): *level* plays that side,
+    *against* the others."""
     ruleset = ruleset_for(path, None)
     text = read_scenario(path)
     game = ruleset.game
     state = initial_state(game, text, path)
     sides = tuple(game.sides(state))
-    seats = []
-    for seat_side in sides:
+    played = []
+    for seat_side in seats if seats is not None else sides:
         seat = Seat(seat_side)
         for n in range(battles):
             battle_seed = seed * 1_000_003 + n
@@ -77,11 +95,11 @@ def duel(path: str, level: Level, against: Level, battles: int, seed: int = 1) -
                 seat.won += 1
             else:
                 seat.lost += 1
-        seats.append(seat)
-    return seats
+        played.append(seat)
+    return played
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -96,7 +114,7 @@ def report(path: str, level: Level, against: Level, seats: list[Seat]) -> str:
         lines.append(
             f"  {seat.side:>12}: {seat.won:4d} won {seat.lost:4d} lost {seat.drawn:4d} drawn  "
             f"{100 * seat.share:5.1f}% of decided  decision median {1000 * median:7.1f} ms  "
-            f"p95 {1000 * _percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions)"
+            f"p95 {1000 * percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions)"
         )
     return "\n".join(lines)
 
