@@ -62,8 +62,9 @@ test: $(VENV)/.test-deps compiled browser
 serve: $(VENV)/.web-deps
 	$(BIN)/kessen serve $(SERVE_ARGS)
 
+# make bench BENCH_ARGS="--section ai" runs one section (python -m benchmarks --help lists the arguments)
 bench: $(VENV)/.test-deps compiled
-	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
 
 check-odds: $(BIN)/kessen
 	for r in song-of-blades battlehost legions armies-clash; do ../shared/tools/check-odds $$r || exit 1; done
