@@ -4,14 +4,18 @@ At a decision of its own the AI asks its ruleset's tactics (:mod:`kessen.ai.tact
 weighing, greedy's choice first. Each candidate is played out: the candidate taken, then both sides play on as the
 greedy AI plays, every chance drawn from its exact distribution, until the battle ends (a win is worth 1, a loss
 -1, a draw 0) or until *horizon* more decisions were taken, where the tactics' evaluation judges the position.
-The candidates are compared by the mean of their playouts and the worse half dropped, round after round, until one
-is left (sequential halving: the budget goes to the candidates still in the race). The j-th playout of every
-candidate draws from the same stream (common random numbers), so that two candidates are compared on the same dice
-where their lines meet the same rolls, and a difference is the choice's, not the dice's.
+Candidates that lead to the same position count once. Greedy's choice is played out throughout; the rivals are
+compared by the mean of the paired differences between their playouts and greedy's, and the worse half of them is
+dropped, round after round, until one is left (sequential halving: the budget goes to the rivals still in the
+race). The j-th playout of every candidate draws from the same stream (common random numbers), so that candidates
+are compared on the same dice where their lines meet the same rolls, and a difference is the choice's, not the
+dice's. The last rival is taken only if its gain over greedy's choice exceeds :data:`SURE` standard errors.
 
-This is policy improvement over greedy (a rollout algorithm): a candidate is taken over greedy's only when its
-playouts did better, so the search plays no worse than greedy where the playouts see far enough, and better where
-one step's exact odds mislead (a charge that leaves a model alone, a move that walks into a wall).
+This is policy improvement over greedy (a rollout algorithm), not a deep tree: the battles turn on dice far more
+than on any one choice (measured on a song-of-blades mirror: candidates differ by a few hundredths of a game, one
+playout's dice by tenths), so the search leaves greedy only where its playouts show a gain, and otherwise plays as
+greedy does; it gains where one step's exact odds mislead (a charge that leaves a model alone, a move that walks into
+a wall, a target whose loss does not show until the Morale check).
 
 The budget is counted in positions visited (calls of the game's ``apply``), never in time; the streams are seeded
 from the battle's seed, the side and a digest of the position, so a decision is a pure function of the position
