@@ -13,7 +13,7 @@ $(BIN)/kessen: pyproject.toml
 	touch $@
 
 $(VENV)/.test-deps: $(BIN)/kessen
-	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet]'
+	$(BIN)/pip install --quiet -e '.[test,web,dask,plot,parquet,mcp,rl]'
 	touch $@
 
 $(VENV)/.compile-deps: $(BIN)/kessen
@@ -62,9 +62,9 @@ test: $(VENV)/.test-deps compiled browser
 serve: $(VENV)/.web-deps
 	$(BIN)/kessen serve $(SERVE_ARGS)
 
-# make bench BENCH_ARGS="--section ai" runs one section (python -m benchmarks --help lists the arguments)
+# make bench BENCH="--section env": one section (see benchmarks/README.md)
 bench: $(VENV)/.test-deps compiled
-	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+	$(BIN)/python -m benchmarks $(BENCH)
 
 check-odds: $(BIN)/kessen
 	for r in song-of-blades battlehost legions armies-clash; do ../shared/tools/check-odds $$r || exit 1; done

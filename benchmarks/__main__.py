@@ -10,12 +10,12 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import ai, battles, limits, odds, sampling, startup, sweeps
+from benchmarks import ai, battles, envs, limits, odds, sampling, startup, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.bootstrap import CHOICE, describe
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps", "ai")
+SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "sweeps", "env", "ai")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -71,6 +71,8 @@ def main(argv: Sequence[str]) -> int:
         battles.run(out, rounds=settings.repeat)
     if "sweeps" in sections:
         sweeps.run(out)
+    if "env" in sections:
+        envs.run(out, rounds=min(settings.repeat, 3), rulesets=args.ruleset)
     if "ai" in sections:
         ai.run(out, battles=args.ai_battles, only=args.ai_only)
 

@@ -173,6 +173,31 @@ def test_the_advisor_with_a_random_side_weighs_its_options_alike() -> None:
     assert dash3.exact and dash3.win == Fraction(2, 3) and dash3.draw == Fraction(1, 3) - blue_wins
 
 
+def test_the_advisor_tells_its_progress_after_every_playout_and_stops_when_told_to() -> None:
+    """The progress hook the web page's bar and its cancel use: (done, total) in playouts, after each playout (an
+    exact option counts as its playouts at once); an exception from the hook ends the advice."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    levels = {"Red": Level("greedy"), "Blue": Level("greedy")}
+    seen: list[tuple[int, int]] = []
+    advise(GAME, state, decision, levels, seed=3, playouts=4, exact_positions=10, on_progress=lambda done, total: seen.append((done, total)))
+    assert [done for done, _ in seen] == [1, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9, 10, 11, 12, 12] and {total for _, total in seen} == {12}
+    exact: list[int] = []
+    advise(GAME, state, decision, levels, seed=3, playouts=4, on_progress=lambda done, total: exact.append(done))
+    assert exact[-1] == 12 and exact == sorted(exact)
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_five(done: int, total: int) -> None:
+        if done >= 5:
+            raise Stop
+
+    with pytest.raises(Stop):
+        advise(GAME, state, decision, levels, seed=3, playouts=4, exact_positions=10, on_progress=stop_at_five)
+
+
 @pytest.mark.parametrize(
     ("text", "level"),
     [("greedy", Level("greedy")), ("search", Level("search")), ("search:5000", Level("search", nodes=5000)),

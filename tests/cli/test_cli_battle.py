@@ -34,7 +34,7 @@ def test_battle_same_seed_gives_byte_identical_events(tmp_path: Path) -> None:
 GOLDEN = {k: v for f in sorted((ROOT / "tests" / "data" / "golden-events").glob("*.json")) for k, v in json.loads(f.read_text()).items()}
 
 
-@pytest.mark.parametrize("scenario", [min(f.glob("*.toml")) for f in sorted((ROOT / "examples").iterdir())], ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("scenario", [min(f.glob("*.toml")) for f in sorted((ROOT / "examples").iterdir()) if any(f.glob("*.toml"))], ids=lambda p: p.parent.name)
 def test_battle_events_are_the_golden_event_logs(tmp_path: Path, scenario: Path) -> None:
     """Issue 10 §3: ``kessen battle`` plays through kessen.Match, and its --events file is byte for byte the one
     the golden digests of tests/data/golden-events record (seed 2 of a shipped scenario of each ruleset; the digests

@@ -12,6 +12,7 @@ import pytest
 import kessen
 from kessen.core.errors import InputError
 from kessen.sim.executors import InlineExecutor
+from kessen.sim.tally import Tally
 
 SKIRMISH = Path(__file__).resolve().parents[2] / "examples" / "song-of-blades" / "hero-against-mob.toml"
 
@@ -41,6 +42,21 @@ def test_simulate_reports_progress_on_the_callers_executor_and_closes_it() -> No
     assert sum(heard) == 6 == stats.runs and executor.jobs == len(heard) and executor.closed
     alone = kessen.simulate(str(SKIRMISH), runs=6, seed=11, workers=1)
     assert (alone.wins, alone.draws, alone.casualties) == (stats.wins, stats.draws, stats.casualties)
+
+
+def test_simulate_goes_on_from_the_chunks_an_earlier_run_finished() -> None:
+    """Issue 27 §5 (what the web server's simulations need): each finished chunk is heard with its index and tally;
+    given the chunks a stopped run kept, a run plays only the others and counts the kept ones, so the result is the
+    whole run's."""
+    whole: dict[int, Tally] = {}
+    stats = kessen.simulate(str(SKIRMISH), runs=6, seed=11, workers=1, on_chunk=whole.__setitem__)
+    assert sorted(whole) == [0, 1, 2, 3] and sum(t.battles for t in whole.values()) == 6
+    kept = {0: whole[0], 2: whole[2]}
+    heard: dict[int, Tally] = {}
+    executor = Counted()
+    rest = kessen.simulate(str(SKIRMISH), runs=6, seed=11, executor=executor, played=kept, on_chunk=heard.__setitem__)
+    assert sorted(heard) == [1, 3] and executor.jobs == 2 and all(heard[i] == whole[i] for i in heard)
+    assert (rest.runs, rest.wins, rest.draws, rest.casualties) == (stats.runs, stats.wins, stats.draws, stats.casualties)
 
 
 def test_simulate_a_scenario_given_as_text_names_it_by_the_given_source() -> None:

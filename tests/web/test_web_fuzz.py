@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from kessen import get_ruleset, ruleset_ids
 from kessen.core.saves import checksum
 from kessen.io.scenarios import shipped_scenarios
+from kessen.web.advice import Advisor
 from kessen.web.app import create_app
 from kessen.web.simulations import SimulationRunner
 from kessen.web.store import Store
@@ -64,6 +65,7 @@ def client(tmp: Path) -> TestClient:
         store = Store.open(tmp / "fuzz.sqlite3")
         app = create_app(store)
         app.state.simulations = Accepting(store, workers=0)
+        app.state.advisor = Advisor(app.state.matches, waiting=0)  # checks every request for advice, works out none
         _client = local(app, raise_server_exceptions=False)
         made = _client.post("/api/matches", json={"scenario": "song-of-blades/hero-against-mob", "seed": 1, "people": ["Hero"]})
         assert made.status_code == 201, made.text
@@ -82,7 +84,7 @@ def assert_answered(response: Any, method: str) -> None:
 RULESETS = list(ruleset_ids())
 PROCEDURES = sorted({name for rid in RULESETS for name in get_ruleset(rid).procedures})
 SCENARIOS = [(s.ruleset, s.path.read_text(encoding="utf-8"), s.name, s.sides) for s in shipped_scenarios()]
-MATCH_ROUTES = ["", "/choose", "/undo", "/save", "/replay"]
+MATCH_ROUTES = ["", "/choose", "/undo", "/save", "/replay", "/advice", "/advice/x"]
 segments = st.one_of(
     st.sampled_from([*RULESETS, *PROCEDURES, "en", "ja", "..", ".", "%2e%2e", "%00", "", "js", "main.js", "vendor", "matches", "load", "MATCH"]),
     st.text(alphabet=st.characters(codec="utf-8", exclude_characters="/?#"), max_size=12).map(lambda s: quote(s, safe="%")),
@@ -252,6 +254,20 @@ def test_web_fuzz_any_notation_is_taken_or_refused_with_its_rule(tmp_path_factor
     assert_answered(response, "POST")
     if response.status_code == 200:  # a legal choice was made: take it back, so the match stays at its first decision
         assert served.post(f"/api/matches/{_match}/undo", json={}).status_code == 200
+
+
+@fuzz(200)
+@given(body=st.dictionaries(st.sampled_from(["playouts", "ai", "seed"]), st.one_of(
+    st.integers(-5, 2_000), st.sampled_from(["greedy", "search", "search:0", "search:20001", "random", "os:system", "Hero=search"]),
+    st.dictionaries(st.sampled_from(["Hero", "Goblins", "Orcs"]), st.one_of(st.sampled_from(["search:5", "random"]), garbage_values), max_size=3),
+    garbage_values,
+)))
+def test_web_fuzz_requests_for_advice_are_checked_or_refused(tmp_path_factory: Any, body: dict[str, Any]) -> None:
+    """Issue 23 §3: the advisor's request is checked in full before any work (the fuzz's advisor then refuses it as
+    busy, 429: it works out nothing)."""
+    response = client(tmp_path_factory.getbasetemp()).post(f"/api/matches/{_match}/advice", content=json.dumps(body).encode(), headers=JSON)
+    assert_answered(response, "POST")
+    assert response.status_code in (422, 429)
 
 
 @fuzz(200)

@@ -134,6 +134,8 @@ def test_every_word_the_page_asks_for_is_in_both_page_catalogues() -> None:
     # the keys the page makes from a name: each page's title and footer, a simulation's status, a board's units
     asked |= {f"{page}_{part}" for page in ("odds", "viewer", "play", "simulate") for part in ("title", "footer")}
     asked |= {f"sim_{status}" for status in ("queued", "running", "done", "failed")} | {f"units_{units}" for units in ("mm", "inch", "square")}
+    asked |= {f"ai_{level}" for level in ("greedy", "search", "random")}  # the levels GET /api/ai offers (issue 23)
+    asked |= {f"advice_{status}" for status in ("queued", "running", "done", "cancelled", "stopped", "failed")}
     assert asked and asked <= set(en), asked - set(en)
     for key in en:
         assert en[key] != ja[key] or key in {"api_docs", "p_exactly", "p_at_least", "legend_bars", "legend_curve", "none_value"}, key

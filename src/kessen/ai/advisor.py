@@ -68,7 +68,10 @@ def advise(
     on_progress: Callable[[int, int], None] | None = None,
 ) -> list[Chances]:
     """The chances of every suggested option of *decision*, for its player, with *levels* playing every side after
-    it; *on_progress(done, total)* sees the playouts as they finish."""
+    it. *on_progress(done, total)* counts the work in playouts, *total* being options × *playouts* (an option found
+    exact counts as its playouts): it is called after every playout, after every option, and every
+    :data:`PROGRESS_POSITIONS` positions an exact walk visits; an exception it raises ends the advice (a caller
+    cancels so)."""
     side = decision.player
     sides = tuple(game.sides(state))
     found: list[Chances] = []
@@ -77,22 +80,39 @@ def advise(
     for index, option in enumerate(decision.options):
         notation = game.notation(state, decision, option)
         child, _events = game.apply(state, option)
-        exact = _exact_chances(game, child, side, levels, sides, seed, exact_positions) if walkable else None
+        told = _Told(on_progress, index * playouts, total)
+        exact = _exact_chances(game, child, side, levels, sides, seed, exact_positions, told) if walkable else None
         walkable = exact is not None  # one option's rest too big to walk: the others' are too, as a rule
         if exact is not None:
             win, draw = exact
-            best = _best_play(game, child, side, exact_positions)
+            best = _best_play(game, child, side, exact_positions, told)
             found.append(Chances(notation, win, draw, True, 0, float(win), float(win), best))
         else:
-            found.append(_played_out(game, child, side, levels, sides, seed, index, playouts, notation))
-        if on_progress is not None:
-            on_progress((index + 1) * playouts, total)
+            found.append(_played_out(game, child, side, levels, sides, seed, index, playouts, notation, told))
+        told(playouts)
     return found
+
+
+PROGRESS_POSITIONS = 1_000
+"""How often (in positions visited) an exact walk tells its progress, unchanged, so that a caller may stop it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Told:
+    """The progress of one option: *before* playouts were done before it, of *total*."""
+
+    on_progress: Callable[[int, int], None] | None
+    before: int
+    total: int
+
+    def __call__(self, done: int = 0) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.before + done, self.total)
 
 
 def _played_out(
     game: Game[Any], state: Any, side: str, levels: Mapping[str, Level], sides: tuple[str, ...], seed: int, index: int,
-    playouts: int, notation: str,
+    playouts: int, notation: str, told: _Told,
 ) -> Chances:
     from kessen.sim.battles import wilson
 
@@ -103,19 +123,21 @@ def _played_out(
         assert played.terminal is not None
         wins += played.terminal.winner == side
         draws += played.terminal.winner is None
+        told(j + 1)
     rate, low, high = wilson(wins, playouts)
     return Chances(notation, rate, draws / playouts, False, playouts, low, high)
 
 
 def _exact_chances(
-    game: Game[Any], state: Any, side: str, levels: Mapping[str, Level], sides: tuple[str, ...], seed: int, most: int
+    game: Game[Any], state: Any, side: str, levels: Mapping[str, Level], sides: tuple[str, ...], seed: int, most: int,
+    told: _Told,
 ) -> tuple[Fraction, Fraction] | None:
     """The exact chances to win and to draw from *state* with *levels* deciding, or None if the rest of the battle
     is larger than *most* positions (or an AI in it is not a pure function of the position)."""
     if any(level.name == "plugin" for level in levels.values()):
         return None
     chosen = deciders(levels, game, sides, seed)
-    walk: _Walk[tuple[Fraction, Fraction]] = _Walk(game, most)
+    walk: _Walk[tuple[Fraction, Fraction]] = _Walk(game, most, told)
 
     def chances(state: Any, depth: int) -> tuple[Fraction, Fraction]:
         known = walk.memo.get(state)
@@ -139,10 +161,10 @@ def _exact_chances(
     return walk.run(lambda: chances(state, 0))
 
 
-def _best_play(game: Game[Any], state: Any, side: str, most: int) -> Fraction | None:
+def _best_play(game: Game[Any], state: Any, side: str, most: int, told: _Told) -> Fraction | None:
     """*side*'s score from *state* when both sides choose the best suggested option for themselves at every
     decision (expectiminimax; a win 1, a draw 1/2, a loss 0), or None if the rest is larger than *most* positions."""
-    walk: _Walk[Fraction] = _Walk(game, most)
+    walk: _Walk[Fraction] = _Walk(game, most, told)
 
     def worth(state: Any, depth: int) -> Fraction:
         known = walk.memo.get(state)
@@ -171,16 +193,19 @@ def _mean(parts: Any) -> tuple[Fraction, Fraction]:
 
 
 class _Walk(Generic[V]):
-    """The bookkeeping of an exact walk: positions seen, the limit, and the memo of positions already worked out."""
+    """The bookkeeping of an exact walk: positions seen, the limit, the memo of positions already worked out, and
+    the progress told every :data:`PROGRESS_POSITIONS` positions."""
 
-    def __init__(self, game: Game[Any], most: int) -> None:
-        self.game, self.most, self.seen = game, most, 0
+    def __init__(self, game: Game[Any], most: int, told: _Told) -> None:
+        self.game, self.most, self.seen, self.told = game, most, 0, told
         self.memo: dict[Any, V] = {}
 
     def visit(self, state: Any, depth: int) -> Any:
         self.seen += 1
         if self.seen > self.most or depth > _DEEPEST:
             raise _TooBig
+        if self.seen % PROGRESS_POSITIONS == 0:
+            self.told()
         return self.game.node(state)
 
     def apply(self, state: Any, choice: Any) -> Any:

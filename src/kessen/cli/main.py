@@ -276,6 +276,17 @@ def serve(
 
 
 @app.command()
+def mcp() -> None:
+    """Serve kessen's tools (odds, schemas, matches, the advisor, simulations) to an assistant over the Model Context
+    Protocol, on standard input and output."""
+    try:
+        from kessen.mcp.server import serve as serve_mcp
+    except ImportError as missing:
+        raise KessenError(f"mcp: the mcp extra is not installed ({missing.name}); install kessen[mcp]") from None
+    serve_mcp()
+
+
+@app.command()
 def check(
     scenario: Annotated[str, typer.Argument(help="scenario TOML file")],
     lang: Annotated[Language, typer.Option("--lang", help="language of the summary line")] = Language.en,

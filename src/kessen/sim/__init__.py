@@ -8,19 +8,21 @@ up in any order), ``executors`` (the process pool, Dask), ``runner``, ``sweepfil
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from kessen.ai.levels import AI
     from kessen.sim.battles import BattleStats
     from kessen.sim.executors import Executor
+    from kessen.sim.tally import Tally
 
 
 def simulate(
     scenario: str, *, runs: int, seed: int, ruleset: str | None = None, workers: int | None = None,
     scheduler: str | None = None, text: str | None = None, progress: Callable[[int], None] | None = None,
-    executor: Executor | None = None, ai: AI = None,
+    executor: Executor | None = None, ai: AI = None, played: Mapping[int, Tally] | None = None,
+    on_chunk: Callable[[int, Tally], None] | None = None,
 ) -> BattleStats:
     """*runs* AI-vs-AI battles of a scenario file on local cores (or Dask), with seeds drawn from *seed*; *ai* is the
     level of every side (``"search"``) or side → level (``{"Hero": "search"}``; the others play greedy): see
@@ -30,6 +32,8 @@ def simulate(
     errors, and its ruleset is its ``ruleset`` key or *ruleset*. *progress* hears the number of battles of each
     chunk as it finishes. *executor* runs the chunks instead of *workers*' process pool or *scheduler*'s Dask
     cluster, and is closed at the end. Ctrl-C raises ``kessen.sim.battles.Interrupted`` with the battles finished.
+    *played* (chunk index → tally of a run that stopped) is counted and not played again; *on_chunk* hears each
+    chunk's index and tally as it finishes, so a caller can keep them and go on later (the web server does).
     """
     from kessen.core.errors import InputError
     from kessen.io.scenarios import read_scenario, ruleset_for, text_ruleset
@@ -48,7 +52,8 @@ def simulate(
             executor.close()
         raise
     return run(
-        chosen, text, scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler, progress=progress, executor=executor, ai=ai
+        chosen, text, scenario, runs=runs, seed=seed, workers=workers, scheduler=scheduler, progress=progress, executor=executor, ai=ai,
+        played=played, on_chunk=on_chunk,
     )
 
 

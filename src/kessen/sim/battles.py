@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from contextlib import closing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -87,10 +87,12 @@ def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float, f
 def simulate(
     ruleset: Ruleset, text: str, source: str, *, runs: int, seed: int, workers: int | None = None,
     scheduler: str | None = None, progress: Callable[[int], None] | None = None, executor: Executor | None = None,
-    ai: AI = None,
+    ai: AI = None, played: Mapping[int, Tally] | None = None, on_chunk: Callable[[int, Tally], None] | None = None,
 ) -> BattleStats:
     """*runs* AI-vs-AI battles of a scenario's text, each side played by its level in *ai* (``kessen.ai.levels``), in chunks seeded like cell 0 of a sweep (so a sweep of this
     scenario alone, with the same runs and seed, plays the same battles); *progress* hears each chunk's battles.
+    *played* holds the tallies of chunks (by index) an earlier run finished: they are counted, not played again;
+    *on_chunk* hears each chunk's index and tally as it finishes (a server keeps them, to go on after a restart).
 
     The chunks run on *executor* if given (it is closed at the end), else on ``--workers``/``--scheduler``'s.
     Ctrl-C raises :class:`Interrupted` with the battles finished so far.
@@ -109,11 +111,16 @@ def simulate(
             executor.close()
         raise
     stats = BattleStats(tuple(ruleset.game.sides(state)), Tally(), runs)
-    plan = chunk_plan(0, runs)
+    done = dict(played or {})
+    for tally in done.values():
+        stats.tally.merge(tally)
+    plan = [c for c in chunk_plan(0, runs) if c.index not in done]
     jobs = (ChunkJob((0, c.index), ruleset.id, text, source, battle_seeds(seed, c), levels) for c in plan)
 
-    def finished(_key: tuple[int, int], tally: Tally) -> None:
+    def finished(key: tuple[int, int], tally: Tally) -> None:
         stats.tally.merge(tally)
+        if on_chunk is not None:
+            on_chunk(key[1], tally)
         if progress is not None:
             progress(tally.battles)
 

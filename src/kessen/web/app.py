@@ -11,7 +11,8 @@ from fastapi.responses import HTMLResponse
 
 from kessen import __version__
 from kessen.core.errors import InputError
-from kessen.web import api, board_api, match_api, simulation_api
+from kessen.web import ai_api, api, board_api, match_api, simulation_api
+from kessen.web.advice import Advisor
 from kessen.web.assets import Asset, load_assets
 from kessen.web.errors import error_response, install_error_handlers
 from kessen.web.guard import LOOPBACK, Hosts, RequestGuard
@@ -31,18 +32,20 @@ def create_app(
     for a request's body; simulations are played by *workers* processes (0: on the runner's own thread), each for at
     most *simulation_seconds*.
 
-    The store, the live matches and the simulation runner are kept in ``app.state``. While the app runs (its
+    The store, the live matches, the simulation runner and the advisor are kept in ``app.state``. While the app runs (its
     lifespan), simulations a stopped server left unfinished go on from their finished chunks and its unplayed AI
     battles are played; stopping ends the workers.
     """
     runner = SimulationRunner(store, workers=workers, seconds=simulation_seconds)
     matches = Matches(store)
+    advisor = Advisor(matches)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         runner.resume()
         matches.resume()
         yield
+        advisor.stop()
         matches.stop()
         runner.stop()
 
@@ -58,10 +61,11 @@ def create_app(
     app.state.store = store
     app.state.matches = matches
     app.state.simulations = runner
+    app.state.advisor = advisor
     install_error_handlers(app)
     app.add_middleware(BodyLimit, seconds=body_seconds)
     app.add_middleware(RequestGuard, hosts=hosts)  # the outermost: a request not for this server reads nothing
-    for module in (api, match_api, board_api, simulation_api):
+    for module in (api, match_api, board_api, simulation_api, ai_api):
         app.include_router(module.router)
     assets = load_assets()
 

@@ -6,7 +6,7 @@ board, the events narrated in the match's language, and the result. A match live
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -15,7 +15,7 @@ from pydantic import Field
 from kessen.ai.levels import check_served
 from kessen.core.errors import InputError
 from kessen.io.files import load_json
-from kessen.io.validation import StrictModel
+from kessen.io.requests import ChoiceRequest, MatchRequest, ScenarioRequest
 from kessen.match import Match
 from kessen.web.limits import MAX_BODY_BYTES
 from kessen.web.playing import Matches
@@ -26,34 +26,8 @@ from kessen.web.views import legend, match_view
 
 router = APIRouter(prefix="/api")
 
-MAX_PEOPLE = 16
-
-AiField = Annotated[str, Field(max_length=100)] | Annotated[dict[str, Annotated[str, Field(max_length=100)]], Field(max_length=MAX_PEOPLE)] | None
-"""A request's ``ai``: one level for every machine side, or side → level (checked by ``kessen.ai.levels.check_served``)."""
-
-
-class ScenarioRequest(StrictModel):
-    """A scenario: a shipped one's name (``battlehost/doorway``) or a scenario's TOML text, and its ruleset unless
-    the text names it."""
-
-    scenario: str = Field(max_length=MAX_BODY_BYTES, description="a shipped scenario's name, or a scenario's TOML text")
-    ruleset: str | None = Field(default=None, max_length=100, description="the ruleset, unless the scenario names it")
-
-
 class BoardRequest(ScenarioRequest):
     lang: str = Field(default="en", max_length=10)
-
-
-class MatchRequest(ScenarioRequest):
-    """A new match: its scenario, seed, the sides a person plays (none: the AI plays every side), and language."""
-
-    seed: int = Field(description="the seed of the match's one random stream, 0 to 2^64 - 1")
-    people: list[str] = Field(default=[], max_length=MAX_PEOPLE, description="the sides a person plays")
-    lang: str = Field(default="en", max_length=10, description="the language of the match's words: en or ja")
-    ai: AiField = Field(
-        default=None,
-        description="the AI level of every machine side (greedy, search, search:N, random), or side → level; default greedy",
-    )
 
 
 class EventsRequest(ScenarioRequest):
@@ -62,10 +36,6 @@ class EventsRequest(ScenarioRequest):
     seed: int
     events: str = Field(max_length=MAX_BODY_BYTES)
     lang: str = Field(default="en", max_length=10)
-
-
-class ChoiceRequest(StrictModel):
-    notation: str = Field(max_length=10_000, description="a suggested option's notation, or any legal notation of a free decision")
 
 
 def _matches(request: Request) -> Matches:

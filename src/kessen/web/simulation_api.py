@@ -12,9 +12,9 @@ from pydantic import Field
 from kessen.ai.levels import check_served, level_table
 from kessen.core.errors import InputError
 from kessen.io.files import load_json
+from kessen.io.requests import AiField, ScenarioRequest
 from kessen.sim.battles import check_seed
 from kessen.web.limits import MAX_BODY_BYTES
-from kessen.web.match_api import AiField, ScenarioRequest
 from kessen.web.scenarios import choose_scenario
 from kessen.web.simulations import (
     MAX_RUNS, SIMULATION_ROOM, SIMULATION_SECONDS, WAITING, SimulationRunner, UnknownSimulation, simulation_view,

@@ -22,15 +22,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from kessen import i18n
 from kessen.core.errors import InputError, KessenError, error_line
 from kessen.core.records import record
 from kessen.rulesets import get_ruleset
-from kessen.sim.battles import wilson
-from kessen.sim.chunks import Chunk, ChunkJob, battle_seeds, chunk_plan
+from kessen.sim import simulate
+from kessen.sim.chunks import Chunk, chunk_plan
 from kessen.sim.executors import Executor, InlineExecutor
-from kessen.sim.runner import play_all
-from kessen.sim.tally import Tally, distribution, mean, total
+from kessen.sim.report import result_view
+from kessen.sim.tally import Tally, total
 from kessen.web.errors import NotFound
 from kessen.web.store import Room, SimulationRecord, SimulationStatus, Store
 
@@ -233,28 +232,28 @@ class SimulationRunner:
         self._end(found, kept, status, error=error)  # nothing when a cancel ended it already
 
     def _play(self, found: SimulationRecord, kept: dict[int, Tally]) -> None:
-        """Play the chunks *found* has not finished into *kept* (which starts with those it has), recording each."""
-        game = get_ruleset(found.ruleset).game
-        game.load_scenario(found.scenario, found.source)  # a scenario this kessen no longer reads fails here
+        """Play the chunks *found* has not finished into *kept* (which starts with those it has), recording each,
+        through the public ``kessen.simulate``."""
         plan = chunk_plan(0, found.runs)
         kept.update(_tallies(self.store.chunks(found.id)))
         if not self.store.start_simulation(found.id):
             return
         started = time.monotonic()
         self._playing = _Playing(found.id, started + self.seconds - found.seconds)
-        missing = [chunk for chunk in plan if chunk.index not in kept]
-        jobs = (ChunkJob((0, c.index), found.ruleset, found.scenario, found.source, battle_seeds(found.seed, c), found.ai) for c in missing)
 
-        def finished(key: tuple[int, int], tally: Tally) -> None:
-            kept[key[1]] = tally
+        def finished(index: int, tally: Tally) -> None:
+            kept[index] = tally
             seconds = found.seconds + time.monotonic() - started
-            if not self.store.record_chunk(found.id, chunk=key[1], tally=tally.to_json(), done=_prefix(plan, kept)[0], seconds=seconds):
+            if not self.store.record_chunk(found.id, chunk=index, tally=tally.to_json(), done=_prefix(plan, kept)[0], seconds=seconds):
                 raise Halted  # cancelled (or dropped) meanwhile
             if self._halted():
                 raise Halted
 
         executor: Executor = self._pool if self._pool is not None else InlineExecutor()
-        play_all(jobs, executor, finished)
+        simulate(
+            found.source, text=found.scenario, ruleset=found.ruleset, runs=found.runs, seed=found.seed,
+            ai=dict(found.ai) or None, executor=executor, played=dict(kept), on_chunk=finished,
+        )  # a scenario this kessen no longer reads, or an AI it no longer has, is refused before any chunk
 
     def _end(self, found: SimulationRecord, kept: Mapping[int, Tally], status: SimulationStatus, *, error: str | None = None) -> bool:
         """End *found* with the result of its first chunks that all finished (none: no result)."""
@@ -298,24 +297,3 @@ def simulation_view(record: SimulationRecord, lang: str) -> dict[str, Any]:
     if record.result is not None:
         view["result"] = result_view(record.ruleset, lang, list(record.result["sides"]), Tally.from_json(record.result["tally"]))
     return view
-
-
-def result_view(ruleset: str, lang: str, sides: list[str], tally: Tally) -> dict[str, Any]:
-    """What many battles came to, from their tally (the same numbers as a sweep's row)."""
-
-    def rate(count: int) -> dict[str, float | int]:
-        p, low, high = wilson(count, tally.battles)
-        return {"count": count, "rate": p, "low": low, "high": high}
-
-    return {
-        "battles": tally.battles,
-        "wins": [{"side": side, **rate(tally.wins[side])} for side in sides],
-        "draws": rate(tally.draws),
-        "per_side": {
-            key: {side: {"mean": mean(counts), "counts": distribution(counts)} for side, counts in by_side.items()}
-            for key, by_side in sorted(tally.per_side.items())
-        },
-        "numbers": {key: {"mean": mean(counts), "counts": distribution(counts)} for key, counts in sorted(tally.numbers.items())},
-        "words": {key: distribution(counts) for key, counts in sorted(tally.words.items())},
-        "labels": {key: i18n.summary_label(ruleset, lang, key) for key in [*tally.per_side, *tally.numbers, *tally.words]},
-    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from kessen.core.events import Event
@@ -33,10 +34,11 @@ from kessen.rulesets.armies_clash.referee.state import (
     then,
 )
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove, PieceAct, PieceMove
-from kessen.rulesets.armies_clash.rules.grid import Direction, Footprint, away_from, distance, goal_distances, lock_squares
+from kessen.rulesets.armies_clash.rules.grid import Direction, Footprint, Grid, Square, away_from, distance, goal_distances, lock_squares
 from kessen.rulesets.armies_clash.rules.movement import (
     Destination,
     Mover,
+    Occupant,
     PushEnd,
     destinations,
     movement_budget,
@@ -80,11 +82,24 @@ def _destinations(state: AcState, turn: Turn, mover: Mover) -> list[Destination]
         stand = state.stand(stand_id)
         return joiner is not None and stand is not None and may_join(joiner, state.creature(stand.creature).size)
 
+    enemy_stands, enemies = enemy_footprints(state, mover.side, stands_only=True), enemy_footprints(state, mover.side)
+    if solo is None:  # a stand joins nothing: its ends depend on the squares taken, not on who may be joined
+        taken = frozenset(occupancy(state).items())
+        return list(stand_destinations(state.grid, taken, mover, enemy_stands, enemies, state.wrecked()))
     return destinations(
-        state.grid, occupancy(state), mover,
-        enemy_stands=enemy_footprints(state, mover.side, stands_only=True),
-        enemies=enemy_footprints(state, mover.side), wrecked=state.wrecked(), may_join=can_join,
+        state.grid, occupancy(state), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=state.wrecked(), may_join=can_join,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def stand_destinations(
+    grid: Grid, taken: frozenset[tuple[Square, Occupant]], mover: Mover, enemy_stands: tuple[Footprint, ...],
+    enemies: tuple[Footprint, ...], wrecked: frozenset[Square],
+) -> tuple[Destination, ...]:
+    """``destinations`` of a stand (which joins nothing), kept for the same question: the stands of a unit are asked
+    about again and again during its turn (each move, and AC-REG-4's count of the stands still to move), while the
+    squares around them stay as they were."""
+    return tuple(destinations(grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked))
 
 
 @per_state

@@ -32,14 +32,14 @@ from collections.abc import Sequence
 from typing import cast
 
 from kessen.core.records import evolve, record
-from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_mover
+from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_destinations, stand_mover
 from kessen.rulesets.armies_clash.referee.options import Activate, ActivateSolo, Stay
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, occupancy
 from kessen.rulesets.armies_clash.referee.state import AcState, Stand, Static, Turn, per_state
 from kessen.rulesets.armies_clash.referee.steps import PieceMove
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Square
 from kessen.rulesets.armies_clash.rules.integrity import Alone, Regiment, ToMove
-from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant, destinations
+from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant
 
 MoveOption = Destination | Stay
 Judged = tuple[tuple[object, Alone], ...]
@@ -275,5 +275,5 @@ def _ends(
     """The squares ``destinations`` ends a move on, kept for the same question: a stand still to move is asked about
     again and again, at each activation and each move of its unit's turn, while the squares around it stay as they
     were."""
-    found = destinations(static.grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked)
+    found = stand_destinations(static.grid, taken, mover, enemy_stands, enemies, wrecked)
     return frozenset((d.x, d.y) for d in found if d.kind == "move")

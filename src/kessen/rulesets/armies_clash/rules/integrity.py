@@ -129,19 +129,20 @@ def _touching(anchor: Square, size: int, other: int) -> tuple[Square, ...]:
 def _matched(choices: dict[int, list[Square]]) -> dict[int, Square]:
     """As many stands as can be, each given one of its anchors, no anchor twice (augmenting paths, Kuhn)."""
     owner: dict[Square, int] = {}
-
-    def place(j: int, seen: set[Square]) -> bool:
-        for a in choices[j]:
-            if a not in seen:
-                seen.add(a)
-                if a not in owner or place(owner[a], seen):
-                    owner[a] = j
-                    return True
-        return False
-
     for j in choices:
-        place(j, set())
+        _augment(j, choices, owner, set())
     return {j: a for a, j in owner.items()}
+
+
+def _augment(j: int, choices: dict[int, list[Square]], owner: dict[Square, int], seen: set[Square]) -> bool:
+    """Give stand *j* one of its anchors, moving the stands that hold them on to others where need be (``_matched``)."""
+    for a in choices[j]:
+        if a not in seen:
+            seen.add(a)
+            if a not in owner or _augment(owner[a], choices, owner, seen):
+                owner[a] = j
+                return True
+    return False
 
 
 def fewest_alone(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, nodes: int = SEARCH_NODES) -> Alone:
@@ -317,12 +318,20 @@ class Regiment:
         self.at[i] = None
 
     def _open(self, anchor: Square, size: int) -> bool:
-        return not any(square in self.cells for square in _squares(anchor, size))
+        cells = self.cells
+        for square in _squares(anchor, size):
+            if square in cells:
+                return False
+        return True
 
     def _lonely(self, i: int) -> bool:
         anchor = self.at[i]
         assert anchor is not None
-        return not any(self.cells.get(square, i) != i for square in _rim(anchor, self.sizes[i]))
+        cells = self.cells
+        for square in _rim(anchor, self.sizes[i]):
+            if cells.get(square, i) != i:
+                return False
+        return True
 
     def _free(self) -> list[int]:
         return [j for j in range(self.first, self.extra) if self.at[j] is None and j not in self.gone]

@@ -179,98 +179,135 @@ def destinations(
     only where the mover is not locked (AC-MOVE-3) and, routed, does not close on the nearest enemy (AC-MORALE-4).
     """
 
-    size = mover.footprint.size
-    may_lock = not mover.is_solo and not mover.retreat
-    lock = lock_squares(enemy_stands) if may_lock else frozenset()
-    away = goal_distances(grid.width, grid.height, enemies) if mover.routed else None
-    costs = grid.move_costs(size, swimmer=mover.swimmer, wrecked=wrecked)
-    budget = mover.budget
-    places: dict[Square, Place] = {}  # each footprint position classified once
-    gaps: dict[Square, int] = {}  # a routed mover's distance to the nearest enemy, per position
+    return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, may_join).run()
 
-    def place_at(pos: Square) -> Place:
-        found = places.get(pos)
+
+_Step = tuple[Square, Place, int, bool]
+"""A legal step of a search: where to, what is there, the cost, whether only road was entered."""
+
+
+class _Search:
+    """One run of ``destinations``: its tables, and each piece of the search a method (a native class of the compiled
+    engine, where the nested functions it was written with were slow calls through closures, issue 26)."""
+
+    def __init__(
+        self, grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, enemy_stands: tuple[Footprint, ...],
+        enemies: tuple[Footprint, ...], wrecked: frozenset[Square], may_join: Callable[[str], bool],
+    ) -> None:
+        self.grid, self.occupancy, self.mover, self.may_join = grid, occupancy, mover, may_join
+        self.size = mover.footprint.size
+        may_lock = not mover.is_solo and not mover.retreat
+        self.lock: frozenset[Square] = lock_squares(enemy_stands) if may_lock else frozenset()
+        self.away = goal_distances(grid.width, grid.height, enemies) if mover.routed else None
+        self.costs = grid.move_costs(self.size, swimmer=mover.swimmer, wrecked=wrecked)
+        self.places: dict[Square, Place] = {}  # each footprint position classified once
+        self.gaps: dict[Square, int] = {}  # a routed mover's distance to the nearest enemy, per position
+        self.ends: dict[tuple[str, int, int, str], Destination] = {}
+
+    def place_at(self, pos: Square) -> Place:
+        found = self.places.get(pos)
         if found is None:
             x, y = pos
-            squares = (pos,) if size == 1 else [(x + dx, y + dy) for dx in range(size) for dy in range(size)]
-            found = places[pos] = _classify(grid, occupancy, mover, squares, may_join)
+            size = self.size
+            squares = [pos] if size == 1 else [(x + dx, y + dy) for dx in range(size) for dy in range(size)]
+            found = _classify(self.grid, self.occupancy, self.mover, squares, self.may_join)
+            self.places[pos] = found
         return found
 
-    def gap(pos: Square) -> int:
-        assert away is not None
-        found = gaps.get(pos)
+    def gap(self, pos: Square) -> int:
+        found = self.gaps.get(pos)
         if found is None:
-            found = gaps[pos] = away.at(pos[0], pos[1], size)
+            away = self.away
+            assert away is not None
+            found = away.at(pos[0], pos[1], self.size)
+            self.gaps[pos] = found
         return found
 
-    def steps(pos: Square, room: float) -> list[tuple[Square, Place, int, bool]]:
-        """The legal steps from *pos* that cost at most *room*: where to, what is there, the cost, whether only road
-        was entered."""
+    def locked(self, x: int, y: int) -> bool:
+        lock = self.lock
+        if not lock:
+            return False
+        size = self.size
+        if size == 1:
+            return (x, y) in lock
+        for dx in range(size):
+            for dy in range(size):
+                if (x + dx, y + dy) in lock:
+                    return True
+        return False
+
+    def steps(self, pos: Square, room: float) -> list[_Step]:
+        """The legal steps from *pos* that cost at most *room*."""
         x, y = pos
-        if lock and (pos in lock if size == 1 else any(square in lock for square in Footprint(x, y, size).squares())):
+        if self.locked(x, y):
             return []
-        out = []
-        for into, cost, road in costs.steps(x, y):
+        out: list[_Step] = []
+        routed = self.away is not None
+        for into, cost, road in self.costs.steps(x, y):
             if cost > room:
                 continue
-            place = places.get(into) or place_at(into)
+            place = self.places.get(into)
+            if place is None:
+                place = self.place_at(into)
             if not place.legal:
                 continue
-            if away is not None and gap(into) < gap(pos):
+            if routed and self.gap(into) < self.gap(pos):
                 continue
             out.append((into, place, cost, road))
         return out
 
-    start = (mover.footprint.x, mover.footprint.y)
-    best: dict[Square, int] = {start: 0}
-    stops: set[Square] = set()
-    road_ok: set[Square] = set()
-    ends: dict[tuple[str, int, int, str], Destination] = {}
-    by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
-
-    def record(dest: Destination) -> None:
+    def record(self, dest: Destination) -> None:
         key = (dest.kind, dest.x, dest.y, dest.stand)
-        old = ends.get(key)
+        old = self.ends.get(key)
         if old is None or (dest.cost, dest.road) < (old.cost, old.road):
-            ends[key] = dest
+            self.ends[key] = dest
 
-    road_bonus = mover.road_available
-    for cost, reached_at in enumerate(by_cost):
-        for pos in reached_at:
-            if cost > best[pos]:
-                continue  # reached more cheaply since
-            for npos, place, step, road in steps(pos, budget - cost):
-                total = cost + step
+    def run(self) -> list[Destination]:
+        mover, budget, size = self.mover, self.mover.budget, self.size
+        start = (mover.footprint.x, mover.footprint.y)
+        best: dict[Square, int] = {start: 0}
+        stops: set[Square] = set()
+        road_ok: set[Square] = set()
+        by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
+        road_bonus = mover.road_available
+        cost = 0
+        while cost < len(by_cost):  # grown as it is searched: every step costs at least 1 (AC-TERR-5)
+            for pos in by_cost[cost]:
+                if cost > best[pos]:
+                    continue  # reached more cheaply since
+                for npos, place, step, road in self.steps(pos, budget - cost):
+                    total = cost + step
+                    if place.flee:
+                        self.record(Destination(npos[0], npos[1], total, False, "flee"))
+                        continue
+                    if place.joins:
+                        for stand in place.joins:
+                            self.record(Destination(npos[0], npos[1], total, False, "join", stand))
+                        if not place.stop and _regiment_join(self.occupancy, Footprint(npos[0], npos[1], size), self.grid):
+                            continue  # entering a regiment stand ends the move (AC-JOIN-1)
+                    if road and road_bonus:
+                        road_ok.add(npos)
+                    if total < best.get(npos, budget + 1):
+                        best[npos] = total
+                        while len(by_cost) <= total:
+                            by_cost.append([])
+                        by_cost[total].append(npos)
+                    if place.stop:
+                        stops.add(npos)
+            cost += 1
+        for pos in stops:
+            if pos != start:
+                self.record(Destination(pos[0], pos[1], best[pos], False))
+        reached = {(d.x, d.y) for d in self.ends.values() if d.kind == "move"}
+        for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
+            for npos, place, _step, _road in self.steps(pos, math.inf):
                 if place.flee:
-                    record(Destination(npos[0], npos[1], total, False, "flee"))
-                    continue
-                if place.joins:
-                    for stand in place.joins:
-                        record(Destination(npos[0], npos[1], total, False, "join", stand))
-                    if not place.stop and _regiment_join(occupancy, Footprint(npos[0], npos[1], size), grid):
-                        continue  # entering a regiment stand ends the move (AC-JOIN-1)
-                if road and road_bonus:
-                    road_ok.add(npos)
-                if total < best.get(npos, budget + 1):
-                    best[npos] = total
-                    while len(by_cost) <= total:  # grown as it is iterated: every step costs at least 1 (AC-TERR-5)
-                        by_cost.append([])
-                    by_cost[total].append(npos)
-                if place.stop:
-                    stops.add(npos)
-    for pos in stops:
-        if pos != start:
-            record(Destination(pos[0], pos[1], best[pos], False))
-    reached = {(d.x, d.y) for d in ends.values() if d.kind == "move"}
-    for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
-        for npos, place, _step, _road in steps(pos, math.inf):
-            if place.flee:
-                record(Destination(npos[0], npos[1], budget, True, "flee"))
-            for stand in place.joins:
-                record(Destination(npos[0], npos[1], budget, True, "join", stand))
-            if place.stop and npos != start and npos not in reached:
-                record(Destination(npos[0], npos[1], budget, True))
-    return list(ends.values())
+                    self.record(Destination(npos[0], npos[1], budget, True, "flee"))
+                for stand in place.joins:
+                    self.record(Destination(npos[0], npos[1], budget, True, "join", stand))
+                if place.stop and npos != start and npos not in reached:
+                    self.record(Destination(npos[0], npos[1], budget, True))
+        return list(self.ends.values())
 
 
 def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:

@@ -35,7 +35,11 @@ def distance(a: Model, b: Model) -> float:
 def distances(a: Model, others: Iterable[Model]) -> list[float]:
     """``distance(a, b)`` for each model *b* of *others*, in their order."""
     ax, ay, ar = a.x, a.y, a.base_radius
-    return [max(0.0, base_gap(ax, ay, ar, b.x, b.y, b.base_radius)) for b in others]
+    found: list[float] = []
+    for b in others:
+        gap = base_gap(ax, ay, ar, b.x, b.y, b.base_radius)
+        found.append(gap if gap > 0.0 else 0.0)  # ``max(0.0, gap)``, without the generic builtin call
+    return found
 
 
 def in_base_contact(a: Model, b: Model) -> bool:

@@ -33,7 +33,11 @@ Seen = tuple[tuple[Model, float], ...]
 
 def in_sight(state: LiState, firer: Model, target: Detachment) -> Seen:
     """The models of the target the firer can see, each with its distance, in the target's order (LI-TGT-1, §3.7)."""
-    seen = [m for m in target.live if can_see(state, firer, m)]
+    blocked = state.no_sight
+    if blocked:
+        seen = [m for m in target.live if can_see(state, firer, m)]
+    else:  # ``can_see`` without a pair the scenario blocks: only what the model shows (read once, not per pair)
+        seen = [m for m in target.live if m.obscured != 100]
     return tuple(zip(seen, distances(firer, seen)))
 
 

@@ -5,8 +5,12 @@
 // clicked to move (the page writes the notation the ruleset documents; the ruleset accepts it or names the rule that
 // refuses it). A ruler measures between two models. Undo, the save file, the language switch (the match goes on in
 // the chosen language), and the match in the address (?match), so a reload finds it again.
+// Each side the machine plays has the AI level chosen for it (ailevels.js); Win chance beside the options asks
+// the advisor (advice.js).
 
 import { currentLang, query, setQuery } from "./address.js";
+import { AdvicePanel } from "./advice.js";
+import { AiLevels, aiPlays } from "./ailevels.js";
 import { ApiError, getJSON, postJSON, postText } from "./api.js";
 import { BoardView, drawLegend, notationPoint, sideIndex, sideName } from "./board.js";
 import { element } from "./dom.js";
@@ -62,7 +66,9 @@ function buildSetup(app) {
   const legend = element("div", { class: "legend-holder" });
   const problem = element("div", { class: "error-line", role: "alert", id: "play-error", hidden: true });
   const file = element("input", { type: "file", id: "play-file", accept: ".json,application/json" });
+  const ai = new AiLevels({ id: "play-ai-levels" });
   let sides = [];
+  const machine = () => ai.show(both.checked ? [] : sides.filter((s) => s !== side.value));
   const picker = new ScenarioPicker({
     lang: currentLang(),
     chosen: query().get("scenario"),
@@ -70,13 +76,16 @@ function buildSetup(app) {
       sides = preview ? preview.sides : [];
       side.replaceChildren(...sides.map((s) => element("option", { value: s, text: sideName(s) })));
       start.disabled = !preview;
+      machine();
       if (preview) stage.show(preview.board, preview.legend);
       legend.replaceChildren(...(preview ? [drawLegend(preview.board, preview.legend)] : []));
     },
   });
   both.addEventListener("change", () => {
     side.disabled = both.checked;
+    machine();
   });
+  side.addEventListener("change", machine);
   const opened = async (made) => {
     setQuery({ match: made.id }, { push: true });
     await mount(app);
@@ -86,7 +95,7 @@ function buildSetup(app) {
     start.disabled = true;
     try {
       const people = both.checked ? sides : [side.value];
-      await opened(await postJSON("/api/matches", { ...picker.value(), seed: Number(seed.value), people, lang: currentLang() }));
+      await opened(await postJSON("/api/matches", { ...picker.value(), seed: Number(seed.value), people, lang: currentLang(), ai: ai.value() }));
     } catch (error) {
       fail(error);
       start.disabled = false;
@@ -117,6 +126,7 @@ function buildSetup(app) {
         picker.element,
         element("div", { class: "row" }, element("label", { for: "play-side", text: t("your_side") }), side),
         element("div", { class: "row check" }, both, element("label", { for: "play-both", text: t("two_people") })),
+        ai.element,
         element("div", { class: "row" }, element("label", { for: "play-seed", text: t("seed") }), seed),
         element("div", { class: "row" }, start),
         element("p", { class: "hint", text: t("play_hint") }),
@@ -162,18 +172,21 @@ function buildMatch(app) {
   const again = element("a", { class: "button-link", href: `/play?lang=${currentLang()}`, text: t("new_match") });
   const log = new EventLog({ label: t("battle_report") });
   const outcome = element("div", { class: "outcome-holder", id: "play-result" });
-  view = { stage, legend, hint, banner, turn, options, notation, form, problem, undo, save, watch, log, outcome };
+  const levels = element("p", { class: "hint", id: "play-ai" });
+  const advice = new AdvicePanel();
+  view = { stage, legend, hint, banner, turn, options, notation, form, problem, undo, save, watch, log, outcome, levels, advice };
   app.replaceChildren(
     banner,
     element(
       "div",
       { class: "play-layout" },
-      element("section", { class: "card stage" }, element("h2", { id: "play-heading", text: t("board") }), stage.element, legend, hint),
+      element("section", { class: "card stage" }, element("h2", { id: "play-heading", text: t("board") }), levels, stage.element, legend, hint),
       element(
         "aside",
         { class: "card play-panel" },
         turn,
         options,
+        advice.element,
         form,
         problem,
         outcome,
@@ -254,6 +267,8 @@ function show(state, { fresh = true } = {}) {
   if (!fresh) told = state.events.length;
   const id = state.id;
   document.getElementById("play-heading").textContent = t("match_heading", { scenario: state.scenario, seed: state.seed, sides: state.people.map(sideName).join(", ") || t("nobody") });
+  view.levels.textContent = aiPlays(state.ai);
+  view.advice.update(state);
   view.save.href = `/api/matches/${encodeURIComponent(id)}/save`;
   view.watch.href = `/viewer?lang=${currentLang()}&match=${encodeURIComponent(id)}`;
   view.undo.disabled = !state.can_undo;

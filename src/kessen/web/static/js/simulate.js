@@ -1,9 +1,11 @@
-// Page 4, simulate: N battles of a scenario between its AI sides, played by the server in the background, with a
-// progress bar and a Cancel button; then each side's win rate with its 95% interval, the draws, and the histogram of
-// casualties (or of any other number of the battle summary) by side. A simulation cancelled or out of time shows the
-// results of the battles it finished, said so above them. The address keeps ?sim, so a link shows the same results.
+// Page 4, simulate: N battles of a scenario between its AI sides (each at the level chosen for it), played by the
+// server in the background, with a progress bar and a Cancel button; then each side's win rate with its 95%
+// interval, the draws, and the histogram of casualties (or of any other number of the battle summary) by side. A
+// simulation cancelled or out of time shows the results of the battles it finished, said so above them. The address
+// keeps ?sim, so a link shows the same results.
 
 import { currentLang, query, setQuery } from "./address.js";
+import { AiLevels, aiPlays } from "./ailevels.js";
 import { ApiError, deleteJSON, getJSON, postJSON } from "./api.js";
 import { drawChart } from "./chart.js";
 import { element } from "./dom.js";
@@ -28,13 +30,22 @@ export async function mount(app) {
   const seed = element("input", { type: "number", id: "sim-seed", min: 0, step: 1, value: query().get("seed") || 1 });
   const problem = element("div", { class: "error-line", role: "alert", id: "sim-error", hidden: true });
   const run = element("button", { type: "button", class: "primary", "data-action": "simulate", text: t("run_simulation"), disabled: true });
-  const picker = new ScenarioPicker({ lang: currentLang(), chosen: query().get("scenario"), onChange: (preview) => (run.disabled = !preview) });
+  const ai = new AiLevels({ id: "sim-ai-levels" });
+  const picker = new ScenarioPicker({
+    lang: currentLang(),
+    chosen: query().get("scenario"),
+    onChange: (preview) => {
+      run.disabled = !preview;
+      ai.show(preview ? preview.sides : []);
+    },
+  });
   run.addEventListener("click", () => start());
   const bar = element("progress", { id: "sim-progress", max: 1, value: 0 });
   const status = element("p", { class: "status", id: "sim-status", "aria-live": "polite" });
   const cancel = element("button", { type: "button", "data-action": "cancel-simulation", text: t("cancel_simulation"), hidden: true });
   const results = element("div", { class: "sim-results", id: "sim-results" });
-  view = { runs, seed, problem, picker, run, bar, status, cancel, results };
+  const levels = element("p", { class: "hint", id: "sim-ai" });
+  view = { runs, seed, problem, picker, run, bar, status, cancel, results, ai, levels };
   app.replaceChildren(
     element(
       "div",
@@ -46,11 +57,12 @@ export async function mount(app) {
         picker.element,
         element("div", { class: "row" }, element("label", { for: "sim-runs", text: t("battles") }), runs),
         element("div", { class: "row" }, element("label", { for: "sim-seed", text: t("seed") }), seed),
+        ai.element,
         element("div", { class: "row" }, run),
         element("p", { class: "hint", text: t("simulate_hint") }),
         problem,
       ),
-      element("section", { class: "card sim-stage" }, element("div", { class: "progress-row" }, bar, status, cancel), results),
+      element("section", { class: "card sim-stage" }, element("div", { class: "progress-row" }, bar, status, cancel), levels, results),
     ),
   );
   const id = query().get("sim");
@@ -61,7 +73,7 @@ async function start() {
   view.problem.hidden = true;
   view.run.disabled = true;
   try {
-    const made = await postJSON("/api/simulations", { ...view.picker.value(), runs: Number(view.runs.value), seed: Number(view.seed.value) });
+    const made = await postJSON("/api/simulations", { ...view.picker.value(), runs: Number(view.runs.value), seed: Number(view.seed.value), ai: view.ai.value() });
     setQuery({ sim: made.id }, { push: true });
     follow(made.id);
   } catch (error) {
@@ -103,6 +115,7 @@ async function follow(id) {
     view.status.dataset.status = sim.status;
     view.status.textContent = t(`sim_${sim.status}`, { done: sim.done, runs: sim.runs, scenario: sim.scenario, seed: sim.seed });
     view.cancel.hidden = sim.status !== "queued" && sim.status !== "running";
+    view.levels.textContent = aiPlays(sim.ai);
     if (sim.status === "failed") {
       view.results.replaceChildren(element("div", { class: "error-line", role: "alert", text: sim.error }));
       return;

@@ -5,6 +5,7 @@
 // The address keeps ?match and ?at (the position), so a link shows the same moment of the same battle.
 
 import { currentLang, query, setQuery } from "./address.js";
+import { AiLevels, aiPlays } from "./ailevels.js";
 import { ApiError, getJSON, postJSON, postText } from "./api.js";
 import { BoardView, drawLegend } from "./board.js";
 import { element } from "./dom.js";
@@ -84,21 +85,24 @@ function build(app, lang) {
   const outcome = element("div", { class: "outcome-holder", id: "viewer-result" });
   const picker = new ScenarioPicker({ lang, chosen: query().get("scenario"), onChange: (preview) => previewed(preview) });
   const watch = button(t("watch_ai_battle"), { class: "primary", "data-action": "watch", disabled: true }, () => watchBattle());
+  const ai = new AiLevels({ id: "viewer-ai-levels" });
   file.addEventListener("change", () => openFile());
   const setup = element(
     "section",
     { class: "card setup" },
     element("h2", { text: t("choose_battle") }),
     picker.element,
+    ai.element,
     element("div", { class: "row" }, element("label", { for: "replay-seed", text: t("seed") }), seed, watch),
     element("div", { class: "row" }, element("label", { for: "replay-file", text: t("open_file") }), file),
     element("p", { class: "hint", text: t("file_hint") }),
     problem,
   );
   const report = element("aside", { class: "card report" }, element("h2", { text: t("battle_report") }), log.list, outcome);
-  const board = element("section", { class: "card stage" }, element("h2", { id: "viewer-heading", text: t("board") }), stage.element, legend, controls);
+  const levels = element("p", { class: "hint", id: "viewer-ai" });
+  const board = element("section", { class: "card stage" }, element("h2", { id: "viewer-heading", text: t("board") }), levels, stage.element, legend, controls);
   app.replaceChildren(element("div", { class: "viewer-layout" }, setup, board, report));
-  return { seed, file, problem, stage, legend, range, where, speed, play, controls, log, outcome, picker, watch };
+  return { seed, file, problem, stage, legend, range, where, speed, play, controls, log, outcome, picker, watch, ai, levels };
 }
 
 export async function mount(app) {
@@ -116,6 +120,7 @@ function fail(error) {
 
 function previewed(preview) {
   view.watch.disabled = !preview;
+  view.ai.show(preview ? preview.sides : []);
   if (replay || !preview) return;
   view.stage.show(preview.board, preview.legend);
   view.legend.replaceChildren(drawLegend(preview.board, preview.legend));
@@ -125,7 +130,7 @@ async function watchBattle() {
   view.problem.hidden = true;
   try {
     const seed = Number(view.seed.value);
-    const made = await postJSON("/api/matches", { ...view.picker.value(), seed, people: [], lang: currentLang() });
+    const made = await postJSON("/api/matches", { ...view.picker.value(), seed, people: [], lang: currentLang(), ai: view.ai.value() });
     setQuery({ match: made.id, at: 0 }, { push: true });
     await load(made.id, 0);
   } catch (error) {
@@ -161,14 +166,18 @@ async function openFile() {
 
 const POLL_MS = 200;
 
-// An AI battle is played by the server in the background: wait until it is no longer playing.
+// An AI battle is played by the server in the background: wait until it is no longer playing. The levels its AI
+// sides play at are said above the board.
 async function played(id, ticket) {
   const heading = document.getElementById("viewer-heading");
-  while ((await getJSON(`/api/matches/${encodeURIComponent(id)}`)).status === "playing") {
+  let state;
+  while ((state = await getJSON(`/api/matches/${encodeURIComponent(id)}`)).status === "playing") {
     if (ticket !== loading) return;
     heading.textContent = t("ai_playing");
+    view.levels.textContent = aiPlays(state.ai);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+  view.levels.textContent = aiPlays(state.ai);
 }
 
 async function load(id, at) {
