@@ -40,7 +40,7 @@ ENGLISH = {
     ("battlehost", "MoveTo"): r".+ (stands up and )?(moves|charges .+) to \([-\d.]+, [-\d.]+\)",
     ("battlehost", "ChooseFight"): r"fight: .+ against .+",
     ("battlehost", "SpendMight"): r"spend \d Might",
-    ("legions", "Fire"): r"fire at .+  \[expected damage \d+\.\d\d; best volley wounds with \d+%\]",
+    ("legions", "Fire"): r"fire at .+  \[expected damage \d+\.\d\d; the attack wounds with \d+\.\d%\]",
     ("legions", "HoldFire"): r"hold fire",
     ("legions", "order"): r"first_fire|advance|charge|march|fall_back",
     ("armies-clash", "AttackWith"): r"attack \S+ with .+  \[expected damage \d+\.\d\d\]",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 from kessen.core.events import Event
 from kessen.core.records import picklable, record
 from kessen.dice import Dist
+from kessen.dice.faces import Draw
 
 if TYPE_CHECKING:
     from kessen.core.board import Board
@@ -20,10 +22,40 @@ K = TypeVar("K", bound=str)
 
 @dataclass(frozen=True, slots=True)
 class Chance:
-    """The next step is a procedure's outcome, drawn from its exact distribution; *kind* names the roll."""
+    """The next step is a procedure's outcome, drawn from its exact distribution; *kind* names the roll.
+
+    *dice*, where the outcome shows dice, draws for a drawn outcome the faces that make it, each from its exact
+    conditional distribution (the procedure's faces given its result, :mod:`kessen.dice.faces`); the drivers draw
+    them from the game's dice stream (:func:`kessen.dice.sampling.dice_stream`) and hand the outcome on with them
+    (:func:`shown`): the result is drawn from *dist* exactly as without faces, so showing the dice changes no draw
+    of the battle. It is a module-level function or a ``functools.partial`` of one, so that a node pickles.
+    """
 
     dist: Dist[Any]
     kind: str
+    dice: Callable[[Any, Draw], Any] | None = None
+
+
+def dice_field(default: Any = ()) -> Any:
+    """The field of an outcome record that holds the dice that made it: never compared or hashed (the outcome with
+    its dice is the outcome the distribution holds), left out of the odds' outcome objects and of saves (a replay
+    draws the faces again from the same dice stream)."""
+    return dataclasses.field(default=default, compare=False, metadata={"dice": True})
+
+
+def is_dice_field(f: dataclasses.Field[Any]) -> bool:
+    """Whether *f* is an outcome's :func:`dice_field`."""
+    return bool(f.metadata.get("dice"))
+
+
+def shown(node: Chance, outcome: Any, rng: Any) -> Any:
+    """*outcome*, drawn at *node*, with the faces that made it drawn from *rng* (the dice stream) when the node
+    shows dice; the outcome itself when it does not."""
+    if node.dice is None:
+        return outcome
+    from kessen.dice.sampling import draw
+
+    return dataclasses.replace(outcome, dice=node.dice(outcome, lambda dist: draw(dist, rng)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kessen.core.decisions import Decider
-from kessen.core.engine import Chance, Decision, Game, Terminal
+from kessen.core.engine import Chance, Decision, Game, Terminal, shown
 from kessen.core.errors import IllegalDecisionError
 from kessen.core.events import Event
 from kessen.core.records import picklable
-from kessen.dice.sampling import draw, stream
+from kessen.dice.sampling import dice_stream, draw, stream
 
 
 @dataclass
@@ -45,9 +45,9 @@ def play(
     record: Played | None = None,
 ) -> Played:
     """Run the game loop from the initial *state* (``game.start`` first, as :class:`kessen.Match` does): draw at
-    chance nodes with the game's one seeded stream, ask the player's Decider at decision nodes (first consuming
-    the recorded *replay* indices), apply, repeat."""
-    rng = stream(seed)
+    chance nodes with the game's one seeded stream (the dice they show from its dice stream), ask the player's
+    Decider at decision nodes (first consuming the recorded *replay* indices), apply, repeat."""
+    rng, dice_rng = stream(seed), dice_stream(seed)
     pending = deque(replay)
     played = record if record is not None else Played(state)
     played.state, opening = game.start(state)
@@ -60,7 +60,7 @@ def play(
             played.terminal = node
             return played
         if isinstance(node, Chance):
-            choice = draw(node.dist, rng)
+            choice = shown(node, draw(node.dist, rng), dice_rng)
         else:
             assert isinstance(node, Decision)
             if pending:

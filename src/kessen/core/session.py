@@ -17,11 +17,11 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from kessen.core.decisions import Decider
-from kessen.core.engine import Chance, Decision, Game, Node, Terminal
+from kessen.core.engine import Chance, Decision, Game, Node, Terminal, is_dice_field, shown
 from kessen.core.errors import IllegalChoice
 from kessen.core.events import Event
 from kessen.core.records import record
-from kessen.dice import Dist, draw, stream
+from kessen.dice import Dist, dice_stream, draw, stream
 
 S = TypeVar("S")
 
@@ -41,6 +41,7 @@ class Snapshot:
 
     state: Any
     rng_state: dict[str, Any]
+    dice_rng_state: dict[str, Any]
     events: int
     taken: int
 
@@ -52,6 +53,7 @@ class Session(Generic[S]):
         self.game = game
         self.seed = seed
         self.rng = stream(seed)
+        self.dice_rng = dice_stream(seed)
         self.state, opening = game.start(state)
         self.events: list[Event] = list(opening)
         self.taken: list[Taken] = []
@@ -76,12 +78,13 @@ class Session(Generic[S]):
         return self._take(node, self.game.parse(self.state, node, text))
 
     def roll(self, outcome: Any = None) -> tuple[Event, ...]:
-        """Draw the pending chance node's outcome from the stream; with *outcome*, draw (so the stream moves on as it
-        did) but take the recorded outcome instead."""
+        """Draw the pending chance node's outcome from the stream, and the dice it shows from the dice stream; with
+        *outcome*, draw (so the stream moves on as it did) but take the recorded outcome instead, its dice drawn as
+        they were."""
         node = self.node
         assert isinstance(node, Chance), "no chance node is pending"
         drawn = draw(node.dist, self.rng)
-        return self._take(node, drawn if outcome is None else outcome)
+        return self._take(node, shown(node, drawn if outcome is None else outcome, self.dice_rng))
 
     def run(
         self,
@@ -107,12 +110,13 @@ class Session(Generic[S]):
         raise RuntimeError(f"the game did not end within {max_steps} steps")
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.state, self.rng.bit_generator.state, len(self.events), len(self.taken))
+        return Snapshot(self.state, self.rng.bit_generator.state, self.dice_rng.bit_generator.state, len(self.events), len(self.taken))
 
     def restore(self, snap: Snapshot) -> None:
         """Go back to a snapshot of this session: the same state, stream position, events and record."""
         self.state = snap.state
         self.rng.bit_generator.state = snap.rng_state
+        self.dice_rng.bit_generator.state = snap.dice_rng_state
         del self.events[snap.events :]
         del self.taken[snap.taken :]
 
@@ -140,10 +144,10 @@ def accepted(game: Game[Any], state: Any, decision: Decision, choice: Any) -> An
 
 
 def encode_outcome(value: Any) -> Any:
-    """A chance outcome as plain JSON: a dataclass or named tuple as an object of its fields, tuples as lists,
-    sets as sorted lists, Fractions as ``"n/d"``; scalars as they are."""
+    """A chance outcome as plain JSON: a dataclass or named tuple as an object of its fields (not the dice it shows,
+    which a replay draws again), tuples as lists, sets as sorted lists, Fractions as ``"n/d"``; scalars as they are."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode_outcome(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {f.name: encode_outcome(getattr(value, f.name)) for f in dataclasses.fields(value) if not is_dice_field(f)}
     if isinstance(value, tuple) and hasattr(value, "_asdict"):
         return {k: encode_outcome(v) for k, v in value._asdict().items()}
     if isinstance(value, tuple | list):

@@ -13,7 +13,7 @@ from kessen.dice.dist import Dist, binomial, d, highest, keep_highest, mixture, 
 SEED_LIMIT = 2**64
 """Seeds are 64-bit: from 0 to 2**64 - 1 (every battle of a sweep gets one, replayable with ``--seed``)."""
 
-_SAMPLING = ("Sampler", "Stream", "child_streams", "draw", "draw_many", "sampler", "stream")
+_SAMPLING = ("Sampler", "Stream", "child_streams", "dice_stream", "draw", "draw_many", "sampler", "stream")
 
 __all__ = ["SEED_LIMIT", "Dist", "binomial", "d", "highest", "keep_highest", "mixture", "successes", *_SAMPLING]
 

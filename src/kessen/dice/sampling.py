@@ -22,6 +22,12 @@ def stream(seed: int | np.random.SeedSequence) -> Stream:
     return np.random.Generator(np.random.PCG64(sequence))
 
 
+def dice_stream(seed: int) -> Stream:
+    """The stream a game draws the faces of its outcomes from, apart from its own stream (``stream(seed)``), so that
+    showing the dice of an outcome changes no draw of the game."""
+    return stream(np.random.SeedSequence(seed, spawn_key=(1,)))
+
+
 def child_streams(seed: int, n: int) -> list[Stream]:
     """*n* independent streams for parallel work, spawned from one seed."""
     return [stream(child) for child in np.random.SeedSequence(seed).spawn(n)]

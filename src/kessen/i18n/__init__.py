@@ -42,6 +42,25 @@ def narrate(ruleset: str, event: Event, lang: str) -> str:
     return str(template).format(**fields)
 
 
+def faces_text(rolls: tuple[int, ...] | tuple[tuple[int, ...], ...], *, then: str = "→") -> str:
+    """Natural dice as a player reads them: ``5 2 1``; a roll of two dice, the second rolled after the first (a 6/4
+    To Wound roll), as ``6→4``.
+
+    >>> faces_text((5, 2, 1)), faces_text(((3,), (6, 4)))
+    ('5 2 1', '3 6→4')
+    """
+    return " ".join(then.join(str(f) for f in r) if isinstance(r, tuple) else str(r) for r in rolls)
+
+
+def signed(n: int) -> str:
+    """A modifier as a player writes it: ``+1``, ``−1`` (a minus sign), or nothing for 0.
+
+    >>> signed(1), signed(-1), signed(0)
+    ('+1', '−1', '')
+    """
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else ""
+
+
 def text(ruleset: str, key: str, lang: str, **fields: Any) -> str:
     """A fixed text of the catalogue (``texts`` table), formatted with *fields*."""
     cat = catalogue(ruleset, lang)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from kessen.core.engine import Decision, Game
+from kessen.core.engine import Decision, Game, is_dice_field
 from kessen.core.errors import InputError, UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
@@ -70,9 +70,9 @@ def _cached_dist(procedure: Procedure[Any], value: StrictModel) -> Dist[Any]:
 
 
 def outcome_fields(outcome: Any) -> dict[str, Any]:
-    """An outcome object as the flat JSON object of the odds contract."""
+    """An outcome object as the flat JSON object of the odds contract (the dice a battle shows are not odds)."""
     if dataclasses.is_dataclass(outcome) and not isinstance(outcome, type):
-        return {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
+        return {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome) if not is_dice_field(f)}
     if hasattr(outcome, "_asdict"):
         return dict(outcome._asdict())
     raise TypeError(f"an outcome must be a dataclass or a named tuple, not {type(outcome).__name__}")

@@ -214,7 +214,7 @@ def test_bh_proc_2_bh_duel_6_odds_keys_and_prompts_are_in_both_catalogues() -> N
                 seen |= set(o.odds or {})
             node = m._session.node
             m.choose(m.ruleset.game.notation(m.state, node, m.ruleset.game.ai(d.player).decide(m.state, node)))
-    assert seen == {"hit", "wound", "slay", "expected_wounds", "win_duel"} and seen <= set(tables["ja"]["odds"])
+    assert seen == {"hit", "wound", "slay", "expected_wounds", "win_duel", "duel"} and seen <= set(tables["ja"]["odds"])
 
 
 def test_bh_geo_5_the_board_as_plain_data() -> None:

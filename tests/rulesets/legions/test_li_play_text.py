@@ -36,15 +36,16 @@ def test_li_fire_1_play_shows_the_exact_mean_of_the_whole_attack() -> None:
     """§5.2 (issue 8 §2): beside an attack `kessen play` shows the exact mean damage of the whole attack, not the
     AI's score. Two weapons of one die at 2+ and AP −6 against one 5+ model: the first kills it with 5/6; the second
     fires only at what is left, 1/6 · 5/6; mean 5/6 + 5/36 = 35/36 ≈ 0.97 Wounds (the AI's score, counting Wounds
-    and models of each volley on the untouched target, was 3.33). The best single volley wounds with 5/6 ≈ 83%."""
+    and models of each volley on the untouched target, was 3.33). The whole attack wounds with 5/6 + 1/6 · 5/6 = 35/36
+    ≈ 97.2% (issue 24 §4: the attack, not its best volley alone, which was 83%)."""
     state = ready(state_of([det("A", m("two_guns", 10, 10), order="first_fire")], [det("B", m("inf", 10, 20))], profiles=TWO_GUNS))
     n = node(state)
     assert isinstance(n, Decision) and n.kind == "target"
     attack = n.options[0]
     assert isinstance(attack, Fire)
     assert attack_damage(state, state.detachment("A"), attack).map(lambda d: d.wounds).mean() == F(35, 36)
-    assert GAME.describe(state, attack, "en") == "fire at B  [expected damage 0.97; best volley wounds with 83%]"
-    assert "0.97" in GAME.describe(state, attack, "ja") and "83%" in GAME.describe(state, attack, "ja")
+    assert GAME.describe(state, attack, "en") == "fire at B  [expected damage 0.97; the attack wounds with 97.2%]"
+    assert "0.97" in GAME.describe(state, attack, "ja") and "攻撃全体で傷を与える確率 97.2%" in GAME.describe(state, attack, "ja")
 
 
 def test_li_void_2_expected_damage_counts_void_shields_struck_down() -> None:
@@ -54,7 +55,7 @@ def test_li_void_2_expected_damage_counts_void_shields_struck_down() -> None:
                     "weapons": [{"name": "lascannon", "profiles": [{"range": 30, "dice": 1, "to_hit": 2, "ap": -1}]}]}}
     state = ready(state_of([det("A", m("gun1", 10, 10), order="first_fire")], [det("T", m("titan", 10, 30))], profiles=gun))
     attack = node(state).options[0]  # type: ignore[union-attr]
-    assert GAME.describe(state, attack, "en") == "fire at T  [expected damage 0.83; best volley wounds with 0%]"
+    assert GAME.describe(state, attack, "en") == "fire at T  [expected damage 0.83; the attack wounds with 0.0%]"
 
 
 def _who(decision: Decision) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from kessen.core.engine import dice_field
 from kessen.core.events import Event
 from kessen.core.records import record
 
@@ -62,6 +63,10 @@ class CommanderBenefit(Event):
     unit: str
     benefit: str
     success: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -70,6 +75,10 @@ class RallyRolled(Event):
     commander: str
     unit: str
     success: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -91,6 +100,10 @@ class Fled(Event):
 
 @record
 class Attacked(Event):
+    """An action's attack rolls against one target (§6.3); when its dice were drawn, each roll's d20s (two with
+    advantage or disadvantage, none for an automatic hit), how they were rolled, the attack bonus, the AC, and what
+    the roll did (AC-D20-1..3)."""
+
     type: ClassVar[str] = "attacked"
     attacker: str
     defender: str
@@ -98,6 +111,12 @@ class Attacked(Event):
     hits: int
     crits: int
     damage: int
+    d20: tuple[tuple[int, ...], ...] = dice_field()
+    modes: tuple[str, ...] = dice_field()
+    bonus: tuple[int, ...] = dice_field()
+    armour_class: tuple[int, ...] = dice_field()
+    results: tuple[str, ...] = dice_field()
+    roll_damage: tuple[int, ...] = dice_field()
 
 
 @record
@@ -123,6 +142,10 @@ class SpellResult(Event):
     target: str
     result: str
     damage: int
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record
@@ -257,6 +280,10 @@ class MoraleChecked(Event):
     type: ClassVar[str] = "morale"
     unit: str
     routed: bool
+    d20: tuple[int, ...] = dice_field()
+    mode: str = dice_field("")
+    bonus: int = dice_field(0)
+    dc: int = dice_field(0)
 
 
 @record

@@ -236,7 +236,45 @@ def narrate(event: Event, lang: str) -> str:
     words = _WORD_FIELDS & fields.keys()
     if event.type == "attacked" and fields["using"] == "multiattack":
         words |= {"using"}
-    return _line(lang, "events", key, fields, words=words)
+    line = _line(lang, "events", key, fields, words=words)
+    if event.type == "attacked" and fields["results"]:
+        return f"{line} {_attack_dice(lang, fields)}"
+    if fields.get("d20"):
+        said: dict[str, str] = catalogue(RULESET_ID, lang)["dice"]
+        return f"{line} {said['brackets'].format(_check_dice(said, fields))}"
+    return line
+
+
+def _check_dice(said: dict[str, str], fields: dict[str, Any]) -> str:
+    """A saving throw or check as the table sees it: the d20s (the one kept first), the bonus and the total against
+    the DC (AC-D20-1..3)."""
+    return said["check"].format(d20=_d20_text(said, fields["d20"], fields["mode"]), bonus=f"{fields['bonus']:+d}", total=_kept(fields["d20"], fields["mode"]) + fields["bonus"], dc=fields["dc"])
+
+
+def _kept(d20: tuple[int, ...], mode: str) -> int:
+    return max(d20) if mode == "advantage" else min(d20)
+
+
+def _d20_text(said: dict[str, str], d20: tuple[int, ...], mode: str) -> str:
+    """The d20s of one roll, the one kept first, and how they were rolled: ``15/18 with disadvantage``."""
+    kept = _kept(d20, mode)
+    return "/".join(str(n) for n in sorted(d20, key=lambda n: n != kept)) + (said[mode] if mode != "normal" else "")
+
+
+def _attack_dice(lang: str, fields: dict[str, Any]) -> str:
+    """Each attack roll as the table sees it: the d20s (the one kept first), the bonus, the total against the AC and
+    what it did, or an automatic hit (AC-D20-1..3, AC-OBJ-4)."""
+    said: dict[str, str] = catalogue(RULESET_ID, lang)["dice"]
+    rolls = []
+    for d20, mode, bonus, ac, result, damage in zip(
+        fields["d20"], fields["modes"], fields["bonus"], fields["armour_class"], fields["results"], fields["roll_damage"]
+    ):
+        what = said[result] + (said["damage"].format(damage=damage) if result != "miss" else "")
+        if not d20:
+            rolls.append(said["automatic"].format(result=what))
+            continue
+        rolls.append(said["roll"].format(d20=_d20_text(said, d20, mode), bonus=f"{bonus:+d}", total=_kept(d20, mode) + bonus, ac=ac, result=what))
+    return said["brackets"].format(said["separator"].join(rolls))
 
 
 def _list(lang: str, names: list[str]) -> str:

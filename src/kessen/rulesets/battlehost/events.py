@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from kessen.core.engine import dice_field
 from kessen.core.events import Event
 from kessen.core.records import record
 
@@ -62,11 +63,17 @@ class StoodUp(Event):
 
 @record
 class Shot(Event):
+    """A shot's hit and wound (BH-SHOOT-5..9): the score its hit roll needed, its To Wound chart entry, and the
+    natural dice rolled (the hit die, then the To Wound dice; none when the shot was drawn without its dice)."""
+
     type: ClassVar[str] = "shot"
     model: str
     target: str
     hit: bool
     wounded: bool
+    hit_needed: int = dice_field(0)
+    wound_needed: str = dice_field("")
+    dice: tuple[int, ...] = dice_field()
 
 
 @record
@@ -99,9 +106,18 @@ class TwoHandedDeclared(Event):
 
 @record
 class DuelRolled(Event):
+    """Both sides' duel dice (BH-DUEL-1..7): each side's best score, and each model's natural dice with the modifier
+    to each of its dice (none when drawn without its dice)."""
+
     type: ClassVar[str] = "duel_rolled"
     good_best: int
     evil_best: int
+    good_models: tuple[str, ...] = dice_field()
+    good_dice: tuple[tuple[int, ...], ...] = dice_field()
+    good_modifiers: tuple[int, ...] = dice_field()
+    evil_models: tuple[str, ...] = dice_field()
+    evil_dice: tuple[tuple[int, ...], ...] = dice_field()
+    evil_modifiers: tuple[int, ...] = dice_field()
 
 
 @record
@@ -174,11 +190,17 @@ class Trapped(Event):
 
 @record
 class Struck(Event):
+    """Strikes at one target (BH-STRIKE-2..6): the To Wound chart entry, the modifier to each die (+1 with a
+    two-handed weapon) and the natural dice of each To Wound roll (none when drawn without its dice)."""
+
     type: ClassVar[str] = "struck"
     model: str
     target: str
     strikes: int
     wounds: int
+    wound_needed: str = dice_field("")
+    modifier: int = dice_field(0)
+    dice: tuple[tuple[int, ...], ...] = dice_field()
 
 
 @record

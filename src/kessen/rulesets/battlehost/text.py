@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from kessen.core.engine import Chance, Decision, Node, Terminal
 from kessen.core.events import Event
-from kessen.i18n import catalogue, option_text, option_word
+from kessen.i18n import catalogue, faces_text, option_text, option_word, signed
 from kessen.rulesets.battlehost.referee import duel as referee_duel
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
@@ -46,7 +46,40 @@ def narrate(event: Event, lang: str) -> str:
             words[name] = values.get(value, value)
         else:
             words[name] = value
-    return str(cat["events"][_template(event)]).format(**words)
+    line = str(cat["events"][_template(event)]).format(**words)
+    dice = _dice(event, cat.get("dice", {}))
+    return f"{line} {dice}" if dice else line
+
+
+def _dice(event: Event, said: dict[str, str]) -> str:
+    """The dice behind an event, with the score each needed and its modifiers (BH-SHOOT-5..9, BH-STRIKE-2..6,
+    BH-DUEL-1..4); empty when the event was drawn without its dice."""
+    fields = event.fields()
+    parts: list[str] = []
+    if event.type == "shot" and fields["dice"]:
+        dice = fields["dice"]
+        parts.append(said["shot"].format(hit=dice[0], hit_needed=fields["hit_needed"]))
+        if len(dice) > 1:
+            parts.append(said["wound"].format(wound=faces_text((tuple(dice[1:]),)), wound_needed=_needed(fields["wound_needed"])))
+    elif event.type == "struck" and fields["dice"]:
+        parts.append(said["wound"].format(wound=faces_text(tuple(tuple(r) for r in fields["dice"])), wound_needed=_needed(fields["wound_needed"])))
+        if fields["modifier"]:
+            parts.append(said["modifier"].format(modifier=signed(fields["modifier"])))
+    elif event.type == "duel_rolled" and fields["good_dice"]:
+        sides = {
+            side: said["separator"].join(
+                said["duel_model"].format(model=m, dice=faces_text(tuple(d)), modifier=signed(k))
+                for m, d, k in zip(fields[f"{side}_models"], fields[f"{side}_dice"], fields[f"{side}_modifiers"])
+            )
+            for side in ("good", "evil")
+        }
+        parts.append(said["duel"].format(**sides))
+    return said["brackets"].format(said["rolls_separator"].join(parts)) if parts else ""
+
+
+def _needed(entry: str) -> str:
+    """A wound chart entry as the score it needs: ``5+``, ``6/4`` (BH-WOUND-1)."""
+    return f"{entry}+" if entry.isdigit() else entry
 
 
 def _template(event: Event) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from kessen.core.engine import dice_field
 from kessen.core.events import Event
 from kessen.core.records import record
 
@@ -98,17 +99,28 @@ class Volley(Event):
     wounds: int
     destroyed: int
     shields_lost: int
+    # The dice (none when drawn without them): the natural hit dice (LI-HIT-1, LI-HIT-2; none when the hits were
+    # allocated one by one), then each hit resolved in the default order (§5.1 R): the model it went to ("" for a hit
+    # discarded), its save die and the score it needed (0 where none was rolled: a Void Shield took it, no usable
+    # Save, a hit discarded), and what it did: saved, wound, shield or discarded.
+    hit_dice: tuple[int, ...] = dice_field()
+    save_models: tuple[str, ...] = dice_field()
+    save_dice: tuple[int, ...] = dice_field()
+    save_needed: tuple[int, ...] = dice_field()
+    save_results: tuple[str, ...] = dice_field()
 
 
 @record
 class HitAllocated(Event):
     """One hit allocated by the target's controller to a model, and what it did (``wound``, ``shield``: a Void Shield
-    struck down, ``no_effect``: saved or stopped)."""
+    struck down, ``no_effect``: saved or stopped); its save die and the score it needed (0 where none was rolled)."""
 
     type: ClassVar[str] = "hit_allocated"
     model: str
     detachment: str
     result: str
+    save_die: int = dice_field(0)
+    save_needed: int = dice_field(0)
 
 
 @record

@@ -3,7 +3,6 @@ and the one helper every text of the ruleset goes through (catalogues ``kessen/i
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from kessen import i18n
@@ -11,7 +10,7 @@ from kessen.core.events import Event
 from kessen.core.notation import number
 from kessen.rulesets.legions.referee import steps as st
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
-from kessen.rulesets.legions.referee.firing import attack_damage, volley_dist, volley_question, volleys, weapon_profiles
+from kessen.rulesets.legions.referee.firing import attack_damage, weapon_profiles
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Done, Hold, InLine, MoveModel, MoveTo
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
@@ -30,8 +29,29 @@ def word(lang: str, name: str) -> str:
 
 
 def narrate(event: Event, lang: str) -> str:
-    """One event as a line of the battle report."""
-    return i18n.narrate(RULESET_ID, event, lang)
+    """One event as a line of the battle report, a volley's and an allocated hit's dice after it."""
+    line = i18n.narrate(RULESET_ID, event, lang)
+    dice = _dice(event, i18n.catalogue(RULESET_ID, lang)["dice"])
+    return f"{line} {dice}" if dice else line
+
+
+def _dice(event: Event, said: dict[str, str]) -> str:
+    """The natural hit dice and each hit's save on the model it went to (LI-HIT-1, LI-SAVE-3, §5.1 R); empty when the
+    event was drawn without its dice."""
+    fields = event.fields()
+    parts: list[str] = []
+    if event.type == "volley":
+        if fields["hit_dice"]:
+            parts.append(said["hit_dice"].format(dice=i18n.faces_text(tuple(fields["hit_dice"]))))
+        saves = [
+            said["save" if face else "no_save"].format(model=model, face=face, needed=needed, result=said[result]).strip()
+            for model, face, needed, result in zip(fields["save_models"], fields["save_dice"], fields["save_needed"], fields["save_results"])
+        ]
+        if saves:
+            parts.append(said["saves"].format(saves=said["list"].join(saves)))
+    elif event.type == "hit_allocated" and fields["save_die"]:
+        parts.append(said["save_die"].format(face=fields["save_die"], needed=fields["save_needed"]))
+    return said["brackets"].format(said["separator"].join(parts)) if parts else ""
 
 
 def describe(state: LiState, option: Any, lang: str) -> str:
@@ -111,13 +131,9 @@ def describe_fire(option: Fire | HoldFire, lang: str = "en") -> str:
 
 
 def _fire_odds(state: LiState, step: st.ChooseTarget, option: Fire, lang: str) -> str:
-    """The exact odds of a declared attack (§5.2): the mean damage of the whole attack (Wounds and Void Shield levels
-    lost, volleys in the declared order) and the best chance of one volley to cause at least one Wound."""
-    det = state.detachment(step.detachment)
-    chance = Fraction(0)
-    for v in volleys(state, det, option):
-        question = volley_question(state, v)
-        if question is not None:
-            chance = max(chance, volley_dist(question).probability(lambda o: o.wounds > 0))
-    damage = attack_damage(state, det, option).map(lambda d: d.losses).mean()
-    return say(lang, "fire_odds", damage=f"{float(damage):.2f}", chance=f"{float(chance) * 100:.0f}%")
+    """The exact odds of a declared attack (§5.2), its volleys in the declared order: the mean damage (Wounds and Void
+    Shield levels lost) and the chance that the whole attack causes at least one Wound (not each volley's alone)."""
+    damage = attack_damage(state, state.detachment(step.detachment), option)
+    mean = damage.map(lambda d: d.losses).mean()
+    chance = damage.probability(lambda d: d.wounds > 0)
+    return say(lang, "fire_odds", damage=f"{float(mean):.2f}", chance=f"{float(chance) * 100:.1f}%")

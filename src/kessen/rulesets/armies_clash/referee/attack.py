@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
+from functools import partial
+from typing import Any
 
+from kessen.core.engine import Chance
 from kessen.core.events import Event
 from kessen.core.records import record
 from kessen.dice import Dist
@@ -23,6 +26,7 @@ from kessen.rulesets.armies_clash.referee.pieces import (
 from kessen.rulesets.armies_clash.referee.state import AcState, PieceKind, other, per_state, push
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll
 from kessen.rulesets.armies_clash.rules.attack import (
+    attack_faces,
     AttackQuestion,
     AttackTotals,
     Roll,
@@ -48,6 +52,14 @@ def attack_dist(question: Question) -> Dist[AttackTotals] | Dist[SoloHits]:
     if isinstance(question, SoloAttackQuestion):
         return solo_attack(question)
     return attack_totals(question)
+
+
+def attack_node(state: AcState, step: AttackRoll) -> Chance:
+    """An action's attack rolls, and against a stand or an objective the d20s behind the totals drawn (§6.3)."""
+    question = step.question
+    if isinstance(question, SoloAttackQuestion):
+        return Chance(solo_attack(question), "attack")
+    return Chance(attack_totals(question), "attack", dice=partial(attack_faces, question))
 
 
 def attack_targets(state: AcState, piece: str) -> list[tuple[TargetKind, str, Footprint]]:
@@ -250,7 +262,8 @@ def attack_odds(state: AcState, piece: str, option: AttackWith) -> AttackOdds:
     """The exact odds of *piece* taking *option* now, from the very distribution the engine will draw from."""
     kind = kind_of(state, option.target)
     supported = state.turn is not None and piece in state.turn.supported
-    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    # Dist[Any]: a lambda over the union of the two distributions is compiled for one of its types (mypyc)
+    dist: Dist[Any] = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
     mean = dist.map(lambda o: o.damage).mean()
     assert isinstance(mean, Fraction)
     if kind == "solo":

@@ -11,6 +11,7 @@ from kessen.rulesets.armies_clash.referee.pieces import commander_of
 from kessen.rulesets.armies_clash.referee.state import AcState, Turn, push, replace_unit, set_turn, then
 from kessen.rulesets.armies_clash.referee.steps import CommanderRoll, DeclareAction, JoinedMove
 from kessen.rulesets.armies_clash.rules.commanders import CommanderCheckOutcome, CommanderCheckQuestion
+from kessen.rulesets.armies_clash.rules.d20 import check_told
 
 
 def commander_question(state: AcState, unit: str) -> CommanderCheckQuestion:
@@ -73,7 +74,7 @@ def commander_result(state: AcState, step: CommanderRoll, outcome: CommanderChec
     unit = state.unit(step.unit)
     commander = commander_of(state, unit.id)
     assert commander is not None
-    out.append(ev.CommanderBenefit(commander=commander.id, unit=unit.id, benefit=step.benefit, success=outcome.success))
+    out.append(ev.CommanderBenefit(commander=commander.id, unit=unit.id, benefit=step.benefit, success=outcome.success, **check_told(outcome.dice)))
     if outcome.success and step.benefit == "incite":
         return replace_unit(state, replace(unit, incite_next=True))
     if outcome.success and step.benefit == "prepare":

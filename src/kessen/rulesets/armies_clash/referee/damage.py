@@ -13,6 +13,7 @@ from kessen.rulesets.armies_clash.referee.pieces import check_commander, solo_co
 from kessen.rulesets.armies_clash.referee.state import AcState, Stand, push, replace_solo, replace_stand
 from kessen.rulesets.armies_clash.referee.steps import AttackRoll, AutoDamage, ChooseOverflow, ForcedMove, SaveRoll
 from kessen.rulesets.armies_clash.rules.attack import AttackTotals, TargetKind
+from kessen.rulesets.armies_clash.rules.d20 import check_told
 from kessen.rulesets.armies_clash.rules.damage import Condition, SoloHits, take_damage
 from kessen.rulesets.armies_clash.rules.grid import adjacent
 from kessen.rulesets.armies_clash.rules.spells import SaveOutcome
@@ -22,7 +23,12 @@ def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | Solo
     """An attack's hits deal their damage; a pushing attack's push follows the damage and any overflow choice
     (AC-DMG-1, AC-MOVE-8). Against a solo the outcome already holds its condition, judged hit by hit (AC-DMG-5)."""
     o = outcome
-    out.append(ev.Attacked(attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage))
+    rolls = o.dice if isinstance(o, AttackTotals) else ()
+    out.append(ev.Attacked(
+        attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage,
+        d20=tuple(r.d20 for r in rolls), modes=tuple(r.mode for r in rolls), bonus=tuple(r.bonus for r in rolls),
+        armour_class=tuple(r.armour_class for r in rolls), results=tuple(r.result for r in rolls), roll_damage=tuple(r.damage for r in rolls),
+    ))
     if o.pushed:
         state = push(state, ForcedMove(step.target, step.attacker, o.pushed))
     if isinstance(o, SoloHits):
@@ -32,7 +38,9 @@ def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | Solo
 
 def save_result(state: AcState, step: SaveRoll, outcome: SaveOutcome, out: list[Event]) -> AcState:
     """A saving throw's damage, one instance (AC-SPELL-5)."""
-    out.append(ev.SpellResult(caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage))
+    out.append(ev.SpellResult(
+        caster=step.caster, spell=step.spell, target=step.target, result=outcome.result, damage=outcome.damage, **check_told(outcome.dice),
+    ))
     return deal(state, step.target, step.kind, outcome.damage, step.side, out)
 
 

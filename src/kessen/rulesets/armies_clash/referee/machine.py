@@ -39,6 +39,7 @@ Decisions of this engine where the spec leaves room (each also in the docstring 
 from __future__ import annotations
 
 import itertools
+from functools import partial
 from typing import Any
 
 from kessen.core.engine import Chance, Decision, Terminal
@@ -62,7 +63,7 @@ from kessen.rulesets.armies_clash.referee import (
     special_actions,
     spells,
 )
-from kessen.rulesets.armies_clash.referee.attack import attack_dist
+from kessen.rulesets.armies_clash.referee.attack import attack_node
 from kessen.rulesets.armies_clash.referee.options import Award, Benefit, Done, Rally
 from kessen.rulesets.armies_clash.referee.pieces import routed_piece
 from kessen.rulesets.armies_clash.referee.regiment_moves import regiment_activations, regiment_options
@@ -108,12 +109,13 @@ from kessen.rulesets.armies_clash.referee.steps import (
     TieBreak,
     ask,
 )
-from kessen.rulesets.armies_clash.rules.commanders import commander_check
+from kessen.rulesets.armies_clash.rules.commanders import commander_check, commander_faces
 from kessen.rulesets.armies_clash.rules.d20 import success_chance
 from kessen.rulesets.armies_clash.rules.dying import death_saves
 from kessen.rulesets.armies_clash.rules.ending import rout_chance
 from kessen.rulesets.armies_clash.rules.morale import morale as morale_check
-from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save
+from kessen.rulesets.armies_clash.rules.morale import morale_faces
+from kessen.rulesets.armies_clash.rules.spells import automatic_damage, save, save_faces
 
 AUTOMATIC = ("dash", "retreat", "configure", "none", "join")
 """Actions whose part a piece plays with no further choice once it has moved (it may move on afterwards)."""
@@ -249,9 +251,12 @@ def _custom_node(state: AcState, step: AwardCustom) -> Decision:
     return ask(other(scorer), "custom_objective", (Award(False), Award(True)), actor="")
 
 
-def _chance(kind: str, dist: Any) -> Any:
-    """The node of a roll: *dist* of the state and the step."""
-    return lambda state, step: Chance(dist(state, step), kind)
+def _chance(kind: str, dist: Any, faces: Any = None) -> Any:
+    """The node of a roll: *dist* of the state and the step; with *faces*, ``faces(state, step)`` draws the dice
+    behind the outcome drawn (:attr:`Chance.dice`)."""
+    if faces is None:
+        return lambda state, step: Chance(dist(state, step), kind)
+    return lambda state, step: Chance(dist(state, step), kind, dice=faces(state, step))
 
 
 def _automatic(resolve: Any) -> StepRule[AcState, Any]:
@@ -279,11 +284,21 @@ RULES: dict[type, StepRule[AcState, Any]] = {
         _chance("initiative tie", lambda s, step: Dist.uniform(itertools.permutations(step.group))),
     ),
     CommanderRoll: StepRule(
-        commanders.commander_result, _chance("commander check", lambda s, step: commander_check(commanders.commander_question(s, step.unit)))
+        commanders.commander_result,
+        _chance(
+            "commander check", lambda s, step: commander_check(commanders.commander_question(s, step.unit)),
+            lambda s, step: partial(commander_faces, commanders.commander_question(s, step.unit)),
+        ),
     ),
-    RallyRoll: StepRule(morale.rally_result, _chance("rally", lambda s, step: morale_check(morale.rally_question(s, step.unit)))),
-    AttackRoll: StepRule(damage.attack_result, _chance("attack", lambda s, step: attack_dist(step.question))),
-    SaveRoll: StepRule(damage.save_result, _chance("save", lambda s, step: save(step.question))),
+    RallyRoll: StepRule(
+        morale.rally_result,
+        _chance(
+            "rally", lambda s, step: morale_check(morale.rally_question(s, step.unit)),
+            lambda s, step: partial(morale_faces, morale.rally_question(s, step.unit)),
+        ),
+    ),
+    AttackRoll: StepRule(damage.attack_result, attack_node),
+    SaveRoll: StepRule(damage.save_result, _chance("save", lambda s, step: save(step.question), lambda s, step: partial(save_faces, step.question))),
     AutoDamage: StepRule(damage.auto_result, _chance("damage", lambda s, step: automatic_damage(step.effect))),
     StealthRoll: StepRule(
         special_actions.stealth_result, _chance("stealth", lambda s, step: success_chance(bonus=step.bonus, target=step.dc))
@@ -292,7 +307,13 @@ RULES: dict[type, StepRule[AcState, Any]] = {
         lambda s, step, c, out: dying.death_result(s, step.solo, c, out),
         _chance("death saves", lambda s, step: death_saves(dying.death_question(s, step))),
     ),
-    MoraleRoll: StepRule(morale.morale_result, _chance("morale", lambda s, step: morale_check(morale.morale_question(s, step.unit)))),
+    MoraleRoll: StepRule(
+        morale.morale_result,
+        _chance(
+            "morale", lambda s, step: morale_check(morale.morale_question(s, step.unit)),
+            lambda s, step: partial(morale_faces, morale.morale_question(s, step.unit)),
+        ),
+    ),
     RoutRoll: StepRule(ending.rout_result, _chance("rout", lambda s, step: Dist.bernoulli(rout_chance()))),
     # choices the rules leave to a general
     MoreTargets: StepRule(_more_targets, _more_targets_node),

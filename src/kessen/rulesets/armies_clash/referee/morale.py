@@ -17,6 +17,7 @@ from kessen.rulesets.armies_clash.referee.state import (
     then,
 )
 from kessen.rulesets.armies_clash.referee.steps import DeclareAction, MoraleRoll, RallyRoll
+from kessen.rulesets.armies_clash.rules.d20 import check_told
 from kessen.rulesets.armies_clash.rules.morale import MoraleOutcome, MoraleQuestion, must_check_morale
 
 
@@ -61,7 +62,7 @@ def rally_result(state: AcState, step: RallyRoll, outcome: MoraleOutcome, out: l
     """A successful Rally ends the rout (AC-MORALE-6)."""
     unit = state.unit(step.unit)
     commander = commander_of(state, unit.id)
-    out.append(ev.RallyRolled(commander=commander.id if commander else "", unit=unit.id, success=not outcome.routed))
+    out.append(ev.RallyRolled(commander=commander.id if commander else "", unit=unit.id, success=not outcome.routed, **check_told(outcome.dice)))
     return state if outcome.routed else replace_unit(state, replace(unit, routed=False))
 
 
@@ -83,6 +84,6 @@ def morale_steps(state: AcState, out: list[Event]) -> AcState:
 
 def morale_result(state: AcState, step: MoraleRoll, outcome: MoraleOutcome, out: list[Event]) -> AcState:
     """A failed check routs the unit (AC-MORALE-3)."""
-    out.append(ev.MoraleChecked(unit=step.unit, routed=outcome.routed))
+    out.append(ev.MoraleChecked(unit=step.unit, routed=outcome.routed, **check_told(outcome.dice)))
     unit = state.unit(step.unit)
     return replace_unit(state, replace(unit, routed=True)) if outcome.routed else state

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 from kessen.core.events import Event
 from kessen.core.records import record
+from kessen.dice import Dist
 from kessen.rulesets.armies_clash import events as ev
 from kessen.rulesets.armies_clash.referee.attack import (
     attack_dist,
@@ -256,7 +258,8 @@ def cast_odds(state: AcState, piece: str, option: Cast | CastArea) -> CastOdds:
 def _mean_damage(step: Pending) -> Fraction:
     """The exact mean damage of one spell effect's roll."""
     if isinstance(step, AttackRoll):
-        mean = attack_dist(step.question).map(lambda o: o.damage).mean()
+        attack: Dist[Any] = attack_dist(step.question)  # one type for the lambda, as the compiled engine reads it
+        mean = attack.map(lambda o: o.damage).mean()
     elif isinstance(step, SaveRoll):
         mean = save(step.question).map(lambda o: o.damage).mean()
     else:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
+from kessen.dice.faces import Draw, uniform_face, weighted
 from kessen.rulesets.armies_clash.rules import tables
-from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, roll_mode
+from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, d20_faces, roll_mode
 from kessen.rulesets.armies_clash.rules.damage import (
     MISS,
     Condition,
@@ -111,14 +113,30 @@ class AttackOutcome(NamedTuple):
     overflow: int
 
 
-class AttackTotals(NamedTuple):
+@record
+class RollShown:
+    """One attack roll as the table sees it (AC-D20-1..3): the d20s rolled (two with advantage or disadvantage,
+    none for an automatic hit), the bonus and the AC they were rolled against, and what the roll did."""
+
+    d20: tuple[int, ...]
+    mode: RollMode
+    bonus: int
+    armour_class: int
+    result: AttackResult
+    damage: int
+
+
+@record
+class AttackTotals:
     """What the engine needs of an action against a stand or an objective square: hits, critical hits, the
-    damage (one instance, AC-DMG-2) and the squares its hits push the target."""
+    damage (one instance, AC-DMG-2) and the squares its hits push the target; in a battle, *dice* are its rolls
+    (:func:`attack_faces`)."""
 
     hits: int
     crits: int
     damage: int
     pushed: int
+    dice: tuple[RollShown, ...] = dice_field()
 
 
 @record
@@ -238,9 +256,26 @@ def automatic_hit(attack: Attack, *, resistance: Resistance = "none") -> Dist[Ro
 
 def roll_dist(question: AttackQuestion, roll: Roll) -> Dist[RollResult]:
     """One roll of the action as the question's flags make it (steps 3–7 of §6.3)."""
+    setting = roll_setting(question, roll)
+    if setting is None:
+        return automatic_hit(roll.attack, resistance=roll.resistance)  # step 3
+    mode, armour_class = setting
+    return attack_roll(
+        roll.attack,
+        mode=mode,
+        armour_class=armour_class,
+        target_isolated=question.target_isolated,
+        resistance=roll.resistance,
+        hits_critical=question.target_unconscious and question.attacker_adjacent,
+    )
+
+
+def roll_setting(question: AttackQuestion, roll: Roll) -> tuple[RollMode, int] | None:
+    """How one roll of the action is made, and against which AC; None for a melee roll on an objective square,
+    which hits without a roll (steps 3–5 of §6.3)."""
     attack = roll.attack
     if question.target == "objective" and attack.kind == "melee":
-        return automatic_hit(attack, resistance=roll.resistance)  # step 3
+        return None
     mode = attack_roll_mode(
         attack.kind,
         target_isolated=question.target_isolated,
@@ -255,15 +290,7 @@ def roll_dist(question: AttackQuestion, roll: Roll) -> Dist[RollResult]:
         target_unconscious=question.target_unconscious,
         attacker_adjacent=question.attacker_adjacent,
     )
-    armour_class = effective_ac(question.target_ac, defensive=question.target_defensive, cover=question.target_cover)
-    return attack_roll(
-        attack,
-        mode=mode,
-        armour_class=armour_class,
-        target_isolated=question.target_isolated,
-        resistance=roll.resistance,
-        hits_critical=question.target_unconscious and question.attacker_adjacent,
-    )
+    return mode, effective_ac(question.target_ac, defensive=question.target_defensive, cover=question.target_cover)
 
 
 # (hits, crits, squares pushed) → weight by total damage ÷ step; every table of one joint shares one denominator.
@@ -335,6 +362,54 @@ def attack_totals(question: AttackQuestion) -> Dist[AttackTotals]:
         for (hits, crits, pushed), table in joint.items()
         for index, weight in enumerate(table)
     )
+
+
+Part = tuple[int, int, int, int]  # one roll's (hits, crits, squares pushed, damage), or the sum of several
+
+
+def attack_faces(question: AttackQuestion, totals: AttackTotals, draw: Draw) -> tuple[RollShown, ...]:
+    """The rolls behind *totals*, in order: each roll's result and damage weighted by the ways the rolls after it
+    can still make the totals, then its d20s given its result (the kept die and the other of two); with
+    :func:`attack_totals`'s result, exactly the odds of rolling them (§6.3, AC-D20-1..3)."""
+    if question.no_effect:
+        return ()
+    rolls = [roll_dist(question, roll) for roll in question.rolls]
+    parts = [_parts(dist, roll.push_squares) for roll, dist in zip(question.rolls, rolls)]
+    after: list[dict[Part, int]] = [{(0, 0, 0, 0): 1}]
+    for part in reversed(parts[1:]):
+        after.insert(0, _add_parts(part, after[0]))
+    left = (totals.hits, totals.crits, totals.pushed, totals.damage)
+    shown: list[RollShown] = []
+    for roll, part, rest in zip(question.rolls, parts, after):
+        done = weighted(draw, {(key, result): w * rest.get(_minus(left, key), 0) for (key, result), w in part.items()})
+        key, result = done
+        left = _minus(left, key)
+        setting = roll_setting(question, roll)
+        if setting is None:
+            shown.append(RollShown((), "normal", roll.attack.attack_bonus, 0, result.result, result.damage))
+            continue
+        mode, ac = setting
+        critical_hits = question.target_unconscious and question.attacker_adjacent
+        faces = d20_faces(draw, mode, lambda n: attack_result(n, attack_bonus=roll.attack.attack_bonus, armour_class=ac, hits_critical=critical_hits) == result.result)
+        shown.append(RollShown(faces, mode, roll.attack.attack_bonus, ac, result.result, result.damage))
+    return tuple(shown)
+
+
+def _parts(roll: Dist[RollResult], push_squares: int) -> dict[tuple[Part, RollResult], int]:
+    return {((*_COUNTS[o.result], _COUNTS[o.result][0] * push_squares, o.damage), o): w for o, w in roll.items()}
+
+
+def _add_parts(part: dict[tuple[Part, RollResult], int], rest: dict[Part, int]) -> dict[Part, int]:
+    out: dict[Part, int] = {}
+    for (key, _), w in part.items():
+        for other, v in rest.items():
+            total = (key[0] + other[0], key[1] + other[1], key[2] + other[2], key[3] + other[3])
+            out[total] = out.get(total, 0) + w * v
+    return out
+
+
+def _minus(a: Part, b: Part) -> Part:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
 
 
 @functools.lru_cache(maxsize=4096)

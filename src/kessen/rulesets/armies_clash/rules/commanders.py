@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
+from kessen.dice.faces import Draw
+from kessen.rulesets.armies_clash.rules.d20 import CheckShown, check_faces, roll_mode, success_chance
 
 COMMAND_DC = 15
 """The DC of Prepare and Incite (AC-CMD-3)."""
@@ -21,9 +23,10 @@ class CommanderCheckQuestion:
 
 @record
 class CommanderCheckOutcome:
-    """Whether Prepare or Incite succeeded (§6.7)."""
+    """Whether Prepare or Incite succeeded (§6.7); in a battle, *dice* are the check's d20s (:func:`commander_faces`)."""
 
     success: bool
+    dice: CheckShown | None = dice_field(None)
 
 
 def commander_check(situation: CommanderCheckQuestion) -> Dist[CommanderCheckOutcome]:
@@ -33,3 +36,10 @@ def commander_check(situation: CommanderCheckQuestion) -> Dist[CommanderCheckOut
     """
     mode = roll_mode(advantage=situation.advantage, disadvantage=situation.disadvantage)
     return success_chance(bonus=situation.check_bonus, target=COMMAND_DC, mode=mode).map(CommanderCheckOutcome)
+
+
+def commander_faces(situation: CommanderCheckQuestion, outcome: CommanderCheckOutcome, draw: Draw) -> CheckShown:
+    """The d20s behind a commander's check: with :func:`commander_check`'s result, exactly the odds of rolling them
+    (AC-CMD-3, AC-D20-1..3)."""
+    mode = roll_mode(advantage=situation.advantage, disadvantage=situation.disadvantage)
+    return check_faces(draw, bonus=situation.check_bonus, target=COMMAND_DC, mode=mode, success=outcome.success)

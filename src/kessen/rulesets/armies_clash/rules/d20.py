@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from collections.abc import Callable
+from typing import Literal, TypedDict
 
+from kessen.core.records import record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw, uniform_face, weighted
 
 RollMode = Literal["normal", "advantage", "disadvantage"]
 AttackResult = Literal["miss", "hit", "critical"]
@@ -77,3 +80,45 @@ def success_chance(*, bonus: int, target: int, mode: RollMode = "normal") -> Dis
     """
     return d20(mode).map(lambda natural: succeeds(natural, bonus=bonus, target=target))
 
+
+
+def d20_faces(draw: Draw, mode: RollMode, kept: Callable[[int], bool]) -> tuple[int, ...]:
+    """The d20s of one roll whose kept die passes *kept*: one die, or both of two (the higher kept with advantage,
+    the lower with disadvantage), every pair equally likely (AC-D20-2)."""
+    if mode == "normal":
+        return (uniform_face(draw, (n for n in range(1, 21) if kept(n))),)
+    keep = max if mode == "advantage" else min
+    return tuple(weighted(draw, {(a, b): 1 for a in range(1, 21) for b in range(1, 21) if kept(keep(a, b))}))
+
+
+@record
+class CheckShown:
+    """A saving throw or check as the table sees it (AC-D20-1..3): its d20s (two with advantage or disadvantage),
+    how they were rolled, the bonus and the DC."""
+
+    d20: tuple[int, ...]
+    mode: RollMode
+    bonus: int
+    dc: int
+
+
+class CheckTold(TypedDict, total=False):
+    """A check's dice as the fields of the event that reports it."""
+
+    d20: tuple[int, ...]
+    mode: str
+    bonus: int
+    dc: int
+
+
+def check_told(shown: CheckShown | None) -> CheckTold:
+    """A check's dice as the fields of the event that reports it; none when no die was rolled or it was drawn
+    without its dice."""
+    return CheckTold() if shown is None else CheckTold(d20=shown.d20, mode=shown.mode, bonus=shown.bonus, dc=shown.dc)
+
+
+def check_faces(draw: Draw, *, bonus: int, target: int, mode: RollMode, success: bool) -> CheckShown:
+    """The d20s of a saving throw or check known to have succeeded or failed: with :func:`success_chance`'s result,
+    exactly the odds of rolling them (AC-D20-1..3)."""
+    faces = d20_faces(draw, mode, lambda n: succeeds(n, bonus=bonus, target=target) == success)
+    return CheckShown(faces, mode, bonus, target)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.rules.d20 import roll_mode, success_chance
+from kessen.dice.faces import Draw
+from kessen.rulesets.armies_clash.rules.d20 import CheckShown, RollMode, check_faces, roll_mode, success_chance
 
 MORALE_DC = 10
 """The DC of the morale check and of the rally save (AC-MORALE-2, AC-MORALE-6)."""
@@ -28,10 +30,12 @@ class MoraleQuestion:
 
 @record
 class MoraleOutcome:
-    """Whether the unit had to check, and whether it is routed afterwards (§6.6)."""
+    """Whether the unit had to check, and whether it is routed afterwards (§6.6); in a battle, *dice* are the check's
+    d20s (:func:`morale_faces`)."""
 
     checked: bool
     routed: bool
+    dice: CheckShown | None = dice_field(None)
 
 
 NO_CHECK = MoraleOutcome(checked=False, routed=False)
@@ -66,8 +70,21 @@ def morale(situation: MoraleQuestion) -> Dist[MoraleOutcome]:
         assert situation.starting_stands is not None and situation.stands_lost is not None
         if not must_check_morale(starting_stands=situation.starting_stands, stands_lost=situation.stands_lost):
             return Dist.always(NO_CHECK)
-    bonus = morale_bonus(situation.wisdom_modifiers, commander_cha_modifier=situation.commander_cha_modifier or 0)
-    mode = roll_mode(advantage=situation.advantage, disadvantage=situation.disadvantage)
+    bonus, mode = _roll(situation)
     return success_chance(bonus=bonus, target=MORALE_DC, mode=mode).map(
         lambda saved: MoraleOutcome(checked=True, routed=not saved)
     )
+
+
+def _roll(situation: MoraleQuestion) -> tuple[int, RollMode]:
+    bonus = morale_bonus(situation.wisdom_modifiers, commander_cha_modifier=situation.commander_cha_modifier or 0)
+    return bonus, roll_mode(advantage=situation.advantage, disadvantage=situation.disadvantage)
+
+
+def morale_faces(situation: MoraleQuestion, outcome: MoraleOutcome, draw: Draw) -> CheckShown | None:
+    """The d20s behind a morale check or rally that was rolled (a failed check routs, a rally that succeeds
+    un-routs): with :func:`morale`'s result, exactly the odds of rolling them (AC-MORALE-2, AC-MORALE-6)."""
+    if not outcome.checked:
+        return None
+    bonus, mode = _roll(situation)
+    return check_faces(draw, bonus=bonus, target=MORALE_DC, mode=mode, success=not outcome.routed)

@@ -12,9 +12,11 @@ import functools
 from dataclasses import field
 from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.rules.d20 import RollMode, d20, roll_mode, succeeds
+from kessen.dice.faces import Draw
+from kessen.rulesets.armies_clash.rules.d20 import CheckShown, RollMode, check_faces, d20, roll_mode, succeeds
 from kessen.rulesets.armies_clash.rules.damage import Resistance, damage_roll, scaled_damage
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 from kessen.rulesets.armies_clash.profiles import Ability
@@ -75,10 +77,12 @@ class SaveQuestion:
 
 @record
 class SaveOutcome:
-    """One target's save against one effect, and the damage it takes (§6.5)."""
+    """One target's save against one effect, and the damage it takes (§6.5); in a battle, *dice* are the save's
+    d20s when one was rolled (:func:`save_faces`)."""
 
     result: SaveResult
     damage: int
+    dice: CheckShown | None = dice_field(None)
 
 
 UNAFFECTED = SaveOutcome("unaffected", 0)
@@ -124,6 +128,16 @@ def save(situation: SaveQuestion) -> Dist[SaveOutcome]:
             lambda natural: succeeds(natural, bonus=situation.save_bonus, target=situation.dc)
         )
     return saved_dist.bind(lambda saved: _damage(situation, saved=saved))
+
+
+def save_faces(situation: SaveQuestion, outcome: SaveOutcome, draw: Draw) -> CheckShown | None:
+    """The d20s behind a saving throw that was rolled (none for a target unaffected or failing automatically): with
+    :func:`save`'s result, exactly the odds of rolling them (§6.5 step 4, AC-D20-1..3)."""
+    if situation.effect.unaffected or situation.fails_automatically:
+        return None
+    return check_faces(
+        draw, bonus=situation.save_bonus, target=situation.dc, mode=save_roll_mode(situation), success=outcome.result == "success"
+    )
 
 
 def _damage(situation: SaveQuestion, *, saved: bool) -> Dist[SaveOutcome]:

@@ -7,11 +7,13 @@ tie-breaks follow as the players decide.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 
-from kessen.core.engine import Chance, Decision
+from kessen.core.engine import Chance, Decision, dice_field
 from kessen.core.events import Event
 from kessen.core.records import evolve, record
 from kessen.dice import Dist, d
+from kessen.dice.faces import Draw
 from kessen.rulesets.battlehost import events as ev
 from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee.options import SpendMight, UseTwoHanded
@@ -31,9 +33,11 @@ from kessen.rulesets.battlehost.rules.dice import raise_with_might, useful_might
 from kessen.rulesets.battlehost.rules.duel import (
     Duellist,
     decide_duel,
+    duel_die_modifier,
     might_to_spend,
     roll_off_winner,
     side_best_dist,
+    side_faces,
     side_fight_value,
     win_chance,
 )
@@ -45,10 +49,18 @@ ROLL_OFF_DIE: Dist[int] = d(6)
 
 @record
 class DuelDice:
-    """Each side's best duel score after modifiers (BH-DUEL-1..5, BH-DUEL-7)."""
+    """Each side's best duel score after modifiers (BH-DUEL-1..5, BH-DUEL-7); in a battle, *dice* are each model's
+    natural dice, Good's models then Evil's (:func:`duel_faces`)."""
 
     good_best: int
     evil_best: int
+    dice: tuple[tuple[int, ...], ...] = dice_field()
+
+
+def duel_faces(sides: tuple[tuple[Duellist, ...], tuple[Duellist, ...]], o: DuelDice, draw: Draw) -> tuple[tuple[int, ...], ...]:
+    """The natural dice of every model of the duel, Good's then Evil's, known to give each side its best (BH-DUEL-1..4)."""
+    good, evil = sides
+    return side_faces(good, o.good_best, draw) + side_faces(evil, o.evil_best, draw)
 
 
 def next_declarer(state: BhState, f: Fighting) -> Model | None:
@@ -96,15 +108,31 @@ def _duel_dice(sides: tuple[tuple[Duellist, ...], tuple[Duellist, ...]]) -> Dist
 def duel_node(state: BhState, step: DuelRoll) -> Chance:
     """Both sides' duel dice, as each side's best score (BH-DUEL-1..5, BH-DUEL-7)."""
     f = current_fight(state)
-    return Chance(duel_dice_dist(duellists(state, f, "good"), duellists(state, f, "evil")), "duel roll")
+    sides = duellists(state, f, "good"), duellists(state, f, "evil")
+    return Chance(duel_dice_dist(*sides), "duel roll", dice=partial(duel_faces, sides))
 
 
 def duel_rolled(state: BhState, step: DuelRoll, o: DuelDice, out: list[Event]) -> BhState:
     """Both sides' best scores are known; Might follows, the priority player first, then the winner (BH-DUEL-4..7)."""
-    out.append(ev.DuelRolled(good_best=o.good_best, evil_best=o.evil_best))
+    out.append(duel_rolled_event(state, o))
     first = state.priority or "good"
     state = with_fight(state, evolve(current_fight(state), good_best=o.good_best, evil_best=o.evil_best))
     return then(state, DuelMight(first), DuelMight(other_side(first)), DuelDecided())
+
+
+def duel_rolled_event(state: BhState, o: DuelDice) -> ev.DuelRolled:
+    """The duel roll as the battle report tells it: the bests, and when its dice were drawn, each model's natural
+    dice and the modifier to each of them (BH-DUEL-3, BH-DUEL-4)."""
+    f = current_fight(state)
+    words: dict[str, tuple[object, ...]] = {}
+    start = 0
+    for side in ("good", "evil") if o.dice else ():
+        models = living(state, side_of(f.fight, side))
+        words[f"{side}_models"] = tuple(m.id for m in models)
+        words[f"{side}_dice"] = o.dice[start : start + len(models)]
+        words[f"{side}_modifiers"] = tuple(duel_die_modifier(two_handed=d.two_handed, duel_modifier=d.duel_modifier) for d in duellists(state, f, side))
+        start += len(models)
+    return ev.DuelRolled(good_best=o.good_best, evil_best=o.evil_best, **words)  # type: ignore[arg-type]
 
 
 def side_fight_value_of(state: BhState, f: Fighting, side: Side) -> int:

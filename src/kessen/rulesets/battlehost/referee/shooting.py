@@ -6,6 +6,8 @@ by die instead (might.py).
 
 from __future__ import annotations
 
+from functools import partial
+
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
@@ -16,7 +18,8 @@ from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, Sho
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
 from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll, ask
 from kessen.rulesets.battlehost.rules.might import hit_die, rolls_die_by_die
-from kessen.rulesets.battlehost.rules.shooting import ShootOutcome, Shot, shoot
+from kessen.rulesets.battlehost.rules.shooting import ShootOutcome, Shot, hit_roll_needed, shoot, shot_faces
+from kessen.rulesets.battlehost.rules.wounding import wound_chart
 from kessen.rulesets.battlehost.rules.sides import Side
 
 
@@ -131,9 +134,9 @@ def apply_shoot(state: BhState, step: ShootStep, choice: ShootOption, out: list[
 
 
 def shot_node(state: BhState, step: ShotRoll) -> Chance:
-    """The exact outcomes of the shot being made (BH-PROC-2)."""
+    """The exact outcomes of the shot being made, and the dice that make the one drawn (BH-PROC-2)."""
     assert state.shooting is not None
-    return Chance(shot_dist(state, state.shooting), "shot")
+    return Chance(shot_dist(state, state.shooting), "shot", dice=partial(shot_faces, shot_input(state, state.shooting)))
 
 
 def shot_rolled(state: BhState, step: ShotRoll, o: ShootOutcome, out: list[Event]) -> BhState:
@@ -145,8 +148,12 @@ def shot_result(state: BhState, o: ShootOutcome, out: list[Event]) -> BhState:
     """The shot's hit and wound; a wound may slay the target (BH-SHOOT-9)."""
     shot = state.shooting
     assert shot is not None
+    asked = shot_input(state, shot)
     state = evolve(state, shooting=None)
-    out.append(ev.Shot(model=shot.model, target=shot.target, hit=o.hit, wounded=o.wounded))
+    out.append(ev.Shot(
+        model=shot.model, target=shot.target, hit=o.hit, wounded=o.wounded, dice=o.dice,
+        hit_needed=hit_roll_needed(asked.shoot_value, moved=asked.moved), wound_needed=str(wound_chart(asked.strength, asked.defence)),
+    ))
     if o.wounded:
         state = wound(state, shot.target, 1, out)  # BH-SHOOT-9
     return state

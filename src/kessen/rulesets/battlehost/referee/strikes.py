@@ -6,6 +6,8 @@ cannot turn to another target, else strike by strike; a Hero with Might left rol
 
 from __future__ import annotations
 
+from functools import partial
+
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve
@@ -17,7 +19,7 @@ from kessen.rulesets.battlehost.referee.state import BhState, Fighting, alive_id
 from kessen.rulesets.battlehost.referee.steps import Aim, ChooseStriker, HeroRoll, StrikeRoll, ask
 from kessen.rulesets.battlehost.rules.might import HeroDie, rolls_die_by_die, wound_die
 from kessen.rulesets.battlehost.rules.sides import other_side
-from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, rolls_per_strike, strike_targets_allowed, strikes
+from kessen.rulesets.battlehost.rules.strikes import Strikes, StrikesOutcome, rolls_per_strike, strike_targets_allowed, strikes, strikes_faces
 from kessen.rulesets.battlehost.rules.wounding import to_wound_modifier, wound_chart
 
 
@@ -97,26 +99,35 @@ def strikes_made(state: BhState, f: Fighting) -> int:
     return 1 if len(allowed_targets(state, f)) > 1 else f.strikes_left
 
 
-def strike_dist(state: BhState, f: Fighting) -> Dist[StrikesOutcome]:
-    """The exact outcomes of the strikes now aimed, from the strikes rule (BH-STRIKE-2..6)."""
+def aimed_strikes(state: BhState, f: Fighting) -> Strikes:
+    """The question of the strikes now aimed (BH-PROC-3)."""
     assert f.striker is not None and f.target is not None
     striker, target = state.get(f.striker), state.get(f.target)
     made = strikes_made(state, f)
-    return cached_dist(strikes, strike_input(striker, target, strikes_made=made, trapped=f.target in f.trapped, two_handed=f.uses_two_handed(striker.id)))
+    return strike_input(striker, target, strikes_made=made, trapped=f.target in f.trapped, two_handed=f.uses_two_handed(striker.id))
+
+
+def strike_dist(state: BhState, f: Fighting) -> Dist[StrikesOutcome]:
+    """The exact outcomes of the strikes now aimed, from the strikes rule (BH-STRIKE-2..6)."""
+    return cached_dist(strikes, aimed_strikes(state, f))
 
 
 def strike_node(state: BhState, step: StrikeRoll) -> Chance:
-    """The strikes just aimed, from the strikes rule (BH-STRIKE-2..6)."""
-    return Chance(strike_dist(state, current_fight(state)), "strike")
+    """The strikes just aimed, from the strikes rule, and the dice that make the outcome drawn (BH-STRIKE-2..6)."""
+    f = current_fight(state)
+    return Chance(strike_dist(state, f), "strike", dice=partial(strikes_faces, aimed_strikes(state, f)))
 
 
 def strike_result(state: BhState, step: StrikeRoll, o: StrikesOutcome, out: list[Event]) -> BhState:
     """The wounds of the strikes just rolled (BH-STRIKE-3)."""
     f = current_fight(state)
     assert f.striker is not None and f.target is not None
-    made = strikes_made(state, f)
-    target = f.target
-    out.append(ev.Struck(model=f.striker, target=target, strikes=made, wounds=o.wounds))
+    asked = aimed_strikes(state, f)
+    made, target = asked.strikes, f.target
+    out.append(ev.Struck(
+        model=f.striker, target=target, strikes=made, wounds=o.wounds, dice=o.dice,
+        wound_needed=str(wound_chart(asked.strength, asked.defence)), modifier=to_wound_modifier(two_handed=asked.two_handed),
+    ))
     f = evolve(f, strikes_left=f.strikes_left - made, wounds=f.wounds + o.wounds, slain=f.slain + int(o.slain), target=None)
     state = with_fight(state, f)
     if o.wounds:

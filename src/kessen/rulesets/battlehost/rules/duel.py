@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from math import prod
 from typing import Literal, Protocol
 
 from kessen.core.records import record
 from kessen.dice import Dist, d
-from kessen.rulesets.battlehost.rules.dice import faces_scoring_at_most, raise_with_might, score, useful_might
+from kessen.dice.faces import Draw, weighted
+from kessen.rulesets.battlehost.rules.dice import FACES, faces_scoring_at_most, raise_with_might, score, useful_might
 from kessen.rulesets.battlehost.rules.sides import Side
 
 DecidedBy = Literal["score", "fight_value", "roll_off"]
@@ -201,6 +203,31 @@ def side_best_weights(models: Sequence[RollsDuelDice]) -> dict[int, int]:
         )
         at_most = [a * b for a, b in zip(at_most, mine)]
     return {s: at_most[s] - at_most[s - 1] for s in range(1, 7) if at_most[s] > at_most[s - 1]}
+
+
+def side_faces(models: Sequence[RollsDuelDice], best: int, draw: Draw) -> tuple[tuple[int, ...], ...]:
+    """The natural duel dice of each of a side's models, known to give the side's *best* score: die by die, each
+    face weighted by the ways the dice after it can still make that best (none above it, one at it if none was
+    yet); with :func:`side_best_dist`'s best, exactly the odds of rolling them (BH-DUEL-1, BH-DUEL-3, BH-DUEL-4)."""
+    modifiers = [
+        duel_die_modifier(two_handed=m.two_handed, duel_modifier=m.duel_modifier) for m in models for _ in range(m.attacks)
+    ]
+    at_most = [faces_scoring_at_most(mod) for mod in modifiers]
+    faces: list[int] = []
+    reached = False
+    for i, mod in enumerate(modifiers):
+        none_above = prod(a[best] for a in at_most[i + 1 :])
+        one_at = none_above - prod(a[best - 1] for a in at_most[i + 1 :])
+        face = weighted(draw, {
+            f: none_above if reached or score(f, mod) == best else one_at for f in FACES if score(f, mod) <= best
+        })
+        reached = reached or score(face, mod) == best
+        faces.append(face)
+    grouped, start = [], 0
+    for m in models:
+        grouped.append(tuple(faces[start : start + m.attacks]))
+        start += m.attacks
+    return tuple(grouped)
 
 
 def model_best_dist(attacks: int, modifier: int) -> Dist[int]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
+from kessen.dice.faces import Draw, uniform_face
 from kessen.rulesets.battlehost.rules.dice import FACES, raise_with_might, score
-from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_weights
+from kessen.rulesets.battlehost.rules.wounding import wound_chart, wound_roll_faces, wound_roll_weights
 
 # BH-SHOOT-6: a model that moved this turn has its Shoot value worsened by 1.
 MOVED_PENALTY = 1
@@ -78,11 +80,13 @@ class Shot:
 
 @record
 class ShootOutcome:
-    """What one shot did (BH-PROC-2): ``wounded`` implies ``hit``; ``slain`` implies ``wounded``."""
+    """What one shot did (BH-PROC-2): ``wounded`` implies ``hit``; ``slain`` implies ``wounded``. In a battle,
+    *dice* are the natural faces rolled: the hit roll's die, then the To Wound roll's (:func:`shot_faces`)."""
 
     hit: bool
     wounded: bool
     slain: bool
+    dice: tuple[int, ...] = dice_field()
 
 
 MISSED = ShootOutcome(hit=False, wounded=False, slain=False)
@@ -100,3 +104,13 @@ def shoot(shot: Shot) -> Dist[ShootOutcome]:
         ShootOutcome(hit=True, wounded=False, slain=False): hitting * (rolls - wounding),
         ShootOutcome(hit=True, wounded=True, slain=shot.wounds == 1): hitting * wounding,
     })
+
+
+def shot_faces(shot: Shot, outcome: ShootOutcome, draw: Draw) -> tuple[int, ...]:
+    """The natural dice behind *outcome*: the hit roll's die (a hitting face on a hit), then on a hit the To Wound
+    roll's one or two dice; with :func:`shoot`'s result, exactly the odds of rolling them (BH-SHOOT-5..9)."""
+    needed = hit_roll_needed(shot.shoot_value, moved=shot.moved)
+    hit = uniform_face(draw, (f for f in FACES if hit_die_scores(f, needed=needed) == outcome.hit))
+    if not outcome.hit:
+        return (hit,)
+    return (hit, *wound_roll_faces(draw, wound_chart(shot.strength, shot.defence), outcome.wounded))

@@ -6,9 +6,11 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist, binomial
-from kessen.rulesets.battlehost.rules.wounding import to_wound_modifier, wound_chance, wound_chart, wound_roll_weights
+from kessen.dice.faces import Draw, at_least_count, successes_placed
+from kessen.rulesets.battlehost.rules.wounding import to_wound_modifier, wound_chance, wound_chart, wound_roll_faces, wound_roll_weights
 
 
 def counts_as_trapped(*, trapped: bool, prone: bool) -> bool:
@@ -169,10 +171,12 @@ class Strikes:
 
 @record
 class StrikesOutcome:
-    """Wounds inflicted on the target and whether it was slain (BH-PROC-3)."""
+    """Wounds inflicted on the target and whether it was slain (BH-PROC-3). In a battle, *dice* are the natural
+    faces of each To Wound roll in the order rolled (:func:`strikes_faces`)."""
 
     wounds: int
     slain: bool
+    dice: tuple[tuple[int, ...], ...] = dice_field()
 
 
 def strikes(attack: Strikes) -> Dist[StrikesOutcome]:
@@ -185,3 +189,17 @@ def strikes(attack: Strikes) -> Dist[StrikesOutcome]:
     return binomial(rolls, chance).map(
         lambda hits: StrikesOutcome(wounds=min(hits, attack.wounds), slain=hits >= attack.wounds)
     )
+
+
+def strikes_faces(attack: Strikes, outcome: StrikesOutcome, draw: Draw) -> tuple[tuple[int, ...], ...]:
+    """The natural dice of each To Wound roll behind *outcome*: how many rolls wounded (any number from the target's
+    wounds up when it was slain), which ones, then each roll's faces; with :func:`strikes`'s result, exactly the odds
+    of rolling them (BH-STRIKE-2..6, BH-WOUND-1..3)."""
+    rolls = attack.strikes * rolls_per_strike(trapped=attack.trapped, prone=attack.prone)
+    entry, modifier = wound_chart(attack.strength, attack.defence), to_wound_modifier(two_handed=attack.two_handed)
+    wounding, ways = wound_roll_weights(entry, modifier)
+    hits = outcome.wounds
+    if outcome.slain:
+        weights = {h: math.comb(rolls, h) * wounding**h * (ways - wounding) ** (rolls - h) for h in range(rolls + 1)}
+        hits = at_least_count(draw, weights, attack.wounds)
+    return tuple(wound_roll_faces(draw, entry, wounded, modifier) for wounded in successes_placed(draw, rolls, hits))

@@ -7,7 +7,8 @@ from math import prod
 
 from kessen.core.records import record
 from kessen.dice import Dist
-from kessen.rulesets.battlehost.rules.dice import HIGHEST_SCORE, faces_scoring, raise_with_might, score
+from kessen.dice.faces import Draw, uniform_face, weighted
+from kessen.rulesets.battlehost.rules.dice import FACES, HIGHEST_SCORE, faces_scoring, raise_with_might, score
 
 # BH-STRIKE-6: a striker using a two-handed weapon adds +1 to each die of its To Wound rolls.
 TWO_HANDED_TO_WOUND = 1
@@ -166,6 +167,21 @@ def wound_roll_weights(entry: WoundEntry, modifier: int = 0) -> tuple[int, int]:
     """
     dice = wound_dice(entry)
     return prod(faces_scoring(needed, modifier) for needed in dice), 6 ** len(dice)
+
+
+def wound_roll_faces(draw: Draw, entry: WoundEntry, wounded: bool, modifier: int = 0) -> tuple[int, ...]:
+    """The natural dice of one To Wound roll known to have wounded or not: one die, or for a 6/N entry the second
+    die too after a first that scores 6; each face as likely as the rules make it (BH-WOUND-1..3)."""
+    needs = wound_dice(entry)
+    passing = [tuple(f for f in FACES if wound_die_scores(f, needed=n, modifier=modifier) == ok) for n in needs for ok in (True, False)]
+    if len(needs) == 1:
+        return (uniform_face(draw, passing[0] if wounded else passing[1]),)
+    first_ok, first_failed, second_ok, second_failed = passing
+    if wounded:
+        return uniform_face(draw, first_ok), uniform_face(draw, second_ok)
+    if weighted(draw, {False: len(first_failed) * 6, True: len(first_ok) * len(second_failed)}):
+        return uniform_face(draw, first_ok), uniform_face(draw, second_failed)
+    return (uniform_face(draw, first_failed),)
 
 
 def wound_roll_dist(entry: WoundEntry, modifier: int = 0) -> Dist[bool]:

@@ -11,13 +11,23 @@ order. Either way every allocation the rules allow can be made, and the default 
 
 from __future__ import annotations
 
+from functools import partial
+
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
 from kessen.core.records import evolve, record
 from kessen.dice import Dist
 from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.referee.dists import answer
-from kessen.rulesets.legions.referee.firing import apply_volley, told, volley_arc, volley_question
+from kessen.rulesets.legions.referee.firing import (
+    SavesTold,
+    apply_volley,
+    question_models,
+    saves_told,
+    told,
+    volley_arc,
+    volley_question,
+)
 from kessen.rulesets.legions.referee.state import LiState, Model, push
 from kessen.rulesets.legions.referee.steps import (
     AllocateHit,
@@ -30,7 +40,7 @@ from kessen.rulesets.legions.referee.steps import (
     VolleyRoll,
     ask,
 )
-from kessen.rulesets.legions.rules.firing import HitsQuestion, ResolveHitsOutcome
+from kessen.rulesets.legions.rules.firing import HitsQuestion, ResolveHitsOutcome, resolve_faces
 from kessen.rulesets.legions.rules.hit_rolls import hit_pool
 from kessen.rulesets.legions.rules.saves import Attack
 
@@ -145,7 +155,8 @@ def one_hit(state: LiState, v: Volley, model: Model) -> HitsQuestion:
 
 
 def save_roll(state: LiState, step: SaveRoll) -> Chance:
-    return Chance(answer(one_hit(state, step.allocation.volley, state.model(step.model))), "save")
+    question = one_hit(state, step.allocation.volley, state.model(step.model))
+    return Chance(answer(question), "save", dice=partial(resolve_faces, question))
 
 
 def saved(state: LiState, step: SaveRoll, outcome: ResolveHitsOutcome, out: list[Event]) -> LiState:
@@ -158,7 +169,11 @@ def saved(state: LiState, step: SaveRoll, outcome: ResolveHitsOutcome, out: list
         void_shields=0 if outcome.destroyed else model.void_shields - outcome.shields_lost,
     )
     result = "shield" if outcome.shields_lost else ("wound" if outcome.wounds else "no_effect")
-    out.append(ev.HitAllocated(model=model.id, detachment=a.volley.target, result=result))
+    save = outcome.dice[0] if outcome.dice else None
+    out.append(ev.HitAllocated(
+        model=model.id, detachment=a.volley.target, result=result,
+        save_die=save.face if save else 0, save_needed=save.needed if save else 0,
+    ))
     if outcome.destroyed:
         out.append(ev.Destroyed(model=model.id, detachment=a.volley.target, how="fire"))
     tally = evolve(
@@ -179,25 +194,29 @@ def rest_question(state: LiState, step: AllocateHit) -> HitsQuestion:
 
 
 def rest_roll(state: LiState, step: RestRoll) -> Chance:
-    return Chance(answer(rest_question(state, step.allocation)), "hits in order")
+    question = rest_question(state, step.allocation)
+    return Chance(answer(question), "hits in order", dice=partial(resolve_faces, question))
 
 
 def rest_resolved(state: LiState, step: RestRoll, outcome: ResolveHitsOutcome, out: list[Event]) -> LiState:
     a = step.allocation
+    models = question_models(state, a.volley)
     state, dead = apply_volley(state, rest_question(state, a), a.volley.target, outcome)
     tally = evolve(
         a, left=0, wounds=a.wounds + outcome.wounds, destroyed=a.destroyed + outcome.destroyed,
         shields_lost=a.shields_lost + outcome.shields_lost,
     )
-    state = _volley_told(state, tally, out)
+    state = _volley_told(state, tally, out, saves_told(outcome.dice, models))
     out.extend(ev.Destroyed(model=m, detachment=a.volley.target, how="fire") for m in dead)
     return state
 
 
-def _volley_told(state: LiState, a: AllocateHit, out: list[Event]) -> LiState:
-    """The volley's report once every hit of it is allocated (or discarded)."""
+def _volley_told(state: LiState, a: AllocateHit, out: list[Event], saves: SavesTold | None = None) -> LiState:
+    """The volley's report once every hit of it is allocated (or discarded), with the saves of the hits that went in
+    order at the end (those allocated one by one were told as each was)."""
     v = a.volley
-    out.append(told(state, v, v.firing_models * v.profile.dice, a.modifier, a.arc, a.hits, a.wounds, a.destroyed, a.shields_lost))
+    told_volley = told(state, v, v.firing_models * v.profile.dice, a.modifier, a.arc, a.hits, a.wounds, a.destroyed, a.shields_lost)
+    out.append(evolve(told_volley, **saves) if saves else told_volley)
     return state
 
 

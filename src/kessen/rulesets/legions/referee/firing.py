@@ -11,7 +11,8 @@ order (LI-ALLOC-5), which the target's controlling player may change.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from functools import partial
+from typing import Literal, TypedDict
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
@@ -42,7 +43,9 @@ from kessen.rulesets.legions.rules.firing import (
     FireQuestion,
     HitsQuestion,
     ResolveHitsOutcome,
+    fire_faces,
 )
+from kessen.rulesets.legions.rules.faces import SaveShown, VolleyShown
 from kessen.rulesets.legions.rules.saves import Attack
 from kessen.rulesets.legions.rules.targeting import hit_modifier
 
@@ -234,7 +237,7 @@ def target_decision(state: LiState, step: ChooseTarget) -> Decision | None:
 def volley_roll(state: LiState, step: VolleyRoll) -> Chance | None:
     """A volley's ``fire`` distribution against the target as it stands; none when no model it may hit is left."""
     question = volley_question(state, step.volley)
-    return None if question is None else Chance(volley_dist(question), "volley")
+    return None if question is None else Chance(volley_dist(question), "volley", dice=partial(fire_faces, question))
 
 
 def declare(state: LiState, step: ChooseTarget, choice: Fire | HoldFire | None, out: list[Event]) -> LiState:
@@ -263,23 +266,53 @@ def volley_result(state: LiState, step: VolleyRoll, outcome: FireOutcome | None,
     v = step.volley
     question = volley_question(state, v)
     assert question is not None
+    models = question_models(state, v)
     state, dead = apply_volley(state, question, v.target, outcome)
     out.append(told(
-        state, v, question.dice, question.modifier, volley_arc(question), outcome.hits, outcome.wounds, outcome.destroyed, outcome.shields_lost
+        state, v, question.dice, question.modifier, volley_arc(question), outcome.hits, outcome.wounds, outcome.destroyed, outcome.shields_lost,
+        shown=outcome.dice, models=models,
     ))
     out.extend(ev.Destroyed(model=m, detachment=v.target, how="fire") for m in dead)
     return state
 
 
 def told(
-    state: LiState, v: Volley, dice: int, modifier: int, arc: str, hits: int, wounds: int, destroyed: int, shields_lost: int
+    state: LiState, v: Volley, dice: int, modifier: int, arc: str, hits: int, wounds: int, destroyed: int, shields_lost: int,
+    *, shown: VolleyShown | None = None, models: tuple[str, ...] = (),
 ) -> ev.Volley:
-    """A volley's report: the weapon (and its profile, if it has several), its dice and what its hits did."""
+    """A volley's report: the weapon (and its profile, if it has several), its dice and what its hits did; with
+    *shown*, its natural hit dice and each hit's save on the model (of *models*, the question's) it went to."""
     several = len(weapon_profiles(state.detachment(v.attacker), v.weapon)) > 1
     return ev.Volley(
         detachment=v.attacker, target=v.target, weapon=f"{v.weapon}#{v.profile_index + 1}" if several else v.weapon,
         firing_models=v.firing_models, dice=dice, to_hit=v.profile.to_hit, modifier=modifier, arc=arc, hits=hits,
         wounds=wounds, destroyed=destroyed, shields_lost=shields_lost,
+        hit_dice=shown.hit_dice if shown is not None else (), **saves_told(shown.saves if shown is not None else (), models),
+    )
+
+
+def question_models(state: LiState, v: Volley) -> tuple[str, ...]:
+    """The ids of the target's models as a volley's question lists them (every live model, in Detachment order)."""
+    return tuple(m.id for m in state.detachment(v.target).live)
+
+
+class SavesTold(TypedDict):
+    """Each hit's save as the fields of a volley's report."""
+
+    save_models: tuple[str, ...]
+    save_dice: tuple[int, ...]
+    save_needed: tuple[int, ...]
+    save_results: tuple[str, ...]
+
+
+def saves_told(saves: tuple[SaveShown, ...], models: tuple[str, ...]) -> SavesTold:
+    """Each hit's save as a report's fields: the model it went to (none for a hit discarded), the save die and the
+    score it needed (0 where none was rolled), and what it did (§5.1 R)."""
+    return SavesTold(
+        save_models=tuple(models[s.model] if s.model >= 0 else "" for s in saves),
+        save_dice=tuple(s.face for s in saves),
+        save_needed=tuple(s.needed for s in saves),
+        save_results=tuple(s.result for s in saves),
     )
 
 

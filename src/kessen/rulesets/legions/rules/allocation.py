@@ -37,11 +37,25 @@ class Loss:
     """One loss on the damage track: a Void Shield level or one Wound of the current model.
 
     ``stopped`` is how many faces of 6 stop a hit allocated here (a passed save; 0 for a shield
-    the hit always brings down); ``after`` is what R has done once this loss is taken.
+    the hit always brings down); ``after`` is what R has done once this loss is taken; ``model`` is the place in
+    the allocation order of the model that takes it, ``save`` the score its save needs (None for a Void Shield,
+    which takes the hit without a save, or a model with no usable Save).
     """
 
     stopped: int
     after: HitsResolved
+    model: int
+    save: int | None
+
+
+@record
+class TrackEnd:
+    """Where the hits past the end of the damage track go: the model (its place in the allocation order) whose save
+    always passes, and the score it needs; none when they are discarded (no model left, or shields the weapon
+    cannot bring down, LI-ALLOC-4, LI-VOID-2)."""
+
+    model: int
+    save: int
 
 
 def allocation_order(models: Sequence[TargetProfile], allocatable: Sequence[bool]) -> tuple[TargetProfile, ...]:
@@ -90,22 +104,29 @@ def damage_track(order: Sequence[TargetProfile], attack: Attack) -> tuple[Loss, 
     >>> [(loss.stopped, loss.after.wounds) for loss in damage_track([TargetProfile("vehicle", 2, 2, 4)], Attack())]
     [(3, 1), (3, 2)]
     """
+    return damage_track_and_end(order, attack)[0]
+
+
+def damage_track_and_end(order: Sequence[TargetProfile], attack: Attack) -> tuple[tuple[Loss, ...], TrackEnd | None]:
+    """:func:`damage_track`, and where the hits past its end go (:class:`TrackEnd`)."""
     track: list[Loss] = []
     wounds = destroyed = shields = 0
-    for model in order:
+    for place, model in enumerate(order):
         if model.void_shields and shield_ap(attack, model.type) > -1:
-            return tuple(track)
+            return tuple(track), None
         for _ in range(model.void_shields):
             shields += 1
-            track.append(Loss(0, HitsResolved(wounds, destroyed, shields)))
-        stopped = save_faces(save_target(model, attack))
+            track.append(Loss(0, HitsResolved(wounds, destroyed, shields), place, None))
+        target = save_target(model, attack)
+        stopped = save_faces(target)
         if stopped == SIDES:
-            return tuple(track)
+            assert target is not None
+            return tuple(track), TrackEnd(place, target)
         for wound in range(model.wounds_remaining, 0, -1):
             wounds += 1
             destroyed += wound == 1
-            track.append(Loss(stopped, HitsResolved(wounds, destroyed, shields)))
-    return tuple(track)
+            track.append(Loss(stopped, HitsResolved(wounds, destroyed, shields), place, target))
+    return tuple(track), None
 
 
 def results_along(track: Sequence[Loss]) -> tuple[HitsResolved, ...]:

@@ -7,8 +7,10 @@ into questions (``procedures``); the engine asks them directly, with each target
 
 from __future__ import annotations
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
+from kessen.dice.faces import Draw
 from kessen.rulesets.legions.rules.allocation import (
     SIDES,
     allocation_order,
@@ -18,6 +20,7 @@ from kessen.rulesets.legions.rules.allocation import (
     resolve,
     results_along,
 )
+from kessen.rulesets.legions.rules.faces import SaveShown, VolleyShown, hit_faces, saves_shown
 from kessen.rulesets.legions.rules.hit_rolls import hit_pool
 from kessen.rulesets.legions.rules.saves import Attack, TargetProfile
 
@@ -31,23 +34,25 @@ probability (LI-FAST-1), so that every volley is a question ``kessen odds`` can 
 
 @record
 class ResolveHitsOutcome:
-    """The outcome fields of ``resolve_hits`` (§5.3)."""
+    """The outcome fields of ``resolve_hits`` (§5.3); in a battle, *dice* are each hit's save (:func:`resolve_faces`)."""
 
     wounds: int
     destroyed: int
     shields_lost: int
     morale_threshold_reached: bool
+    dice: tuple[SaveShown, ...] = dice_field()
 
 
 @record
 class FireOutcome:
-    """The outcome fields of ``fire`` (§5.2)."""
+    """The outcome fields of ``fire`` (§5.2); in a battle, *dice* are its hit dice and saves (:func:`fire_faces`)."""
 
     hits: int
     wounds: int
     destroyed: int
     shields_lost: int
     morale_threshold_reached: bool
+    dice: VolleyShown | None = dice_field(None)
 
 
 @record
@@ -107,3 +112,23 @@ def fire(question: FireQuestion) -> Dist[FireOutcome]:
             if w
         }
     )
+
+
+def resolve_faces(question: HitsQuestion, outcome: ResolveHitsOutcome, draw: Draw) -> tuple[SaveShown, ...]:
+    """The saves behind *outcome*, hit by hit; with :func:`resolve_hits`' result, exactly the odds of rolling them
+    (§5.1 R)."""
+    return saves_shown(
+        draw, models=question.models, allocatable=question.allocatable, attack=question.attack, hits=question.hits,
+        losses=outcome.wounds + outcome.shields_lost,
+    )
+
+
+def fire_faces(question: FireQuestion, outcome: FireOutcome, draw: Draw) -> VolleyShown:
+    """The hit dice and saves behind *outcome*; with :func:`fire`'s result, exactly the odds of rolling them
+    (LI-HIT-1, LI-HIT-2, §5.1 R)."""
+    hits = hit_faces(draw, dice=question.dice, hits=outcome.hits, to_hit=question.to_hit, modifier=question.modifier)
+    saves = saves_shown(
+        draw, models=question.models, allocatable=question.allocatable, attack=question.attack, hits=outcome.hits,
+        losses=outcome.wounds + outcome.shields_lost,
+    )
+    return VolleyShown(hits, saves)

@@ -1,0 +1,31 @@
+"""Every die shown in the web's battle report (issue 24 §3): an AI battle's events as the match API narrates them carry
+their dice, in the match's language (the narration is the ruleset's own, so the terminal reads the same)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.clients import played
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "event", "en", "ja"),
+    [
+        ("legions/hold-the-line.toml", "volley", "(hit dice ", "（ヒットダイス "),
+        ("armies-clash/goblin-horde.toml", "spell_result", " vs DC ", " 対 DC "),
+        ("battlehost/line-fight.toml", "duel_rolled", "(Good: ", "（グッド: "),
+    ],
+)
+def test_the_web_report_shows_the_dice_in_the_matchs_language(client: TestClient, scenario: str, event: str, en: str, ja: str) -> None:
+    source = (ROOT / "examples" / scenario).read_text(encoding="utf-8")
+    for lang, shown in (("en", en), ("ja", ja)):
+        made = client.post("/api/matches", json={"scenario": source, "seed": 1, "people": [], "lang": lang})
+        assert made.status_code == 201, made.text
+        events = played(client, made.json()["id"], timeout=120)["events"]
+        texts = [e["text"] for e in events if e["type"] == event]
+        assert any(shown in t for t in texts), (lang, texts[:2])
