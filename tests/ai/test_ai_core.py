@@ -93,6 +93,55 @@ def test_the_search_leaves_greedy_for_the_dash_a_brute_force_finds_best() -> Non
     assert 0 < ai.visited <= 2 * 400  # spent in whole rows of playouts (one a candidate): the last may run over
 
 
+class FlatTactics(CautiousTactics):
+    """The cautious race judged flat: every position at the horizon is worth 0 to both sides."""
+
+    def evaluate(self, state: ToyState, side: str) -> float:
+        return 0.0
+
+
+def test_the_search_keeps_greedys_choice_where_its_playouts_show_no_gain() -> None:
+    """At the start of the race no playout of two decisions reaches the goal, so with a flat evaluation every
+    candidate's playouts are worth 0: no rival gains, and the search keeps greedy's dash of 1 (a search that took
+    the best rival on a tie would dash 2). Judged by the lead in squares, a longer dash (worth 5/3 or 2 squares
+    against 1 on average) gains beyond its standard error and is taken."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    budget = Budget(nodes=400, width=3, horizon=2)
+    assert SearchAI(GAME, FlatTactics(), "Red", budget, seed=5).decide(state, decision) == Dash(1)
+    assert SearchAI(GAME, CautiousTactics(), "Red", budget, seed=5).decide(state, decision) in (Dash(2), Dash(3))
+
+
+class CountingGame:
+    """The toy's game, counting the positions its ``apply`` makes."""
+
+    def __init__(self) -> None:
+        self.applied = 0
+
+    def apply(self, state: Any, choice: Any) -> Any:
+        self.applied += 1
+        return GAME.apply(state, choice)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(GAME, name)
+
+
+@pytest.mark.parametrize("nodes", [50, 400, 3000])
+def test_the_search_spends_its_budget_in_positions_visited_whatever_the_time(nodes: int) -> None:
+    """The budget is the positions the game's ``apply`` makes at one decision: the search spends it all (in whole
+    rows of playouts, one a candidate, so the last row may run over by one row) and reports exactly what it made."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    game = CountingGame()
+    ai = SearchAI(game, RaceTactics(), "Red", Budget(nodes=nodes, width=3, horizon=6), seed=2)  # type: ignore[arg-type]
+    ai.decide(state, decision)
+    assert ai.visited == game.applied
+    row = 3 * (2 * 6 + 2)  # three candidates, each a playout of at most 6 decisions with a chance after each
+    assert nodes <= game.applied <= nodes + row
+
+
 def test_the_search_chooses_as_its_playouts_exact_worth_says_near_the_end_of_the_race() -> None:
     """In every position of the last turns where one option is worth clearly more than the others when both sides
     then play greedy (the advisor's exact chances with greedy for both: 2·win + draw - 1, what a playout scores),

@@ -80,40 +80,47 @@ class SearchAI:
         """Positions visited by the last decision (for the benchmark)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
-        candidates, children = self._distinct(state, decision)
-        self.visited = len(candidates)
+        candidates, children, applied = self._distinct(state, decision)
+        self.visited = applied
         if len(candidates) <= 1:
             return candidates[0]
         base = self._seed_of(state, decision)
         results: list[list[float]] = [[] for _ in candidates]
         rivals = list(range(1, len(candidates)))
-        left = self.budget.nodes - len(candidates)
+        left = self.budget.nodes - applied
         rounds = max(1, math.ceil(math.log2(len(rivals) + 1)))
+        certain = False
         for done in range(rounds):
             share = left // (rounds - done)
             spent = 0
             while spent < share or not results[0]:
                 j = len(results[0])
+                row = 0
                 for arm in (0, *rivals):
                     value, cost = self._playout(children[arm], np.random.SeedSequence([base, j]))
                     results[arm].append(value)
-                    spent += cost
+                    row += cost
+                spent += row
+                if row == 0:  # every line in the race ends where it starts: one playout each is its exact worth
+                    certain = True
+                    break
             left -= spent
             rivals.sort(key=lambda arm: (-_gain(results[arm], results[0]), arm))
             rivals = rivals[: max(1, len(rivals) // 2)]
-            if left <= 0:
+            if left <= 0 or certain:
                 break
         self.visited = self.budget.nodes - left
         best = rivals[0]
-        gain, error = _gain(results[best], results[0]), _error(results[best], results[0])
+        gain = _gain(results[best], results[0])
+        error = 0.0 if certain else _error(results[best], results[0])
         return candidates[best] if gain > GREEDY_TRUST + SURE * error else candidates[0]
 
-    def _distinct(self, state: Any, decision: Decision) -> tuple[list[Any], list[Any]]:
+    def _distinct(self, state: Any, decision: Decision) -> tuple[list[Any], list[Any], int]:
         """The tactics' candidates that lead to different positions (the first of those that lead to the same one),
-        with the position each leads to."""
+        with the position each leads to, and the positions visited to find them."""
         candidates = list(self.tactics.candidates(state, decision, self.budget.width)) or [decision.options[0]]
         if len(candidates) == 1:
-            return candidates, []
+            return candidates, [], 0
         kept: list[Any] = []
         children: list[Any] = []
         for candidate in candidates:
@@ -121,7 +128,7 @@ class SearchAI:
             if child not in children:
                 kept.append(candidate)
                 children.append(child)
-        return kept, children
+        return kept, children, len(candidates)
 
     def _seed_of(self, state: Any, decision: Decision) -> int:
         """A number from the battle's seed, the side and the position (its models as the board shows them, and the
@@ -144,7 +151,7 @@ class SearchAI:
         game = self.game
         rng = stream(seed)
         current = start
-        visited, decisions = 1, 0
+        visited, decisions = 0, 0
         while True:
             node = game.node(current)
             if isinstance(node, Terminal):
