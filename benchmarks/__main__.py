@@ -26,6 +26,8 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--min-run", type=float, default=0.2, help="seconds one timed run lasts at least (default 0.2)")
     parser.add_argument("--sweep", type=int, default=300, help="random inputs per procedure in the limits sweep (default 300)")
     parser.add_argument("--ai-battles", type=int, default=30, help="battles a seat, search against greedy (default 30)")
+    parser.add_argument("--ai-random", type=int, default=10, help="battles a seat, search against random (default 10)")
+    parser.add_argument("--ai-greedy", type=int, default=200, help="battles a seat, greedy against greedy (default 200)")
     parser.add_argument("--ai-only", help="the ai section on the scenarios whose path contains this text only")
     return parser.parse_args(argv)
 
@@ -74,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
     if "env" in sections:
         envs.run(out, rounds=min(settings.repeat, 3), rulesets=args.ruleset)
     if "ai" in sections:
-        ai.run(out, battles=args.ai_battles, only=args.ai_only)
+        ai.run(out, battles=args.ai_battles, greedy_battles=args.ai_greedy, random_battles=args.ai_random, only=args.ai_only)
 
     out.print(f"done in {time.perf_counter() - started:,.0f} s")
     if failures:

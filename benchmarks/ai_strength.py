@@ -26,15 +26,19 @@ from kessen.sim.play import initial_state, play_from
 
 
 class Timed:
-    """A Decider that keeps the CPU seconds of each of its decisions."""
+    """A Decider that keeps the CPU seconds of each of its decisions, and apart those of the decisions it searched
+    (where its ``visited`` says it made positions: more than one candidate)."""
 
-    def __init__(self, inner: Decider, times: list[float]) -> None:
-        self.inner, self.times = inner, times
+    def __init__(self, inner: Decider, times: list[float], searched: list[float]) -> None:
+        self.inner, self.times, self.searched = inner, times, searched
 
     def decide(self, state: Any, decision: Decision) -> Any:
         started = time.process_time()
         choice = self.inner.decide(state, decision)
-        self.times.append(time.process_time() - started)
+        spent = time.process_time() - started
+        self.times.append(spent)
+        if getattr(self.inner, "visited", 0):
+            self.searched.append(spent)
         return choice
 
 
@@ -47,6 +51,7 @@ class Seat:
     lost: int = 0
     drawn: int = 0
     times: list[float] = field(default_factory=list)
+    searched: list[float] = field(default_factory=list)
 
     @property
     def share(self) -> float:
@@ -86,7 +91,7 @@ def duel(
             chosen: dict[str, Decider] = {}
             for i, side in enumerate(sides):
                 made = decider(level if side == seat_side else against, game, side, battle_seed, side_index=i)
-                chosen[side] = Timed(made, seat.times) if side == seat_side else made
+                chosen[side] = Timed(made, seat.times, seat.searched) if side == seat_side else made
             winner = play_from(game, state, battle_seed, deciders=chosen).terminal
             assert winner is not None
             if winner.winner is None:
@@ -97,6 +102,11 @@ def duel(
                 seat.lost += 1
         played.append(seat)
     return played
+
+
+def median_of(values: Sequence[float]) -> float:
+    """The median of *values* (nan when there are none)."""
+    return statistics.median(values) if values else float("nan")
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -110,11 +120,12 @@ def report(path: str, level: Level, against: Level, seats: list[Seat]) -> str:
     """The seats as lines: side, won/lost/drawn, share of decided battles won, decision time median and p95."""
     lines = [f"{Path(path).stem}: {level} against {against}"]
     for seat in seats:
-        median = statistics.median(seat.times) if seat.times else float("nan")
+        median = median_of(seat.times)
         lines.append(
             f"  {seat.side:>12}: {seat.won:4d} won {seat.lost:4d} lost {seat.drawn:4d} drawn  "
             f"{100 * seat.share:5.1f}% of decided  decision median {1000 * median:7.1f} ms  "
-            f"p95 {1000 * percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions)"
+            f"p95 {1000 * percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions, "
+            f"{len(seat.searched)} searched: median {1000 * median_of(seat.searched):7.1f} ms)"
         )
     return "\n".join(lines)
 
