@@ -68,21 +68,31 @@ class Row:
 
 
 def measure(paths: list[Path], battles: int, greedy_battles: int, random_battles: int, workers: int) -> list[Row]:
-    """Every seat of every scenario in *paths*, each pairing played in a worker process."""
+    """Every seat of every scenario in *paths*, each pairing played in a worker process. Greedy against greedy is
+    played once a scenario: the same battles whichever seat is counted (greedy draws nothing of its own)."""
     tasks: list[tuple[str, str, str, str, int]] = []
-    keys: list[tuple[Path, str]] = []
+    keys: list[tuple[Path, tuple[str, ...]]] = []
     for path in paths:
-        for side in _sides(path):
-            keys.append((path, side))
-            tasks += [(str(path), "greedy", "greedy", side, greedy_battles), (str(path), "search", "greedy", side, battles),
-                      (str(path), "search", "random", side, random_battles)]
+        sides = _sides(path)
+        keys.append((path, sides))
+        tasks.append((str(path), "greedy", "greedy", sides[0], greedy_battles))
+        for side in sides:
+            tasks += [(str(path), "search", "greedy", side, battles), (str(path), "search", "random", side, random_battles)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        seats = list(pool.map(_seat, tasks))
+        seats = iter(list(pool.map(_seat, tasks)))
     rows = []
-    for i, (path, side) in enumerate(keys):
-        greedy, search, random = seats[3 * i: 3 * i + 3]
-        rows.append(Row(f"{path.parent.name}/{path.stem}", side, path.parent.name == "mirrors", greedy, search, random))
+    for path, sides in keys:
+        greedy = next(seats)
+        for side in sides:
+            search, random = next(seats), next(seats)
+            mine = greedy if side == greedy.side else _other_seat(greedy, side)
+            rows.append(Row(f"{path.parent.name}/{path.stem}", side, path.parent.name == "mirrors", mine, search, random))
     return rows
+
+
+def _other_seat(seat: Seat, side: str) -> Seat:
+    """*seat*'s battles counted for *side*, the other side of a two-sided battle."""
+    return Seat(side, won=seat.lost, lost=seat.won, drawn=seat.drawn)
 
 
 def _share(seat: Seat) -> str:
