@@ -10,12 +10,12 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from benchmarks import battles, envs, limits, native_moves, odds, sampling, startup, sweeps
+from benchmarks import ai, battles, envs, limits, native_moves, odds, sampling, startup, sweeps
 from benchmarks.harness import Settings, Suite, console, load_suite, module_name
 from kessen.bootstrap import CHOICE, describe
 from kessen.rulesets import ruleset_ids
 
-SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "native", "sweeps", "env")
+SECTIONS = ("odds", "startup", "sampling", "limits", "battles", "native", "sweeps", "env", "ai")
 
 
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -25,6 +25,10 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per measurement; the best counts (default 5)")
     parser.add_argument("--min-run", type=float, default=0.2, help="seconds one timed run lasts at least (default 0.2)")
     parser.add_argument("--sweep", type=int, default=300, help="random inputs per procedure in the limits sweep (default 300)")
+    parser.add_argument("--ai-battles", type=int, default=30, help="battles a seat, search against greedy (default 30)")
+    parser.add_argument("--ai-random", type=int, default=10, help="battles a seat, search against random (default 10)")
+    parser.add_argument("--ai-greedy", type=int, default=200, help="battles a seat, greedy against greedy (default 200)")
+    parser.add_argument("--ai-only", help="the ai section on the scenarios whose path contains this text only")
     return parser.parse_args(argv)
 
 
@@ -73,6 +77,8 @@ def main(argv: Sequence[str]) -> int:
         sweeps.run(out)
     if "env" in sections:
         envs.run(out, rounds=min(settings.repeat, 3), rulesets=args.ruleset)
+    if "ai" in sections:
+        ai.run(out, battles=args.ai_battles, greedy_battles=args.ai_greedy, random_battles=args.ai_random, only=args.ai_only)
 
     out.print(f"done in {time.perf_counter() - started:,.0f} s")
     if failures:

@@ -10,6 +10,7 @@ the machine is shared) is measured around each ``decide`` of the level under tes
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -25,15 +26,19 @@ from kessen.sim.play import initial_state, play_from
 
 
 class Timed:
-    """A Decider that keeps the CPU seconds of each of its decisions."""
+    """A Decider that keeps the CPU seconds of each of its decisions, and apart those of the decisions it searched
+    (where its ``visited`` says it made positions: more than one candidate)."""
 
-    def __init__(self, inner: Decider, times: list[float]) -> None:
-        self.inner, self.times = inner, times
+    def __init__(self, inner: Decider, times: list[float], searched: list[float]) -> None:
+        self.inner, self.times, self.searched = inner, times, searched
 
     def decide(self, state: Any, decision: Decision) -> Any:
         started = time.process_time()
         choice = self.inner.decide(state, decision)
-        self.times.append(time.process_time() - started)
+        spent = time.process_time() - started
+        self.times.append(spent)
+        if getattr(self.inner, "visited", 0):
+            self.searched.append(spent)
         return choice
 
 
@@ -46,29 +51,47 @@ class Seat:
     lost: int = 0
     drawn: int = 0
     times: list[float] = field(default_factory=list)
+    searched: list[float] = field(default_factory=list)
 
     @property
     def share(self) -> float:
         decided = self.won + self.lost
         return self.won / decided if decided else float("nan")
 
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the share of decided battles won."""
+        return wilson(self.won, self.won + self.lost)
 
-def duel(path: str, level: Level, against: Level, battles: int, seed: int = 1) -> list[Seat]:
-    """*battles* battles per side of the scenario at *path*: *level* plays that side, *against* the others."""
+
+def wilson(won: int, decided: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of *won* successes in *decided* trials (0 .. 1 with none decided)."""
+    if decided == 0:
+        return 0.0, 1.0
+    p = won / decided
+    middle = (p + z * z / (2 * decided)) / (1 + z * z / decided)
+    half = z * math.sqrt(p * (1 - p) / decided + z * z / (4 * decided * decided)) / (1 + z * z / decided)
+    return max(0.0, middle - half), min(1.0, middle + half)
+
+
+def duel(
+    path: str, level: Level, against: Level, battles: int, seed: int = 1, seats: Sequence[str] | None = None,
+) -> list[Seat]:
+    """*battles* battles per side of the scenario at *path* (or per side of *seats*): *level* plays that side,
+    *against* the others."""
     ruleset = ruleset_for(path, None)
     text = read_scenario(path)
     game = ruleset.game
     state = initial_state(game, text, path)
     sides = tuple(game.sides(state))
-    seats = []
-    for seat_side in sides:
+    played = []
+    for seat_side in seats if seats is not None else sides:
         seat = Seat(seat_side)
         for n in range(battles):
             battle_seed = seed * 1_000_003 + n
             chosen: dict[str, Decider] = {}
             for i, side in enumerate(sides):
                 made = decider(level if side == seat_side else against, game, side, battle_seed, side_index=i)
-                chosen[side] = Timed(made, seat.times) if side == seat_side else made
+                chosen[side] = Timed(made, seat.times, seat.searched) if side == seat_side else made
             winner = play_from(game, state, battle_seed, deciders=chosen).terminal
             assert winner is not None
             if winner.winner is None:
@@ -77,11 +100,16 @@ def duel(path: str, level: Level, against: Level, battles: int, seed: int = 1) -
                 seat.won += 1
             else:
                 seat.lost += 1
-        seats.append(seat)
-    return seats
+        played.append(seat)
+    return played
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def median_of(values: Sequence[float]) -> float:
+    """The median of *values* (nan when there are none)."""
+    return statistics.median(values) if values else float("nan")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
@@ -92,11 +120,12 @@ def report(path: str, level: Level, against: Level, seats: list[Seat]) -> str:
     """The seats as lines: side, won/lost/drawn, share of decided battles won, decision time median and p95."""
     lines = [f"{Path(path).stem}: {level} against {against}"]
     for seat in seats:
-        median = statistics.median(seat.times) if seat.times else float("nan")
+        median = median_of(seat.times)
         lines.append(
             f"  {seat.side:>12}: {seat.won:4d} won {seat.lost:4d} lost {seat.drawn:4d} drawn  "
             f"{100 * seat.share:5.1f}% of decided  decision median {1000 * median:7.1f} ms  "
-            f"p95 {1000 * _percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions)"
+            f"p95 {1000 * percentile(seat.times, 0.95):7.1f} ms  ({len(seat.times)} decisions, "
+            f"{len(seat.searched)} searched: median {1000 * median_of(seat.searched):7.1f} ms)"
         )
     return "\n".join(lines)
 

@@ -14,7 +14,7 @@ import pytest
 
 from kessen.ai.advisor import advise
 from kessen.ai.levels import Level, decider, parse_ai, parse_assignments, parse_level
-from kessen.ai.search import Budget, SearchAI, spread
+from kessen.ai.search import Budget, SearchAI
 from kessen.ai.tree import Position
 from kessen.core.engine import Decision
 from kessen.core.errors import InputError
@@ -70,27 +70,83 @@ def test_a_position_at_the_end_scores_each_side() -> None:
         start().scores()
 
 
-def test_spread_gives_a_small_distribution_whole_and_a_large_one_evenly() -> None:
-    assert spread(d(6).map(lambda f: f >= 4), 6) == [(False, 0.5), (True, 0.5)]
-    picks = spread(d(6) + d(6), 6)
-    assert len(picks) <= 6 and abs(sum(p for _o, p in picks) - 1) < 1e-12
-    assert min(o for o, _p in picks) <= 5 and max(o for o, _p in picks) >= 9  # both tails stand in the choice
-    assert spread(d(6) + d(6), 6) == picks  # a fixed choice: no random numbers
+class CautiousTactics(RaceTactics):
+    """The race's tactics with a cautious greedy AI, the shortest dash first: the search must leave it where its
+    playouts show a longer dash wins more."""
+
+    def greedy(self, side: str) -> Any:
+        return ShortestDash(side=side, game=GAME, seed=0)
+
+    def candidates(self, state: Any, decision: Decision, limit: int) -> list[Any]:
+        return list(reversed(decision.options))[:limit]
 
 
-def test_the_search_takes_the_dash_a_brute_force_finds_best() -> None:
-    """From 7 squares against a rival on 9 with Blue to move next, only a dash of 3 reaches 10 this turn."""
+def test_the_search_leaves_greedy_for_the_dash_a_brute_force_finds_best() -> None:
+    """From 7 squares against a rival on 9 with Blue to move next, only a dash of 3 reaches 10 this turn (2/3);
+    greedy's dash of 1 leaves Blue to finish first. The search plays both out and takes the dash of 3."""
     state, _ = GAME.start(ToyState(("Red", "Blue"), position=(7, 9), turn=4))
     decision = GAME.node(state)
     assert isinstance(decision, Decision)
-    ai = SearchAI(GAME, RaceTactics(), "Red", Budget(nodes=400))
+    ai = SearchAI(GAME, CautiousTactics(), "Red", Budget(nodes=400), seed=5)
     assert ai.decide(state, decision) == Dash(3)
-    assert ai.decide(state, decision) == Dash(3)  # a pure function of the position
+    assert ai.decide(state, decision) == Dash(3)  # a pure function of the position and the seed
+    assert 0 < ai.visited <= 2 * 400  # spent in whole rows of playouts (one a candidate): the last may run over
 
 
-def test_the_search_chooses_as_best_play_does_near_the_end_of_the_race() -> None:
-    """In every position of the last turns where the options' worths under best play (the advisor's exact
-    expectiminimax) differ by more than 0.05, the search, seeing to the end, takes the best one."""
+class FlatTactics(CautiousTactics):
+    """The cautious race judged flat: every position at the horizon is worth 0 to both sides."""
+
+    def evaluate(self, state: ToyState, side: str) -> float:
+        return 0.0
+
+
+def test_the_search_keeps_greedys_choice_where_its_playouts_show_no_gain() -> None:
+    """At the start of the race no playout of two decisions reaches the goal, so with a flat evaluation every
+    candidate's playouts are worth 0: no rival gains, and the search keeps greedy's dash of 1 (a search that took
+    the best rival on a tie would dash 2). Judged by the lead in squares, a longer dash (worth 5/3 or 2 squares
+    against 1 on average) gains beyond its standard error and is taken."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    budget = Budget(nodes=400, width=3, horizon=2)
+    assert SearchAI(GAME, FlatTactics(), "Red", budget, seed=5).decide(state, decision) == Dash(1)
+    assert SearchAI(GAME, CautiousTactics(), "Red", budget, seed=5).decide(state, decision) in (Dash(2), Dash(3))
+
+
+class CountingGame:
+    """The toy's game, counting the positions its ``apply`` makes."""
+
+    def __init__(self) -> None:
+        self.applied = 0
+
+    def apply(self, state: Any, choice: Any) -> Any:
+        self.applied += 1
+        return GAME.apply(state, choice)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(GAME, name)
+
+
+@pytest.mark.parametrize("nodes", [50, 400, 3000])
+def test_the_search_spends_its_budget_in_positions_visited_whatever_the_time(nodes: int) -> None:
+    """The budget is the positions the game's ``apply`` makes at one decision: the search spends it all (in whole
+    rows of playouts, one a candidate, so the last row may run over by one row) and reports exactly what it made."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    game = CountingGame()
+    ai = SearchAI(game, RaceTactics(), "Red", Budget(nodes=nodes, width=3, horizon=6), seed=2)  # type: ignore[arg-type]
+    ai.decide(state, decision)
+    assert ai.visited == game.applied
+    row = 3 * (2 * 6 + 2)  # three candidates, each a playout of at most 6 decisions with a chance after each
+    assert nodes <= game.applied <= nodes + row
+
+
+def test_the_search_chooses_as_its_playouts_exact_worth_says_near_the_end_of_the_race() -> None:
+    """In every position of the last turns where one option is worth clearly more than the others when both sides
+    then play greedy (the advisor's exact chances with greedy for both: 2·win + draw - 1, what a playout scores),
+    the search takes it: greedy's own choice (the longest dash) where that is the one, another where its playouts
+    show it gains."""
     levels = {"Red": Level("greedy"), "Blue": Level("greedy")}
     checked = 0
     for turn in (8, 9, 10, 11):
@@ -99,15 +155,16 @@ def test_the_search_chooses_as_best_play_does_near_the_end_of_the_race() -> None
                 state, _ = GAME.start(ToyState(("Red", "Blue"), position=(red, blue), turn=turn, confirmed=(True, True)))
                 decision = GAME.node(state)
                 assert isinstance(decision, Decision)
-                worths = [c.best for c in advise(GAME, state, decision, levels, seed=1)]
-                assert all(isinstance(w, Fraction) for w in worths)
-                best = max(range(len(worths)), key=lambda i: worths[i])  # type: ignore[arg-type, return-value]
-                if sorted(worths)[-1] - sorted(worths)[-2] <= Fraction(1, 20):  # type: ignore[operator]
+                chances = advise(GAME, state, decision, levels, seed=1)
+                worths = [2 * c.win + c.draw - 1 for c in chances]
+                ranked = sorted(worths)
+                if ranked[-1] - ranked[-2] <= 0.2:
                     continue
-                ai = SearchAI(GAME, RaceTactics(), decision.player, Budget(nodes=5000, width=3))
-                assert ai.decide(state, decision) == decision.options[best], (turn, red, blue, worths)
+                best = decision.options[max(range(len(worths)), key=lambda i: worths[i])]
+                ai = SearchAI(GAME, RaceTactics(), decision.player, Budget(nodes=5000, width=3, horizon=40), seed=turn)
+                assert ai.decide(state, decision) == best, (turn, red, blue, worths)
                 checked += 1
-    assert checked >= 20
+    assert checked >= 10
 
 
 @functools.cache

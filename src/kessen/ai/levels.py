@@ -9,8 +9,10 @@
 
 ``--ai LEVEL`` (every machine side) or ``--ai SIDE=LEVEL`` on the command line, ``ai="search"`` or
 ``ai={"Hero": "search"}`` in Python, ``ai = { Hero = "search" }`` in a sweep file. Every level is deterministic
-under the battle's seed: the search counts its budget in positions and draws nothing; random draws from a stream of
-its own seeded from the battle's seed and the side.
+under the battle's seed: the search counts its budget in positions and draws its playouts' dice from streams seeded
+from the battle's seed, the side and the position; random draws from a stream of its own seeded from the battle's
+seed and the side. ``search`` plays the budget the ruleset's tactics give (``budget``: what one core searches in
+about 0.1 s compiled), else :class:`kessen.ai.search.Budget`'s default.
 """
 
 from __future__ import annotations
@@ -146,8 +148,9 @@ def decider(level: Level, game: Game[Any], side: str, seed: int, *, side_index: 
     if level.name == "greedy":
         return tactics.greedy(side)
     if level.name == "search":
-        budget = Budget() if level.nodes is None else Budget().scaled(level.nodes)
-        return SearchAI(game, tactics, side, budget)
+        own: Budget = getattr(tactics, "budget", Budget())
+        budget = own if level.nodes is None else own.scaled(level.nodes)
+        return SearchAI(game, tactics, side, budget, seed)
     if level.name == "random":
         return RandomDecider(stream(np.random.SeedSequence([seed, 1 + side_index])))
     assert level.plugin is not None

@@ -1,156 +1,183 @@
-"""The search AI: depth-limited expectiminimax on the exact chance nodes, within a budget of nodes (issue 23 §2).
+"""The search AI: greedy playouts from each candidate, the candidates halved on their results (issue 23 §2).
 
-At its decision the AI looks ahead over the candidates its ruleset's tactics give (:mod:`kessen.ai.tactics`):
+At a decision of its own the AI asks its ruleset's tactics (:mod:`kessen.ai.tactics`) for the candidates worth
+weighing, greedy's choice first. Each candidate is played out: the candidate taken, then both sides play on as the
+greedy AI plays, every chance drawn from its exact distribution, until the battle ends (a win is worth 1, a loss
+-1, a draw 0) or until *horizon* more decisions were taken, where the tactics' evaluation judges the position.
+Candidates that lead to the same position count once. Greedy's choice is played out throughout; the rivals are
+compared by the mean of the paired differences between their playouts and greedy's, and the worse half of them is
+dropped, round after round, until one is left (sequential halving: the budget goes to the rivals still in the
+race). The j-th playout of every candidate draws from the same stream (common random numbers), so that candidates
+are compared on the same dice where their lines meet the same rolls, and a difference is the choice's, not the
+dice's. The last rival is taken only if its gain over greedy's choice exceeds :data:`SURE` standard errors.
 
-- a **decision** of its own side takes the best candidate, one of another side the worst for it (each side plays
-  to win); only the first few candidates are searched below the root, the tactics' most promising first;
-- a **chance** node is worth the mean of its outcomes, each weighted by its exact probability from ``rules/``; a node
-  with more outcomes than the search can afford is represented by a fixed, evenly spread choice of them
-  (:func:`spread`), so the search draws no random numbers at all;
-- a decision at the depth limit is worth the tactics' evaluation; the end of the battle is worth a win, a draw or
-  a loss; a decision the tactics give one candidate (a forced step, such as allocating hits) is played through and
-  costs no depth, so that every line is cut at a real choice, not in the middle of resolving an attack.
+This is policy improvement over greedy (a rollout algorithm), not a deep tree: the battles turn on dice far more
+than on any one choice (measured on a song-of-blades mirror: candidates differ by a few hundredths of a game, one
+playout's dice by tenths), so the search leaves greedy only where its playouts show a gain, and otherwise plays as
+greedy does; it gains where one step's exact odds mislead (a charge that leaves a model alone, a move that walks into
+a wall, a target whose loss does not show until the Morale check).
 
-The depth is deepened one decision at a time while the budget lasts (iterative deepening); the choice of the
-deepest search that finished is played. The budget is counted in positions visited, never in time, and nothing is
-drawn at random, so a decision is a pure function of the position: a battle replays the same on any machine, any
-number of workers, either engine.
+The budget is counted in positions visited (calls of the game's ``apply``), never in time; the streams are seeded
+from the battle's seed, the side and a digest of the position, so a decision is a pure function of the position
+and the seed: a battle replays the same on any machine, any number of workers, either engine, and a resumed match
+goes on as the uninterrupted one would.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from kessen.ai.tactics import Tactics
+from kessen.core.decisions import Decider
 from kessen.core.engine import Chance, Decision, Game, Terminal
 from kessen.core.records import picklable
-from kessen.dice import Dist
+from kessen.dice.sampling import draw, stream
 
-WIN = 1000.0
-"""What the end of a battle is worth to its winner (the loser gets -WIN, a draw 0); an evaluation lies in -1 .. 1."""
+GREEDY_TRUST = 0.0
+"""What another candidate must gain over greedy's own choice (the mean of the paired differences of their playouts,
+on the -1 .. 1 scale), beyond :data:`SURE` standard errors, to be taken."""
 
-GOLDEN = 0.6180339887498949
+SURE = 1.0
+"""How many standard errors of the paired differences a candidate's gain over greedy's choice must exceed: the
+search leaves greedy's choice only where the playouts show it is better, not where the dice happened to favour
+another (most candidates differ by a few hundredths, the dice of a playout by tenths)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How much the search AI may look ahead at one decision.
 
-    *nodes*: positions visited (each a call of the game's ``apply``); *root_width*: the candidates weighed at the
-    decision itself; *width*: those searched at later decisions; *breadth*: the outcomes of the chance nodes between
-    two decisions that are followed (a node with more outcomes than its share is spread); *depth*: the most decisions
-    looked ahead.
+    *nodes*: positions visited (each a call of the game's ``apply``) by all the playouts of the decision; *width*:
+    the candidates weighed; *horizon*: the decisions a playout takes before the evaluation judges where it stands.
     """
 
     nodes: int = 800
-    root_width: int = 12
     width: int = 4
-    breadth: int = 6
-    depth: int = 8
+    horizon: int = 12
 
     def scaled(self, nodes: int) -> Budget:
-        """This budget with *nodes* positions (``search:N``): wider at the root as the budget grows."""
+        """This budget with *nodes* positions (``search:N``): more candidates weighed as the budget grows."""
         extra = max(0, nodes // self.nodes - 1)
-        return Budget(nodes, self.root_width + 4 * min(extra, 3), self.width + min(extra, 2), self.breadth, self.depth)
+        return Budget(nodes, self.width + 2 * min(extra, 3), self.horizon)
 
 
 picklable(Budget)  # a native class of the compiled engine: pickled and copied through its init fields (issue 26)
 
 
-class _OutOfNodes(Exception):
-    pass
-
-
-def spread(dist: Dist[Any], k: int) -> list[tuple[Any, float]]:
-    """*k* outcomes of *dist* standing for all of them, each with an equal share of the probability: the outcomes at
-    the evenly spread points ``frac(0.5 + j·φ)`` of the cumulative distribution (a fixed, low-discrepancy choice,
-    so the same distribution always gives the same outcomes); an outcome met twice gets both shares. A distribution
-    of at most *k* outcomes is given whole, with its exact probabilities."""
-    total = dist.total
-    items = list(dist.items())
-    if len(items) <= k:
-        return [(o, w / total) for o, w in items]
-    cumulative: list[int] = []
-    running = 0
-    for _o, w in items:
-        running += w
-        cumulative.append(running)
-    chosen: dict[int, float] = {}
-    for j in range(k):
-        point = ((0.5 + j * GOLDEN) % 1.0) * total
-        index = _bisect(cumulative, point)
-        chosen[index] = chosen.get(index, 0.0) + 1.0 / k
-    return [(items[i][0], share) for i, share in sorted(chosen.items())]
-
-
-def _bisect(cumulative: list[int], point: float) -> int:
-    lo, hi = 0, len(cumulative) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cumulative[mid] > point:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
 class SearchAI:
-    """A Decider that searches: see the module docstring. Pure: the same position always gets the same choice."""
+    """A Decider that searches: see the module docstring. The same position and seed always get the same choice."""
 
-    def __init__(self, game: Game[Any], tactics: Tactics, side: str, budget: Budget = Budget()) -> None:
-        self.game, self.tactics, self.side, self.budget = game, tactics, side, budget
-        self._left = 0
-        self._cut = False
+    def __init__(self, game: Game[Any], tactics: Tactics, side: str, budget: Budget = Budget(), seed: int = 0) -> None:
+        self.game, self.tactics, self.side, self.budget, self.seed = game, tactics, side, budget, seed
+        self._greedy: dict[str, Decider] = {}
         self.visited = 0
         """Positions visited by the last decision (for the benchmark)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
-        candidates = list(self.tactics.candidates(state, decision, self.budget.root_width))
+        candidates, children, applied = self._distinct(state, decision)
+        self.visited = applied
         if len(candidates) <= 1:
-            return candidates[0] if candidates else decision.options[0]
-        self._left = self.budget.nodes
-        best = candidates[0]
-        for depth in range(1, self.budget.depth + 1):
-            self._cut = False
-            try:
-                values = [self._after(state, c, depth - 1, float(self.budget.breadth)) for c in candidates]
-            except _OutOfNodes:
+            return candidates[0]
+        base = self._seed_of(state, decision)
+        results: list[list[float]] = [[] for _ in candidates]
+        rivals = list(range(1, len(candidates)))
+        left = self.budget.nodes - applied
+        rounds = max(1, math.ceil(math.log2(len(rivals) + 1)))
+        certain = False
+        for done in range(rounds):
+            share = left // (rounds - done)
+            spent = 0
+            while spent < share or not results[0]:
+                j = len(results[0])
+                row = 0
+                for arm in (0, *rivals):
+                    value, cost = self._playout(children[arm], np.random.SeedSequence([base, j]))
+                    results[arm].append(value)
+                    row += cost
+                spent += row
+                if row == 0:  # every line in the race ends where it starts: one playout each is its exact worth
+                    certain = True
+                    break
+            left -= spent
+            rivals.sort(key=lambda arm: (-_gain(results[arm], results[0]), arm))
+            rivals = rivals[: max(1, len(rivals) // 2)]
+            if left <= 0 or certain:
                 break
-            best = candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
-            if not self._cut:
-                break  # every line reached the end of the battle: looking deeper changes nothing
-        self.visited = self.budget.nodes - self._left
-        return best
+        self.visited = self.budget.nodes - left
+        best = rivals[0]
+        gain = _gain(results[best], results[0])
+        error = 0.0 if certain else _error(results[best], results[0])
+        return candidates[best] if gain > GREEDY_TRUST + SURE * error else candidates[0]
 
-    def _after(self, state: Any, choice: Any, depth: int, breadth: float) -> float:
-        """The worth of *state* after *choice* (a decision's option or a chance outcome)."""
-        self._left -= 1
-        if self._left < 0:
-            raise _OutOfNodes
-        child, _events = self.game.apply(state, choice)
-        return self._worth(child, depth, breadth)
+    def _distinct(self, state: Any, decision: Decision) -> tuple[list[Any], list[Any], int]:
+        """The tactics' candidates that lead to different positions (the first of those that lead to the same one),
+        with the position each leads to, and the positions visited to find them."""
+        candidates = list(self.tactics.candidates(state, decision, self.budget.width)) or [decision.options[0]]
+        if len(candidates) == 1:
+            return candidates, [], 0
+        kept: list[Any] = []
+        children: list[Any] = []
+        for candidate in candidates:
+            child, _events = self.game.apply(state, candidate)
+            if child not in children:
+                kept.append(candidate)
+                children.append(child)
+        return kept, children, len(candidates)
 
-    def _worth(self, state: Any, depth: int, breadth: float) -> float:
-        node = self.game.node(state)
-        if isinstance(node, Terminal):
-            if node.winner is None:
-                return 0.0
-            return WIN if node.winner == self.side else -WIN
-        if isinstance(node, Chance):
-            picks = spread(node.dist, max(1, int(breadth)))
-            share = breadth / len(picks)
-            return sum(p * self._after(state, outcome, depth, share) for outcome, p in picks)
-        candidates: Sequence[Any] = self.tactics.candidates(state, node, self.budget.width)
-        if len(candidates) == 1:  # a forced step (allocating hits, say) is no choice: it costs no depth
-            return self._after(state, candidates[0], depth, breadth)
-        if depth <= 0:
-            self._cut = True
-            return self.tactics.evaluate(state, self.side)
-        return self._choose(state, node, depth, candidates)
+    def _seed_of(self, state: Any, decision: Decision) -> int:
+        """A number from the battle's seed, the side and the position (its models as the board shows them, and the
+        decision): stable across processes and hash seeds, unlike ``hash``."""
+        board = self.game.board(state)
+        text = json.dumps([board.get("models"), decision.player, decision.kind, decision.actor, len(decision.options)],
+                          sort_keys=True, default=str)
+        digest = hashlib.blake2b(f"{self.seed}|{self.side}|{text}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
 
-    def _choose(self, state: Any, decision: Decision, depth: int, candidates: Sequence[Any]) -> float:
-        fresh = float(self.budget.breadth)
-        values = [self._after(state, c, depth - 1, fresh) for c in candidates]
-        return max(values) if decision.player == self.side else min(values)
+    def _greedy_of(self, side: str) -> Decider:
+        found = self._greedy.get(side)
+        if found is None:
+            found = self._greedy[side] = self.tactics.greedy(side)
+        return found
+
+    def _playout(self, start: Any, seed: np.random.SeedSequence) -> tuple[float, int]:
+        """The worth to the side of the position *start* (a candidate taken), both sides then playing on greedily
+        for *horizon* decisions, and the positions visited."""
+        game = self.game
+        rng = stream(seed)
+        current = start
+        visited, decisions = 0, 0
+        while True:
+            node = game.node(current)
+            if isinstance(node, Terminal):
+                return (0.0 if node.winner is None else 1.0 if node.winner == self.side else -1.0), visited
+            if isinstance(node, Chance):
+                choice = draw(node.dist, rng)
+            else:
+                assert isinstance(node, Decision)
+                if decisions >= self.budget.horizon:
+                    return self.tactics.evaluate(current, self.side), visited
+                decisions += 1
+                choice = self._greedy_of(node.player).decide(current, node)
+            current, _events = game.apply(current, choice)
+            visited += 1
+
+
+def _gain(values: list[float], greedy: list[float]) -> float:
+    """The mean of the paired differences between a candidate's playouts and greedy's (the same streams)."""
+    return sum(v - g for v, g in zip(values, greedy, strict=False)) / len(values)
+
+
+def _error(values: list[float], greedy: list[float]) -> float:
+    """The standard error of :func:`_gain`."""
+    diffs = [v - g for v, g in zip(values, greedy, strict=False)]
+    n = len(diffs)
+    if n < 2:
+        return math.inf
+    mean = sum(diffs) / n
+    return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)

@@ -84,5 +84,5 @@ def test_sb_search_goblin_decides_on_a_fixed_position_within_its_budget() -> Non
     search = SearchAI(GAME, SobTactics(), "Blue", Budget(nodes=200))
     choice = search.decide(state, ask)
     assert choice in ask.options and choice == SearchAI(GAME, SobTactics(), "Blue", Budget(nodes=200)).decide(state, ask)
-    assert 0 < search.visited <= 200 + 1  # the visit that found the budget spent counts too
+    assert 0 < search.visited <= 2 * 200  # spent in whole rows of playouts (one a candidate): the last may run over
     assert isinstance(choice, opt.Attack)

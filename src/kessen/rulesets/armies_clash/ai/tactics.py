@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
@@ -43,6 +44,9 @@ def distinct_ends(state: AcState, options: Sequence[Any]) -> list[Any]:
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
     the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
+
+    budget = Budget(nodes=400, width=3, horizon=8)
+    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
 
     def greedy(self, side: str) -> Decider:
         return AcAI(side)

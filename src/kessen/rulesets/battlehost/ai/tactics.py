@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.tactics import first_then
@@ -20,6 +21,9 @@ class BattlehostTactics:
     """Candidates: the greedy AI's choice, then in a Move phase the charges (into a fight friends already make
     first), the moves round terrain, ending the moves and the advances; elsewhere the options as the referee lists
     them (its default policy first)."""
+
+    budget = Budget(nodes=600, width=4, horizon=12)
+    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
 
     def greedy(self, side: str) -> Decider:
         return BattlehostAI(side)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.legions.ai.evaluation import worth
@@ -24,6 +25,9 @@ losses alone did worse than greedy's rules (titan-at-bay, Traitors: 2 of 8 battl
 class LiTactics:
     """Greedy's choice first; at a target, the other attacks after it by their expected damage from the exact
     ``fire`` odds, holding fire last."""
+
+    budget = Budget(nodes=800, width=4, horizon=16)
+    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
 
     def greedy(self, side: str) -> Decider:
         return LiAI(side)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.tactics import first_then
@@ -22,6 +23,9 @@ class SobTactics:
     """Candidates: the greedy AI's choice, then the rest of the options a player weighs first (activations with the
     dice that pay best, the model nearest the enemy first; attacks by their exact worth; charges, ending the
     activation, advances and the other moves; recoils and hack orders as the default policy lists them)."""
+
+    budget = Budget(nodes=1000, width=4, horizon=12)
+    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
 
     def greedy(self, side: str) -> Decider:
         return SobAI(side)
