@@ -42,8 +42,8 @@ ENGLISH = {
     ("battlehost", "SpendMight"): r"spend \d Might",
     ("legions", "Fire"): r"fire at .+  \[expected damage \d+\.\d\d; the attack wounds with \d+\.\d%\]",
     ("legions", "HoldFire"): r"hold fire",
-    ("legions", "order"): r"first_fire|advance|charge|march|fall_back",
-    ("armies-clash", "AttackWith"): r"attack \S+ with .+  \[expected damage \d+\.\d\d\]",
+    ("legions", "order"): r"(first_fire|advance)(, best target \S+)?|charge|march|fall_back",
+    ("armies-clash", "AttackWith"): r"attack \S+ with .+  \[((casualty|falls|killed|destroyed) \d+\.\d%, )?expected damage \d+\.\d\d\]",
     ("armies-clash", "Destination"): r"(move to|flee off the grid at|join \S+ at) \(-?\d+, -?\d+\), cost \d+( \+road step)?",
     ("armies-clash", "Activate"): r"activate \S+",
 }

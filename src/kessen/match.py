@@ -15,6 +15,7 @@ scripts, an RL environment).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import field
 from fractions import Fraction
@@ -48,6 +49,16 @@ class Option:
     odds: Mapping[str, Fraction] | None
     choice: Any = field(repr=False, compare=False)
     calculator: tuple[str, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def words(self) -> str:
+        """The option's words without the odds a ruleset writes at their end (``attack h1  [win 58.3%, ...]``), for a
+        driver that shows :attr:`odds` as numbers beside them: the odds shown once."""
+        return ODDS_IN_WORDS.sub("", self.text) if self.odds else self.text
+
+
+ODDS_IN_WORDS = re.compile(r"  \[[^\]]*\]$")
+"""The odds a ruleset writes at the end of an option's words: two spaces and a bracket."""
 
 
 @record

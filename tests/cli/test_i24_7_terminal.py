@@ -14,7 +14,8 @@ import typer
 
 import kessen
 from kessen.cli.main import app
-from kessen.cli.menu import WORDS_ODDS, Menu, odds_text
+from kessen.cli.menu import Menu, odds_text
+from kessen.match import ODDS_IN_WORDS
 from kessen.cli.names import Vocabulary, find_side
 from kessen.core.errors import InputError
 
@@ -86,7 +87,7 @@ def test_i24_7_the_question_once_and_one_odds_text_an_option(scenario: str, tmp_
     decision = played.decision
     for option, line in zip(Menu.of(decision, played.board()).entries, [l for l in first.splitlines() if re.match(r" +\d+\. ", l)]):
         column = odds_text(played.ruleset.id, "en", option.odds) if option.odds else ""
-        in_words = WORDS_ODDS.search(option.text) is not None
+        in_words = ODDS_IN_WORDS.search(option.text) is not None
         assert (column != "" and line.endswith(column)) == (option.odds is not None and not in_words), line
         assert line.count(option.text) == 1
 

@@ -22,14 +22,11 @@ from rich.cells import cell_len
 from kessen import i18n
 from kessen.core.board import Board
 from kessen.core.textmap import row_labels, ruler
-from kessen.match import Option, PendingDecision
+from kessen.match import ODDS_IN_WORDS, Option, PendingDecision
 
 GROUPED_FROM = 8
 """Destinations of one form listed one per line up to this many; more are grouped."""
 _SQUARE = re.compile(r"(.*) (-?\d+),(-?\d+)")
-WORDS_ODDS = re.compile(r"  \[[^\]]*\]$")
-"""The odds a ruleset writes into an option's words (``attack h1  [win 58.3%, kill 25.0%, ...]``): such an option
-shows no second odds text; its exact fractions are ``odds N``."""
 _TYPED = re.compile(r"(?:(\S+)\s+)?(-?\d+)\s*,\s*(-?\d+)")
 EDGES = ("west", "east", "south", "north")
 
@@ -101,7 +98,7 @@ class Menu:
                 group, edge = self.notes[n]
                 words += _text(lang, "off_edge_note", edge=_edge_word(lang, edge), count=len(group.off[edge]))
             notation = "" if option.notation == option.text else f"[{option.notation}]"
-            odds = odds_text(ruleset, lang, option.odds) if option.odds and not WORDS_ODDS.search(option.text) else ""
+            odds = odds_text(ruleset, lang, option.odds) if option.odds and not ODDS_IN_WORDS.search(option.text) else ""
             rows.append((words, notation, odds))
         if not rows:
             return lines

@@ -64,7 +64,7 @@ def question_input(procedure: Procedure[Any], question: Any) -> dict[str, Any]:
     "open in the calculator" link fills the odds page with."""
     body = _plain(question)
     value = procedure.input_model.model_validate_json(json.dumps(body))
-    rules = getattr(value, "rules", None)
+    rules = getattr(value, "rules", None) or getattr(value, "question", None)
     if rules is not None and rules() != question:
         raise ValueError(f"{procedure.name}: {body} does not ask {question}")
     return procedure.normalised(value)

@@ -232,7 +232,7 @@ def pyplot() -> ModuleType:
     try:
         import matplotlib
     except ImportError:
-        raise InputError("--plot", None, "plots need matplotlib: pip install 'kessen[plot]'") from None
+        raise InputError("--plot", InputError.NOTHING, "plots need matplotlib: pip install 'kessen[plot]'") from None
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 

@@ -159,14 +159,19 @@ def load_sweep(path: str, ai: AI = None) -> Sweep:
             settings = tuple(zip((v.field for v in spec.vary), values))
             for swapped in (False, True) if spec.swap_sides else (False,):
                 named = len(spec.scenario_files()) > 1
-                cells.append(_cell(path, len(cells), scenario, ruleset, original, data, settings, swapped, named, spec.ai))
+                cells.append(_cell(
+                    path, len(cells), scenario, ruleset, original, data, settings, swapped, named, spec.ai,
+                    ai_field="--ai" if ai is not None else None,
+                ))
     return Sweep(path, text, spec, tuple(cells), digest.hexdigest())
 
 
 def _cell(
     path: str, index: int, scenario: str, ruleset: Any, original: str, data: dict[str, Any],
-    settings: tuple[tuple[str, Any], ...], swapped: bool, named: bool, spec_ai: AI,
+    settings: tuple[tuple[str, Any], ...], swapped: bool, named: bool, spec_ai: AI, *, ai_field: str | None = None,
 ) -> Cell:
+    """One cell's scenario built and checked; a bad AI level or side is named as the file's ``ai`` field, or as
+    *ai_field* (the command line's ``--ai``) when the levels came from there."""
     probe = Cell(index, scenario, ruleset.id, settings, swapped, original, (), named)
     where = f"{path}: cell {index} ({probe.label()})"
     if settings or swapped:
@@ -192,7 +197,7 @@ def _cell(
     try:
         levels = level_table(spec_ai, sides)
     except InputError as error:
-        raise InputError(f"{path}: {error.field}", error.value, error.reason) from None
+        raise InputError(ai_field or f"{path}: {error.field}", error.value, error.reason) from None
     return Cell(index, scenario, ruleset.id, settings, swapped, text, sides, named, levels)
 
 

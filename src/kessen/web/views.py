@@ -47,7 +47,7 @@ def match_view(match_id: str, match: Match) -> dict[str, Any]:
 
 def decision_view(ruleset: str, lang: str, pending: PendingDecision) -> dict[str, Any]:
     """The pending decision: who decides, its kind, who acts, the question, and each suggested option with its
-    notation, words and exact odds, and where a procedure gives them, the odds calculator's input that does."""
+    notation, words (without the odds they end with: the odds are shown once, as numbers) and exact odds, and where a procedure gives them, the odds calculator's input that does."""
     return {
         "player": pending.player,
         "kind": pending.kind,
@@ -56,7 +56,7 @@ def decision_view(ruleset: str, lang: str, pending: PendingDecision) -> dict[str
         "prompt": pending.prompt,
         "options": [
             {
-                "notation": o.notation, "text": o.text, "odds": odds_view(ruleset, lang, o.odds),
+                "notation": o.notation, "text": o.words, "odds": odds_view(ruleset, lang, o.odds),
                 "calculator": None if o.calculator is None else {"ruleset": ruleset, "procedure": o.calculator[0], "input": o.calculator[1]},
             }
             for o in pending.options

@@ -76,7 +76,7 @@ def _check_entries(attacks: tuple[AttackEntry, ...], *, rolls_limit: int) -> Non
         parse_dice(entry.damage, field=f"attacks[{i}].damage")
         if "reach_ft" in entry.model_fields_set:
             if entry.reach_ft is None:
-                raise InputError(f"attacks[{i}].reach_ft", None, "must be an integer")
+                raise InputError(f"attacks[{i}].reach_ft", InputError.NOTHING, "must be an integer, not null")
             if entry.kind == "ranged":
                 raise InputError(f"attacks[{i}].reach_ft", entry.reach_ft, "only a melee attack has a reach")
     total = sum(entry.count for entry in attacks)

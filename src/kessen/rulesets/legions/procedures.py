@@ -31,7 +31,7 @@ ExtraDice = Annotated[int, Field(ge=0, le=10)]
 def _no_explicit_null(model: StrictModel, name: str, path: str) -> None:
     """A derived-default field may be left out, but ``null`` is not an integer (§5.0)."""
     if name in model.model_fields_set and getattr(model, name) is None:
-        raise InputError(path, None, "must be an integer")
+        raise InputError(path, InputError.NOTHING, "must be an integer, not null")
 
 
 class TargetModelInput(StrictModel):

@@ -11,6 +11,7 @@ from kessen.core.notation import number
 from kessen.rulesets.legions.referee import steps as st
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
 from kessen.rulesets.legions.referee.firing import attack_damage, weapon_profiles
+from kessen.rulesets.legions.referee.odds import best_target
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Done, Hold, InLine, MoveModel, MoveTo
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
@@ -79,12 +80,12 @@ def describe(state: LiState, option: Any, lang: str) -> str:
     if isinstance(option, Fire):
         assert isinstance(step, st.ChooseTarget)
         return describe_fire(option, lang) + _fire_odds(state, step, option, lang)
-    if isinstance(step, st.IssueOrder) and isinstance(option, str):
-        return say(lang, "order", order=option, word=word(lang, option))
+    if isinstance(step, st.IssueOrder | st.ChooseActivation | st.MoveDetachment):
+        words = _order_activation_move(state, step, option, lang)
+        target = best_target(state, option)
+        return words if target is None else say(lang, "best_target", option=words, target=target)
     if isinstance(step, st.ChooseMover):
         return say(lang, "mover", detachment=option)
-    if isinstance(step, st.ChooseActivation):
-        return say(lang, "activation", detachment=option)
     if isinstance(step, st.ChooseWithdrawer):
         return say(lang, "withdrawer", model=option)
     if isinstance(step, st.ChooseCombat):
@@ -98,11 +99,17 @@ def describe(state: LiState, option: Any, lang: str) -> str:
     if isinstance(step, st.ChooseAllocation):
         weapon, index = option
         return say(lang, "hits", weapon=weapon_name(state, step.volleys[0].attacker, weapon, index, lang))
-    if isinstance(step, st.MoveDetachment):
-        return _describe_move(step.detachment, option, lang)
     if isinstance(option, InOrder | HitByHit | AllocateTo):
         return _describe_allocation(option, lang)
     return str(option)
+
+
+def _order_activation_move(state: LiState, step: st.IssueOrder | st.ChooseActivation | st.MoveDetachment, option: Any, lang: str) -> str:
+    if isinstance(step, st.IssueOrder):
+        return say(lang, "order", order=option, word=word(lang, option))
+    if isinstance(step, st.ChooseActivation):
+        return say(lang, "activation", detachment=option)
+    return _describe_move(step.detachment, option, lang)
 
 
 def weapon_name(state: LiState, attacker: str, weapon: str, index: int, lang: str) -> str:

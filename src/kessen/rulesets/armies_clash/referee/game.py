@@ -10,7 +10,7 @@ from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.board import board_data, draw
 from kessen.rulesets.armies_clash.referee import notation
 from kessen.rulesets.armies_clash.referee.machine import MACHINE
-from kessen.rulesets.armies_clash.referee.odds import choice_odds
+from kessen.rulesets.armies_clash.referee.odds import choice_odds, odds_input
 from kessen.rulesets.armies_clash.referee.setup import initial_state
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState
 from kessen.rulesets.armies_clash.scenario import Scenario, load_scenario, swap_deployment
@@ -18,7 +18,7 @@ from kessen.rulesets.armies_clash.scenario import Scenario, load_scenario, swap_
 
 GAME: StepGame[AcState, Scenario] = StepGame(
     "armies-clash", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: SIDES, ai=AcAI,
-    notation=notation.notation, parse=notation.parse, odds=choice_odds,
+    notation=notation.notation, parse=notation.parse, odds=choice_odds, odds_input=odds_input,
     describe=text.describe, prompt=text.prompt, narrate=text.narrate, board=board_data, draw=draw, tactics=AcTactics(),
 )
 

@@ -26,6 +26,7 @@ GAME: StepGame[LiState, Scenario] = StepGame(
     "legions", MACHINE, scenario=load_scenario, setup=initial_state, sides=lambda state: state.players, ai=LiAI,
     notation=notation.notation, parse=notation.parse,
     odds=lambda state, decision, choice: odds.choice_odds(state, choice),
+    odds_input=lambda state, decision, choice: odds.odds_input(state, choice),
     describe=text.describe, prompt=_prompt, narrate=text.narrate, board=board_data, draw=draw, tactics=LiTactics(),
 )
 
