@@ -48,8 +48,8 @@ def test_ac_attack_4_play_shows_the_exact_mean_and_the_casualty_chance() -> None
     assert odds.mean_damage == Fraction(33, 8)
     assert (odds.effect, odds.chance) == ("casualty", Fraction(181, 960))
     en = GAME.describe(state, AttackWith("greataxe", "h1"), "en")
-    assert en == "attack h1 with greataxe (casualty 18.9%)  [expected damage 4.12]"
-    assert GAME.describe(state, AttackWith("greataxe", "h1"), "ja") == "h1 を greataxe で攻撃（負傷部隊となる確率 18.9%）  [ダメージの期待値 4.12]"
+    assert en == "attack h1 with greataxe  [casualty 18.9%, expected damage 4.12]"
+    assert GAME.describe(state, AttackWith("greataxe", "h1"), "ja") == "h1 を greataxe で攻撃  [負傷部隊となる確率 18.9%、ダメージの期待値 4.12]"
 
 
 def test_ac_obj_4_play_shows_the_true_mean_on_an_objective_not_the_ai_score() -> None:
@@ -59,7 +59,7 @@ def test_ac_obj_4_play_shows_the_true_mean_on_an_objective_not_the_ai_score() ->
     option = AttackWith("greataxe", "gate")
     assert attack_odds(state, "o1", option).mean_damage == Fraction(19, 2)
     assert expected_damage(state, "o1", option) == 19  # the AI's private score
-    assert GAME.describe(state, option, "en") == "attack gate with greataxe (destroyed 0.0%)  [expected damage 9.50]"
+    assert GAME.describe(state, option, "en") == "attack gate with greataxe  [destroyed 0.0%, expected damage 9.50]"
 
 
 def test_ac_dmg_5_play_shows_the_chance_to_drop_or_kill_a_solo() -> None:
@@ -75,7 +75,7 @@ def test_ac_dmg_5_play_shows_the_chance_to_drop_or_kill_a_solo() -> None:
     down = attack_odds(with_solo(state, "pc", hp=0, status="dying"), "o1", AttackWith("greataxe", "pc"))
     advantage = 1 - Fraction(12, 20) ** 2
     assert down.effect == "killed" and down.chance == advantage * Fraction(123, 144)
-    assert "(killed " in GAME.describe(with_solo(state, "pc", hp=0, status="dying"), AttackWith("greataxe", "pc"), "en")
+    assert "[killed " in GAME.describe(with_solo(state, "pc", hp=0, status="dying"), AttackWith("greataxe", "pc"), "en")
 
 
 def test_ac_spell_3_play_shows_a_spells_mean_damage() -> None:
