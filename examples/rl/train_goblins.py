@@ -9,8 +9,9 @@ policy scores each legal action by a linear function of that action's features, 
 stands for (``activate gob-3 2``, ``move boss to 512,440``, ``attack hero``) and the observation's model table and
 board layers: what kind of action it is, crossed with whether an enemy is down, whether the model acting is in
 contact, how many friends are, how near the enemy a move or recoil ends and whether it ends over a drop. A softmax over
-the mask's actions alone picks one; REINFORCE (return to go less a running mean of it) trains the weights, in numpy
-alone. Same seed, same run.
+the mask's actions alone picks one; REINFORCE (return to go less the batch's mean, Adam's steps) trains the weights,
+in numpy alone; the reward is mostly for knocking the hero down (see README.md for why and what it reaches). Same
+seed, same run.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from kessen.envs import gym_env
-from kessen.envs.layout import MODEL_COLUMNS
+from kessen.envs.song_of_blades import LAYOUT
 
 SCENARIO = Path(__file__).resolve().parents[1] / "song-of-blades" / "hero-against-mob.toml"
 SIDE = "Goblins"
@@ -40,7 +41,7 @@ CONTEXT = ("bias", "enemy down", "actor engaged", "down and engaged", "friends e
 it); the model the action concerns in base contact with an enemy; both at once; the share of the goblins in contact; for a move
 or recoil, how near the nearest enemy it ends (1 in contact, 0 at a Long move or farther); and over a drop."""
 
-COLUMN = {name: i for i, name in enumerate(MODEL_COLUMNS + ("fallen", "transfixed", "engaged", "activated", "acting"))}
+COLUMN = {name: i for i, name in enumerate(LAYOUT.columns)}  # the model table's columns (docs/envs.md)
 CONTACT_MM = 1.0  # SB-GEO-3's tolerance
 LONG_MM = 300.0
 DISCOUNT = 0.9
