@@ -54,7 +54,8 @@ def measure(scenario: str, points: bool, seconds: float) -> dict[str, float]:
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))  # uniform, as rng.choice but a quarter of its cost
             steps += 1
         return steps
 

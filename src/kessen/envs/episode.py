@@ -117,7 +117,7 @@ class Episode:
             decision = self.decision
             if decision is None:
                 raise ValueError("the battle is over: no action is legal")
-            self._menu = Menu(self.layout, self.position, decision, self.board)
+            self._menu = Menu(self.layout, self.position, decision, lambda: self.board)
         return self._menu
 
     def act(self, action: int) -> None:

@@ -27,6 +27,7 @@ the referee accepts it.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -109,7 +110,12 @@ def point_text(units: str, x: float, y: float) -> str:
 
 class Encoder:
     """Fills one scenario's observation arrays: it keeps each model's row and the terrain layers, which change
-    seldom, between calls."""
+    seldom, between calls.
+
+    The model table is gathered in one Python list and handed to numpy at once (as a float32 buffer), and the board
+    layers are a copy of a blank that already holds the terrain, their marked cells set in one call: a handful of
+    numpy calls per observation whatever the number of models, each of which costs as much as a model's Python
+    (issue 25 §2)."""
 
     def __init__(self, layout: Layout, board: Board) -> None:
         self.layout = layout
@@ -122,8 +128,11 @@ class Encoder:
         self.cell_w = 1.0 if self.square else self.width / layout.grid
         self.cell_h = 1.0 if self.square else self.height / layout.grid
         self._status = {word: len(MODEL_COLUMNS) + i for i, word in enumerate(layout.status_words)}
+        self._in_order = list(range(layout.max_models))
+        self._unmarked = [0.0] * len(layout.status_words)
+        self._decisions: dict[tuple[str, bool, bool] | None, np.ndarray] = {}
         self._terrain_key: list[Any] | None = None
-        self._terrain = np.zeros((len(layout.terrain_kinds), layout.grid, layout.grid), np.float32)
+        self._blank = np.zeros((len(layout.layers), layout.grid, layout.grid), np.float32)
         self._row(board["models"])
 
     def _row(self, models: Sequence[BoardModel]) -> None:
@@ -143,56 +152,55 @@ class Encoder:
         """The model table and the board layers seen by *side*: the model (or Detachment) *actor* marked as acting,
         *reach* the points the pending free move may go to."""
         layout, rows, found = self.layout, self.rows, board["models"]
-        if any(m["id"] not in rows for m in found):
-            self._row(found)
-        table = np.zeros((layout.max_models, len(layout.columns)), np.float32)
-        layers = np.empty((len(layout.layers), layout.grid, layout.grid), np.float32)
-        layers[:3] = 0.0
         terrain = board["terrain"]
         if terrain != self._terrain_key:
-            self._terrain = self._terrain_layers(terrain)
+            self._blank = np.zeros_like(self._blank)
+            self._blank[len(BOARD_LAYERS):] = self._terrain_layers(terrain)
             self._terrain_key = terrain
-        layers[3:] = self._terrain
-        w, h, status, square = self.width, self.height, self._status, self.square
-        cell_w, cell_h, last = self.cell_w, self.cell_h, layout.grid - 1
+        layers = self._blank.copy()
+        grid = layout.grid
+        plane = grid * grid
+        w, h, status, square, width = self.width, self.height, self._status, self.square, len(layout.columns)
+        per_x, per_y, last = 1.0 / self.cell_w, 1.0 / self.cell_h, grid - 1
+        unmarked = self._unmarked
         at: list[int] = []
         flat: list[float] = []
-        marks_row: list[int] = []
-        marks_col: list[int] = []
-        place_layer: list[int] = []
-        place_row: list[int] = []
-        place_col: list[int] = []
+        cells: list[int] = []  # the flat indices of the layers' cells to mark
         for m in found:
-            row = rows[m["id"]]
+            row = rows.get(m["id"])
+            if row is None:
+                self._row(found)
+                row = rows[m["id"]]
             at.append(row)
             own = m["side"] == side
             x, y, base, foot = m["x"], m["y"], m["base"] or 0.0, m["footprint"]
             wide, deep = (foot[0], foot[1]) if foot else (base, base)
             wounds, most = m["wounds"] or 0, m["wounds_max"] or 0
+            start = len(flat)
             flat += (1.0, own, m["id"] == actor or m["group"] == actor, x / w, y / h, base / w, wide / w, deep / h,
                      wounds, most, wounds / most if most else 1.0)
+            flat += unmarked
             for word in m["status"]:
                 column = status.get(word)
                 if column is not None:
-                    marks_row.append(row)
-                    marks_col.append(column)
+                    flat[start + column] = 1.0
             if square and foot:
                 layers[0 if own else 1, max(0, int(y)) : max(0, int(y + deep)), max(0, int(x)) : max(0, int(x + wide))] = 1.0
             else:
-                place_layer.append(0 if own else 1)
-                place_row.append(min(last, max(0, int(y / cell_h))))
-                place_col.append(min(last, max(0, int(x / cell_w))))
+                r, c = min(last, max(0, int(y * per_y))), min(last, max(0, int(x * per_x)))
+                cells.append((0 if own else plane) + r * grid + c)
         for x, y in reach:
-            place_layer.append(2)
-            place_row.append(min(last, max(0, int(y / cell_h))))
-            place_col.append(min(last, max(0, int(x / cell_w))))
+            cells.append(2 * plane + min(last, max(0, int(y * per_y))) * grid + min(last, max(0, int(x * per_x))))
+        if cells:
+            layers.reshape(-1)[cells] = 1.0
+        models = np.zeros((layout.max_models, width), np.float32)
         if at:
-            table[at, : len(MODEL_COLUMNS)] = np.array(flat, np.float32).reshape(len(at), len(MODEL_COLUMNS))
-        if marks_row:
-            table[marks_row, marks_col] = 1.0
-        if place_layer:
-            layers[place_layer, place_row, place_col] = 1.0
-        return table, layers
+            block = np.frombuffer(array("f", flat), np.float32).reshape(len(at), width)
+            if at == self._in_order[: len(at)]:  # no model has left the board yet: a slice
+                models[: len(at)] = block
+            else:
+                models[at] = block
+        return models, layers
 
     def _terrain_layers(self, terrain: list[Any]) -> np.ndarray:
         layout = self.layout
@@ -224,11 +232,13 @@ class Encoder:
         return found
 
     def decision(self, decision: Decision | None, side: str) -> np.ndarray:
-        """The pending decision's kind one-hot, ``free`` and ``to_act``."""
-        kinds = self.layout.decision_kinds
-        found = np.zeros(len(kinds) + 2, np.float32)
-        if decision is not None:
-            found[kinds.index(decision.kind)] = 1.0
-            found[-2] = decision.free
-            found[-1] = decision.player == side
-        return found
+        """The pending decision's kind one-hot, ``free`` and ``to_act`` (a copy of the one made the first time)."""
+        key = None if decision is None else (decision.kind, bool(decision.free), decision.player == side)
+        found = self._decisions.get(key)
+        if found is None:
+            kinds = self.layout.decision_kinds
+            found = self._decisions[key] = np.zeros(len(kinds) + 2, np.float32)
+            if key is not None:
+                found[kinds.index(key[0])] = 1.0
+                found[-2], found[-1] = key[1], key[2]
+        return found.copy()

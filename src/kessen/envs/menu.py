@@ -4,6 +4,7 @@ ruleset's ``parse`` accepts its notation, so every action in the mask is legal a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,11 +17,12 @@ from kessen.envs.layout import Layout, point_text
 
 
 class Menu:
-    """The actions of the decision at *position* (see :mod:`kessen.envs.layout` for their numbering)."""
+    """The actions of the decision at *position* (see :mod:`kessen.envs.layout` for their numbering); *board* gives
+    the board data, asked only where candidate points are offered (most decisions need none)."""
 
     __slots__ = ("layout", "position", "decision", "options", "points", "_mask")
 
-    def __init__(self, layout: Layout, position: Position[Any], decision: Decision, board: Board) -> None:
+    def __init__(self, layout: Layout, position: Position[Any], decision: Decision, board: Callable[[], Board]) -> None:
         self.layout = layout
         self.position = position
         self.decision = decision
@@ -28,7 +30,7 @@ class Menu:
         self.points: dict[int, tuple[str, Any, float, float]] = {}
         self._mask: np.ndarray | None = None
         if decision.free and layout.points:
-            self._find_points(board)
+            self._find_points(board())
 
     def _find_points(self, board: Board) -> None:
         position, decision, layout = self.position, self.decision, self.layout

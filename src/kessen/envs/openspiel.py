@@ -122,7 +122,7 @@ class _Here:
         if self._menu is None:
             decision = self.position.decision
             assert decision is not None
-            self._menu = Menu(self.layout, self.position, decision, self.board())
+            self._menu = Menu(self.layout, self.position, decision, self.board)
         return self._menu
 
 
