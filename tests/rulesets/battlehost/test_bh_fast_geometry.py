@@ -27,7 +27,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     partially_hides,
 )
 from kessen.rulesets.battlehost.referee import state as st
-from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal
+from kessen.rulesets.battlehost.referee.moves import CHARGE_ANGLES, charge_point, move_is_legal, move_options
 from kessen.rulesets.battlehost.referee.shooting import has_target, targets
 
 coordinate = hs.floats(min_value=0.0, max_value=48.0, allow_nan=False)
@@ -168,3 +168,34 @@ def test_bh_geo_1_equal_models_hash_alike() -> None:
     assert evolve(b, wounds_left=0) != b and evolve(b, x=21.0) not in {b}
     board = Board(48.0, 48.0, (Rect(1, 1, 2, 2),))
     assert hash(Board(48.0, 48.0, (Rect(1, 1, 2, 2),))) == hash(board) and Board(48.0, 48.0, (Rect(1, 1, 3, 2),)) not in {board}
+
+
+def _copied(state: st.BhState) -> st.BhState:
+    """*state* with every model a new object: nothing kept for the old ones is found for these."""
+    return evolve(state, models=tuple(evolve(m, prone=m.prone) for m in state.models))
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=5),
+       hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=5),
+       hs.lists(hs.tuples(hs.integers(0, 9), hs.floats(4.0, 44.0), hs.floats(4.0, 44.0), hs.booleans()), min_size=1, max_size=6))
+def test_bh_move_2_options_kept_from_table_to_table_are_those_found_afresh(
+    good: list[tuple[float, float, int]], evil: list[tuple[float, float, int]], changes: list[tuple[int, float, float, bool]],
+) -> None:
+    """BH-MOVE-2..7, BH-SHOOT-4: the moves and targets kept for each model while nothing within its reach changes
+    (battlefield.Local) are, after each model moved or hurt, those found afresh on a copy of the table."""
+    def side(prefix: str, spots: list[tuple[float, float, int]]) -> list[dict[str, object]]:
+        return [model(f"{prefix}{i}", x, y, base_mm=b, missile_weapon="orc bow", fight="3/4+") for i, (x, y, b) in enumerate(spots)]
+
+    models = table([(x, y, b, True) for x, y, b in good] + [(x, y, b, False) for x, y, b in evil])
+    assume(all(gap(a, b) >= -EPS for i, a in enumerate(models) for b in models[i + 1 :]))
+    def answers(state: st.BhState) -> list[object]:
+        return [move_options(state, "good"), move_options(state, "evil"), *(has_target(state, m) for m in state.models),
+                *(targets(state, m) for m in state.models)]
+
+    states = [state_of(side("G", good), side("E", evil))]
+    for index, x, y, hurt in changes:
+        m = states[-1].models[index % len(states[-1].models)]
+        states.append(st.put_model(states[-1], evolve(m, wounds_left=0) if hurt else evolve(m, x=x, y=y)))
+    kept = [answers(state) for state in states]  # one table after another, as a battle asks
+    assert kept == [answers(_copied(state)) for state in states]

@@ -10,6 +10,7 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from kessen.core.geometry import Point, Rect, base_gap, bases_touch, beyond, reaches, segment_distance, segment_rect_distance
 from kessen.core.records import evolver, picklable, record
@@ -297,6 +298,95 @@ def arrangement(models: tuple[Model, ...]) -> Arrangement:
     _ARRANGEMENTS.insert(0, entry)
     del _ARRANGEMENTS[4:]
     return entry
+
+
+Spot = tuple[float, float, float]
+"""Where a base stands: its centre's x and y and its radius."""
+
+_CHANGES: list[tuple[tuple[Model, ...], tuple[Model, ...], list[Spot]]] = []
+
+
+def changed_spots(before: tuple[Model, ...], after: tuple[Model, ...]) -> list[Spot]:
+    """Where something changed from the table *before* to the table *after*: the place, old and new, of every model
+    that is not the very same object in both (moved, hurt, fallen, come or gone), and of every model engaged in one
+    and not in the other (BH-GEO-3). Kept for the last few pairs of tables asked about."""
+    for seen_before, seen_after, spots in _CHANGES:
+        if seen_before is before and seen_after is after:
+            return spots
+    spots = _changed_models(before, after)
+    now, then = arrangement(after), arrangement(before)
+    for ident in now.engaged ^ then.engaged:
+        spots.extend((m.x, m.y, m.r) for m in (now.by_id.get(ident), then.by_id.get(ident)) if m is not None)
+    _CHANGES.insert(0, (before, after, spots))
+    del _CHANGES[4:]
+    return spots
+
+
+def _changed_models(before: tuple[Model, ...], after: tuple[Model, ...]) -> list[Spot]:
+    """The places, old and new, of the models that are not the very same object in *before* and *after*."""
+    spots: list[Spot] = []
+    if len(before) == len(after) and all(a.id == b.id for a, b in zip(before, after)):
+        for a, b in zip(before, after):
+            if a is not b:
+                spots.append((a.x, a.y, a.r))
+                spots.append((b.x, b.y, b.r))
+        return spots
+    old = {m.id: m for m in before}
+    for b in after:
+        was = old.pop(b.id) if b.id in old else None
+        if was is not b:
+            spots.append((b.x, b.y, b.r))
+            if was is not None:
+                spots.append((was.x, was.y, was.r))
+    spots.extend((gone.x, gone.y, gone.r) for gone in old.values())
+    return spots
+
+
+Answer = TypeVar("Answer")
+
+
+class Local(Generic[Answer]):
+    """Answers about single models that depend only on the model itself, the board and what lies within some reach of
+    its centre (the models there, where they stand, how they fare and which of them are engaged), kept from one table
+    to the next: an answer stands until something changes within its reach (:func:`changed_spots`).
+
+    Through a Move phase one model moves at a time, so the answers for the models far from it stand: the work of a
+    step grows with the models near what changed, not with the models on the table (issue 26)."""
+
+    __slots__ = ("_models", "_answers")
+
+    def __init__(self) -> None:
+        self._models: tuple[Model, ...] | None = None
+        self._answers: dict[str, tuple[Model, Board, float, Answer]] = {}
+
+    def get(self, models: tuple[Model, ...], m: Model, board: Board) -> Answer | None:
+        """The answer kept for *m* (the very same object) on *board* among *models*, if it still stands."""
+        if models is not self._models:
+            self._follow(models)
+        kept = self._answers.get(m.id)
+        if kept is None or kept[0] is not m or kept[1] is not board:
+            return None
+        return kept[3]
+
+    def put(self, models: tuple[Model, ...], m: Model, board: Board, reach: float, answer: Answer) -> None:
+        """Keep *answer* for *m* on *board* among *models*: it depends on nothing farther than *reach* from *m*'s centre
+        (a base counts as within it when its edge is)."""
+        if models is not self._models:
+            self._follow(models)
+        self._answers[m.id] = (m, board, reach, answer)
+
+    def _follow(self, models: tuple[Model, ...]) -> None:
+        """Drop the answers that a change from the last table to *models* may alter."""
+        if self._models is not None and self._answers:
+            spots = changed_spots(self._models, models)
+            if len(spots) > 16:
+                self._answers = {}
+            elif spots:
+                self._answers = {
+                    ident: kept for ident, kept in self._answers.items()
+                    if not any(reaches(x - kept[0].x, y - kept[0].y, r, kept[2] + 1e-6) for x, y, r in spots)
+                }
+        self._models = models
 
 
 def _engaged(models: Sequence[Model]) -> frozenset[str]:

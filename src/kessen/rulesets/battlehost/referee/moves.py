@@ -25,6 +25,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     PATH_ZONE_TOLERANCE,
     ZONE_TOLERANCE,
     Board,
+    Local,
     Model,
     arrangement,
     distance,
@@ -213,12 +214,29 @@ def move_limit(m: Model, *, stand_up: bool) -> float:
     return m.move / 2 if stand_up else float(m.move)
 
 
-def surroundings(models: tuple[Model, ...], m: Model, reach: float) -> tuple[tuple[Model, ...], Model | None]:
-    """The models whose bases come within *reach* inches of *m*'s centre, all that a move of at most
-    reach − r − 1" can touch, pass or be held back by (BH-GEO-7, BH-MOVE-4), and the nearest enemy (edge to
-    edge, then by id), whichever way it lies: both read off the arrangement's grid."""
-    known = arrangement(models)
-    return known.near(m.x, m.y, reach), known.nearest_enemy(m)
+Moves = tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...], tuple[MoveTo, ...]]
+"""One model's charges, its other moves, its move into line and its move round terrain (:func:`model_moves`)."""
+
+_MOVES: Local[tuple[Model | None, Moves]] = Local()
+"""Each mover's moves with the nearest enemy they were found for, kept while nothing within the mover's reach changes."""
+
+
+def moves_of(state: BhState, m: Model, engaged: frozenset[str]) -> Moves:
+    """:func:`model_moves` of *m* (one of the moving side's models, not engaged) as the table stands; *engaged* holds
+    every engaged model of the table. Found again only when something changed within the mover's reach or its
+    nearest enemy is another: after one model moves, the others' moves mostly stand (issue 26). They depend on the
+    models whose bases come within the reach of a move (move + r + 1"), all that it can touch, pass or be held back by
+    (BH-GEO-7, BH-MOVE-4), and on the nearest enemy (edge to edge, then by id), whichever way it lies."""
+    known = arrangement(state.models)
+    nearest = known.nearest_enemy(m)
+    kept = _MOVES.get(state.models, m, state.board)
+    if kept is not None and kept[0] is nearest:
+        return kept[1]
+    reach = move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS
+    near = known.near(m.x, m.y, reach)
+    found = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
+    _MOVES.put(state.models, m, state.board, reach, (nearest, found))
+    return found
 
 
 def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
@@ -229,13 +247,12 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
-    movers = [m for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged]  # BH-MOVE-6
-    reaches = [move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS for m in movers]
     lines: list[MoveTo] = []
     ways: list[MoveTo] = []
-    for m, reach in zip(movers, reaches):
-        near, nearest = surroundings(state.models, m, reach)
-        mine = model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)
+    for m in state.models:
+        if m.side != side or m.id in state.done or m.id in engaged:  # BH-MOVE-6
+            continue
+        mine = moves_of(state, m, engaged)
         charges.extend(mine[0])
         advances.extend(mine[1])
         lines.extend(mine[2])
@@ -252,16 +269,14 @@ def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
     found: list[MoveTo] = []
     for m in state.models:
         if m.side == side and m.id not in state.done and m.id not in engaged:
-            reach = move_limit(m, stand_up=m.prone) + m.r + CONTROL_ZONE + 2 * EPS
-            near, nearest = surroundings(state.models, m, reach)
-            found.extend(model_moves(m, near, engaged & {x.id for x in near}, nearest, state.board)[3])
+            found.extend(moves_of(state, m, engaged)[3])
     return tuple(found)
 
 
 @functools.lru_cache(maxsize=4096)
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
-) -> tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...], tuple[MoveTo, ...]]:
+) -> Moves:
     """One model's charges, its other moves, its move into line and its move round terrain (BH-MOVE-2..7): they
     depend only on the models
     within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a

@@ -13,7 +13,7 @@ from kessen.core.events import Event
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost import events as ev
-from kessen.rulesets.battlehost.referee.battlefield import Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
+from kessen.rulesets.battlehost.referee.battlefield import Local, Model, arrangement, distance, hidden_targets, is_engaged, terrain_blocks_sight
 from kessen.rulesets.battlehost.referee.options import EndShooting, ShootAt, ShootOption
 from kessen.rulesets.battlehost.referee.state import BhState, cached_dist, then, wound
 from kessen.rulesets.battlehost.referee.steps import HeroRoll, ShootPhase, ShootStep, ShotRoll, ask
@@ -55,11 +55,27 @@ def targets(state: BhState, shooter: Model) -> tuple[Model, ...]:
     kept = _kept_targets(state, shooter)
     if kept is not None:
         return kept
-    found = [e for e in _within_range(state, shooter) if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
-    hidden = hidden_targets(shooter, found, state.models)
-    chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+    chosen = _TARGETS.get(state.models, shooter, state.board)
+    if chosen is None:
+        found = [e for e in _within_range(state, shooter) if in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board)]
+        hidden = hidden_targets(shooter, found, state.models)
+        chosen = tuple(sorted((e for e in found if e.id not in hidden), key=lambda e: (distance(shooter, e), e.id)))
+        _TARGETS.put(state.models, shooter, state.board, _sight_reach(state, shooter), chosen)
     arrangement(state.models).targets[shooter.id] = (shooter, state.board, chosen)
     return chosen
+
+
+_TARGETS: Local[tuple[Model, ...]] = Local()
+_HAS_TARGET: Local[bool] = Local()
+"""Each shooter's targets, and whether it has any, kept while nothing within its sight reach changes (issue 26)."""
+
+
+def _sight_reach(state: BhState, shooter: Model) -> float:
+    """How far from *shooter*'s centre a model can matter to its targets: a target's edge is within range, so its
+    centre within range + r + the target's radius; a model hiding it reaches into the sight area, which lies within
+    the target's radius of the segment to it (BH-GEO-8, BH-SHOOT-4)."""
+    assert shooter.weapon is not None
+    return shooter.weapon.range_inches + shooter.r + 3 * arrangement(state.models).widest() + 1e-6
 
 
 def _kept_targets(state: BhState, shooter: Model) -> tuple[Model, ...] | None:
@@ -74,10 +90,14 @@ def has_target(state: BhState, shooter: Model) -> bool:
     kept = _kept_targets(state, shooter)
     if kept is not None:
         return bool(kept)
-    return any(
-        in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
-        for e in _within_range(state, shooter)
-    )
+    known = _HAS_TARGET.get(state.models, shooter, state.board)
+    if known is None:
+        known = any(
+            in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
+            for e in _within_range(state, shooter)
+        )
+        _HAS_TARGET.put(state.models, shooter, state.board, _sight_reach(state, shooter), known)
+    return known
 
 
 def _within_range(state: BhState, shooter: Model) -> tuple[Model, ...]:
