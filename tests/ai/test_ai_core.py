@@ -14,7 +14,7 @@ import pytest
 
 from kessen.ai.advisor import advise
 from kessen.ai.levels import Level, decider, parse_ai, parse_assignments, parse_level
-from kessen.ai.search import Budget, SearchAI
+from kessen.ai.search import Budget, SearchAI, _quantile, _spread
 from kessen.ai.tree import Position
 from kessen.core.engine import Decision
 from kessen.core.errors import InputError
@@ -140,6 +140,43 @@ def test_the_search_spends_its_budget_in_positions_visited_whatever_the_time(nod
     assert ai.visited == game.applied
     row = 3 * (2 * 6 + 2)  # three candidates, each a playout of at most 6 decisions with a chance after each
     assert nodes <= game.applied <= nodes + row
+
+
+class WatchedTactics(RaceTactics):
+    """The race's tactics, noting whose turn it is at every position the evaluation judges."""
+
+    def __init__(self) -> None:
+        self.judged: list[str] = []
+
+    def evaluate(self, state: ToyState, side: str) -> float:
+        decision = GAME.node(state)
+        assert isinstance(decision, Decision)
+        self.judged.append(decision.player)
+        return super().evaluate(state, side)
+
+
+@pytest.mark.parametrize(("settle", "judged"), [(0, {"Blue"}), (4, {"Red"})])
+def test_the_search_settles_its_playouts_at_its_own_decision_of_the_kind_it_weighs(settle: int, judged: set[str]) -> None:
+    """After Red's dash a playout of two decisions (Blue's dash, Red's) ends at Blue's next dash; with *settle*
+    decisions more allowed it goes on to Red's dash, the point of play the search stands at, so every candidate is
+    judged with the same side to move."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision)
+    tactics = WatchedTactics()
+    SearchAI(GAME, tactics, "Red", Budget(nodes=200, width=3, horizon=2, settle=settle), seed=2).decide(state, decision)
+    assert tactics.judged and set(tactics.judged) == judged
+
+
+def test_stratified_first_chances_spread_over_the_outcomes_by_their_probabilities() -> None:
+    """The first chance of the j-th playouts is read at the j-th point of a turned van der Corput sequence: any 2^k
+    of them from the first put one point in each of 2^k equal slices of 0 .. 1, so a d6 read at 16 points gives
+    each face 2 or 3 times (16/6), where 16 draws leave some face out three times in ten."""
+    points = [_spread(j, 123_456) for j in range(8)]
+    assert sorted(round(8 * ((u - points[0]) % 1.0)) % 8 for u in points) == list(range(8))  # k/8 apart
+    faces = [_quantile(d(6), _spread(j, 0)) for j in range(16)]
+    assert [faces.count(face) for face in range(1, 7)] == [3, 3, 2, 3, 3, 2]
+    assert _quantile(Dist({"a": 1, "b": 3}), 0.24) == "a" and _quantile(Dist({"a": 1, "b": 3}), 0.26) == "b"
 
 
 def test_the_search_chooses_as_its_playouts_exact_worth_says_near_the_end_of_the_race() -> None:

@@ -9,7 +9,11 @@ compared by the mean of the paired differences between their playouts and greedy
 dropped, round after round, until one is left (sequential halving: the budget goes to the rivals still in the
 race). The j-th playout of every candidate draws from the same stream (common random numbers), so that candidates
 are compared on the same dice where their lines meet the same rolls, and a difference is the choice's, not the
-dice's. The last rival is taken only if its gain over greedy's choice exceeds :data:`SURE` standard errors.
+dice's; with ``stratify`` the first chance of the j-th playouts is read at the j-th point of a low-discrepancy
+sequence, so a few playouts cover its outcomes as their probabilities say. The last rival is taken only if its gain
+over greedy's choice exceeds ``sure`` standard errors (:data:`SURE` by default). With ``settle`` a playout past its
+horizon goes on, up to that many decisions more, to the next decision of the searching side of the kind being
+weighed, so that every candidate is judged at the same point of play (the same side about to act).
 
 This is policy improvement over greedy (a rollout algorithm), not a deep tree: the battles turn on dice far more
 than on any one choice (measured on a song-of-blades mirror: candidates differ by a few hundredths of a game, one
@@ -54,17 +58,22 @@ class Budget:
     """How much the search AI may look ahead at one decision.
 
     *nodes*: positions visited (each a call of the game's ``apply``) by all the playouts of the decision; *width*:
-    the candidates weighed; *horizon*: the decisions a playout takes before the evaluation judges where it stands.
+    the candidates weighed; *horizon*: the decisions a playout takes before the evaluation judges where it stands;
+    *sure*: the standard errors a rival's gain must exceed; *stratify*: the playouts' first chances spread over its
+    outcomes; *settle*: the decisions a playout may go on past its horizon to reach the search's own point of play.
     """
 
     nodes: int = 800
     width: int = 4
     horizon: int = 12
+    sure: float = SURE
+    stratify: bool = False
+    settle: int = 0
 
     def scaled(self, nodes: int) -> Budget:
         """This budget with *nodes* positions (``search:N``): more candidates weighed as the budget grows."""
         extra = max(0, nodes // self.nodes - 1)
-        return Budget(nodes, self.width + 2 * min(extra, 3), self.horizon)
+        return Budget(nodes, self.width + 2 * min(extra, 3), self.horizon, self.sure, self.stratify, self.settle)
 
 
 picklable(Budget)  # a native class of the compiled engine: pickled and copied through its init fields (issue 26)
@@ -78,6 +87,7 @@ class SearchAI:
         self._greedy: dict[str, Decider] = {}
         self.visited = 0
         """Positions visited by the last decision (for the benchmark)."""
+        self._kind = ""
 
     def decide(self, state: Any, decision: Decision) -> Any:
         candidates, children, applied = self._distinct(state, decision)
@@ -85,6 +95,7 @@ class SearchAI:
         if len(candidates) <= 1:
             return candidates[0]
         base = self._seed_of(state, decision)
+        self._kind = decision.kind
         results: list[list[float]] = [[] for _ in candidates]
         rivals = list(range(1, len(candidates)))
         left = self.budget.nodes - applied
@@ -96,8 +107,9 @@ class SearchAI:
             while spent < share or not results[0]:
                 j = len(results[0])
                 row = 0
+                first = _spread(j, base) if self.budget.stratify else -1.0
                 for arm in (0, *rivals):
-                    value, cost = self._playout(children[arm], np.random.SeedSequence([base, j]))
+                    value, cost = self._playout(children[arm], np.random.SeedSequence([base, j]), first)
                     results[arm].append(value)
                     row += cost
                 spent += row
@@ -113,7 +125,7 @@ class SearchAI:
         best = rivals[0]
         gain = _gain(results[best], results[0])
         error = 0.0 if certain else _error(results[best], results[0])
-        return candidates[best] if gain > GREEDY_TRUST + SURE * error else candidates[0]
+        return candidates[best] if gain > GREEDY_TRUST + self.budget.sure * error else candidates[0]
 
     def _distinct(self, state: Any, decision: Decision) -> tuple[list[Any], list[Any], int]:
         """The tactics' candidates that lead to different positions (the first of those that lead to the same one),
@@ -145,9 +157,10 @@ class SearchAI:
             found = self._greedy[side] = self.tactics.greedy(side)
         return found
 
-    def _playout(self, start: Any, seed: np.random.SeedSequence) -> tuple[float, int]:
+    def _playout(self, start: Any, seed: np.random.SeedSequence, first: float) -> tuple[float, int]:
         """The worth to the side of the position *start* (a candidate taken), both sides then playing on greedily
-        for *horizon* decisions, and the positions visited."""
+        for *horizon* decisions, and the positions visited. The first chance is drawn at the quantile *first*
+        where it is 0 .. 1 (the j-th playouts spread over its outcomes), from the stream otherwise."""
         game = self.game
         rng = stream(seed)
         current = start
@@ -157,10 +170,16 @@ class SearchAI:
             if isinstance(node, Terminal):
                 return (0.0 if node.winner is None else 1.0 if node.winner == self.side else -1.0), visited
             if isinstance(node, Chance):
-                choice = draw(node.dist, rng)
+                if first >= 0.0:
+                    choice = _quantile(node.dist, first)
+                    first = -1.0
+                else:
+                    choice = draw(node.dist, rng)
             else:
                 assert isinstance(node, Decision)
-                if decisions >= self.budget.horizon:
+                if decisions >= self.budget.horizon and (
+                        decisions >= self.budget.horizon + self.budget.settle
+                        or (node.player == self.side and node.kind == self._kind)):
                     return self.tactics.evaluate(current, self.side), visited
                 decisions += 1
                 choice = self._greedy_of(node.player).decide(current, node)
@@ -181,3 +200,28 @@ def _error(values: list[float], greedy: list[float]) -> float:
         return math.inf
     mean = sum(diffs) / n
     return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+
+
+def _spread(j: int, base: int) -> float:
+    """The j-th of a low-discrepancy sequence in 0 .. 1 (van der Corput in base 2), turned by an offset from *base*:
+    the first chances of the j-th playouts spread evenly over their outcomes instead of clumping as draws do."""
+    u, scale = 0.0, 0.5
+    while j:
+        if j & 1:
+            u += scale
+        j >>= 1
+        scale /= 2
+    return (u + (base % 1_000_003) / 1_000_003) % 1.0
+
+
+def _quantile(dist: Any, u: float) -> Any:
+    """The outcome of *dist* at the quantile *u* (0 .. 1) of its outcomes in their listed order."""
+    target = u * float(dist.total)
+    seen = 0.0
+    last = None
+    for outcome, weight in dist.items():
+        seen += float(weight)
+        last = outcome
+        if target < seen:
+            return outcome
+    return last
