@@ -27,7 +27,7 @@ def match_id(page: Page) -> str:
 
 
 def test_browser_play_against_the_ai_level_chosen_for_its_side(server: str, page: Page) -> None:
-    """The Goblins' AI chosen as search with 40 positions a decision: the match plays them so (its events are those
+    """The Goblins' AI chosen as search with 200 positions a decision: the match plays them so (its events are those
     of kessen.Match with that level after the same choice), and the page says the level, in English and Japanese."""
     page.goto(f"{server}/play?lang=en&scenario={MOB}")
     page.locator("#play-side").select_option("Hero")
@@ -35,24 +35,24 @@ def test_browser_play_against_the_ai_level_chosen_for_its_side(server: str, page
     expect(level).to_have_value("greedy")
     assert page.locator('#play-ai-levels select[data-side="Hero"]').count() == 0  # the person's side has no AI
     level.select_option("search:N")
-    page.locator('#play-ai-levels input.ai-nodes[data-side="Goblins"]').fill("40")
-    page.locator("#play-seed").fill("28")
+    page.locator('#play-ai-levels input.ai-nodes[data-side="Goblins"]').fill("200")
+    page.locator("#play-seed").fill("1")
     page.locator('[data-action="start-match"]').click()
-    expect(page.locator("#play-ai")).to_have_text("AI: Goblins: search, 40 positions a decision")
+    expect(page.locator("#play-ai")).to_have_text("AI: Goblins: search, 200 positions a decision")
     page.locator('#options button.option[data-notation="end turn"]').click()
     expect(page.locator("#turn-banner")).to_contain_text("Hero to decide")
     state = page.request.get(f"{server}/api/matches/{match_id(page)}").json()
-    assert state["ai"] == {"Goblins": "search:40"}
-    expected = mob(28, people={"Hero"}, ai={"Goblins": "search:40"})
+    assert state["ai"] == {"Goblins": "search:200"}
+    expected = mob(1, people={"Hero"}, ai={"Goblins": "search:200"})
     expected.run()
     expected.choose("end turn")
     assert [e["text"] for e in state["events"]] == [expected.narrate(e) for e in expected.events]
-    greedy = mob(28, people={"Hero"})
+    greedy = mob(1, people={"Hero"})
     greedy.run()
     greedy.choose("end turn")
     assert [greedy.narrate(e) for e in greedy.events] != [expected.narrate(e) for e in expected.events]  # the level showed
     page.locator('#lang-switch button[data-lang="ja"]').click()
-    expect(page.locator("#play-ai")).to_have_text("AI：Goblins：search（1手あたり 40 局面）")
+    expect(page.locator("#play-ai")).to_have_text("AI：Goblins：search（1手あたり 200 局面）")
 
 
 def test_browser_watch_and_simulate_with_a_level_for_every_side(server: str, page: Page) -> None:
