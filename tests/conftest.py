@@ -4,6 +4,8 @@ built and current, as for a user; ``KESSEN_ENGINE=pure`` tests the Python source
 
 from __future__ import annotations
 
+import signal
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +32,20 @@ def saves_folder_of_the_test(tmp_path_factory: pytest.TempPathFactory, monkeypat
     home = tmp_path_factory.mktemp("xdg-data")
     monkeypatch.setenv("XDG_DATA_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_as_python_sets_it(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that leaves Ctrl-C ignored (or handled, or blocked) in the pytest worker would pass that on to every ``kessen``
+    process the worker starts later, and the Ctrl-C tests would see their SIGINT ignored: put Python's handler back
+    after each test and say which test left it changed."""
+    yield
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        warnings.warn(f"{request.node.nodeid} left SIGINT's handler changed", stacklevel=1)
+    if signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, []):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        warnings.warn(f"{request.node.nodeid} left SIGINT blocked", stacklevel=1)
 
 
 @pytest.fixture
