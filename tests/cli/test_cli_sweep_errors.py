@@ -38,3 +38,32 @@ def test_plots_without_matplotlib_name_the_flag_and_no_value(monkeypatch: pytest
     with pytest.raises(InputError) as raised:
         pyplot()
     assert str(raised.value) == "--plot: plots need matplotlib: pip install 'kessen[plot]'"
+
+
+def test_i24_7_sweep_ai_sides_in_any_case_with_did_you_mean(tmp_path: Path) -> None:
+    """``kessen sweep --ai EVIL=random`` plays the scenario's ``evil`` side as ``kessen battle`` does; a near miss is
+    refused with the side meant, and so is a sweep file's ``ai`` table."""
+    sweep = tmp_path / "two.toml"
+    sweep.write_text(f'scenario = "{ROOT / "examples" / "battlehost" / "doorway.toml"}"\nruns = 2\nseed = 1\n')
+    played = subprocess.run(
+        [KESSEN, "sweep", str(sweep), "--ai", "EVIL=random", "--ai", "Good=greedy", "--db", str(tmp_path / "r.db")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert played.returncode == 0, played.stderr
+    missed = subprocess.run(
+        [KESSEN, "sweep", str(sweep), "--ai", "evl=random", "--db", str(tmp_path / "r.db")], capture_output=True, text=True, timeout=300
+    )
+    assert missed.returncode == 2
+    assert missed.stderr.strip().splitlines()[-1] == (
+        "kessen: error: --ai: not a side of this scenario (its sides are good, evil); did you mean evil? (got 'evl')"
+    )
+
+
+def test_i24_7_ai_table_sides_in_any_case() -> None:
+    """The Python API and a sweep file's ``ai`` table read sides as ``--ai`` does (one place: ``parse_ai``)."""
+    from kessen.ai.levels import level_table
+
+    assert level_table({"EVIL": "random"}, ("good", "evil")) == (("good", "greedy"), ("evil", "random"))
+    with pytest.raises(InputError) as wrong:
+        level_table({"Evel": "random"}, ("good", "evil"), "ai")
+    assert str(wrong.value) == "ai.Evel: not a side of this scenario (its sides are good, evil); did you mean evil? (got 'Evel')"

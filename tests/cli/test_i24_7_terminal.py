@@ -16,7 +16,8 @@ import kessen
 from kessen.cli.main import app
 from kessen.cli.menu import Menu, odds_text
 from kessen.match import ODDS_IN_WORDS
-from kessen.cli.names import Vocabulary, find_side
+from kessen.cli.names import Vocabulary
+from kessen.core.names import find_side
 from kessen.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]

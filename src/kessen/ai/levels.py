@@ -30,6 +30,7 @@ from kessen.ai.tactics import BoardTactics, Tactics
 from kessen.core.decisions import Decider, RandomDecider
 from kessen.core.engine import Game
 from kessen.core.errors import InputError
+from kessen.core.names import find_side
 from kessen.dice import stream
 
 AI = str | Mapping[str, str] | None
@@ -75,8 +76,8 @@ def parse_level(text: object, field: str = "ai") -> Level:
 
 
 def parse_ai(ai: AI, sides: tuple[str, ...], field: str = "ai") -> dict[str, Level]:
-    """The level of every side: *ai* is one level for them all, or side → level (the others play greedy); a side
-    the scenario does not have is an InputError naming it."""
+    """The level of every side: *ai* is one level for them all, or side → level (the others play greedy; a side typed
+    in any case, issue 24 §7); a side the scenario does not have is an InputError naming it and the one meant."""
     if ai is None:
         return {side: Level(DEFAULT) for side in sides}
     if isinstance(ai, str):
@@ -85,10 +86,9 @@ def parse_ai(ai: AI, sides: tuple[str, ...], field: str = "ai") -> dict[str, Lev
     if not isinstance(ai, Mapping):
         raise InputError(field, ai, "must be a level or a table of side = level")
     levels = {side: Level(DEFAULT) for side in sides}
-    for side, text in ai.items():
-        if side not in levels:
-            raise InputError(f"{field}.{side}", side, f"not a side of this scenario (its sides are {', '.join(sides)})")
-        levels[side] = parse_level(text, f"{field}.{side}")
+    for typed, text in ai.items():
+        side = find_side(str(typed), sides, f"{field}.{typed}")
+        levels[side] = parse_level(text, f"{field}.{typed}")
     return levels
 
 

@@ -17,7 +17,7 @@ from rich.markup import escape
 import kessen
 from kessen import i18n
 from kessen.ai.levels import AI, level_table
-from kessen.cli.names import find_side
+from kessen.core.names import find_side
 from kessen.cli.person import Person
 from kessen.cli.sitting import QuitGame, Sitting, keep, finish, narrator
 from kessen.cli.stopping import like_ctrl_c

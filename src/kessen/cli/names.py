@@ -1,5 +1,5 @@
-"""Names as a person types them (issue 24 §7): sides and models matched without regard to case, and "did you mean"
-on a near miss, on the command line (``--side``, ``--ai SIDE=LEVEL``) and at the ``kessen play`` prompt.
+"""Names at the ``kessen play`` prompt (issue 24 §7): models, units and sides matched without regard to case, and "did
+you mean" on a near miss (sides on the command line: :mod:`kessen.core.names`).
 
 [DECISION] Case never decides between two names: where a scenario has two names that differ only in case, neither is
 matched without its own case. At the prompt, a name that a suggested notation writes wins over a model's id of the
@@ -8,36 +8,12 @@ same letters, which wins over its name, its unit and its side (the notation's ca
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
-from kessen.core.errors import InputError
+from kessen.core.names import did_you_mean
 
-_CLOSE = 0.6
-"""How alike a typed name and a known one must be (difflib's ratio) to be suggested."""
 _NUMBERS = re.compile(r"-?\d+(?:\.\d+)?(?:,-?\d+(?:\.\d+)?)?")
-
-
-def did_you_mean(typed: str, known: Iterable[str]) -> str | None:
-    """The known name closest to *typed* (ignoring case), or None when none is close."""
-    folded = {name.casefold(): name for name in known}
-    close = difflib.get_close_matches(typed.casefold(), list(folded), n=1, cutoff=_CLOSE)
-    return folded[close[0]] if close else None
-
-
-def find_side(typed: str, sides: Iterable[str], field: str) -> str:
-    """The side *typed* names, in the scenario's own case; an InputError naming *field* with the sides and, on a near
-    miss, the one meant."""
-    sides = tuple(sides)
-    if typed in sides:
-        return typed
-    same = [side for side in sides if side.casefold() == typed.casefold()]
-    if len(same) == 1:
-        return same[0]
-    reason = f"not a side of this scenario (its sides are {', '.join(sides)})"
-    close = did_you_mean(typed, sides)
-    raise InputError(field, typed, reason + (f"; did you mean {close}?" if close else ""))
 
 
 class Vocabulary:
