@@ -13,7 +13,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from kessen.cli.console import KessenConsole, err_console, out_console
-from kessen.cli.main import Interrupted, PipeClosed, UsageError
+from kessen.cli.exits import Interrupted, PipeClosed, UsageError
 from kessen.cli.odds import OddsArguments, run_odds
 from kessen.core.errors import KessenError
 from kessen.dice import SEED_LIMIT

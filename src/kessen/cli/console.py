@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from kessen.cli.main import PipeClosed
+from kessen.cli.exits import PipeClosed
 
 
 class KessenConsole(Console):
-    """A rich console whose closed pipe raises :class:`~kessen.cli.main.PipeClosed`."""
+    """A rich console whose closed pipe raises :class:`~kessen.cli.exits.PipeClosed`."""
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

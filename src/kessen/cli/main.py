@@ -12,20 +12,9 @@ import os
 import sys
 from typing import Any, NoReturn
 
+from kessen.cli.exits import Interrupted, PipeClosed, UsageError
 from kessen.cli.odds import plain_arguments, run_odds
 from kessen.core.errors import KessenError, error_line
-
-
-class PipeClosed(Exception):
-    """Standard output was closed by its reader (``kessen battle ... | head -1``)."""
-
-
-class Interrupted(Exception):
-    """Ctrl-C, after whatever had to be saved was saved."""
-
-
-class UsageError(Exception):
-    """A usage error of the typer app (a bad option value, a missing argument), as its one line."""
 
 
 def main() -> None:
