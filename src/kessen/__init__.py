@@ -4,7 +4,8 @@ Exact odds for any combat action, a referee for whole battles, and fast simulati
 
 The battle half (``Match``, ``simulate``, ``sweep`` and what they give back: ``PendingDecision``, ``Option``,
 ``BattleStats``) is imported the first time it is asked for (PEP 562), so that exact odds start without loading any
-engine; ``odds`` is imported here, as its name is also its module's. Before any of it, ``kessen.bootstrap`` chooses
+engine; ``odds`` is imported here, as its name is also its module's, and loads no pydantic: a ruleset's input models
+do, with its procedures, the first time it is asked (issue 26, start-up). Before any of it, ``kessen.bootstrap`` chooses
 the engine: the modules compiled with mypyc when they are built and current, else the Python source
 (``KESSEN_ENGINE`` overrides).
 """

@@ -6,15 +6,17 @@ import json
 import pickle
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
 from kessen.io.bounds import check_tree
 from kessen.io.files import load_json
-from kessen.io.validation import StrictModel, validate_data
 from kessen.rulesets import Procedure, get_ruleset, outcome_fields
+
+if TYPE_CHECKING:  # pydantic: loaded with a ruleset's procedures (the input models), not with ``import kessen``
+    from kessen.io.validation import StrictModel
 
 
 @record
@@ -68,8 +70,11 @@ def odds(ruleset: str, procedure: str, data: Mapping[str, Any] | StrictModel | s
     Fraction(1, 2)
     """
     chosen = get_ruleset(ruleset).procedure(procedure)
-    if isinstance(data, StrictModel):
-        return answer(ruleset, chosen, validate_data(chosen.input_model, data))
+    if not isinstance(data, str | dict):
+        from kessen.io.validation import StrictModel, validate_data  # loaded already, with the procedure's model
+
+        if isinstance(data, StrictModel):
+            return answer(ruleset, chosen, validate_data(chosen.input_model, data))
     key = _question_key(ruleset, chosen, data)
     if key is None:
         return answer(ruleset, chosen, _validated(chosen, data))
@@ -86,7 +91,7 @@ QUESTIONS_CACHE_BYTES = 32 * 2**20
 """The memory the validated questions answered through the API may keep (the text asked, the validated input, its
 normalised form and its distribution, which the odds cache shares)."""
 
-_Answer = tuple[StrictModel, bytes, Dist[Any]]
+_Answer: TypeAlias = "tuple[StrictModel, bytes, Dist[Any]]"
 """The validated input, its normalised form pickled (unpickled anew for each caller, who may change it: a deep copy
 faster than any walk in Python), and its distribution."""
 
@@ -113,6 +118,8 @@ def _question_key(ruleset: str, chosen: Procedure[Any], data: Mapping[str, Any] 
 
 
 def _validated(chosen: Procedure[Any], data: Mapping[str, Any] | str) -> StrictModel:
+    from kessen.io.validation import validate_data
+
     model: type[StrictModel] = chosen.input_model
     if isinstance(data, str):
         return load_json(model, data, None)

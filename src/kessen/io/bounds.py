@@ -21,7 +21,6 @@ from itertools import accumulate
 from typing import Any
 
 from kessen.core.errors import InputError
-from kessen.io.validation import field_path
 
 MAX_DEPTH = 32
 """The deepest nesting of lists and tables any kessen file needs (the shipped ones reach 8)."""
@@ -69,6 +68,14 @@ class DuplicateKey:
 
     def __init__(self, key: str) -> None:
         self.key = key
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """``('enemies', 0, 'combat')`` → ``enemies[0].combat``; the empty path is ``input``."""
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "input"
 
 
 def too_deep(field: str) -> InputError:

@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import stat
 import sys
-import tomllib
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 from kessen.core.errors import InputError
 from kessen.core.records import record
 from kessen.io.bounds import JsonHooks, check_tree, prefixed, scan_json, scan_toml
-from kessen.io.validation import validate_data
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 MIB = 2**20
 STANDARD_INPUT = "standard input"
@@ -134,6 +132,8 @@ def load_json(model: type[M], text: str | bytes, source: str | None) -> M:
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
     """TOML text as data, bounded (:mod:`kessen.io.bounds`); *source* names the file in errors."""
+    import tomllib  # the odds path reads JSON alone
+
     text = text.removeprefix(_BOM)
     suspect = scan_toml(text, source)
     try:
@@ -161,6 +161,8 @@ def load_toml_file(model: type[M], path: str, kind: FileKind) -> M:
 
 
 def _validated(model: type[M], data: Any, source: str | None) -> M:
+    from kessen.io.validation import validate_data  # pydantic: loaded with the first model (a ruleset's procedures)
+
     try:
         return validate_data(model, data)
     except InputError as error:
@@ -243,6 +245,8 @@ def _replace(target: Path, data: bytes, mode: int | None) -> None:
 
 def _create_temporary(folder: Path, mode: int) -> tuple[int, str]:
     """A new file in *folder* that no one else has (the umask applies to *mode*, as for any new file)."""
+    import secrets  # only a file written needs it
+
     name = str(folder / f"{TEMPORARY_PREFIX}{secrets.token_hex(6)}.tmp")
     return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), name
 

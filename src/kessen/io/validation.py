@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from kessen.core.errors import InputError
+from kessen.io.bounds import field_path as field_path  # its home is bounds, which the odds path loads without pydantic
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -23,14 +24,6 @@ class StrictModel(BaseModel):
 
     def check(self) -> None:
         """Cross-field rules; the default has none."""
-
-
-def field_path(loc: tuple[int | str, ...]) -> str:
-    """``('enemies', 0, 'combat')`` → ``enemies[0].combat``; the empty path is ``input``."""
-    path = ""
-    for part in loc:
-        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-    return path or "input"
 
 
 def input_error(error: ValidationError, *, prefix: str = "") -> InputError:

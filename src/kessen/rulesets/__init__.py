@@ -13,14 +13,16 @@ import json
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kessen.core.engine import Decision, Game, is_dice_field
 from kessen.core.errors import InputError, UnknownProcedureError, UnknownRulesetError
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.cache import BoundedCache, deep_bytes, dist_bytes
-from kessen.io.validation import StrictModel
+
+if TYPE_CHECKING:  # pydantic is loaded with a ruleset's procedures, not with the registry
+    from kessen.io.validation import StrictModel
 
 _PACKAGES: dict[str, str] = {
     "song-of-blades": "kessen.rulesets.song_of_blades",
@@ -30,7 +32,7 @@ _PACKAGES: dict[str, str] = {
 }
 _SHIPPED = frozenset(_PACKAGES)
 
-I = TypeVar("I", bound=StrictModel)
+I = TypeVar("I", bound="StrictModel")
 
 
 @record
