@@ -5,7 +5,6 @@ reach the events and the battle report."""
 from __future__ import annotations
 
 import itertools
-import time
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -114,9 +113,7 @@ def test_ac_dmg_5_ac_solo_5_solo_faces_keep_the_solo_attack_odds_exactly(questio
     is every d20 and damage die rolled: P(fate) × P(rolls | fate) = P(rolls and fate). A roll at an unconscious solo
     has advantage (two d20s, every hit critical) from next to it, a single d20 from afar; a dead solo takes no more
     rolls, so none is shown."""
-    began = time.perf_counter()
     assert _drawn(question) == _brute(question)
-    assert time.perf_counter() - began < 5
 
 
 def test_ac_dmg_5_the_rolls_after_a_solo_falls_are_shown_with_advantage() -> None:
@@ -149,8 +146,10 @@ def test_ac_dmg_5_battle_attacks_on_solos_carry_d20s_that_make_their_results() -
         for d20, mode, bonus, ac, result in zip(a.d20, a.modes, a.bonus, a.armour_class, a.results):
             assert len(d20) == (1 if mode == "normal" else 2)
             kept = max(d20) if mode == "advantage" else min(d20)
-            assert result in (attack_result(kept, attack_bonus=bonus, armour_class=ac),
-                              attack_result(kept, attack_bonus=bonus, armour_class=ac, hits_critical=True))
+            if result == "critical" and kept < 20:  # every hit critical: from next to an unconscious solo, with advantage
+                assert mode == "advantage" and attack_result(kept, attack_bonus=bonus, armour_class=ac) == "hit"
+            else:
+                assert result == attack_result(kept, attack_bonus=bonus, armour_class=ac)
         english, japanese = text.narrate(a, "en"), text.narrate(a, "ja")
         assert english.count("d20 ") == japanese.count("d20 ") == len(a.results)
         assert f"vs AC {a.armour_class[0]}" in english and f"対 AC {a.armour_class[0]}" in japanese

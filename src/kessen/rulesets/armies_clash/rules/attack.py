@@ -453,7 +453,9 @@ def solo_faces(question: SoloAttackQuestion, hits: SoloHits, draw: Draw) -> tupl
 
 
 @functools.lru_cache(maxsize=1024)
-def _next_roll(question: SoloAttackQuestion, k: int, condition: Condition, left: Part, end: Condition) -> Dist[tuple[RollResult, Condition]]:
+def _next_roll(
+    question: SoloAttackQuestion, k: int, condition: Condition, left: Part, end: Condition
+) -> Dist[tuple[RollResult, Condition]]:
     """The result of the *k*-th roll at a solo in *condition*, and the condition it leaves it in, given that the rolls
     from it on add up to *left* and leave the solo in *end*: each result weighted by its chance in that condition
     times the chance that the rolls after it, from the condition it leaves, make the rest (AC-DMG-5)."""
