@@ -35,6 +35,7 @@ from kessen.rulesets.armies_clash.rules.attack import (
     action_rolls,
     attack_totals,
     solo_attack,
+    solo_faces,
 )
 from kessen.rulesets.armies_clash.rules.damage import Resistance, SoloHits
 from kessen.rulesets.armies_clash.rules.grid import Footprint, adjacent, distance, reach_squares
@@ -55,10 +56,11 @@ def attack_dist(question: Question) -> Dist[AttackTotals] | Dist[SoloHits]:
 
 
 def attack_node(state: AcState, step: AttackRoll) -> Chance:
-    """An action's attack rolls, and against a stand or an objective the d20s behind the totals drawn (§6.3)."""
+    """An action's attack rolls, and the d20s behind the outcome drawn: behind the totals against a stand or an
+    objective (§6.3), behind the solo's fate hit by hit against a solo (AC-DMG-5)."""
     question = step.question
     if isinstance(question, SoloAttackQuestion):
-        return Chance(solo_attack(question), "attack")
+        return Chance(solo_attack(question), "attack", dice=partial(solo_faces, question))
     return Chance(attack_totals(question), "attack", dice=partial(attack_faces, question))
 
 

@@ -24,7 +24,7 @@ def attack_result(state: AcState, step: AttackRoll, outcome: AttackTotals | Solo
     """An attack's hits deal their damage; a pushing attack's push follows the damage and any overflow choice
     (AC-DMG-1, AC-MOVE-8). Against a solo the outcome already holds its condition, judged hit by hit (AC-DMG-5)."""
     o = outcome
-    rolls = o.dice if isinstance(o, AttackTotals) else ()
+    rolls = o.dice
     out.append(ev.Attacked(
         attacker=step.attacker, defender=step.target, using=step.using, hits=o.hits, crits=o.crits, damage=o.damage,
         d20=tuple(r.d20 for r in rolls), modes=tuple(r.mode for r in rolls), bonus=tuple(r.bonus for r in rolls),

@@ -10,14 +10,15 @@ import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
-from kessen.dice.faces import Draw, uniform_face, weighted
+from kessen.dice.faces import Draw, weighted
 from kessen.rulesets.armies_clash.rules import tables
-from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, attack_result, d20, d20_faces, roll_mode
+from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollMode, RollShown, attack_result, d20, d20_faces, roll_mode
 from kessen.rulesets.armies_clash.rules.damage import (
     MISS,
     Condition,
@@ -28,6 +29,7 @@ from kessen.rulesets.armies_clash.rules.damage import (
     damage_roll,
     hit_damage,
     hits_on_solo,
+    take_damage,
 )
 from kessen.rulesets.armies_clash.profiles import COVER_AC, DEFENSIVE_AC, Attack, AttackKind, Cover
 
@@ -111,19 +113,6 @@ class AttackOutcome(NamedTuple):
     damage: int
     reduced_to_zero: bool
     overflow: int
-
-
-@record
-class RollShown:
-    """One attack roll as the table sees it (AC-D20-1..3): the d20s rolled (two with advantage or disadvantage,
-    none for an automatic hit), the bonus and the AC they were rolled against, and what the roll did."""
-
-    d20: tuple[int, ...]
-    mode: RollMode
-    bonus: int
-    armour_class: int
-    result: AttackResult
-    damage: int
 
 
 @record
@@ -384,19 +373,30 @@ def attack_faces(question: AttackQuestion, totals: AttackTotals, draw: Draw) -> 
         done = weighted(draw, {(key, result): w * rest.get(_minus(left, key), 0) for (key, result), w in part.items()})
         key, result = done
         left = _minus(left, key)
-        setting = roll_setting(question, roll)
-        if setting is None:
-            shown.append(RollShown((), "normal", roll.attack.attack_bonus, 0, result.result, result.damage))
-            continue
-        mode, ac = setting
-        critical_hits = question.target_unconscious and question.attacker_adjacent
-        faces = d20_faces(draw, mode, lambda n: attack_result(n, attack_bonus=roll.attack.attack_bonus, armour_class=ac, hits_critical=critical_hits) == result.result)
-        shown.append(RollShown(faces, mode, roll.attack.attack_bonus, ac, result.result, result.damage))
+        shown.append(_shown(question, roll, result, draw))
     return tuple(shown)
 
 
+def _shown(question: AttackQuestion, roll: Roll, result: RollResult, draw: Draw) -> RollShown:
+    """One roll known to have done *result*, with its d20s given that result (the kept die and the other of two; none
+    for an automatic hit), every such roll equally likely (AC-D20-1..3, AC-OBJ-4)."""
+    setting = roll_setting(question, roll)
+    if setting is None:
+        return RollShown((), "normal", roll.attack.attack_bonus, 0, result.result, result.damage)
+    mode, ac = setting
+    critical_hits = question.target_unconscious and question.attacker_adjacent
+    faces = d20_faces(draw, mode, lambda n: attack_result(n, attack_bonus=roll.attack.attack_bonus, armour_class=ac, hits_critical=critical_hits) == result.result)
+    return RollShown(faces, mode, roll.attack.attack_bonus, ac, result.result, result.damage)
+
+
 def _parts(roll: Dist[RollResult], push_squares: int) -> dict[tuple[Part, RollResult], int]:
-    return {((*_COUNTS[o.result], _COUNTS[o.result][0] * push_squares, o.damage), o): w for o, w in roll.items()}
+    return {(_part(o, push_squares), o): w for o, w in roll.items()}
+
+
+def _part(result: RollResult, push_squares: int) -> Part:
+    """What one roll adds to an action's hits, crits, squares pushed and damage."""
+    hits, crits = _COUNTS[result.result]
+    return hits, crits, hits * push_squares, result.damage
 
 
 def _add_parts(part: dict[tuple[Part, RollResult], int], rest: dict[Part, int]) -> dict[Part, int]:
@@ -419,10 +419,64 @@ def solo_attack(question: SoloAttackQuestion) -> Dist[SoloHits]:
     from next to it; no roll is made at a dead solo."""
     if question.attack.no_effect:
         return Dist.always(SoloHits(0, 0, 0, 0, question.condition.hp, question.condition.status, question.condition.failures))
-    awake = replace(question.attack, target_unconscious=False)
-    down = replace(question.attack, target_unconscious=True)
-    rolls = [SoloRoll(roll_dist(awake, roll), roll_dist(down, roll), roll.push_squares) for roll in question.attack.rolls]
-    return hits_on_solo(question.condition, rolls, maximum=question.maximum, pc=question.pc)
+    return hits_on_solo(question.condition, _solo_rolls(question.attack)[2], maximum=question.maximum, pc=question.pc)
+
+
+@functools.lru_cache(maxsize=1024)
+def _solo_rolls(question: AttackQuestion) -> tuple[AttackQuestion, AttackQuestion, tuple[SoloRoll, ...]]:
+    """The question while the solo is conscious and while it is unconscious (AC-DMG-5), and each roll in both."""
+    awake = replace(question, target_unconscious=False)
+    down = replace(question, target_unconscious=True)
+    return awake, down, tuple(SoloRoll(roll_dist(awake, roll), roll_dist(down, roll), roll.push_squares) for roll in question.rolls)
+
+
+def solo_faces(question: SoloAttackQuestion, hits: SoloHits, draw: Draw) -> tuple[RollShown, ...]:
+    """The rolls behind *hits*, in order, each made at the solo as the rolls before it left it (AC-DMG-5, AC-SOLO-5):
+    its result (:func:`_next_roll`), then its d20s given its result, with advantage once the solo is unconscious. No
+    roll is made at a dead solo. With :func:`solo_attack`'s result, exactly the odds of rolling them (AC-D20-1..3)."""
+    if question.attack.no_effect:
+        return ()
+    awake, down, _ = _solo_rolls(question.attack)
+    condition = question.condition
+    left: Part = (hits.hits, hits.crits, hits.pushed, hits.damage)
+    end = Condition(hits.hp, hits.status, hits.failures)
+    shown: list[RollShown] = []
+    for k, roll in enumerate(question.attack.rolls):
+        if condition.status == "dead":
+            break
+        made = down if condition.unconscious else awake
+        result, after = draw(_next_roll(question, k, condition, left, end))
+        left = _minus(left, _part(result, roll.push_squares))
+        shown.append(_shown(made, roll, result, draw))
+        condition = after
+    return tuple(shown)
+
+
+@functools.lru_cache(maxsize=1024)
+def _next_roll(
+    question: SoloAttackQuestion, k: int, condition: Condition, left: Part, end: Condition
+) -> Dist[tuple[RollResult, Condition]]:
+    """The result of the *k*-th roll at a solo in *condition*, and the condition it leaves it in, given that the rolls
+    from it on add up to *left* and leave the solo in *end*: each result weighted by its chance in that condition
+    times the chance that the rolls after it, from the condition it leaves, make the rest (AC-DMG-5)."""
+    roll = question.attack.rolls[k]
+    solo_roll = _solo_rolls(question.attack)[2][k]
+    chances: dict[tuple[RollResult, Condition], Fraction] = {}
+    for result, p in (solo_roll.unconscious if condition.unconscious else solo_roll.conscious).probabilities().items():
+        after = condition if result.result == "miss" else take_damage(
+            condition, result.damage, critical=result.result == "critical", maximum=question.maximum, pc=question.pc
+        )
+        hits, crits, pushed, damage = _minus(left, _part(result, roll.push_squares))
+        rest = SoloHits(hits, crits, damage, pushed, end.hp, end.status, end.failures)
+        chances[result, after] = p * _solo_rest(question, k + 1, after).probability(rest)
+    total = sum(chances.values(), Fraction(0))
+    return Dist.from_probabilities({key: p / total for key, p in chances.items() if p})
+
+
+@functools.lru_cache(maxsize=1024)
+def _solo_rest(question: SoloAttackQuestion, start: int, condition: Condition) -> Dist[SoloHits]:
+    """What the rolls of *question* from the *start*-th on do to the solo from *condition* (AC-DMG-5)."""
+    return hits_on_solo(condition, _solo_rolls(question.attack)[2][start:], maximum=question.maximum, pc=question.pc)
 
 
 def stand_rolls(question: AttackQuestion, *, supported: bool) -> list[Dist[RollResult]]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from kessen.core.engine import Rolled
 from kessen.core.records import record
 from kessen.dice import Dist, d
-from kessen.dice.faces import Draw, uniform_face, weighted
+from kessen.dice.faces import Draw
 
 RollMode = Literal["normal", "advantage", "disadvantage"]
 AttackResult = Literal["miss", "hit", "critical"]
@@ -86,10 +86,31 @@ def success_chance(*, bonus: int, target: int, mode: RollMode = "normal") -> Dis
 def d20_faces(draw: Draw, mode: RollMode, kept: Callable[[int], bool]) -> tuple[int, ...]:
     """The d20s of one roll whose kept die passes *kept*: one die, or both of two (the higher kept with advantage,
     the lower with disadvantage), every pair equally likely (AC-D20-2)."""
+    rolls = _d20_rolls(mode, frozenset(n for n in range(1, 21) if kept(n)))
+    return (int(draw(rolls)),) if mode == "normal" else tuple(draw(rolls))
+
+
+@functools.lru_cache(maxsize=1024)
+def _d20_rolls(mode: RollMode, kept: frozenset[int]) -> Dist[Any]:
+    """The rolls of one d20, or of two (a pair), whose kept die is one of *kept*, every such roll equally likely;
+    cached, as a battle draws from it again and again."""
     if mode == "normal":
-        return (uniform_face(draw, (n for n in range(1, 21) if kept(n))),)
+        return Dist.uniform(sorted(kept))
     keep = max if mode == "advantage" else min
-    return tuple(weighted(draw, {(a, b): 1 for a in range(1, 21) for b in range(1, 21) if kept(keep(a, b))}))
+    return Dist({(a, b): 1 for a in range(1, 21) for b in range(1, 21) if keep(a, b) in kept})
+
+
+@record
+class RollShown:
+    """One attack roll as the table sees it (AC-D20-1..3): the d20s rolled (two with advantage or disadvantage,
+    none for an automatic hit), the bonus and the AC they were rolled against, and what the roll did."""
+
+    d20: tuple[int, ...]
+    mode: RollMode
+    bonus: int
+    armour_class: int
+    result: AttackResult
+    damage: int
 
 
 @record

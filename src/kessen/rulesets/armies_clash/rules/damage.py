@@ -20,13 +20,14 @@ import functools
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from typing import Literal, NamedTuple
+from typing import Literal
 
+from kessen.core.engine import dice_field
 from kessen.core.records import record
 from kessen.dice import Dist
 from kessen.dice.faces import Draw, sum_faces, sum_ways, weighted
 from kessen.rulesets.armies_clash.rules import tables
-from kessen.rulesets.armies_clash.rules.d20 import AttackResult
+from kessen.rulesets.armies_clash.rules.d20 import AttackResult, RollShown
 from kessen.rulesets.armies_clash.rules.dice_strings import DiceExpression
 
 Resistance = Literal["none", "resistance", "vulnerability", "immunity"]
@@ -177,9 +178,11 @@ class SoloRoll:
     push_squares: int = 0
 
 
-class SoloHits(NamedTuple):
+@record
+class SoloHits:
     """What an action's rolls did to a solo: hits, critical hits, damage dealt, squares pushed, and the solo's
-    hit points, status and failed death saves afterwards."""
+    hit points, status and failed death saves afterwards; in a battle, *dice* are the rolls made
+    (``rules.attack.solo_faces``: none at a dead solo)."""
 
     hits: int
     crits: int
@@ -188,6 +191,7 @@ class SoloHits(NamedTuple):
     hp: int
     status: SoloStatus
     failures: int
+    dice: tuple[RollShown, ...] = dice_field()
 
 
 _Key = tuple[int, int, int, SoloStatus, int]  # hits, crits, pushed, status, failures → table by damage dealt
@@ -218,6 +222,7 @@ def hits_on_solo(start: Condition, rolls: Sequence[SoloRoll], *, maximum: int, p
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def take_damage(condition: Condition, damage: int, *, critical: bool, maximum: int, pc: bool) -> Condition:
     """One damage instance (one hit, one spell effect) on a solo (AC-DMG-5).
 
