@@ -177,5 +177,4 @@ class Episode:
         self._start = initial_state(self.game, self._text, self.scenario)
         self.position = Position(self.game, state)
         self._clear()
-        self.encoder = Encoder(self.layout, self.board)
-        self.encoder.rows = dict(rows)
+        self.encoder = Encoder(self.layout, self.board, rows)
