@@ -133,6 +133,9 @@ class Encoder:
         self.cell_w = 1.0 if self.square else self.width / layout.grid
         self.cell_h = 1.0 if self.square else self.height / layout.grid
         self._status = {word: len(MODEL_COLUMNS) + i for i, word in enumerate(layout.status_words)}
+        self._unmarked = [0.0] * len(layout.status_words)
+        self._per_x, self._per_y = 1.0 / self.cell_w, 1.0 / self.cell_h
+        self._plane = layout.grid * layout.grid
         self._decisions: dict[tuple[str, bool, bool] | None, np.ndarray] = {}
         self._terrain_key: list[Any] | None = None
         self._blank = np.zeros((len(layout.layers), layout.grid, layout.grid), np.float32)
@@ -166,8 +169,7 @@ class Encoder:
         wide, deep = (foot[0], foot[1]) if foot else (base, base)
         wounds, most = m["wounds"] or 0, m["wounds_max"] or 0
         values = [1.0, 0.0, 0.0, x / w, y / h, base / w, wide / w, deep / h, wounds, most,
-                  wounds / most if most else 1.0]
-        values += [0.0] * len(self.layout.status_words)
+                  wounds / most if most else 1.0, *self._unmarked]
         status = self._status
         for word in m["status"]:
             column = status.get(word)
@@ -178,10 +180,11 @@ class Encoder:
             rows = range(max(0, int(y)), min(grid, max(0, int(y + deep))))
             cols = range(max(0, int(x)), min(grid, max(0, int(x + wide))))
             cells = [r * grid + c for r in rows for c in cols]
+            self._cells[row] = (cells, [self._plane + c for c in cells])
         else:
             last = grid - 1
-            cells = [min(last, max(0, int(y * (1.0 / self.cell_h)))) * grid + min(last, max(0, int(x * (1.0 / self.cell_w))))]
-        self._cells[row] = (cells, [grid * grid + c for c in cells])  # the own layer's cells, the enemy layer's
+            cell = min(last, max(0, int(y * self._per_y))) * grid + min(last, max(0, int(x * self._per_x)))
+            self._cells[row] = ([cell], [self._plane + cell])  # the own layer's cells, the enemy layer's
         self._seen[row] = {**m, "status": list(m["status"])}  # a copy: the caller may change its board
         self._side[row], self._id[row], self._group[row] = m["side"], m["id"], m["group"]
 
@@ -229,12 +232,12 @@ class Encoder:
             if ids[row] == actor or groups[row] == actor:
                 acting.append(row)
         if reach:
-            per_x, per_y, last = 1.0 / self.cell_w, 1.0 / self.cell_h, grid - 1
+            per_x, per_y, last = self._per_x, self._per_y, grid - 1
             for x, y in reach:
                 cells.append(2 * plane + min(last, max(0, int(y * per_y))) * grid + min(last, max(0, int(x * per_x))))
         layers = self._blank.copy()
         if cells:
-            layers.reshape(-1)[cells] = 1.0
+            layers.put(cells, 1.0)
         models = self._table.copy()
         for row in mine:  # a few scalar writes cost less than one numpy call with a list of indices
             models[row, OWN] = 1.0
