@@ -19,7 +19,8 @@ from kessen.envs.layout import MODEL_COLUMNS, Encoder, Layout  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {
-    "song-of-blades": ["examples/song-of-blades/warband-skirmish.toml", "examples/song-of-blades/hero-against-mob.toml"],
+    "song-of-blades": ["examples/song-of-blades/warband-skirmish.toml",
+                       "examples/song-of-blades/hero-against-mob.toml"],
     "battlehost": ["examples/battlehost/monster.toml"],
     "legions": ["examples/legions/titan-at-bay.toml"],
     "armies-clash": ["examples/armies-clash/skirmish-ridge.toml"],
@@ -89,7 +90,8 @@ def terrain_layers(layout: Layout, board: Any, cell_w: float, cell_h: float) -> 
             x1, y1 = rest[0]
             for r in range(grid):
                 for c in range(grid):
-                    if min(x0, x1) <= (c + 0.5) * cell_w <= max(x0, x1) and min(y0, y1) <= (r + 0.5) * cell_h <= max(y0, y1):
+                    inside_x = min(x0, x1) <= (c + 0.5) * cell_w <= max(x0, x1)
+                    if inside_x and min(y0, y1) <= (r + 0.5) * cell_h <= max(y0, y1):
                         layers[layer, r, c] = 1.0
             layers[(layer, *at((x0 + x1) / 2, (y0 + y1) / 2))] = 1.0
         else:
@@ -101,7 +103,11 @@ def terrain_layers(layout: Layout, board: Any, cell_w: float, cell_h: float) -> 
     return layers
 
 
-def seen_along(path: str, seed: int, limit: int) -> tuple[Any, list[tuple[Any, str, str, list[tuple[float, float]], dict[str, np.ndarray]]]]:
+Seen = tuple[Any, str, str, list[tuple[float, float]], dict[str, np.ndarray]]
+"""What an observation was made from (board, side, actor, reach) and the observation."""
+
+
+def seen_along(path: str, seed: int, limit: int) -> tuple[Any, list[Seen]]:
     """A seeded random episode with candidate points: at every step, for every side, what the environment showed
     and what it was made from (board, side, actor, reach)."""
     env = aec_env(ROOT / path, seed=seed)

@@ -141,7 +141,7 @@ class Encoder:
         self._blank = np.zeros((len(layout.layers), layout.grid, layout.grid), np.float32)
         most = layout.max_models
         self._table = np.zeros((most, len(layout.columns)), np.float32)  # own and acting left 0
-        self._seen: list[BoardModel | None] = [None] * most  # the board model each row was written from
+        self._seen: list[BoardModel | None] = [None] * most  # a copy of the board model each row was written from
         self._side: list[str] = [""] * most
         self._id: list[str] = [""] * most
         self._group: list[str | None] = [None] * most
@@ -185,7 +185,8 @@ class Encoder:
             last = grid - 1
             cell = min(last, max(0, int(y * self._per_y))) * grid + min(last, max(0, int(x * self._per_x)))
             self._cells[row] = ([cell], [self._plane + cell])  # the own layer's cells, the enemy layer's
-        self._seen[row] = {**m, "status": list(m["status"])}  # a copy: the caller may change its board
+        # a copy, its lists too: the caller may change its board
+        self._seen[row] = {**m, "status": list(m["status"]), "footprint": None if foot is None else list(foot)}
         self._side[row], self._id[row], self._group[row] = m["side"], m["id"], m["group"]
 
     def _erase(self, row: int) -> None:
