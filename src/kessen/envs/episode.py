@@ -73,7 +73,8 @@ class Episode:
         self.steps = 0
         self._clear()
         self._settle()
-        self.encoder = Encoder(self.layout, self.board)
+        kept: Encoder | None = getattr(self, "encoder", None)  # none yet on the first reset
+        self.encoder = Encoder(self.layout, self.board) if kept is None else kept.again(self.board)
 
     def _clear(self) -> None:
         self._node: Node | None = None

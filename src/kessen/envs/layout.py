@@ -149,6 +149,13 @@ class Encoder:
         self._present: list[int] = []  # the rows of the models on the board at the last call, in its order
         self._row(board["models"])
 
+    def again(self, board: Board) -> Encoder:
+        """An encoder for a new battle of the same scenario from its first *board*: rows numbered afresh, the terrain
+        layers already drawn kept (they are never changed in place)."""
+        found = Encoder(self.layout, board)
+        found._blank, found._terrain_key = self._blank, self._terrain_key
+        return found
+
     def _row(self, models: Sequence[BoardModel]) -> None:
         for m in models:
             if m["id"] not in self.rows:
