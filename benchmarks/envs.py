@@ -54,7 +54,7 @@ def measure(scenario: str, points: bool, seconds: float) -> dict[str, float]:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]  # np.flatnonzero's array, at a fifth of its cost
             env.step(int(legal[rng.integers(len(legal))]))  # uniform, as rng.choice but a quarter of its cost
             steps += 1
         return steps

@@ -73,17 +73,19 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.episode.act(int(action))
-        self.rewards = {a: 0.0 for a in self.agents}
-        worth = self.episode.worth()
-        for side, value in worth.items():
-            self.rewards[side] += self.episode.shaping * (value - self._worth[side])
-        self._worth = worth
-        if self.episode.terminal is not None:
-            for side, value in self.episode.outcome().items():
-                self.rewards[side] += value
+        episode = self.episode
+        episode.act(int(action))
+        self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
+        if episode.shaping:
+            worth = episode.worth()
+            for side, value in worth.items():
+                rewards[side] += episode.shaping * (value - self._worth[side])
+            self._worth = worth
+        if episode.terminal is not None:
+            for side, value in episode.outcome().items():
+                rewards[side] += value
             self.terminations = {a: True for a in self.agents}
-        elif self.max_steps is not None and self.episode.steps >= self.max_steps:
+        elif self.max_steps is not None and episode.steps >= self.max_steps:
             self.truncations = {a: True for a in self.agents}
         self._accumulate_rewards()
         self._after_step()

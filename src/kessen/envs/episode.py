@@ -73,7 +73,8 @@ class Episode:
         self.steps = 0
         self._clear()
         self._settle()
-        self.encoder = Encoder(self.layout, self.board)
+        kept: Encoder | None = getattr(self, "encoder", None)  # none yet on the first reset
+        self.encoder = Encoder(self.layout, self.board) if kept is None else kept.again(self.board)
 
     def _clear(self) -> None:
         self._node: Node | None = None
@@ -177,5 +178,4 @@ class Episode:
         self._start = initial_state(self.game, self._text, self.scenario)
         self.position = Position(self.game, state)
         self._clear()
-        self.encoder = Encoder(self.layout, self.board)
-        self.encoder.rows = dict(rows)
+        self.encoder = Encoder(self.layout, self.board, rows)

@@ -26,8 +26,8 @@ the referee accepts it.
 
 from __future__ import annotations
 
+import copy
 import math
-from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -108,18 +108,23 @@ def point_text(units: str, x: float, y: float) -> str:
     return f"{round(x, digits):g},{round(y, digits):g}"
 
 
+OWN, ACTING = MODEL_COLUMNS.index("own"), MODEL_COLUMNS.index("acting")
+
+
 class Encoder:
-    """Fills one scenario's observation arrays: it keeps each model's row and the terrain layers, which change
-    seldom, between calls.
+    """Fills one scenario's observation arrays, keeping between calls what seldom changes (issue 25 §2).
 
-    The model table is gathered in one Python list and handed to numpy at once (as a float32 buffer), and the board
-    layers are a copy of a blank that already holds the terrain, their marked cells set in one call: a handful of
-    numpy calls per observation whatever the number of models, each of which costs as much as a model's Python
-    (issue 25 §2)."""
+    Each model's row of the table, less ``own`` and ``acting``, is kept with the board model it was written from and
+    written again only when that model's board data differs (a step of a battle moves or marks a model or two); its
+    board cells are kept with it. The board layers are a copy of a blank that already holds the terrain, the
+    terrain drawn again only when the board's terrain differs. What depends on who looks (``own``, the own and
+    enemy layers) and on the decision (``acting``, ``reach``) is set on the copies at each call, in a few numpy
+    calls whatever the number of models. The result is the same as the table and layers written afresh: the same
+    arithmetic on the same board data (``tests/envs/test_observations.py``)."""
 
-    def __init__(self, layout: Layout, board: Board) -> None:
+    def __init__(self, layout: Layout, board: Board, rows: dict[str, int] | None = None) -> None:
         self.layout = layout
-        self.rows: dict[str, int] = {}
+        self.rows: dict[str, int] = dict(rows) if rows else {}
         self.width, self.height = float(board["width"]), float(board["height"])
         self.square = board["units"] == "square"
         if self.square and (board["width"] > layout.grid or board["height"] > layout.grid):
@@ -128,12 +133,28 @@ class Encoder:
         self.cell_w = 1.0 if self.square else self.width / layout.grid
         self.cell_h = 1.0 if self.square else self.height / layout.grid
         self._status = {word: len(MODEL_COLUMNS) + i for i, word in enumerate(layout.status_words)}
-        self._in_order = list(range(layout.max_models))
         self._unmarked = [0.0] * len(layout.status_words)
+        self._per_x, self._per_y = 1.0 / self.cell_w, 1.0 / self.cell_h
+        self._plane = layout.grid * layout.grid
         self._decisions: dict[tuple[str, bool, bool] | None, np.ndarray] = {}
         self._terrain_key: list[Any] | None = None
         self._blank = np.zeros((len(layout.layers), layout.grid, layout.grid), np.float32)
+        most = layout.max_models
+        self._table = np.zeros((most, len(layout.columns)), np.float32)  # own and acting left 0
+        self._seen: list[BoardModel | None] = [None] * most  # a copy of the board model each row was written from
+        self._side: list[str] = [""] * most
+        self._id: list[str] = [""] * most
+        self._group: list[str | None] = [None] * most
+        self._cells: list[tuple[list[int], list[int]]] = [([], [])] * most  # the row's cells, flat: own, enemy
+        self._present: list[int] = []  # the rows of the models on the board at the last call, in its order
         self._row(board["models"])
+
+    def again(self, board: Board) -> Encoder:
+        """An encoder for a new battle of the same scenario from its first *board*: rows numbered afresh, the terrain
+        layers already drawn kept (they are never changed in place)."""
+        found = Encoder(self.layout, board)
+        found._blank, found._terrain_key = self._blank, self._terrain_key
+        return found
 
     def _row(self, models: Sequence[BoardModel]) -> None:
         for m in models:
@@ -148,58 +169,88 @@ class Encoder:
         last = self.layout.grid - 1
         return min(last, max(0, int(y / self.cell_h))), min(last, max(0, int(x / self.cell_w)))
 
+    def _write(self, row: int, m: BoardModel) -> None:
+        """Row *row* of the table and its cells from the board model *m*."""
+        w, h, grid = self.width, self.height, self.layout.grid
+        x, y, base, foot = m["x"], m["y"], m["base"] or 0.0, m["footprint"]
+        wide, deep = (foot[0], foot[1]) if foot else (base, base)
+        wounds, most = m["wounds"] or 0, m["wounds_max"] or 0
+        values = [1.0, 0.0, 0.0, x / w, y / h, base / w, wide / w, deep / h, wounds, most,
+                  wounds / most if most else 1.0, *self._unmarked]
+        status = self._status
+        for word in m["status"]:
+            column = status.get(word)
+            if column is not None:
+                values[column] = 1.0
+        self._table[row] = values
+        if self.square and foot:
+            rows = range(max(0, int(y)), min(grid, max(0, int(y + deep))))
+            cols = range(max(0, int(x)), min(grid, max(0, int(x + wide))))
+            cells = [r * grid + c for r in rows for c in cols]
+            self._cells[row] = (cells, [self._plane + c for c in cells])
+        else:
+            last = grid - 1
+            cell = min(last, max(0, int(y * self._per_y))) * grid + min(last, max(0, int(x * self._per_x)))
+            self._cells[row] = ([cell], [self._plane + cell])  # the own layer's cells, the enemy layer's
+        # a copy, its lists too: the caller may change its board
+        self._seen[row] = {**m, "status": list(m["status"]), "footprint": None if foot is None else list(foot)}
+        self._side[row], self._id[row], self._group[row] = m["side"], m["id"], m["group"]
+
+    def _erase(self, row: int) -> None:
+        """Row *row* of a model no longer on the board: all zero."""
+        self._table[row] = 0.0
+        self._seen[row] = None
+        self._cells[row] = ([], [])
+
     def encode(self, board: Board, side: str, actor: str, reach: Sequence[tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
         """The model table and the board layers seen by *side*: the model (or Detachment) *actor* marked as acting,
         *reach* the points the pending free move may go to."""
-        layout, rows, found = self.layout, self.rows, board["models"]
+        layout, rows, seen = self.layout, self.rows, self._seen
         terrain = board["terrain"]
         if terrain != self._terrain_key:
             self._blank = np.zeros_like(self._blank)
             self._blank[len(BOARD_LAYERS):] = self._terrain_layers(terrain)
-            self._terrain_key = terrain
-        layers = self._blank.copy()
-        grid = layout.grid
-        plane = grid * grid
-        w, h, status, square, width = self.width, self.height, self._status, self.square, len(layout.columns)
-        per_x, per_y, last = 1.0 / self.cell_w, 1.0 / self.cell_h, grid - 1
-        unmarked = self._unmarked
+            self._terrain_key = copy.deepcopy(terrain)
+        found = board["models"]
         at: list[int] = []
-        flat: list[float] = []
-        cells: list[int] = []  # the flat indices of the layers' cells to mark
         for m in found:
             row = rows.get(m["id"])
             if row is None:
                 self._row(found)
                 row = rows[m["id"]]
             at.append(row)
-            own = m["side"] == side
-            x, y, base, foot = m["x"], m["y"], m["base"] or 0.0, m["footprint"]
-            wide, deep = (foot[0], foot[1]) if foot else (base, base)
-            wounds, most = m["wounds"] or 0, m["wounds_max"] or 0
-            start = len(flat)
-            flat += (1.0, own, m["id"] == actor or m["group"] == actor, x / w, y / h, base / w, wide / w, deep / h,
-                     wounds, most, wounds / most if most else 1.0)
-            flat += unmarked
-            for word in m["status"]:
-                column = status.get(word)
-                if column is not None:
-                    flat[start + column] = 1.0
-            if square and foot:
-                layers[0 if own else 1, max(0, int(y)) : max(0, int(y + deep)), max(0, int(x)) : max(0, int(x + wide))] = 1.0
+            if seen[row] != m:
+                self._write(row, m)
+        if at != self._present:
+            for row in set(self._present).difference(at):
+                self._erase(row)
+            self._present = at
+        grid = layout.grid
+        plane = grid * grid
+        mine: list[int] = []
+        acting: list[int] = []
+        cells: list[int] = []  # the flat indices of the layers' cells to mark
+        sides, ids, groups, per_row = self._side, self._id, self._group, self._cells
+        for row in at:
+            if sides[row] == side:
+                mine.append(row)
+                cells += per_row[row][0]
             else:
-                r, c = min(last, max(0, int(y * per_y))), min(last, max(0, int(x * per_x)))
-                cells.append((0 if own else plane) + r * grid + c)
-        for x, y in reach:
-            cells.append(2 * plane + min(last, max(0, int(y * per_y))) * grid + min(last, max(0, int(x * per_x))))
+                cells += per_row[row][1]
+            if ids[row] == actor or groups[row] == actor:
+                acting.append(row)
+        if reach:
+            per_x, per_y, last = self._per_x, self._per_y, grid - 1
+            for x, y in reach:
+                cells.append(2 * plane + min(last, max(0, int(y * per_y))) * grid + min(last, max(0, int(x * per_x))))
+        layers = self._blank.copy()
         if cells:
-            layers.reshape(-1)[cells] = 1.0
-        models = np.zeros((layout.max_models, width), np.float32)
-        if at:
-            block = np.frombuffer(array("f", flat), np.float32).reshape(len(at), width)
-            if at == self._in_order[: len(at)]:  # no model has left the board yet: a slice
-                models[: len(at)] = block
-            else:
-                models[at] = block
+            layers.put(cells, 1.0)
+        models = self._table.copy()
+        for row in mine:  # a few scalar writes cost less than one numpy call with a list of indices
+            models[row, OWN] = 1.0
+        for row in acting:
+            models[row, ACTING] = 1.0
         return models, layers
 
     def _terrain_layers(self, terrain: list[Any]) -> np.ndarray:

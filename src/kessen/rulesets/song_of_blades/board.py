@@ -105,25 +105,32 @@ def draw(state: SobState, node: Node, lang: str) -> str:
 def board_data(state: SobState) -> Board:
     """The battlefield as plain data (``Game.board``): the table in mm, its terrain, and every model with its base
     and status words (``fallen``, ``transfixed``, ``engaged`` in base contact with an enemy, ``activated`` this
-    turn, ``acting`` now: words of the catalogue's ``option_words``)."""
+    turn, ``acting`` now: words of the catalogue's ``option_words``).
+
+    Made at every step of an environment (issue 25 §2): what every model asks of the state is read once."""
     table = state.table
-    terrain: list[TerrainPiece] = []
-    for kind, rects in (("impassable", [(r, None) for r in table.impassable]), ("drop", list(table.drops)),
-                        ("high_ground", list(table.high_ground)), ("cover", [(r, None) for r in table.cover])):
-        for rect, height in rects:
-            terrain.append({"kind": kind, "shape": "rect", "points": [[rect.x0, rect.y0], [rect.x1, rect.y1]],
-                            "height": None if height is None else float(height)})
-    for a, b in table.obstacles:
-        terrain.append({"kind": "obstacle", "shape": "segment", "points": [[a.x, a.y], [b.x, b.y]], "height": None})
+    terrain: list[TerrainPiece] = [
+        {"kind": "impassable", "shape": "rect", "points": [[r.x0, r.y0], [r.x1, r.y1]], "height": None}
+        for r in table.impassable
+    ]
+    for kind, rects in (("drop", table.drops), ("high_ground", table.high_ground)):
+        terrain += [{"kind": kind, "shape": "rect", "points": [[r.x0, r.y0], [r.x1, r.y1]], "height": float(height)}
+                    for r, height in rects]
+    terrain += [{"kind": "cover", "shape": "rect", "points": [[r.x0, r.y0], [r.x1, r.y1]], "height": None}
+                for r in table.cover]
+    terrain += [{"kind": "obstacle", "shape": "segment", "points": [[a.x, a.y], [b.x, b.y]], "height": None}
+                for a, b in table.obstacles]
     acting = state.current.model if state.current is not None else None
+    turn = state.turn
+    contacts = state.here.contacts
     models: list[BoardModel] = []
     for f in state.figures:
         status = [] if f.state == "standing" else [str(f.state)]
-        if state.here.contacts(f):
+        if contacts(f):
             status.append("engaged")
         if f.id == acting:
             status.append("acting")
-        elif f.id in state.turn.activated and f.side == state.turn.active:
+        elif f.id in turn.activated and f.side == turn.active:
             status.append("activated")
         models.append({"id": f.id, "name": f.name, "side": f.side, "x": f.x, "y": f.y, "base": float(f.base_mm),
                        "footprint": None, "wounds": None, "wounds_max": None, "status": status, "group": None})
