@@ -91,12 +91,18 @@ class SearchAI:
         self._kind = ""
         self._seen: dict[Any, _Seen] = {}
         """What the playouts of the decision in hand found at each position they visited (see :class:`_Seen`)."""
+        self._earlier: dict[Any, _Seen] = {}
+        """The same of the decision before: the next decision's playouts pass some of its positions again."""
+        self._by_id: dict[int, tuple[Any, _Seen]] = {}
+        """``_seen`` by the position object itself: a playout that walks a known line meets the very objects the
+        table holds, found without hashing a whole position (the other objects are kept with it: ids stay theirs)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
         try:
             return self._decide(state, decision)
         finally:
-            self._seen = {}  # kept through one decision only: the next one's playouts start elsewhere
+            if self._seen:  # kept through the next decision that searches (its playouts meet a sixth of its
+                self._earlier, self._seen, self._by_id = self._seen, {}, {}  # positions again): tables stay small
 
     def _decide(self, state: Any, decision: Decision) -> Any:
         candidates, children, applied = self._distinct(state, decision)
@@ -199,9 +205,16 @@ class SearchAI:
 
     def _seen_at(self, state: Any) -> _Seen:
         """What the decision's playouts found at *state* so far: its node at once, the rest as they ask."""
+        known = self._by_id.get(id(state))
+        if known is not None and known[0] is state:
+            return known[1]
         seen = self._seen.get(state)
         if seen is None:
-            seen = self._seen[state] = _Seen(self.game.node(state))
+            seen = self._earlier.get(state)
+            if seen is None:
+                seen = _Seen(self.game.node(state))
+            self._seen[state] = seen
+        self._by_id[id(state)] = (state, seen)
         return seen
 
     def _apply(self, state: Any, choice: Any, seen: _Seen | None = None) -> Any:
