@@ -129,17 +129,53 @@ class CountingGame:
 
 @pytest.mark.parametrize("nodes", [50, 400, 3000])
 def test_the_search_spends_its_budget_in_positions_visited_whatever_the_time(nodes: int) -> None:
-    """The budget is the positions the game's ``apply`` makes at one decision: the search spends it all (in whole
-    rows of playouts, one a candidate, so the last row may run over by one row) and reports exactly what it made."""
+    """The budget is the positions visited at one decision (each step of a playout, each candidate's own): the search
+    spends it all (in whole rows of playouts, one a candidate, so the last row may run over by one row) and reports
+    exactly what it visited; the game's ``apply`` makes each (position, choice) once a decision, so it makes no more
+    than that (issue 23 §2, issue 26)."""
     state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
     decision = GAME.node(state)
     assert isinstance(decision, Decision)
     game = CountingGame()
     ai = SearchAI(game, RaceTactics(), "Red", Budget(nodes=nodes, width=3, horizon=6), seed=2)  # type: ignore[arg-type]
     ai.decide(state, decision)
-    assert ai.visited == game.applied
+    assert 0 < game.applied <= ai.visited
     row = 3 * (2 * 6 + 2)  # three candidates, each a playout of at most 6 decisions with a chance after each
-    assert nodes <= game.applied <= nodes + row
+    assert nodes <= ai.visited <= nodes + row
+
+
+class UncachedSearch(SearchAI):
+    """The search as it was before it kept what its playouts found: every node, greedy choice and position made
+    afresh at each visit."""
+
+    def _seen_at(self, state: Any) -> Any:
+        return type(super()._seen_at(state))(self.game.node(state))
+
+    def _apply(self, state: Any, choice: Any, seen: Any = None) -> Any:
+        child, _events = self.game.apply(state, choice)
+        return child
+
+
+def test_issue_26_the_search_chooses_as_before_though_it_looks_positions_up() -> None:
+    """Issue 26: the search looks up the node, greedy's choice and the child of a position its playouts met before
+    (in this decision or the one before) instead of making them again: the game is pure, so every decision, and the
+    positions it counts as visited, are those of a search that makes everything afresh."""
+    state, _ = GAME.start(GAME.load_scenario(SCENARIO, "toy"))
+    for seed in range(6):
+        budget = Budget(nodes=300, width=3, horizon=4)
+        cached, fresh = SearchAI(GAME, RaceTactics(), "Red", budget, seed), UncachedSearch(GAME, RaceTactics(), "Red", budget, seed)
+        here = state
+        for _ in range(4):  # a few decisions in a row: the second looks up what the first's playouts found
+            decision = GAME.node(here)
+            if not isinstance(decision, Decision):
+                break
+            choice = cached.decide(here, decision)
+            assert choice == fresh.decide(here, decision) and cached.visited == fresh.visited
+            here, _ = GAME.apply(here, choice)
+            chance = GAME.node(here)
+            if isinstance(chance, Decision):
+                continue
+            here, _ = GAME.apply(here, next(iter(chance.dist.probabilities())))  # type: ignore[union-attr]
 
 
 class WatchedTactics(RaceTactics):

@@ -21,7 +21,8 @@ playout's dice by tenths), so the search leaves greedy only where its playouts s
 greedy does; it gains where one step's exact odds mislead (a charge that leaves a model alone, a move that walks into
 a wall, a target whose loss does not show until the Morale check).
 
-The budget is counted in positions visited (calls of the game's ``apply``), never in time; the streams are seeded
+The budget is counted in positions visited (the playouts' steps, each as if the game's ``apply`` made it, though a
+step already taken at the same position is looked up, not made again), never in time; the streams are seeded
 from the battle's seed, the side and a digest of the position, so a decision is a pure function of the position
 and the seed: a battle replays the same on any machine, any number of workers, either engine, and a resumed match
 goes on as the uninterrupted one would.
@@ -57,7 +58,7 @@ another (most candidates differ by a few hundredths, the dice of a playout by te
 class Budget:
     """How much the search AI may look ahead at one decision.
 
-    *nodes*: positions visited (each a call of the game's ``apply``) by all the playouts of the decision; *width*:
+    *nodes*: positions visited (each a step of the game's ``apply``) by all the playouts of the decision; *width*:
     the candidates weighed; *horizon*: the decisions a playout takes before the evaluation judges where it stands;
     *sure*: the standard errors a rival's gain must exceed; *stratify*: the playouts' first chances spread over its
     outcomes; *settle*: the decisions a playout may go on past its horizon to reach the search's own point of play.
@@ -88,8 +89,22 @@ class SearchAI:
         self.visited = 0
         """Positions visited by the last decision (for the benchmark)."""
         self._kind = ""
+        self._seen: dict[Any, _Seen] = {}
+        """What the playouts of the decision in hand found at each position they visited (see :class:`_Seen`)."""
+        self._earlier: dict[Any, _Seen] = {}
+        """The same of the decision before: the next decision's playouts pass some of its positions again."""
+        self._by_id: dict[int, tuple[Any, _Seen]] = {}
+        """``_seen`` by the position object itself: a playout that walks a known line meets the very objects the
+        table holds, found without hashing a whole position (the other objects are kept with it: ids stay theirs)."""
 
     def decide(self, state: Any, decision: Decision) -> Any:
+        try:
+            return self._decide(state, decision)
+        finally:
+            if self._seen:  # kept through the next decision that searches (its playouts meet a sixth of its
+                self._earlier, self._seen, self._by_id = self._seen, {}, {}  # positions again): tables stay small
+
+    def _decide(self, state: Any, decision: Decision) -> Any:
         candidates, children, applied = self._distinct(state, decision)
         self.visited = applied
         if len(candidates) <= 1:
@@ -136,7 +151,7 @@ class SearchAI:
         kept: list[Any] = []
         children: list[Any] = []
         for candidate in candidates:
-            child, _events = self.game.apply(state, candidate)
+            child = self._apply(state, candidate)
             if child not in children:
                 kept.append(candidate)
                 children.append(child)
@@ -161,12 +176,12 @@ class SearchAI:
         """The worth to the side of the position *start* (a candidate taken), both sides then playing on greedily
         for *horizon* decisions, and the positions visited. The first chance is drawn at the quantile *first*
         where it is 0 .. 1 (the j-th playouts spread over its outcomes), from the stream otherwise."""
-        game = self.game
         rng = stream(seed)
         current = start
         visited, decisions = 0, 0
         while True:
-            node = game.node(current)
+            seen = self._seen_at(current)
+            node = seen.node
             if isinstance(node, Terminal):
                 return (0.0 if node.winner is None else 1.0 if node.winner == self.side else -1.0), visited
             if isinstance(node, Chance):
@@ -182,9 +197,58 @@ class SearchAI:
                         or (node.player == self.side and node.kind == self._kind)):
                     return self.tactics.evaluate(current, self.side), visited
                 decisions += 1
-                choice = self._greedy_of(node.player).decide(current, node)
-            current, _events = game.apply(current, choice)
+                choice = seen.greedy
+                if choice is _UNASKED:
+                    choice = seen.greedy = self._greedy_of(node.player).decide(current, node)
+            current = self._apply(current, choice, seen)
             visited += 1
+
+    def _seen_at(self, state: Any) -> _Seen:
+        """What the decision's playouts found at *state* so far: its node at once, the rest as they ask."""
+        known = self._by_id.get(id(state))
+        if known is not None and known[0] is state:
+            return known[1]
+        seen = self._seen.get(state)
+        if seen is None:
+            seen = self._earlier.get(state)
+            if seen is None:
+                seen = _Seen(self.game.node(state))
+            self._seen[state] = seen
+        self._by_id[id(state)] = (state, seen)
+        return seen
+
+    def _apply(self, state: Any, choice: Any, seen: _Seen | None = None) -> Any:
+        """The position ``apply`` makes of *state* and *choice*, worked out once per decision: the game's ``apply``
+        is pure, and the playouts of a decision pass the same positions again and again (every playout of a
+        candidate takes the same choices up to its first roll; the rolls repeat; 70% of an armies-clash decision's
+        positions were visited before). It counts as a position visited each time, as the budget says."""
+        if seen is None:
+            seen = self._seen_at(state)
+        try:
+            child = seen.children.get(choice)
+        except TypeError:  # a choice that cannot be a key (the engine's options are records, which can)
+            child, _events = self.game.apply(state, choice)
+            return child
+        if child is None:
+            child, _events = self.game.apply(state, choice)
+            seen.children[choice] = child
+        return child
+
+
+_UNASKED: Any = object()
+"""The greedy choice of a position not yet asked for."""
+
+
+class _Seen:
+    """What the playouts of one decision found at a position: its node, the greedy AI's choice there (asked once:
+    it is a function of the position, as the greedy AIs are), and the position each choice taken there led to."""
+
+    __slots__ = ("node", "greedy", "children")
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+        self.greedy: Any = _UNASKED
+        self.children: dict[Any, Any] = {}
 
 
 def _gain(values: list[float], greedy: list[float]) -> float:

@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from kessen.ai.search import Budget, SearchAI
 from kessen.core.engine import Decision
 from kessen.core.replay import play
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, worth
-from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, walking_gap
+from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
@@ -53,6 +55,18 @@ def test_ac_paths_a_large_footprint_cannot_take_a_one_square_bridge() -> None:
     ford = Grid(10, 8, tuple((s, t) for s, t in river if s[1] not in (0, 1)) + (((5, 0), Terrain("shallow_water")), ((5, 1), Terrain("shallow_water"))))
     assert walking_gap(ford, Footprint(1, 3, 2), False, goal) < UNREACHABLE
     assert walking_gap(grid, Footprint(1, 3, 2), True, goal) < UNREACHABLE  # a swimmer crosses anywhere
+
+
+def test_ac_paths_the_walking_gaps_of_a_goal_set_are_one_shared_read_only_table() -> None:
+    """AC-MOVE-4, issue 26: the walking gaps toward a set of goals are worked out once and shared by every caller
+    (the greedy AI reads a move's every end from them), so no caller may change them."""
+    river = tuple(((5, y), Terrain("deep_water")) for y in range(8) if y != 4)
+    grid, goal = Grid(10, 8, river), (Footprint(8, 4, 1),)
+    gaps = walking_gaps(grid, 1, False, goal)
+    assert gaps is walking_gaps(Grid(10, 8, river), 1, False, goal)  # an equal grid hashes and compares equal
+    assert gaps[(1, 4)] == 7 and gap_in(gaps, Footprint(1, 4, 1), goal) == walking_gap(grid, Footprint(1, 4, 1), False, goal)
+    with pytest.raises(TypeError):
+        gaps[(1, 4)] = 1  # type: ignore[index]
 
 
 def test_ac_blunder_the_ogre_of_hold_the_bridge_walks_to_the_ford_and_attacks() -> None:

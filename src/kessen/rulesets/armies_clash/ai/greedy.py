@@ -10,7 +10,7 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.dice import Dist
-from kessen.rulesets.armies_clash.ai.paths import walking_gap
+from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import (
     AttackWith,
@@ -143,8 +143,9 @@ class AcAI:
         side = state.side_of(pieces[0])
         targets = goals(state, side)
         aims = goal_distances(state.grid.width, state.grid.height, targets)
-        gap = min(_gap(state, p, aims, targets, walker=self._reach(state, p) == 1) for p in pieces)
-        reach = max((self._reach(state, p) for p in pieces), default=1)
+        reaches = [self._reach(state, p) for p in pieces]
+        gap = min(_gap(state, p, aims, targets, walker=r == 1) for p, r in zip(pieces, reaches, strict=True))
+        reach = max(reaches, default=1)
         speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
         if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
             for o in options:
@@ -184,6 +185,7 @@ class AcAI:
 
         targets = goals(state, side)
         walker = self._reach(state, piece) == 1  # it must walk to strike: around the river, not toward it
+        paths = walking_gaps(state.grid, size, swimmer, targets) if walker else None
 
         def score(option: Any) -> tuple[int, int, int, int, int]:
             if isinstance(option, Stay):
@@ -193,7 +195,7 @@ class AcAI:
                 if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
                     return (1, 0, 0, 0, 0)
                 x, y, cost = option.x, option.y, option.cost
-            gap = walking_gap(state.grid, Footprint(x, y, size), swimmer, targets) if walker else aims.at(x, y, size)
+            gap = gap_in(paths, Footprint(x, y, size), targets) if paths is not None else aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
             loose = int(bool(mates) and (x, y) not in close)
             return (0, off, loose, gap, cost)

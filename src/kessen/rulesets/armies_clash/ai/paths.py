@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from kessen.rulesets.armies_clash.rules.grid import DIRECTIONS, Footprint, Grid, Square, distance
 
@@ -20,10 +22,11 @@ def passable(grid: Grid, footprint: Footprint, *, swimmer: bool) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def walking_gaps(grid: Grid, size: int, swimmer: bool, goals: tuple[Footprint, ...]) -> dict[Square, int]:
+def walking_gaps(grid: Grid, size: int, swimmer: bool, goals: tuple[Footprint, ...]) -> Mapping[Square, int]:
     """For each anchor of a footprint of side *size* that a path joins to a goal: 1 + the orthogonal steps to the
     nearest anchor next to (or on) a goal, where a melee strike reaches (AC-ATTACK-2; 1 for such an anchor itself,
-    as the straight distance would say). Breadth-first over the terrain alone."""
+    as the straight distance would say). Breadth-first over the terrain alone; worked out once per goal set (the
+    goals stand still while the other side moves) and read-only, as every caller shares it."""
     gaps: dict[Square, int] = {}
     queue: deque[Square] = deque()
     for x in range(grid.width - size + 1):
@@ -39,12 +42,18 @@ def walking_gaps(grid: Grid, size: int, swimmer: bool, goals: tuple[Footprint, .
             if nxt not in gaps and passable(grid, Footprint(nxt[0], nxt[1], size), swimmer=swimmer):
                 gaps[nxt] = gaps[(x, y)] + 1
                 queue.append(nxt)
-    return gaps
+    return MappingProxyType(gaps)
 
 
 def walking_gap(grid: Grid, footprint: Footprint, swimmer: bool, goals: tuple[Footprint, ...]) -> int:
     """``walking_gaps`` of *footprint*; with no path to any goal, ``UNREACHABLE`` plus the straight distance."""
-    found = walking_gaps(grid, footprint.size, swimmer, goals).get((footprint.x, footprint.y))
+    return gap_in(walking_gaps(grid, footprint.size, swimmer, goals), footprint, goals)
+
+
+def gap_in(gaps: Mapping[Square, int], footprint: Footprint, goals: tuple[Footprint, ...]) -> int:
+    """``walking_gap`` of *footprint* read from *gaps* (its size's ``walking_gaps``), for a caller that asks about
+    many footprints of one size toward the same goals (the ends of one move)."""
+    found = gaps.get((footprint.x, footprint.y))
     if found is not None:
         return found
     return UNREACHABLE + min((distance(footprint, g) for g in goals), default=0)

@@ -84,7 +84,8 @@ def _destinations(state: AcState, turn: Turn, mover: Mover) -> list[Destination]
 
     enemy_stands, enemies = enemy_footprints(state, mover.side, stands_only=True), enemy_footprints(state, mover.side)
     if solo is None:  # a stand joins nothing: its ends depend on the squares taken, not on who may be joined
-        taken = frozenset(occupancy(state).items())
+        # nor on its own squares (it may stand on them): the question AC-REG-4's count asks of a stand still to move
+        taken = frozenset(item for item in occupancy(state).items() if item[1][2] != mover.id)
         return list(stand_destinations(state.grid, taken, mover, enemy_stands, enemies, state.wrecked()))
     return destinations(
         state.grid, occupancy(state), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=state.wrecked(), may_join=can_join,
