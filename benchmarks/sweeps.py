@@ -5,6 +5,12 @@ CPU is counted for every process of the run (this one, the pool's or the cluster
 moment the executor is ready to the moment the sweep is played, so it is a cost per battle that a busy machine does not
 change: wall-clock rates on a shared machine say more about the other processes. Starting the executor (forking the
 pool; starting the cluster's workers, which import kessen) is shown apart.
+
+Every process that plays is warm before the timing, alike on every executor: it has played :data:`WARM_UP` battles a
+cell on other seeds (this process before it plays or forks the pool; each Dask worker through ``Client.run``, which runs
+once on every worker). A fresh Dask worker otherwise fills its caches (the dice distributions a battle asks for, each
+scenario's first parse) in the timed battles, while this process and the pool forked from it have them already: with
+battles of a few milliseconds that cold start was most of Dask's "overhead" (issue 26).
 """
 
 from __future__ import annotations
@@ -19,13 +25,17 @@ from pathlib import Path
 from rich.console import Console
 
 from benchmarks.harness import seconds, table, verdict
+from kessen.sim.chunks import Chunk, ChunkJob, battle_seeds, play_chunk
 from kessen.sim.executors import DaskExecutor, Executor, InlineExecutor, PoolExecutor
-from kessen.sim.sweeps import run_sweep
+from kessen.sim.sweeps import load_sweep, run_sweep
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCENARIO = EXAMPLES / "song-of-blades" / "hero-against-mob.toml"
 GOALS = {"process pool": 0.10, "Dask LocalCluster": 0.25}
 """Issue 26: the CPU per battle an executor may spend over one process's."""
+
+WARM_UP = 16
+"""Battles a cell every playing process plays before the timing, on seeds the timed sweep does not play."""
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -37,6 +47,22 @@ def _sweep_file(folder: Path, runs: int) -> str:
         encoding="utf-8",
     )
     return str(path)
+
+
+def warm_jobs(path: str) -> list[ChunkJob]:
+    """One chunk of :data:`WARM_UP` battles for each cell of the sweep at *path*, on the seeds of another sweep seed."""
+    sweep = load_sweep(path, None)
+    chunk_seeds = (battle_seeds(sweep.spec.seed + 1, Chunk(cell.index, 0, 0, WARM_UP)) for cell in sweep.cells)
+    return [
+        ChunkJob((cell.index, -1), cell.ruleset, cell.text, cell.scenario, seeds, cell.ai)
+        for cell, seeds in zip(sweep.cells, chunk_seeds, strict=True)
+    ]
+
+
+def warm_up(jobs: list[ChunkJob]) -> None:
+    """Play the warm-up chunks here (in this process, or in a Dask worker through ``Client.run``)."""
+    for job in jobs:
+        play_chunk(job)
 
 
 def tree_cpu() -> float:
@@ -67,15 +93,16 @@ def tree_cpu() -> float:
 
 def measure(name: str, workers: int, path: str, db: str) -> tuple[float, float, float, float, int]:
     """(start-up wall seconds, start-up CPU, playing wall seconds, playing CPU, battles) of one fresh run of the sweep
-    (a new store: nothing reused)."""
+    (a new store: nothing reused); start-up includes warming every process that plays (:func:`warm_up`)."""
     cpu, started = tree_cpu(), time.perf_counter()
+    jobs = warm_jobs(path)
     executor: Executor
-    if name == "this process":
-        executor = InlineExecutor()
-    elif name == "Dask LocalCluster":
+    if name == "Dask LocalCluster":
         executor = DaskExecutor("local", workers)
+        executor._client.run(warm_up, jobs)  # once on every worker, each one warm before the timing
     else:
-        executor = PoolExecutor(workers)
+        warm_up(jobs)  # this process, and the pool's workers forked from it
+        executor = InlineExecutor() if name == "this process" else PoolExecutor(workers)
     ready, ready_cpu = time.perf_counter(), tree_cpu()
     closed = executor.close
     finished: list[float] = []
