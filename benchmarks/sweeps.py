@@ -11,6 +11,11 @@ cell on other seeds (this process before it plays or forks the pool; each Dask w
 once on every worker). A fresh Dask worker otherwise fills its caches (the dice distributions a battle asks for, each
 scenario's first parse) in the timed battles, while this process and the pool forked from it have them already: with
 battles of a few milliseconds that cold start was most of Dask's "overhead" (issue 26).
+
+Each row names the engine its battles ran on. A Dask worker is a new Python process, which chooses its engine as it
+starts (``kessen.bootstrap``): when an engine source changed after this process started (a checkout or a merge during
+``make bench``), this process and the pool forked from it play compiled while the workers fall back to pure Python,
+2–2.5× the CPU per battle. That is how Dask once measured +161% over one process; such a row is not judged.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 from rich.console import Console
 
 from benchmarks.harness import seconds, table, verdict
+from kessen.bootstrap import ENGINE
 from kessen.sim.chunks import Chunk, ChunkJob, battle_seeds, play_chunk
 from kessen.sim.executors import DaskExecutor, Executor, InlineExecutor, PoolExecutor
 from kessen.sim.sweeps import load_sweep, run_sweep
@@ -59,10 +65,12 @@ def warm_jobs(path: str) -> list[ChunkJob]:
     ]
 
 
-def warm_up(jobs: list[ChunkJob]) -> None:
-    """Play the warm-up chunks here (in this process, or in a Dask worker through ``Client.run``)."""
+def warm_up(jobs: list[ChunkJob]) -> str:
+    """Play the warm-up chunks here (in this process, or in a Dask worker through ``Client.run``); the engine that
+    played them (a Dask worker imports this module itself: its own choice)."""
     for job in jobs:
         play_chunk(job)
+    return ENGINE
 
 
 def tree_cpu() -> float:
@@ -91,17 +99,21 @@ def tree_cpu() -> float:
     return total
 
 
-def measure(name: str, workers: int, path: str, db: str) -> tuple[float, float, float, float, int]:
-    """(start-up wall seconds, start-up CPU, playing wall seconds, playing CPU, battles) of one fresh run of the sweep
-    (a new store: nothing reused); start-up includes warming every process that plays (:func:`warm_up`)."""
+Measured = tuple[float, float, float, float, int, frozenset[str]]
+
+
+def measure(name: str, workers: int, path: str, db: str) -> Measured:
+    """(start-up wall seconds, start-up CPU, playing wall seconds, playing CPU, battles, the engines the battles ran
+    on) of one fresh run of the sweep (a new store: nothing reused); start-up includes warming every process that
+    plays (:func:`warm_up`)."""
     cpu, started = tree_cpu(), time.perf_counter()
     jobs = warm_jobs(path)
     executor: Executor
     if name == "Dask LocalCluster":
         executor = DaskExecutor("local", workers)
-        executor._client.run(warm_up, jobs)  # once on every worker, each one warm before the timing
+        engines = frozenset(executor._client.run(warm_up, jobs).values())  # once on every worker, before the timing
     else:
-        warm_up(jobs)  # this process, and the pool's workers forked from it
+        engines = frozenset({warm_up(jobs)})  # this process, and the pool's workers forked from it
         executor = InlineExecutor() if name == "this process" else PoolExecutor(workers)
     ready, ready_cpu = time.perf_counter(), tree_cpu()
     closed = executor.close
@@ -114,7 +126,7 @@ def measure(name: str, workers: int, path: str, db: str) -> tuple[float, float, 
     executor.close = close  # type: ignore[method-assign]
     run = run_sweep(path, executor=executor, db=db)
     battles = sum(t.battles for t in run.tallies.values())
-    return ready - started, ready_cpu - cpu, finished[0] - ready, finished[1] - ready_cpu, battles
+    return ready - started, ready_cpu - cpu, finished[0] - ready, finished[1] - ready_cpu, battles, engines
 
 
 def run(out: Console, *, runs: int = 200, rounds: int = 3) -> None:
@@ -128,7 +140,7 @@ def run(out: Console, *, runs: int = 200, rounds: int = 3) -> None:
         cases.append(("Dask LocalCluster", 2))
     except ImportError:
         out.print("Dask is not installed (pip install 'kessen[dask]'): its row is left out")
-    found: dict[tuple[str, int], list[tuple[float, float, float, float, int]]] = {case: [] for case in cases}
+    found: dict[tuple[str, int], list[Measured]] = {case: [] for case in cases}
     with tempfile.TemporaryDirectory() as folder:
         path = _sweep_file(Path(folder), runs)
         for r in range(rounds):
@@ -139,20 +151,25 @@ def run(out: Console, *, runs: int = 200, rounds: int = 3) -> None:
     rows = []
     for (name, workers), measured in found.items():
         startup, startup_cpu, playing, _, battles = (statistics.median(m[i] for m in measured) for i in range(5))
+        engines = frozenset().union(*(m[5] for m in measured))
         over = per_battle[(name, workers)] / base - 1
         goal = GOALS.get(name)
+        reached = verdict(over <= goal) if goal else ""
+        if goal and engines != {ENGINE}:
+            reached = f"[red]not judged: not all on the {ENGINE} engine[/red]"
         rows.append([
-            name, str(workers), f"{battles:,.0f}", f"{seconds(startup)} ({seconds(startup_cpu)} CPU)", seconds(playing),
-            f"{battles / playing:,.1f}", f"{per_battle[(name, workers)] * 1e3:,.2f} ms", f"{over:+.0%}" if name != "this process" else "",
-            f"≤ +{goal:.0%}" if goal else "", verdict(over <= goal) if goal else "",
+            name, str(workers), " + ".join(sorted(engines)), f"{battles:,.0f}",
+            f"{seconds(startup)} ({seconds(startup_cpu)} CPU)", seconds(playing), f"{battles / playing:,.1f}",
+            f"{per_battle[(name, workers)] * 1e3:,.2f} ms", f"{over:+.0%}" if name != "this process" else "",
+            f"≤ +{goal:.0%}" if goal else "", reached,
         ])
     out.print(table(
         f"Sweeps: 2 cells × {runs} battles of {SCENARIO.name}, a fresh results store each run, median of {rounds} rounds",
-        [("executor", "left"), ("workers", "right"), ("battles", "right"), ("start-up", "right"), ("playing", "right"),
+        [("executor", "left"), ("workers", "right"), ("engine", "left"), ("battles", "right"), ("start-up", "right"), ("playing", "right"),
          ("battles/s", "right"), ("CPU per battle", "right"), ("over one process", "right"), ("goal", "right"),
          ("reached", "left")],
         rows,
-        caption=f"CPU per battle = CPU seconds of every process of the run while playing (this one, the workers, Dask's "
-        f"nannies and scheduler) / battles; goal = issue 26; {os.cpu_count()} cores, load average {load_before:.2f} "
+        caption=f"start-up includes {WARM_UP} warm-up battles a cell in every playing process; CPU per battle = CPU "
+        f"seconds of every process of the run while playing (this one, the workers, Dask's nannies and scheduler) / battles; goal = issue 26; {os.cpu_count()} cores, load average {load_before:.2f} "
         f"before, {os.getloadavg()[0]:.2f} after (battles/s is wall clock: other processes share the cores)",
     ))
