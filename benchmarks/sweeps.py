@@ -33,7 +33,8 @@ from benchmarks.harness import seconds, table, verdict
 from kessen.bootstrap import ENGINE
 from kessen.sim.chunks import Chunk, ChunkJob, battle_seeds, play_chunk
 from kessen.sim.executors import DaskExecutor, Executor, InlineExecutor, PoolExecutor
-from kessen.sim.sweeps import load_sweep, run_sweep
+from kessen.sim.sweepfile import load_sweep
+from kessen.sim.sweeps import run_sweep
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCENARIO = EXAMPLES / "song-of-blades" / "hero-against-mob.toml"
@@ -150,8 +151,10 @@ def run(out: Console, *, runs: int = 200, rounds: int = 3) -> None:
     base = per_battle[("this process", 1)]
     rows = []
     for (name, workers), measured in found.items():
-        startup, startup_cpu, playing, _, battles = (statistics.median(m[i] for m in measured) for i in range(5))
-        engines = frozenset().union(*(m[5] for m in measured))
+        startup, startup_cpu, playing, battles = (
+            statistics.median(column) for column in zip(*((m[0], m[1], m[2], m[4]) for m in measured), strict=True)
+        )
+        engines = frozenset[str]().union(*(m[5] for m in measured))
         over = per_battle[(name, workers)] / base - 1
         goal = GOALS.get(name)
         reached = verdict(over <= goal) if goal else ""
