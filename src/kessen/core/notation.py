@@ -103,6 +103,15 @@ def find_suggested(options: Iterable[O], notation_of: Callable[[O], str], text: 
     return None
 
 
+def suggested_table(options: Iterable[O], notation_of: Callable[[O], str]) -> dict[str, O]:
+    """Each suggested option by its notation, made once per decision: ``table.get(normalise(text))`` finds what
+    :func:`find_suggested` finds (the first option of a notation wins), without writing every notation again."""
+    table: dict[str, O] = {}
+    for option in options:
+        table.setdefault(notation_of(option), option)
+    return table
+
+
 def unknown(text: str, examples: Iterable[str]) -> NotNotation:
     """The error for text that is no notation of this decision, showing a few of the forms it takes."""
     return NotNotation(text, tuple(e for _, e in zip(range(3), examples)))
