@@ -40,7 +40,14 @@ def suggested_moves(state: SobState, f: Figure) -> tuple[tuple[Move, ...], tuple
     places): into line beside the nearest friend, into the nearest cover, onto the nearest higher ground; none to a
     destination the first group offers already.
     """
-    return state.here.fact("moves", lambda: _suggested(_Mover(state, f)), f)
+    return state.here.fact("moves", lambda: _suggested(_mover(state, f)), f)
+
+
+def _mover(state: SobState, f: Figure) -> _Mover:
+    """f's :class:`_Mover`, made once per placement of the figures (it reads only the figures and the table): a
+    decision's suggested moves and every free move tried there (the environments' 81 candidate points, issue 25 §2)
+    share it."""
+    return state.here.fact("mover", lambda: _Mover(state, f), f)
 
 
 def _suggested(mover: _Mover) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
@@ -70,7 +77,7 @@ def free_move(state: SobState, f: Figure, dest: Point) -> Move:
         raise IllegalChoice("SB-DOWN-7", f"{f.id} is transfixed and cannot move")
     if (dest - f.centre).length() < NOTATION_MM:
         raise IllegalChoice("SB-MOVE-1", f"{f.id} is at {point(dest.x, dest.y)} already")
-    problem = _Mover(state, f).problem(dest)
+    problem = _mover(state, f).problem(dest)
     if problem is not None:
         raise problem
     return Move(dest.x, dest.y, "move", "")
