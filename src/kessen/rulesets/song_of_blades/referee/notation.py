@@ -15,14 +15,13 @@ one of the suggested options. Anything else is refused with the rule it breaks; 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point
-from kessen.core.notation import exact_point, normalise, parse_point, point, suggested_table, unknown, words
+from kessen.core.notation import exact_point, normalise, parse_point, suggested_tables, unknown, words
 from kessen.rulesets.song_of_blades.referee import state as st
 from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption
@@ -73,7 +72,7 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
     [DECISION] A suggested move or recoil is also found by its notation as kessen wrote it before points were written
     exactly (to 0.001 mm, issue 22 §1), before the text is read as a free choice: a save of then replays the very
     choice it recorded."""
-    exact, rounded = _suggested(decision)
+    exact, rounded = suggested_tables(decision, notation)
     wanted = normalise(text)
     found = exact.get(wanted)
     if found is None:
@@ -96,14 +95,6 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
         rule, whom = ("SB-DIS-5", "still to hack") if decision.kind == "hack order" else ("SB-RECOIL-3", "newly touched by")
         raise IllegalChoice(rule, f"{said[1]} is not one of the enemies {whom} {decision.actor}")
     raise unknown(text, (notation(decision, o) for o in decision.options))
-
-
-@functools.lru_cache(maxsize=64)
-def _suggested(decision: Decision) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The decision's suggested options by their notation, exact and as written before issue 22 §1, made once per
-    decision: the environments' candidate points parse up to 81 notations at one decision (issue 25 §2)."""
-    return (suggested_table(decision.options, lambda o: notation(decision, o)),
-            suggested_table(decision.options, lambda o: notation(decision, o, point)))
 
 
 def _point(token: str) -> tuple[float, float]:
