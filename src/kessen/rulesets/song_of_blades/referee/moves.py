@@ -40,13 +40,13 @@ def suggested_moves(state: SobState, f: Figure) -> tuple[tuple[Move, ...], tuple
     places): into line beside the nearest friend, into the nearest cover, onto the nearest higher ground; none to a
     destination the first group offers already.
     """
-    return state.here.fact("moves", lambda: _suggested(_mover(state, f)), f)
+    return state.here.fact("moves", lambda: _suggested(_Mover(state, f)), f)
 
 
 def _mover(state: SobState, f: Figure) -> _Mover:
-    """f's :class:`_Mover`, made once per placement of the figures (it reads only the figures and the table): a
-    decision's suggested moves and every free move tried there (the environments' 81 candidate points, issue 25 §2)
-    share it."""
+    """f's :class:`_Mover` for free moves, made once per placement of the figures (it reads only the figures and the
+    table): every free move tried at a decision (the environments' 81 candidate points, issue 25 §2) shares it. The
+    suggested moves make their own, once per placement too (fetching it here costs the options-only env ~2%)."""
     return state.here.fact("mover", lambda: _Mover(state, f), f)
 
 
