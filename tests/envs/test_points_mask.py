@@ -1,5 +1,5 @@
-"""The candidate points' mask after issue 25 §2 made it cheap (song-of-blades' suggested notations tabled once per
-decision, its move rules measured once per placement): every mask and observation of seeded points-mode episodes is
+"""The candidate points' mask after issue 25 §2 made it cheap (song-of-blades' and battlehost's suggested notations
+tabled once per decision, song-of-blades' move rules measured once per placement): every mask and observation of seeded points-mode episodes is
 the one main made before the change (hashes recorded from main at fe05c36), and every candidate point parses as the
 straightforward scan of the suggested options and a fresh measure of the move rules parse it."""
 
