@@ -7,12 +7,16 @@ finding a suggested option by its notation.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kessen.core.errors import IllegalChoice, NotNotation
+
+if TYPE_CHECKING:
+    from kessen.core.engine import Decision
 
 O = TypeVar("O")
 
@@ -101,6 +105,21 @@ def find_suggested(options: Iterable[O], notation_of: Callable[[O], str], text: 
         if notation_of(option) == wanted:
             return option
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def suggested_tables(decision: Decision, notation_of: Callable[[Decision, Any, Callable[[float, float], str]], str],
+                     ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The suggested options of *decision* by their notation (``notation_of(decision, option, at)``), points written
+    exactly and as kessen wrote them before issue 22 §1, made once per decision: ``exact.get(normalise(text))``, then
+    ``rounded``, finds what :func:`find_suggested` finds with each (the first option of a notation wins), where the
+    environments' candidate points parse up to 81 notations at one decision (issue 25 §2)."""
+    exact: dict[str, Any] = {}
+    rounded: dict[str, Any] = {}
+    for option in decision.options:
+        exact.setdefault(notation_of(decision, option, exact_point), option)
+        rounded.setdefault(notation_of(decision, option, point), option)
+    return exact, rounded
 
 
 def unknown(text: str, examples: Iterable[str]) -> NotNotation:

@@ -27,7 +27,7 @@ from typing import Any
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
-from kessen.core.notation import exact_point, find_suggested, normalise, point, unknown
+from kessen.core.notation import exact_point, normalise, suggested_tables, unknown
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.moves import free_move
 from kessen.rulesets.battlehost.referee.pairing import Fight
@@ -90,12 +90,13 @@ def parse(state: BhState, decision: Decision, text: str) -> Any:
     [DECISION] A suggested move is also found by its notation as kessen wrote it before points were written
     exactly (to 0.001", issue 22 §1), before the text is read as a free move: a save of then replays the very move
     it recorded."""
-    found = find_suggested(decision.options, lambda o: decision_notation(decision, o), text)
+    exact, rounded = suggested_tables(decision, decision_notation)
+    said = normalise(text)
+    found = exact.get(said)
     if found is None:
-        found = find_suggested(decision.options, lambda o: decision_notation(decision, o, point), text)
+        found = rounded.get(said)
     if found is not None:
         return found
-    said = normalise(text)
     if decision.kind == "move":
         move = free_move(state, side_named(decision.player), said)
         if move is not None:

@@ -21,7 +21,7 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
 from kessen.core.geometry import Point
-from kessen.core.notation import exact_point, find_suggested, parse_point, point, unknown, words
+from kessen.core.notation import exact_point, normalise, parse_point, suggested_tables, unknown, words
 from kessen.rulesets.song_of_blades.referee import state as st
 from kessen.rulesets.song_of_blades.referee import steps as sp
 from kessen.rulesets.song_of_blades.referee.battlefield import Figure, RecoilOption
@@ -72,9 +72,11 @@ def parse(state: SobState, decision: Decision, text: str) -> Any:
     [DECISION] A suggested move or recoil is also found by its notation as kessen wrote it before points were written
     exactly (to 0.001 mm, issue 22 §1), before the text is read as a free choice: a save of then replays the very
     choice it recorded."""
-    found = find_suggested(decision.options, lambda o: notation(decision, o), text)
+    exact, rounded = suggested_tables(decision, notation)
+    wanted = normalise(text)
+    found = exact.get(wanted)
     if found is None:
-        found = find_suggested(decision.options, lambda o: notation(decision, o, point), text)
+        found = rounded.get(wanted)
     if found is not None:
         return found
     said = words(text)
