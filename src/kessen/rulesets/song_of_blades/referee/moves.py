@@ -106,8 +106,7 @@ class _Mover:
         f, table = self.f, self.state.table
         reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
-            away, most = apart(reach, self.length, decimals=1)
-            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {most} mm ({f.move}); {point(dest.x, dest.y)} is {away} mm away")
+            return lambda: _too_far(f, dest, reach, self.length)
         if not table.on_table(dest, f.r):
             return lambda: IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:
@@ -181,6 +180,12 @@ class _Mover:
                 if (spot - f.centre).length() <= self.length and (move := self.legal(spot, purpose, "")) is not None:
                     yield move
                     break
+
+
+def _too_far(f: Figure, dest: Point, reach: float, length: float) -> IllegalChoice:
+    """SB-MOVE-1's refusal of a destination beyond one move length (written only when it is shown)."""
+    away, most = apart(reach, length, decimals=1)
+    return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {most} mm ({f.move}); {point(dest.x, dest.y)} is {away} mm away")
 
 
 def _inside(rect: Rect, p: Point, r: float) -> Point:
