@@ -123,7 +123,8 @@ class Episode:
 
     def act(self, action: int) -> None:
         """Apply *action* at the pending decision, then draw the chance that follows."""
-        choice = self.menu.choice(int(action))
+        menu = self._menu
+        choice = (self.menu if menu is None else menu).choice(int(action))
         self.position = self.position.apply(choice)
         self.steps += 1
         self._clear()
@@ -150,11 +151,13 @@ class Episode:
         """What *side* sees now (see :mod:`kessen.envs.layout`)."""
         decision = self.decision
         encoder, board = self.encoder, self.board
-        to_act = decision is not None and decision.player == side
-        menu = self.menu if decision is not None else None
-        mask = menu.mask if menu is not None and to_act else np.zeros(self.layout.actions, np.int8)
-        models, layers = encoder.encode(board, side, decision.actor if decision is not None else "",
-                                        menu.reach() if menu is not None else ())
+        if decision is None:
+            mask = np.zeros(self.layout.actions, np.int8)
+            models, layers = encoder.encode(board, side, "", ())
+        else:
+            menu = self.menu
+            mask = menu.mask if decision.player == side else np.zeros(self.layout.actions, np.int8)
+            models, layers = encoder.encode(board, side, decision.actor, menu.reach())
         return {
             "models": models,
             "board": layers,
