@@ -29,6 +29,7 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
     """A battle of *scenario* as a PettingZoo AEC environment (see :func:`kessen.envs.aec_env`)."""
 
     metadata = {"name": "kessen_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    agent_selection: str
 
     def __init__(self, scenario: str | os.PathLike[str], *, seed: int = 0, points: bool = True, shaping: float = 0.0,
                  max_steps: int | None = None, render_mode: str | None = None) -> None:
