@@ -10,7 +10,7 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
-from kessen.rulesets.song_of_blades.referee.state import SobState, push
+from kessen.rulesets.song_of_blades.referee.state import SobState, push, with_activated, with_current, with_turn_pending
 from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll, ChooseAction, ChooseActivation
 from kessen.rulesets.song_of_blades.rules.priority import may_target
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
@@ -86,8 +86,8 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    turn = evolve(state.turn, activated=state.turn.activated | {choice.model})
-    return evolve(state, turn=turn, pending=(ActivationRoll(choice.model, choice.dice),) + state.pending)
+    turn = with_activated(state.turn, state.turn.activated | {choice.model})
+    return with_turn_pending(state, turn, (ActivationRoll(choice.model, choice.dice),) + state.pending)
 
 
 def refill(state: SobState, out: list[Event]) -> SobState:
@@ -99,7 +99,7 @@ def refill(state: SobState, out: list[Event]) -> SobState:
         if act is not None:
             if act.actions > 0 and state.figure(act.model) is not None and has_action(state):
                 return push(state, ChooseAction(act.model))
-            state = evolve(state, current=None)
+            state = with_current(state, None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.turn.active or ""))
                 state = end_turn(state, out)
