@@ -112,7 +112,13 @@ _with_figures: Callable[[SobState, tuple[Figure, ...]], SobState] = evolver(SobS
 with_current: Callable[[SobState, Activation | None], SobState] = evolver(SobState, "current")
 """The state with another activation (or none): made at every activation, roll and action (issue 25 §2)."""
 with_turn_pending: Callable[[SobState, Turn, tuple[sp.Pending, ...]], SobState] = evolver(SobState, "turn", "pending")
+with_turn_current: Callable[[SobState, Turn, Activation | None], SobState] = evolver(SobState, "turn", "current")
 with_activated: Callable[[Turn, frozenset[str]], Turn] = evolver(Turn, "activated")
+with_turn_start: Callable[[Turn, frozenset[str], frozenset[tuple[str, str]], frozenset[str]], Turn] = evolver(
+    Turn, "activated", "hidden", "ambushed")
+with_half: Callable[[Turn, str, bool], Turn] = evolver(Turn, "active", "second_half")
+with_round: Callable[[Turn, str, bool, int], Turn] = evolver(Turn, "active", "second_half", "round")
+with_actions: Callable[[Activation, int], Activation] = evolver(Activation, "actions")
 _spent: Callable[[Activation, int, bool], Activation] = evolver(Activation, "actions", "attacked")
 
 

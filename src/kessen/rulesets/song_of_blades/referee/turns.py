@@ -10,7 +10,17 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
-from kessen.rulesets.song_of_blades.referee.state import SobState, push, with_activated, with_current, with_turn_pending
+from kessen.rulesets.song_of_blades.referee.state import (
+    SobState,
+    push,
+    with_activated,
+    with_current,
+    with_half,
+    with_round,
+    with_turn_current,
+    with_turn_pending,
+    with_turn_start,
+)
 from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll, ChooseAction, ChooseActivation
 from kessen.rulesets.song_of_blades.rules.priority import may_target
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
@@ -127,7 +137,7 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
     out.append(ev.TurnStarted(round=state.turn.round, side=side))
-    return evolve(state, turn=evolve(state.turn, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset()), current=None)
+    return with_turn_current(state, with_turn_start(state.turn, frozenset(), frozenset(hidden), frozenset()), None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
@@ -135,10 +145,10 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
     SB-TURN-4)."""
     nxt = state.other(state.turn.active or "")
     if not state.turn.second_half:
-        return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=True), current=None), out)
+        return start_turn(with_turn_current(state, with_half(state.turn, nxt, True), None), out)
     if state.turn.round >= state.skirmish.turns:
         return end_game(state, out)
-    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.turn.round + 1), current=None), out)
+    return start_turn(with_turn_current(state, with_round(state.turn, nxt, False, state.turn.round + 1), None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
