@@ -51,8 +51,8 @@ COMPILED = (
 battles, issue 26: the game loop, the rules, the referees, the AIs, the distributions, their samplers and caches),
 the search AI's loop (``ai/search.py``: ``apply`` and ``node`` at every position it visits), and what an
 environment runs at every step beside the engine (issue 25 §2): the observation's encoder and the action menu
-(``envs/layout.py``, ``envs/menu.py``) and song-of-blades' board data (its ``board.py``; the other rulesets' boards
-are a smaller share of their steps).
+(``envs/layout.py``, ``envs/menu.py``) and song-of-blades' board data (its ``board.py``, asked at every step there;
+the other rulesets' boards are left as Python until a profile of their environments asks for them).
 
 Left as Python, and why:
 - ``core/records.py`` (``dataclass_transform`` sets an attribute on the decorator, which a compiled function cannot
