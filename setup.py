@@ -43,10 +43,16 @@ COMPILED = (
     "kessen/rulesets/legions/profiles.py",
     "kessen/rulesets/song_of_blades/profiles.py",
     "kessen/ai/search.py",
+    "kessen/rulesets/song_of_blades/board.py",
+    "kessen/envs/layout.py",
+    "kessen/envs/menu.py",
 )
 """What mypyc compiles: every module a battle runs at every step (a CPU-time profile of each shipped scenario's
 battles, issue 26: the game loop, the rules, the referees, the AIs, the distributions, their samplers and caches),
-and the search AI's loop (``ai/search.py``: ``apply`` and ``node`` at every position it visits).
+the search AI's loop (``ai/search.py``: ``apply`` and ``node`` at every position it visits), and what an
+environment runs at every step beside the engine (issue 25 §2): the observation's encoder and the action menu
+(``envs/layout.py``, ``envs/menu.py``) and song-of-blades' board data (its ``board.py``, asked at every step there;
+the other rulesets' boards are left as Python until a profile of their environments asks for them).
 
 Left as Python, and why:
 - ``core/records.py`` (``dataclass_transform`` sets an attribute on the decorator, which a compiled function cannot

@@ -29,6 +29,7 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
     """A battle of *scenario* as a PettingZoo AEC environment (see :func:`kessen.envs.aec_env`)."""
 
     metadata = {"name": "kessen_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    agent_selection: str
 
     def __init__(self, scenario: str | os.PathLike[str], *, seed: int = 0, points: bool = True, shaping: float = 0.0,
                  max_steps: int | None = None, render_mode: str | None = None) -> None:
@@ -72,7 +73,8 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        cumulative = self._cumulative_rewards
+        cumulative[agent] = 0.0
         episode = self.episode
         episode.act(int(action))
         self.rewards = rewards = dict.fromkeys(self.agents, 0.0)
@@ -81,14 +83,20 @@ class KessenAEC(AECEnv):  # type: ignore[misc]
             for side, value in worth.items():
                 rewards[side] += episode.shaping * (value - self._worth[side])
             self._worth = worth
-        if episode.terminal is not None:
+        decision = episode.decision
+        if decision is None:  # the end: the node is terminal
             for side, value in episode.outcome().items():
                 rewards[side] += value
             self.terminations = {a: True for a in self.agents}
         elif self.max_steps is not None and episode.steps >= self.max_steps:
             self.truncations = {a: True for a in self.agents}
-        self._accumulate_rewards()
-        self._after_step()
+            decision = None
+        for side, value in rewards.items():  # AECEnv._accumulate_rewards
+            cumulative[side] += value
+        if decision is not None:  # _after_step, the battle going on
+            self.agent_selection = decision.player
+        else:
+            self._after_step()
 
     def _after_step(self) -> None:
         decision = self.episode.decision

@@ -69,30 +69,27 @@ class Episode:
         if seed is not None:
             self.seed = seed
             self.rng: Stream = stream(seed)
-        self.position: Position[Any] = Position.start(self.game, self._start)
         self.steps = 0
-        self._clear()
-        self._settle()
+        self._settle(Position.start(self.game, self._start).state)
         kept: Encoder | None = getattr(self, "encoder", None)  # none yet on the first reset
         self.encoder = Encoder(self.layout, self.board) if kept is None else kept.again(self.board)
 
-    def _clear(self) -> None:
-        self._node: Node | None = None
+    def _settle(self, state: Any) -> None:
+        """Draw every chance outcome from the stream, from *state* until a decision or the end: the position there
+        and its node (what ``Position.apply`` and ``Position.node`` give, without a position at each chance)."""
+        game = self.game
+        node = game.node(state)
+        while isinstance(node, Chance):
+            state, _events = game.apply(state, draw(node.dist, self.rng))
+            node = game.node(state)
+        self.position: Position[Any] = Position(game, state)
+        self._node: Node = node
+        self._decision: Decision | None = node if isinstance(node, Decision) else None
         self._board: Board | None = None
         self._menu: Menu | None = None
 
-    def _settle(self) -> None:
-        """Draw every chance outcome from the stream until a decision or the end."""
-        node = self.node
-        while isinstance(node, Chance):
-            self.position = self.position.apply(draw(node.dist, self.rng))
-            self._clear()
-            node = self.node
-
     @property
     def node(self) -> Node:
-        if self._node is None:
-            self._node = self.position.node
         return self._node
 
     @property
@@ -103,8 +100,7 @@ class Episode:
 
     @property
     def decision(self) -> Decision | None:
-        node = self.node
-        return node if isinstance(node, Decision) else None
+        return self._decision
 
     @property
     def terminal(self) -> Terminal | None:
@@ -123,17 +119,15 @@ class Episode:
 
     def act(self, action: int) -> None:
         """Apply *action* at the pending decision, then draw the chance that follows."""
-        choice = self.menu.choice(int(action))
-        self.position = self.position.apply(choice)
+        menu = self._menu
+        choice = (self.menu if menu is None else menu).choice(int(action))
+        state, _events = self.game.apply(self.position.state, choice)
         self.steps += 1
-        self._clear()
-        self._settle()
+        self._settle(state)
 
     def apply(self, choice: Any) -> None:
         """Apply a choice that is not an action (an AI's, a notation's), then draw the chance that follows."""
-        self.position = self.position.apply(choice)
-        self._clear()
-        self._settle()
+        self._settle(self.game.apply(self.position.state, choice)[0])
 
     def worth(self) -> dict[str, float]:
         """Each side's worth by the ruleset's own evaluation (shaping's measure), or nothing without shaping."""
@@ -150,11 +144,13 @@ class Episode:
         """What *side* sees now (see :mod:`kessen.envs.layout`)."""
         decision = self.decision
         encoder, board = self.encoder, self.board
-        to_act = decision is not None and decision.player == side
-        menu = self.menu if decision is not None else None
-        mask = menu.mask if menu is not None and to_act else np.zeros(self.layout.actions, np.int8)
-        models, layers = encoder.encode(board, side, decision.actor if decision is not None else "",
-                                        menu.reach() if menu is not None else ())
+        if decision is None:
+            mask = np.zeros(self.layout.actions, np.int8)
+            models, layers = encoder.encode(board, side, "", ())
+        else:
+            menu = self.menu
+            mask = menu.mask if decision.player == side else np.zeros(self.layout.actions, np.int8)
+            models, layers = encoder.encode(board, side, decision.actor, menu.reach())
         return {
             "models": models,
             "board": layers,
@@ -167,7 +163,7 @@ class Episode:
         return self.game.show(self.position.state, "en")
 
     def __getstate__(self) -> dict[str, Any]:
-        kept = {k: v for k, v in self.__dict__.items() if k not in ("game", "position", "_start", "_node", "_board", "_menu", "layout", "encoder")}
+        kept = {k: v for k, v in self.__dict__.items() if k not in ("game", "position", "_start", "_node", "_decision", "_board", "_menu", "layout", "encoder")}
         return kept | {"state": self.position.state, "rows": self.encoder.rows}
 
     def __setstate__(self, kept: dict[str, Any]) -> None:
@@ -176,6 +172,5 @@ class Episode:
         self.game = get_ruleset(self.ruleset).game
         self.layout = layout_of(self.ruleset, points=self.points)
         self._start = initial_state(self.game, self._text, self.scenario)
-        self.position = Position(self.game, state)
-        self._clear()
+        self._settle(state)  # a settled state: no chance is drawn
         self.encoder = Encoder(self.layout, self.board, rows)

@@ -36,6 +36,7 @@ import numpy as np
 
 from kessen.core.board import Board, BoardModel
 from kessen.core.engine import Decision
+from kessen.core.records import picklable
 
 MODEL_COLUMNS = ("present", "own", "acting", "x", "y", "base", "width", "depth", "wounds", "wounds_max", "wounds_share")
 """The columns every ruleset's model table starts with; ``wounds`` columns are 0 where a ruleset counts none."""
@@ -98,6 +99,9 @@ class Layout:
             "decision": (len(self.decision_kinds) + 2,),
             "action_mask": (self.actions,),
         }
+
+
+picklable(Layout)  # compiled, a native class (setup.py): it pickles through its init fields
 
 
 def point_text(units: str, x: float, y: float) -> str:

@@ -16,6 +16,11 @@ from kessen.core.errors import IllegalChoice
 from kessen.envs.layout import Layout, point_text
 
 
+_OPTIONS_MASKS: dict[tuple[int, int], np.ndarray] = {}
+"""The mask of the first *n* actions in a space of *actions*, by (actions, n): what every decision without candidate
+points offers."""
+
+
 class Menu:
     """The actions of the decision at *position* (see :mod:`kessen.envs.layout` for their numbering); *board* gives
     the board data, asked only where candidate points are offered (most decisions need none)."""
@@ -57,10 +62,14 @@ class Menu:
     def mask(self) -> np.ndarray:
         """1 for every legal action (``int8``)."""
         if self._mask is None:
-            mask = np.zeros(self.layout.actions, np.int8)
-            mask[: len(self.options)] = 1
-            for action in self.points:
-                mask[action] = 1
+            actions, offered = self.layout.actions, len(self.options)
+            blank = _OPTIONS_MASKS.get((actions, offered))
+            if blank is None:
+                blank = _OPTIONS_MASKS[(actions, offered)] = np.zeros(actions, np.int8)
+                blank[:offered] = 1
+            mask = blank.copy()  # the caller's own: a copy of the options' mask, made once per count of options
+            if self.points:
+                mask.put(list(self.points), 1)
             self._mask = mask
         return self._mask
 

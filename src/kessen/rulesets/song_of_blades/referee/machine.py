@@ -28,7 +28,7 @@ from kessen.rulesets.song_of_blades.referee.options import (
 from kessen.rulesets.song_of_blades.referee.quality import activation_rolled, morale_result
 from kessen.rulesets.song_of_blades.referee.recoil import follow_up, recoil
 from kessen.rulesets.song_of_blades.referee.recoiling import recoil_choices
-from kessen.rulesets.song_of_blades.referee.state import SobState, push, replace_figure, spend, with_pending
+from kessen.rulesets.song_of_blades.referee.state import SobState, push, replace_figure, spend, with_actions, with_current, with_pending
 from kessen.rulesets.song_of_blades.referee.steps import (
     ActivationRoll,
     ChooseAction,
@@ -76,7 +76,7 @@ def _act(state: SobState, step: ChooseAction, choice: Any, out: Out) -> SobState
     assert act is not None
     f = state.get(act.model)
     if isinstance(choice, EndActivation):
-        return evolve(state, current=evolve(act, actions=0))
+        return with_current(state, with_actions(act, 0))
     if isinstance(choice, StandUp):
         out.append(ev.StandUp(model=f.id))
         return replace_figure(spend(state, 1), evolve(f, state="standing"))

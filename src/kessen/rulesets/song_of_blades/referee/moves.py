@@ -106,8 +106,7 @@ class _Mover:
         f, table = self.f, self.state.table
         reach = math.hypot(dest.x - f.x, dest.y - f.y)
         if reach > self.length + NOTATION_MM:
-            away, most = apart(reach, self.length, decimals=1)
-            return lambda: IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {most} mm ({f.move}); {point(dest.x, dest.y)} is {away} mm away")
+            return lambda: _too_far(f, dest, reach, self.length)
         if not table.on_table(dest, f.r):
             return lambda: IllegalChoice("SB-MOVE-2", f"{point(dest.x, dest.y)} is off the table for {f.id}'s base")
         if table.drop_entry(f.centre, dest) is not None:
@@ -162,16 +161,29 @@ class _Mover:
         area where f's whole base fits (its centre, for an area smaller than the base).
         """
         state, f = self.state, self.f
-        friends = [(gap, o.id, o) for gap, o in self.others if o.side == f.side and o.is_active]
-        enemies = [e for _, _, e in self.enemies]
-        if friends and enemies:
-            _, _, friend = min(friends)
-            _, _, facing = min((math.hypot(e.x - friend.x, e.y - friend.y), e.id, e) for e in enemies)
+        # the nearest standing friend and the enemy nearest it, ties to the lower id: min() of (distance, id, figure)
+        # tuples, found in one pass each (issue 25 §2)
+        friend: Figure | None = None
+        nearest = 0.0
+        for gap, o in self.others:
+            if o.side == f.side and o.is_active and (friend is None or gap < nearest or (gap == nearest and o.id < friend.id)):
+                friend, nearest = o, gap
+        if friend is not None and self.enemies:
+            facing: Figure | None = None
+            for _, _, e in self.enemies:
+                d = math.hypot(e.x - friend.x, e.y - friend.y)
+                if facing is None or d < nearest or (d == nearest and e.id < facing.id):
+                    facing, nearest = e, d
+            assert facing is not None
             side = (facing.centre - friend.centre).unit().rotated(90).scaled(friend.r + f.r)
-            spots = sorted((friend.centre + side, friend.centre - side), key=lambda p: (p - f.centre).length())
-            if (f.centre - spots[0]).length() > EPS:  # not beside it already
-                line = (self.legal(spot, "line", friend.id) for spot in spots)
-                if (move := next((m for m in line if m is not None), None)) is not None:
+            near, far = friend.centre + side, friend.centre - side
+            if (far - f.centre).length() < (near - f.centre).length():  # sorted by the distance from f, stably
+                near, far = far, near
+            if (f.centre - near).length() > EPS:  # not beside it already
+                move = self.legal(near, "line", friend.id)
+                if move is None:
+                    move = self.legal(far, "line", friend.id)
+                if move is not None:
                     yield move
         table = state.table
         here = table.ground_height(f.centre)
@@ -181,6 +193,12 @@ class _Mover:
                 if (spot - f.centre).length() <= self.length and (move := self.legal(spot, purpose, "")) is not None:
                     yield move
                     break
+
+
+def _too_far(f: Figure, dest: Point, reach: float, length: float) -> IllegalChoice:
+    """SB-MOVE-1's refusal of a destination beyond one move length (written only when it is shown)."""
+    away, most = apart(reach, length, decimals=1)
+    return IllegalChoice("SB-MOVE-1", f"{f.id} moves at most {most} mm ({f.move}); {point(dest.x, dest.y)} is {away} mm away")
 
 
 def _inside(rect: Rect, p: Point, r: float) -> Point:

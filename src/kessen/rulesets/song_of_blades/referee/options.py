@@ -5,8 +5,10 @@ The recoil candidates a loser's player chooses among are ``battlefield.RecoilOpt
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kessen.core.geometry import Point
-from kessen.core.records import record
+from kessen.core.records import picklable, record
 
 @record
 class Activate:
@@ -29,11 +31,14 @@ class Attack:
     power_blow: bool = False
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Move:
     """One straight move (1 action) to a destination (SB-MOVE-1..3), and what it is for: ``charge``, ``advance``
     or ``retreat`` about the enemy ``toward`` names, ``line`` beside the friend it names, ``cover`` or
-    ``high_ground`` (no model), or ``move`` (anywhere the player named)."""
+    ``high_ground`` (no model), or ``move`` (anywhere the player named).
+
+    A native class of the compiled engine (``@record`` written out): every suggested move of every placement is
+    one, made and read in the referee's hot loop (issue 25 §2)."""
 
     x: float
     y: float
@@ -72,3 +77,6 @@ class FollowUp:
     """Whether the winner follows a recoiled loser (SB-FOLLOW-1)."""
 
     follow: bool
+
+
+picklable(Move)  # pickled and copied through its init fields (issue 22 §1)

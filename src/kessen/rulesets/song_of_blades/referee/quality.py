@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 from kessen.core.events import Event
-from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.disengaging import disengage_setup, disengaging
 from kessen.rulesets.song_of_blades.referee.moves import flee
-from kessen.rulesets.song_of_blades.referee.state import Activation, SobState, push, remove
+from kessen.rulesets.song_of_blades.referee.state import Activation, SobState, push, remove, with_current
 from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll
 from kessen.rulesets.song_of_blades.rules.quality import ActivationDice, MoraleDice, faces_text
 
@@ -19,7 +18,7 @@ def activation_rolled(state: SobState, step: ActivationRoll, rolled: ActivationD
     quality = state.get(step.model).quality
     out.append(ev.Activation(model=step.model, dice=step.dice, quality=quality, faces=faces_text(rolled.faces),
                              actions=o.actions, failures=o.failures, turnover=o.turnover))
-    return evolve(state, current=Activation(step.model, o.actions, o.turnover))
+    return with_current(state, Activation(step.model, o.actions, o.turnover))
 
 
 def morale_result(state: SobState, model: str, rolled: MoraleDice, out: list[Event]) -> SobState:

@@ -247,8 +247,7 @@ def _judged(
     if jump is not None and (p - jump.destination).length() <= EPS:
         return jump
     if abs(reach - d) > EPS:
-        away, depth = apart(reach, d, decimals=1)
-        return lambda: IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({depth} mm); {_at(p)} is {away} mm from {loser.id}")
+        return lambda: _not_one_depth(loser, p, reach, d)
     if table.drop_entry(c, p) is not None:
         return lambda: IllegalChoice("SB-GEO-4", "the recoil path meets a drop area")
     hit = blocker(others, table, loser, p)
@@ -260,6 +259,12 @@ def _judged(
     if in_contact(p, r, winner.centre, winner.r, EPS):
         return lambda: IllegalChoice("SB-GEO-5", f"at {_at(p)} {loser.id} would still touch {winner.id}")
     return RecoilOption("step", k, round(p.x, 6), round(p.y, 6))
+
+
+def _not_one_depth(loser: Figure, p: Point, reach: float, depth: float) -> IllegalChoice:
+    """SB-RECOIL-1's refusal of a spot not one base depth away (written only when it is shown)."""
+    away, shown = apart(reach, depth, decimals=1)
+    return IllegalChoice("SB-RECOIL-1", f"a recoil moves one base depth ({shown} mm); {_at(p)} is {away} mm from {loser.id}")
 
 
 def _at(p: Point) -> str:

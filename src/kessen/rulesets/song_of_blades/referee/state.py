@@ -109,13 +109,24 @@ picklable(Activation, Casualty, Skirmish, Turn, SobState)  # pickled and copied 
 with_pending: Callable[[SobState, tuple[sp.Pending, ...]], SobState] = evolver(SobState, "pending")
 """The state with another queue of pending steps (the copy made most often: every step taken off the queue)."""
 _with_figures: Callable[[SobState, tuple[Figure, ...]], SobState] = evolver(SobState, "figures")
+with_current: Callable[[SobState, Activation | None], SobState] = evolver(SobState, "current")
+"""The state with another activation (or none): made at every activation, roll and action (issue 25 §2)."""
+with_turn_pending: Callable[[SobState, Turn, tuple[sp.Pending, ...]], SobState] = evolver(SobState, "turn", "pending")
+with_turn_current: Callable[[SobState, Turn, Activation | None], SobState] = evolver(SobState, "turn", "current")
+with_activated: Callable[[Turn, frozenset[str]], Turn] = evolver(Turn, "activated")
+with_turn_start: Callable[[Turn, frozenset[str], frozenset[tuple[str, str]], frozenset[str]], Turn] = evolver(
+    Turn, "activated", "hidden", "ambushed")
+with_half: Callable[[Turn, str, bool], Turn] = evolver(Turn, "active", "second_half")
+with_round: Callable[[Turn, str, bool, int], Turn] = evolver(Turn, "active", "second_half", "round")
+with_actions: Callable[[Activation, int], Activation] = evolver(Activation, "actions")
+_spent: Callable[[Activation, int, bool], Activation] = evolver(Activation, "actions", "attacked")
 
 
 def spend(state: SobState, n: int, *, attacked: bool = False) -> SobState:
     """The activated model spends *n* actions (SB-ACTION-1); an attack also uses up its one attack (SB-ACTION-2)."""
     act = state.current
     assert act is not None
-    return evolve(state, current=evolve(act, actions=act.actions - n, attacked=act.attacked or attacked))
+    return with_current(state, _spent(act, act.actions - n, act.attacked or attacked))
 
 
 def push(state: SobState, *steps: sp.Pending) -> SobState:

@@ -10,7 +10,17 @@ from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades import events as ev
 from kessen.rulesets.song_of_blades.referee.moves import can_move, suggested_moves
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, BreakFree, EndActivation, EndTurn, StandUp
-from kessen.rulesets.song_of_blades.referee.state import SobState, push
+from kessen.rulesets.song_of_blades.referee.state import (
+    SobState,
+    push,
+    with_activated,
+    with_current,
+    with_half,
+    with_round,
+    with_turn_current,
+    with_turn_pending,
+    with_turn_start,
+)
 from kessen.rulesets.song_of_blades.referee.steps import ActivationRoll, ChooseAction, ChooseActivation
 from kessen.rulesets.song_of_blades.rules.priority import may_target
 from kessen.rulesets.song_of_blades.rules.turns import RollOffDice, first_to_play, game_winner
@@ -86,8 +96,8 @@ def activate(state: SobState, choice: Activate | EndTurn, out: list[Event]) -> S
     """The player activates a model with its dice (the roll comes next), or ends the turn (SB-ACT-1, SB-TURN-1)."""
     if isinstance(choice, EndTurn):
         return end_turn(state, out)
-    turn = evolve(state.turn, activated=state.turn.activated | {choice.model})
-    return evolve(state, turn=turn, pending=(ActivationRoll(choice.model, choice.dice),) + state.pending)
+    turn = with_activated(state.turn, state.turn.activated | {choice.model})
+    return with_turn_pending(state, turn, (ActivationRoll(choice.model, choice.dice),) + state.pending)
 
 
 def refill(state: SobState, out: list[Event]) -> SobState:
@@ -99,7 +109,7 @@ def refill(state: SobState, out: list[Event]) -> SobState:
         if act is not None:
             if act.actions > 0 and state.figure(act.model) is not None and has_action(state):
                 return push(state, ChooseAction(act.model))
-            state = evolve(state, current=None)
+            state = with_current(state, None)
             if act.turnover:
                 out.append(ev.Turnover(side=state.turn.active or ""))
                 state = end_turn(state, out)
@@ -127,7 +137,7 @@ def start_turn(state: SobState, out: list[Event]) -> SobState:
             rect = state.table.cover[cover]
             hidden |= {(f.id, e.id) for e in state.figures if e.side != side and not rect.contains(e.centre)}
     out.append(ev.TurnStarted(round=state.turn.round, side=side))
-    return evolve(state, turn=evolve(state.turn, activated=frozenset(), hidden=frozenset(hidden), ambushed=frozenset()), current=None)
+    return with_turn_current(state, with_turn_start(state.turn, frozenset(), frozenset(hidden), frozenset()), None)
 
 
 def end_turn(state: SobState, out: list[Event]) -> SobState:
@@ -135,10 +145,10 @@ def end_turn(state: SobState, out: list[Event]) -> SobState:
     SB-TURN-4)."""
     nxt = state.other(state.turn.active or "")
     if not state.turn.second_half:
-        return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=True), current=None), out)
+        return start_turn(with_turn_current(state, with_half(state.turn, nxt, True), None), out)
     if state.turn.round >= state.skirmish.turns:
         return end_game(state, out)
-    return start_turn(evolve(state, turn=evolve(state.turn, active=nxt, second_half=False, round=state.turn.round + 1), current=None), out)
+    return start_turn(with_turn_current(state, with_round(state.turn, nxt, False, state.turn.round + 1), None), out)
 
 
 def end_game(state: SobState, out: list[Event]) -> SobState:
