@@ -37,20 +37,25 @@ KINDS = ("activate 1", "activate 2", "activate 3", "end turn", "attack", "power 
 """The kinds of action the notation names; a move is a ``charge`` when it ends in base contact with an enemy, an
 ``advance`` when it ends nearer one, a ``withdraw`` otherwise."""
 
-CONTEXT = ("bias", "enemy down", "actor engaged", "down and engaged", "friends engaged", "ends near", "ends over a drop")
+CONTEXT = ("bias", "enemy down", "actor engaged", "down and engaged", "friends engaged", "ends near", "ends over a drop",
+           "friends within Long")
 """What each kind's weights see: a constant; an enemy model fallen or transfixed (SB-MOD-1: +2 and lethal against
-it); the model the action concerns in base contact with an enemy; both at once; the share of the goblins in contact; for a move
-or recoil, how near the nearest enemy it ends (1 in contact, 0 at a Long move or farther); and over a drop."""
+it); the model the action concerns in base contact with an enemy; both at once; the share of the goblins in contact;
+for a move or recoil, how near the nearest enemy it ends (1 in contact, 0 at 300 mm or farther) and whether over a
+drop; and the share of its friends within Long of where it ends (of where it stands, for other actions): a gruesome
+kill makes every friend within Long take a morale test (SB-MELEE-7), which a Quality 5 goblin fails outright (three
+failures: destroyed) one time in four and more (SB-MOR-2)."""
 
 STATE = ("bias", "round", "goblins left", "goblins engaged", "hero down", "nearest goblin", "mean goblin distance",
-         "goblins activated")
+         "goblins activated", "goblins crowded")
 """What the value function sees of a position: a constant; the round over 8; the share of the goblins still on the
 table, of them in contact with the hero, and of them activated this turn; the hero fallen; the nearest and the mean
-goblin's distance to the hero over the table's width."""
+goblin's distance to the hero over the table's width; the mean share of a goblin's friends within Long of it."""
 
 COLUMN = {name: i for i, name in enumerate(LAYOUT.columns)}  # the model table's columns (docs/envs.md)
 CONTACT_MM = 1.0  # SB-GEO-3's tolerance
-LONG_MM = 300.0
+NEAR_MM = 300.0
+LONG_MM = 180.0  # SB-GEO-7, 28 mm scale
 
 
 def features(env: Any, obs: dict[str, Any], action: int) -> tuple[int, np.ndarray]:
@@ -68,6 +73,7 @@ def features(env: Any, obs: dict[str, Any], action: int) -> tuple[int, np.ndarra
     context[2] = table[actor, COLUMN["engaged"]]
     context[3] = context[1] * context[2]
     context[4] = float(table[own, COLUMN["engaged"]].mean()) if own.any() else 0.0
+    context[7] = crowding(table, own, actor, table[actor, COLUMN["x"]], table[actor, COLUMN["y"]], width)
     kind = words[0]  # attack, recoil, hacker, stay
     if words[0] == "activate":
         kind = f"activate {words[2]}"
@@ -80,14 +86,27 @@ def features(env: Any, obs: dict[str, Any], action: int) -> tuple[int, np.ndarra
         gaps = np.hypot(ex - x, ey - y) - reach
         before = np.hypot(ex - table[actor, COLUMN["x"]] * width, ey - table[actor, COLUMN["y"]] * depth) - reach
         near = float(gaps.min()) if len(gaps) else math.inf
-        context[5] = 1.0 - min(1.0, max(0.0, near) / LONG_MM)
+        context[5] = 1.0 - min(1.0, max(0.0, near) / NEAR_MM)
         drop = env.episode.layout.layers.index("drop")
         r, c = env.episode.encoder.cell(x, y)
         context[6] = obs["board"][drop, r, c]
+        context[7] = crowding(table, own, actor, x / width, y / depth, width)
         if words[0] == "move":
             kind = "charge" if near <= CONTACT_MM else "advance" if near < float(before.min()) else "withdraw"
     return KINDS.index(kind), context
 
+
+
+def crowding(table: np.ndarray, own: np.ndarray, actor: int, x: float, y: float, width: float) -> float:
+    """The share of *actor*'s friends (rows *own* of *table*) within Long of the point *x*, *y* (in table widths and
+    depths), base edge to base edge (SB-GEO-8)."""
+    friends = own.copy()
+    friends[actor] = False
+    if not friends.any():
+        return 0.0
+    gaps = np.hypot(table[friends, COLUMN["x"]] - x, table[friends, COLUMN["y"]] - y) * width
+    reach = (table[friends, COLUMN["base"]] + table[actor, COLUMN["base"]]) * width / 2
+    return float(np.mean(gaps - reach <= LONG_MM))
 
 
 def state_features(env: Any, obs: dict[str, Any]) -> np.ndarray:
@@ -107,6 +126,9 @@ def state_features(env: Any, obs: dict[str, Any]) -> np.ndarray:
         hero = np.flatnonzero(enemy)[0]
         gaps = np.hypot(table[own, COLUMN["x"]] - table[hero, COLUMN["x"]], table[own, COLUMN["y"]] - table[hero, COLUMN["y"]])
         found[5], found[6] = gaps.min(), gaps.mean()
+    width = env.episode.encoder.width
+    found[8] = float(np.mean([crowding(table, own, row, table[row, COLUMN["x"]], table[row, COLUMN["y"]], width)
+                              for row in np.flatnonzero(own)])) if own.any() else 0.0
     return found
 
 
