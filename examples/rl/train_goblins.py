@@ -2,7 +2,7 @@
 print how they fare before and after (issue 25 §3).
 
     .venv/bin/python examples/rl/train_goblins.py                        # see examples/rl/README.md for the time
-    .venv/bin/python examples/rl/train_goblins.py --goal knockdowns --seeds 1 2 3
+    .venv/bin/python examples/rl/train_goblins.py --seeds 1 2 3 --goal knockdowns
 
 The environment is :func:`kessen.envs.gym_env` (suggested options only). The policy scores each legal action by a
 linear function of that action's features, read from the notation the action stands for (``activate gob-3 2``,
@@ -10,8 +10,9 @@ linear function of that action's features, read from the notation the action sta
 mask's actions alone picks one. A linear value function of the position (round, goblins left, in contact, how far
 from the hero, …) is each decision's baseline: the policy's step is each choice's advantage (generalised advantage
 estimation over the decisions of one battle) times the gradient of its log-probability, plus an entropy bonus, by
-Adam, in numpy alone. The goal (the reward) is the battle's length (``held``: a reward each time a round ends with
-the mob still on the bridge) or knock-downs of the hero. Same seed, same run; see README.md for what it reaches.
+Adam, in numpy alone. The goal (the reward, :data:`GOALS`) is by default the pressure on the hero (``attacks``: 1 an
+attack on him, 10 a knock-down), or knock-downs alone, or the battle's length. Same seed, same run; see README.md for
+what it reaches.
 """
 
 from __future__ import annotations
@@ -382,7 +383,7 @@ def train(episodes: int, evaluate: int, *, seed: int = 1, goal: str = "attacks",
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=400, help="training battles per seed (default 400)")
+    parser.add_argument("--episodes", type=int, default=800, help="training battles per seed (default 800)")
     parser.add_argument("--eval", type=int, default=1000, help="battles to measure on, before and after (default 1000)")
     parser.add_argument("--goal", choices=GOALS, default="attacks", help="what the goblins are rewarded for")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1], help="training seeds (default 1)")
