@@ -128,7 +128,7 @@ def state_features(env: Any, obs: dict[str, Any]) -> np.ndarray:
         gaps = np.hypot(table[own, COLUMN["x"]] - table[hero, COLUMN["x"]], table[own, COLUMN["y"]] - table[hero, COLUMN["y"]])
         found[5], found[6] = gaps.min(), gaps.mean()
     width = env.episode.encoder.width
-    found[8] = float(np.mean([crowding(table, own, row, table[row, COLUMN["x"]], table[row, COLUMN["y"]], width)
+    found[8] = float(np.mean([crowding(table, own, int(row), table[row, COLUMN["x"]], table[row, COLUMN["y"]], width)
                               for row in np.flatnonzero(own)])) if own.any() else 0.0
     return found
 
