@@ -215,7 +215,7 @@ GOALS = ("attacks", "knockdowns", "held")
 makes on the hero, and 10 each knock-down (below): each attack is a combat roll a goblin wins with a 6 against his 1,
 and a win with an even die knocks him down (SB-MELEE-6); ``knockdowns``, 1 each time they next see the hero fallen
 who was standing (every win takes one: a fallen hero is struck at +2 and every goblin win against him kills,
-SB-MOD-1), and 10 a win; ``held``, 1 each round the battle goes on with them on the bridge (the return of a battle
+SB-MOD-1), and 10 a win (5 a draw); ``held``, 1 each round the battle goes on with them on the bridge (the return of a battle
 is the rounds it lasts: 8 at most, the scenario's ``turns``)."""
 ATTACKS = (KINDS.index("attack"), KINDS.index("power blow"))
 
