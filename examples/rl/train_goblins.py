@@ -38,8 +38,8 @@ KINDS = ("activate 1", "activate 2", "activate 3", "end turn", "attack", "power 
 """The kinds of action the notation names; a move is a ``charge`` when it ends in base contact with an enemy, an
 ``advance`` when it ends nearer one, a ``withdraw`` otherwise."""
 
-CONTEXT = ("bias", "enemy down", "actor engaged", "down and engaged", "friends engaged", "ends near", "ends over a drop",
-           "friends within Long")
+CONTEXT = ("bias", "enemy down", "actor engaged", "down and engaged", "friends engaged", "ends near",
+           "ends over a drop", "friends within Long")
 """What each kind's weights see: a constant; an enemy model fallen or transfixed (SB-MOD-1: +2 and lethal against
 it); the model the action concerns in base contact with an enemy; both at once; the share of the goblins in contact;
 for a move or recoil, how near the nearest enemy it ends (1 in contact, 0 at 300 mm or farther) and whether over a
@@ -60,7 +60,7 @@ LONG_MM = 180.0  # SB-GEO-7, 28 mm scale
 
 
 def features(env: Any, obs: dict[str, Any], action: int) -> tuple[int, np.ndarray]:
-    """*action*'s kind (an index of :data:`KINDS`) and its context (:data:`CONTEXT`), read from its notation and *obs*."""
+    """*action*'s kind (an index of :data:`KINDS`) and its context (:data:`CONTEXT`), from its notation and *obs*."""
     words = env.notation(action).split()
     table = obs["models"]
     width, depth = env.episode.encoder.width, env.episode.encoder.height
@@ -125,7 +125,8 @@ def state_features(env: Any, obs: dict[str, Any]) -> np.ndarray:
     found[4] = float(enemy_down(obs))
     if own.any() and enemy.any():
         hero = np.flatnonzero(enemy)[0]
-        gaps = np.hypot(table[own, COLUMN["x"]] - table[hero, COLUMN["x"]], table[own, COLUMN["y"]] - table[hero, COLUMN["y"]])
+        x, y = table[hero, COLUMN["x"]], table[hero, COLUMN["y"]]
+        gaps = np.hypot(table[own, COLUMN["x"]] - x, table[own, COLUMN["y"]] - y)
         found[5], found[6] = gaps.min(), gaps.mean()
     width = env.episode.encoder.width
     found[8] = float(np.mean([crowding(table, own, int(row), table[row, COLUMN["x"]], table[row, COLUMN["y"]], width)
@@ -215,8 +216,8 @@ GOALS = ("attacks", "knockdowns", "held")
 makes on the hero, and 10 each knock-down (below): each attack is a combat roll a goblin wins with a 6 against his 1,
 and a win with an even die knocks him down (SB-MELEE-6); ``knockdowns``, 1 each time they next see the hero fallen
 who was standing (every win takes one: a fallen hero is struck at +2 and every goblin win against him kills,
-SB-MOD-1), and 10 a win (5 a draw); ``held``, 1 each round the battle goes on with them on the bridge (the return of a battle
-is the rounds it lasts: 8 at most, the scenario's ``turns``)."""
+SB-MOD-1), and 10 a win (5 a draw); ``held``, 1 each round the battle goes on with them on the bridge (the return of
+a battle is the rounds it lasts: 8 at most, the scenario's ``turns``)."""
 ATTACKS = (KINDS.index("attack"), KINDS.index("power blow"))
 
 

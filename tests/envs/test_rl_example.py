@@ -55,7 +55,8 @@ def test_issue25_3_the_update_makes_the_choice_with_the_higher_advantage_likelie
     assert len(seen.kinds) > 2 and len(set(seen.kinds)) > 1  # the first activation: several kinds of action
     good = example.Choice(seen.kinds, seen.contexts, int(np.argmax(seen.kinds)), seen.state)
     bad = example.Choice(seen.kinds, seen.contexts, int(np.argmin(seen.kinds)), seen.state)
-    battles = [example.Battle([good], np.array([1.0]), False, 1, 8), example.Battle([bad], np.array([0.0]), False, 0, 5)]
+    battles = [example.Battle([good], np.array([1.0]), False, 1, 8),
+               example.Battle([bad], np.array([0.0]), False, 0, 5)]
     likely, unlikely = policy.probability(good), policy.probability(bad)
     actor, critic = example.update(policy, battles, entropy=0.0)
     policy.weights += 0.5 * actor
