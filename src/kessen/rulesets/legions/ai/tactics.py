@@ -11,8 +11,7 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.legions.ai.evaluation import worth
 from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage
-from kessen.rulesets.legions.referee.battlefield import EDGE_DIRECTION, free_run, room_to_edge
-from kessen.rulesets.legions.referee.movement import Hold, InLine, MoveTo, allowance, block_offset, move_refusal, origins_of
+from kessen.rulesets.legions.referee.movement import Hold, InLine, MoveTo
 from kessen.rulesets.legions.referee.state import Detachment, LiState
 from kessen.rulesets.legions.referee.targeting import Fire
 
@@ -56,36 +55,12 @@ class LiTactics:
 
 
 def _moves(state: LiState, det: Detachment, options: Sequence[Any]) -> list[Any]:
-    """A move's rivals to greedy's (as ordered): holding still, falling back toward the own edge out of the enemy's
-    reach, a move in line toward the nearest enemy Detachment."""
+    """A move's rivals to greedy's (as ordered): holding still, the move back in line toward the own edge (out of
+    the enemy's reach), a move in line toward the nearest enemy Detachment."""
     found: list[Any] = []
     if Hold() in options:
         found.append(Hold())
-    back = _retreat(state, det)
-    if back is not None:
-        found.append(back)
+    found += [o for o in options if isinstance(o, MoveTo)][:1]
     found += [o for o in options if isinstance(o, InLine)][:1]
     return found
 
-
-def _retreat(state: LiState, det: Detachment) -> MoveTo | None:
-    """The block move straight toward the Detachment's own battlefield edge, as far as every model may go (an
-    Advance or March order only), or None when it is not legal or goes nowhere."""
-    if det.order not in ("advance", "march"):
-        return None
-    movers, _ = block_offset(state, det, det.live[0].centre if det.live else EDGE_DIRECTION["south"])
-    if not movers:
-        return None
-    edge = state.edge_of(det.owner)
-    direction = EDGE_DIRECTION[edge]
-    ignore = frozenset(m.id for m in movers)
-    run = min(
-        min(free_run(state, m, direction, allowance(det, m), zone_from=state.other(det.owner), ignore=ignore), room_to_edge(state, m, edge))
-        for m in movers
-    )
-    if run < 1.0:
-        return None
-    cx = sum(m.x for m in movers) / len(movers) + direction.x * run
-    cy = sum(m.y for m in movers) / len(movers) + direction.y * run
-    choice = MoveTo(round(cx, 6), round(cy, 6))
-    return choice if move_refusal(state, det.id, origins_of(det), choice) is None else None
