@@ -31,8 +31,9 @@ def loss_shares(state: LiState) -> dict[str, float]:
 
 def worth(state: LiState, player: str) -> float:
     """The position's worth to *player*, -1 .. 1, zero-sum: the other player's share of its starting size lost less
-    *player*'s, with Broken Formations and Fall Back orders as a little more lost, sharpened as the last round
-    nears (when a lead can no longer be turned)."""
+    *player*'s, with Broken Formations and Fall Back orders as a little more lost and, while the battle goes on,
+    the damage each side could do from where it stands (``threat``) as a share of the other's lost, sharpened as the
+    last round nears (when a lead can no longer be turned)."""
     shares = loss_shares(state)
     for f in state.formations:
         if f.broken:
@@ -42,7 +43,7 @@ def worth(state: LiState, player: str) -> float:
             shares[d.owner] += FALL_BACK_WORTH
     other = state.other(player)
     lead = shares[other] - shares[player]
-    if THREAT_WORTH and not state.ended:
+    if not state.ended:
         sizes = {p: size for p, (_, size) in side_losses(state).items()}
         lead += THREAT_WORTH * (threat(state, player) / max(1, sizes[other]) - threat(state, other) / max(1, sizes[player]))
     sharpness = 2.0 + 6.0 * min(state.round, state.rounds) / max(1, state.rounds)
