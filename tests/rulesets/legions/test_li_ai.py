@@ -11,11 +11,12 @@ from kessen.core.geometry import Point
 from kessen.core.records import evolve
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions.ai import LiAI, LiTactics, will_have_target
-from kessen.rulesets.legions.ai.evaluation import worth
+from kessen.rulesets.legions.ai.evaluation import threat, worth
+from kessen.rulesets.legions.referee.movement import AsOrdered, Hold, InLine, MoveTo
 from kessen.rulesets.legions.referee.rounds import order_decision
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.steps import IssueOrder
-from kessen.rulesets.legions.referee.targeting import Fire, HoldFire
+from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("legions").game
@@ -65,7 +66,7 @@ def test_li_blunder_an_engaged_target_is_no_reason_for_first_fire() -> None:
     assert not will_have_target(state, state.detachment("lasrifles-1"))
 
 
-def test_li_tactics_search_only_targets_and_give_greedys_choice_first() -> None:
+def test_li_tactics_search_targets_not_orders_and_give_greedys_choice_first() -> None:
     """Orders are greedy's alone; at a target, greedy's attack first, the others by expected damage, holding fire
     last."""
     state, decision = _opening("armoured-spearhead")
@@ -115,3 +116,67 @@ def test_li_search_decides_a_target_as_a_pure_function_of_the_position() -> None
     ai = SearchAI(GAME, LiTactics(), node.player, Budget(nodes=200))
     choice = ai.decide(state, node)
     assert choice in node.options and ai.decide(state, node) == choice
+
+
+MIRROR = ROOT / "benchmarks" / "mirrors" / "legions-crossroads.toml"
+
+
+def _first_move(det_id: str) -> tuple[LiState, Decision]:
+    """The crossroads mirror played by greedy (first outcome of every chance) to *det_id*'s first move."""
+    state, _ = GAME.start(GAME.load_scenario(MIRROR.read_text(), str(MIRROR)))
+    deciders = {s: LiAI(s) for s in GAME.sides(state)}
+    for _ in range(200):
+        node = GAME.node(state)
+        if isinstance(node, Decision):
+            if node.kind == "move" and node.actor == det_id:
+                return state, node
+            state, _ = GAME.apply(state, deciders[node.player].decide(state, node))
+        else:
+            state, _ = GAME.apply(state, next(iter(node.dist.probabilities())))  # type: ignore[union-attr]
+    raise AssertionError(f"no move of {det_id}")
+
+
+def _shooters_at(state: LiState, det_id: str) -> list[str]:
+    return [d.id for d in state.detachments if d.owner != state.detachment(det_id).owner and det_id in targets(state, d)]
+
+
+def test_li_issue23_the_move_back_in_line_takes_the_line_out_of_the_enemys_reach() -> None:
+    """Issue 23 §5 (LI-MOVE-2, LI-MOVE-8): on the crossroads mirror the tactical line (bolters, 8 inches) stands in
+    reach of the enemy's missiles and tanks with nothing of its own to shoot; greedy's Advance walks it on into their
+    fire (and the enemy line's bolters). The move back in line is suggested: 5 inches straight toward the own edge, where no enemy can target it."""
+    state, decision = _first_move("s-tactical")
+    assert _shooters_at(state, "s-tactical") == ["n-missiles", "n-russ"]
+    back = [o for o in decision.options if isinstance(o, MoveTo)]
+    assert back == [MoveTo(17.0, 5.001)]
+    assert GAME.parse(state, decision, GAME.notation(state, decision, back[0])) == back[0]  # its notation reads back
+    after, _ = GAME.apply(state, back[0])
+    assert all(abs(m.y - 5.001) < 1e-9 for m in after.detachment("s-tactical").live)
+    assert _shooters_at(after, "s-tactical") == []
+    ahead, _ = GAME.apply(state, AsOrdered())
+    assert _shooters_at(ahead, "s-tactical") == ["n-tactical", "n-missiles", "n-russ"]
+
+
+def test_li_issue23_tactics_weigh_holding_falling_back_and_closing_at_a_move() -> None:
+    """At a move, greedy's (as ordered) first, then holding still, the move back in line, the move in line toward
+    the nearest enemy."""
+    state, decision = _first_move("s-tactical")
+    assert LiTactics().candidates(state, decision, 4) == [AsOrdered(), Hold(), MoveTo(17.0, 5.001), InLine("n-tactical")]
+
+
+def test_li_issue23_threat_counts_who_can_shoot_whom() -> None:
+    """The evaluation's threat: out of every enemy's reach the line is worth more to its side than in it, with the
+    losses the same (none)."""
+    state, decision = _first_move("s-tactical")
+    back, _ = GAME.apply(state, next(o for o in decision.options if isinstance(o, MoveTo)))
+    ahead, _ = GAME.apply(state, AsOrdered())
+    assert threat(back, "North") < threat(ahead, "North")
+    assert worth(back, "South") > worth(ahead, "South")
+
+
+def test_li_issue23_search_pulls_the_line_back_out_of_the_enemys_reach() -> None:
+    """The blunder position: greedy walks the line into the enemy's fire; the search (default budget) pulls it back
+    in line out of reach."""
+    state, decision = _first_move("s-tactical")
+    assert LiAI("South").decide(state, decision) == AsOrdered()
+    ai = SearchAI(GAME, LiTactics(), "South", LiTactics.budget, seed=1)
+    assert ai.decide(state, decision) == MoveTo(17.0, 5.001)

@@ -23,7 +23,10 @@ Movement and March up to twice it, stopping outside every enemy Engagement Zone;
 base contact if it reaches; Fall Back up to its Movement toward its edge; a model stops where its base would
 overlap another), a **charge at** a chosen enemy Detachment (the same, toward that Detachment's models), and a
 move **toward** an enemy Detachment **in line** (the whole Detachment as a block, keeping its shape, as far as its
-slowest model may go, so it keeps its coherency). [DECISION LI-MOVE-8] The moves by Order (as ordered, charge at)
+slowest model may go, so it keeps its coherency), and, with an Advance or March order, a move **back** in line (the
+same block, straight toward its own battlefield edge, as far as every model may go: out of the enemy's reach, as a
+player would pull a line back behind cover; suggested as the move of the block to that point, 1 inch or more).
+[DECISION LI-MOVE-8] The moves by Order (as ordered, charge at)
 move each model on its own exactly as the engine always has, without a coherency check: the as-ordered move is the
 default every AI battle, golden event log and kessen-save/1 file was made with, so it stays as it was; coherency
 is checked on the moves a player places (a block to a point, model by model).
@@ -349,6 +352,29 @@ def _in_line(state: LiState, det: Detachment, toward: Detachment) -> LiState:
         for m in movers
     )
     return shifted(state, movers, direction.scaled(max(0.0, run)))
+
+
+def back_in_line(state: LiState, det: Detachment) -> MoveTo | None:
+    """The move back in line: the Detachment's block straight toward its own battlefield edge, as far as every model
+    may go (its allowance, other bases, enemy Engagement Zones, the edge), written to three decimals as notation
+    keeps a point and a thousandth short of the farthest (so the point read back is as far or nearer); None below 1
+    inch or without an Advance or March order."""
+    if det.order not in ("advance", "march"):
+        return None
+    movers, _ = block_offset(state, det, Point(0.0, 0.0))
+    if not movers:
+        return None
+    edge = state.edge_of(det.owner)
+    direction = EDGE_DIRECTION[edge]
+    ignore = frozenset(m.id for m in movers)
+    zone = state.other(det.owner)
+    run = min(min(free_run(state, m, direction, allowance(det, m), zone_from=zone, ignore=ignore), room_to_edge(state, m, edge)) for m in movers)
+    if run < 1.0:
+        return None
+    run -= 0.001
+    x = sum(m.x for m in movers) / len(movers) + direction.x * run
+    y = sum(m.y for m in movers) / len(movers) + direction.y * run
+    return MoveTo(round(x, 3) + 0.0, round(y, 3) + 0.0)
 
 
 def _room(state: LiState, model: Model, direction: Point) -> float:

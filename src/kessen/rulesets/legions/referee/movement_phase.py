@@ -18,11 +18,13 @@ from kessen.rulesets.legions.referee.movement import (
     InLine,
     MoveChoice,
     MoveModel,
+    back_in_line,
     coherency_refusal,
     finish_move,
     locked,
     may_move,
     move,
+    move_refusal,
     origins_of,
     refresh_engagement,
     reset,
@@ -71,7 +73,8 @@ def chosen_mover(state: LiState, step: ChooseMover, det_id: str | None, out: lis
 def move_decision(state: LiState, step: MoveDetachment) -> Decision:
     """Where the Detachment's models go: any legal placement (a free decision, LI-MOVE-2..8); suggested, the move
     as ordered first, holding still, a charge at each enemy Detachment in reach, a move in line toward the
-    nearest enemy Detachments (and, once models were placed one at a time, being done)."""
+    nearest enemy Detachments, the move back in line toward its own edge (and, once models were placed one at a
+    time, being done)."""
     det = state.detachment(step.detachment)
     return ask(det.owner, "move", move_options(state, det, step), actor=det.id, free=True)
 
@@ -90,6 +93,9 @@ def move_options(state: LiState, det: Detachment, step: MoveDetachment) -> tuple
         options += [ChargeAt(d) for gap, d in enemies if _in_reach(state, free, d)]
     if det.order in ("advance", "march", "charge") and free and not held:
         options += [InLine(d) for _, d in enemies[:LINE_SUGGESTIONS]]
+        back = back_in_line(state, det) if not step.moved else None
+        if back is not None and move_refusal(state, det.id, step.origins, back) is None:
+            options.append(back)
     return tuple(options)
 
 
