@@ -18,16 +18,21 @@ from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_g
 from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
-from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain
+from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import Destination
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("armies-clash").game
 BRIDGE = ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"
+FORDS = ROOT / "benchmarks" / "mirrors" / "armies-clash-two-fords.toml"
 
 
 def _bridge() -> AcState:
-    state, _ = GAME.start(GAME.load_scenario(BRIDGE.read_text(), str(BRIDGE)))
+    return _start(BRIDGE)
+
+
+def _start(path: Path) -> AcState:
+    state, _ = GAME.start(GAME.load_scenario(path.read_text(), str(path)))
     return state
 
 
@@ -96,6 +101,37 @@ def test_ac_tactics_weigh_one_move_end_per_distance_with_greedys_first() -> None
     assert len(set(map(repr, found))) == len(found) <= 12
     state, decision = _to_decision(state, "activate", "bridge-guard")
     assert AcTactics().candidates(state, decision, 12) == [AcAI("b").decide(state, decision)]
+
+
+def test_ac_tactics_i23_an_archer_that_would_walk_off_alone_weighs_ends_that_keep_its_unit_together() -> None:
+    """Issue 23 §5, AC-INTEG-3, AC-TERR-3: in the two-fords mirror greedy walks the first goblin archer across the
+    ford alone, to shooting distance (then struck with advantage for double damage: isolated). The search weighs
+    the ends within 2 squares of its mate first, in the wood where one is, one per distance from the nearest goal."""
+    state, decision = _to_decision(_start(FORDS), "move", "a-bow-2")
+    greedy = AcAI("a").decide(state, decision)
+    mate = piece_footprint(state, "a-bow-1")
+    assert isinstance(greedy, Destination) and distance(Footprint(greedy.x, greedy.y, 1), mate) > 2
+    found = AcTactics().candidates(state, decision, 4)
+    assert found[0] == greedy and len(found) == 4
+    rivals = [Footprint(o.x, o.y, 1) for o in found[1:]]
+    assert all(distance(end, mate) <= 2 for end in rivals)
+    assert any(state.grid.at((end.x, end.y)).kind == "forest" for end in rivals)
+    aims = goal_distances(state.grid.width, state.grid.height, goals(state, "a"))
+    gaps = [aims.to(end) for end in rivals]
+    assert gaps == sorted(gaps) and len(set(gaps)) == len(gaps)
+
+
+def test_ac_tactics_i23_a_walkers_ends_go_by_the_walking_distance() -> None:
+    """Issue 23 §5, AC-TERR-4: the ogre of hold-the-bridge (large: the bridge is too narrow for it) must walk to the
+    ford; its ends are one per walking distance to striking reach, as greedy reckons them, not per straight distance
+    across the river."""
+    state, decision = _to_decision(_bridge(), "move", "ogre-1")
+    targets = goals(state, "a")
+    ends = distinct_ends(state, decision.options)
+    walks = [walking_gap(state.grid, Footprint(e.x, e.y, 2), False, targets) for e in ends]
+    assert len(set(walks)) == len(walks) and walks == sorted(walks)  # the ogre has no mates: none is loose
+    straight = goal_distances(state.grid.width, state.grid.height, targets)
+    assert len({straight.at(e.x, e.y, 2) for e in ends}) < len(ends)  # straight distance would merge some of them
 
 
 def test_ac_evaluation_counts_vp_and_the_vp_on_the_way_zero_sum() -> None:

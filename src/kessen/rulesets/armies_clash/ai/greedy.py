@@ -88,8 +88,16 @@ def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction
     return value
 
 
-def _close_to(mates: list[Footprint], size: int, spacing: int) -> frozenset[tuple[int, int]]:
-    """The anchors of a footprint of side *size* within *spacing* squares of one of *mates* (``distance``)."""
+def cohesive_anchors(state: AcState, piece: str, size: int) -> frozenset[tuple[int, int]] | None:
+    """The anchors where a footprint of side *size* keeps the stand *piece* within its unit's spacing of another of
+    its unit's stands as they stand now (adjacent in a regiment, 2 squares in a skirmisher unit: AC-INTEG-2,
+    AC-INTEG-3); None for a piece with no such mate (a solo, a unit's last stand)."""
+    stand = state.stand(piece)
+    mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
+    if not mates:
+        return None
+    assert stand is not None
+    spacing = 1 if state.unit(stand.unit).type == "regiment" else 2
     return frozenset(anchor for m in mates for anchor in anchors_within(m, size, spacing))
 
 
@@ -143,7 +151,7 @@ class AcAI:
         side = state.side_of(pieces[0])
         targets = goals(state, side)
         aims = goal_distances(state.grid.width, state.grid.height, targets)
-        reaches = [self._reach(state, p) for p in pieces]
+        reaches = [self.reach(state, p) for p in pieces]
         gap = min(_gap(state, p, aims, targets, walker=r == 1) for p, r in zip(pieces, reaches, strict=True))
         reach = max(reaches, default=1)
         speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
@@ -160,7 +168,8 @@ class AcAI:
         return names.get("dash", options[0])
 
     @staticmethod
-    def _reach(state: AcState, piece: str) -> int:
+    def reach(state: AcState, piece: str) -> int:
+        """How far *piece* strikes, in squares: its longest ranged attack or spell, 1 for melee alone."""
         creature = stats(state, piece)
         reaches = [1] + [reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"]
         reaches += [reach_squares(s.range_ft) for s in creature.spells if s.range_ft != "self"]
@@ -175,16 +184,13 @@ class AcAI:
         creature = stats(state, piece)
         ranged = max((reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"), default=0)
         want_low, want_high = (2, ranged) if ranged >= 2 else (1, 1)
-        stand = state.stand(piece)
-        mates = [m.footprint for m in state.unit_stands(stand.unit) if m.id != piece] if stand else []
-        spacing = 1 if stand is not None and state.unit(stand.unit).type == "regiment" else 2
         here = piece_footprint(state, piece)
         size = here.size
         swimmer = creature.swim_ft > 0
-        close = _close_to(mates, size, spacing)
+        close = cohesive_anchors(state, piece, size)
 
         targets = goals(state, side)
-        walker = self._reach(state, piece) == 1  # it must walk to strike: around the river, not toward it
+        walker = self.reach(state, piece) == 1  # it must walk to strike: around the river, not toward it
         paths = walking_gaps(state.grid, size, swimmer, targets) if walker else None
 
         def score(option: Any) -> tuple[int, int, int, int, int]:
@@ -197,7 +203,7 @@ class AcAI:
                 x, y, cost = option.x, option.y, option.cost
             gap = gap_in(paths, Footprint(x, y, size), targets) if paths is not None else aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
-            loose = int(bool(mates) and (x, y) not in close)
+            loose = int(close is not None and (x, y) not in close)
             return (0, off, loose, gap, cost)
 
         return min(options, key=score)
