@@ -11,7 +11,7 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.tactics import first_then
 from kessen.rulesets.song_of_blades.ai.evaluation import evaluate
-from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, nearest_to_the_enemy
+from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, first_to_activate
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, EndTurn, Move, StandUp
 from kessen.rulesets.song_of_blades.referee.state import SobState
 
@@ -49,14 +49,16 @@ class SobTactics:
 
 
 def _activations(state: SobState, decision: Decision) -> list[Any]:
-    """Each model with its best dice, the nearest the enemy first; ending the turn; then the other dice."""
+    """Each model with its best dice, in greedy's order (the models that cannot cause a turnover first, the nearest
+    the enemy first); ending the turn; then the other dice."""
     models = list(dict.fromkeys(o.model for o in decision.options if isinstance(o, Activate)))
+    last = len(models) == 1
     ordered: list[str] = []
     while models:
-        nearest = nearest_to_the_enemy(state, tuple(models), decision.player)
+        nearest = first_to_activate(state, tuple(models), decision.player)
         ordered.append(nearest)
         models.remove(nearest)
-    best = [Activate(m, best_dice(state.get(m).quality)) for m in ordered]
+    best = [Activate(m, best_dice(state.get(m).quality, last)) for m in ordered]
     rest = [o for o in decision.options if isinstance(o, Activate) and o not in best]
     return [*best, EndTurn(), *rest]
 
