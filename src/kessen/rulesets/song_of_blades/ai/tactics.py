@@ -29,7 +29,8 @@ class SobTactics:
     settle at the side's next decision of the kind weighed (an activation is judged at the side's next activation,
     not mid-way through the enemy's turn, where the side about to strike decides what a contact is worth): measured
     on the hill-crossing mirror against greedy, 20 battles a seat, 69% of 36 decided battles won against 58% of 36
-    without (``benchmarks/README.md``)."""
+    without; at 60 battles a seat it won 58% of 109 decided (56% of 103 after greedy's activation fix), so the gain
+    is smaller than those 20 suggested (``benchmarks/README.md``)."""
 
     def greedy(self, side: str) -> Decider:
         return SobAI(side)
