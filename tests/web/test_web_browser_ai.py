@@ -145,10 +145,12 @@ def test_browser_win_chance_is_exact_where_the_rest_of_the_battle_is_small(serve
     expected = Match.from_text(DUEL, ruleset="song-of-blades", seed=1, people={"Hero"})
     expected.run()
     chances = expected.advise()
-    assert [str(c.win) for c in chances] == ["0", "4/27", "8/27", "0"]  # the hero's attacks, 1 to 3 dice, before the turn ends
+    # the hero's activations, 1 to 3 dice, before the turn ends: the goblin boss, its side's last model, rolled three
+    # dice (SB-ACT-3, issue 23 §5), charged the hero and fell, so the hero strikes a fallen boss
+    assert [str(c.win) for c in chances] == ["35/54", "71/81", "155/162", "0"]
     for row, c in zip(rows.all(), chances, strict=True):
         assert row.get_attribute("data-exact") == "true" and row.locator("td.how").inner_text() == "exact"
         assert row.locator("td.win .fraction").inner_text().strip() == f"{c.win.numerator}/{c.win.denominator}"
         assert row.locator("td.draw .fraction").inner_text().strip() == f"{c.draw.numerator}/{c.draw.denominator}"
         assert c.best is not None and row.locator("td.best .fraction").inner_text().strip() == f"{c.best.numerator}/{c.best.denominator}"
-    assert rows.nth(1).locator("td.win b").inner_text() == "14.81%"
+    assert rows.nth(1).locator("td.win b").inner_text() == "87.65%"

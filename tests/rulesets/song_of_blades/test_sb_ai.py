@@ -3,13 +3,13 @@ asks (candidates, evaluation) and a search decision on a fixed position."""
 
 from __future__ import annotations
 
-from sb_engine_support import GAME, decision, model, ready, state_of
+from sb_engine_support import GAME, activated, decision, model, play, ready, state_of, turn_of
 
 from kessen.ai.search import Budget, SearchAI
 from kessen.core.records import evolve
 from kessen.rulesets.song_of_blades.ai import SobAI, SobTactics
 from kessen.rulesets.song_of_blades.ai.evaluation import evaluate
-from kessen.rulesets.song_of_blades.ai.greedy import attack_value, standing_idle
+from kessen.rulesets.song_of_blades.ai.greedy import attack_value, best_dice, standing_idle
 from kessen.rulesets.song_of_blades.referee import options as opt
 from kessen.rulesets.song_of_blades.referee.state import Casualty
 
@@ -86,3 +86,21 @@ def test_sb_search_goblin_decides_on_a_fixed_position_within_its_budget() -> Non
     assert choice in ask.options and choice == SearchAI(GAME, SobTactics(), "Blue", Budget(nodes=200)).decide(state, ask)
     assert 0 < search.visited <= 2 * 200  # spent in whole rows of playouts (one a candidate): the last may run over
     assert isinstance(choice, opt.Attack)
+
+
+def test_sb_act_3_greedy_activates_the_safe_models_first_and_the_last_one_with_three_dice() -> None:
+    """SB-ACT-2, SB-ACT-3 (issue 23 §5): a turnover costs the activations of the models still waiting, so greedy
+    activates the Quality-4 warriors (one die: no turnover) before the Quality-3 captain nearest the enemy, and the
+    captain, left last, rolls three dice, since no model is left to lose its activation (two dice otherwise)."""
+    warrior = {"points": 30, "quality": 4, "combat": 3}
+    red = [model("cap", 400, 300, points=60, quality=3, combat=4), model("w1", 500, 250, **warrior),
+           model("w2", 300, 150, **warrior)]
+    start = turn_of(state_of(red, mob_against_hero(0)), "Red")
+    assert SobAI("Red").decide(start, decision(start, "activation")) == opt.Activate("w1", 1)
+    assert best_dice(3) == 3 and best_dice(3, last=True) == 3 and best_dice(4) == 1 and best_dice(4, last=True) == 3
+    state, _ = play(activated(start, "w1", 1, dice=1), opt.EndActivation())
+    assert SobAI("Red").decide(state, decision(state, "activation")) == opt.Activate("w2", 1)
+    state, _ = play(activated(state, "w2", 1, dice=1), opt.EndActivation())
+    ask = decision(state, "activation")
+    assert SobAI("Red").decide(state, ask) == opt.Activate("cap", 3)
+    assert SobTactics().candidates(state, ask, 4)[0] == opt.Activate("cap", 3)

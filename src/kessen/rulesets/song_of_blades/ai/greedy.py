@@ -25,10 +25,12 @@ KILL = 3
 RESULT_VALUE = {"nothing": Fraction(0), "recoil": Fraction(1, 2), "fall": Fraction(3, 2), "kill": Fraction(KILL), "gruesome_kill": Fraction(4)}
 
 
-def activation_value(quality: int, dice: int) -> Fraction:
-    """Expected actions less twice the chance of a turnover (SB-ACT-1, SB-ACT-2), from the exact odds."""
+def activation_value(quality: int, dice: int, last: bool = False) -> Fraction:
+    """Expected actions less twice the chance of a turnover (SB-ACT-1, SB-ACT-2), from the exact odds; for the
+    side's last model still to activate this turn a turnover costs nothing (SB-ACT-3: no other model is left to
+    lose its activation)."""
     expected, turnover = activation_odds(quality, dice)
-    return expected - 2 * turnover
+    return expected if last else expected - 2 * turnover
 
 
 def share(state: SobState, f: Figure) -> Fraction:
@@ -81,9 +83,23 @@ def charge_value(state: SobState, f: Figure, move: Move) -> Fraction:
 
 
 @functools.lru_cache(maxsize=64)
-def best_dice(quality: int) -> int:
-    """The number of activation dice with the best :func:`activation_value` (the fewest among equals)."""
-    return max((1, 2, 3), key=lambda n: (activation_value(quality, n), -n))
+def best_dice(quality: int, last: bool = False) -> int:
+    """The number of activation dice with the best :func:`activation_value` (the fewest among equals): three for
+    the last model to activate, whose turnover costs nothing."""
+    return max((1, 2, 3), key=lambda n: (activation_value(quality, n, last), -n))
+
+
+@functools.lru_cache(maxsize=64)
+def risks_turnover(quality: int) -> bool:
+    """Whether a model of this Quality activated with its :func:`best_dice` may cause a turnover (SB-ACT-2)."""
+    return activation_odds(quality, best_dice(quality))[1] > 0
+
+
+def first_to_activate(state: SobState, models: tuple[str, ...], side: str) -> str:
+    """The model a side activates next: one whose best dice cannot cause a turnover before one that risks it, so
+    that a turnover costs the fewest activations (SB-ACT-2, SB-ACT-3); among those, the nearest the enemy."""
+    safe = tuple(m for m in models if not risks_turnover(state.get(m).quality))
+    return nearest_to_the_enemy(state, safe or models, side)
 
 
 def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) -> str:
@@ -103,7 +119,8 @@ def nearest_to_the_enemy(state: SobState, models: tuple[str, ...], side: str) ->
 
 
 class SobAI:
-    """Activates the model nearest the enemy with the dice that pay best, stands up, attacks the target with the
+    """Activates the model nearest the enemy with the dice that pay best (the models that cannot cause a turnover
+    first, the last model with three dice), stands up, attacks the target with the
     best exact odds whenever that is no worse than standing idle in contact, charges the target it fights best
     (a foe its friends already engage counts its outnumbering), advances; recoils, hack orders and follow-ups by
     the default policy."""
@@ -126,8 +143,9 @@ class SobAI:
         if not activations:
             return options[-1]
 
-        model = nearest_to_the_enemy(state, tuple(dict.fromkeys(o.model for o in activations)), self.side)
-        return Activate(model, best_dice(state.get(model).quality))
+        models = tuple(dict.fromkeys(o.model for o in activations))
+        model = first_to_activate(state, models, self.side)
+        return Activate(model, best_dice(state.get(model).quality, last=len(models) == 1))
 
     def _action(self, state: SobState, options: tuple[Any, ...]) -> Any:
         if any(isinstance(o, StandUp) for o in options):

@@ -11,7 +11,7 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.tactics import first_then
 from kessen.rulesets.song_of_blades.ai.evaluation import evaluate
-from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, nearest_to_the_enemy
+from kessen.rulesets.song_of_blades.ai.greedy import SobAI, attack_value, best_dice, first_to_activate
 from kessen.rulesets.song_of_blades.referee.options import Activate, Attack, EndActivation, EndTurn, Move, StandUp
 from kessen.rulesets.song_of_blades.referee.state import SobState
 
@@ -29,7 +29,8 @@ class SobTactics:
     settle at the side's next decision of the kind weighed (an activation is judged at the side's next activation,
     not mid-way through the enemy's turn, where the side about to strike decides what a contact is worth): measured
     on the hill-crossing mirror against greedy, 20 battles a seat, 69% of 36 decided battles won against 58% of 36
-    without (``benchmarks/README.md``)."""
+    without; at 60 battles a seat it won 58% of 109 decided (56% of 103 after greedy's activation fix), so the gain
+    is smaller than those 20 suggested (``benchmarks/README.md``)."""
 
     def greedy(self, side: str) -> Decider:
         return SobAI(side)
@@ -49,14 +50,16 @@ class SobTactics:
 
 
 def _activations(state: SobState, decision: Decision) -> list[Any]:
-    """Each model with its best dice, the nearest the enemy first; ending the turn; then the other dice."""
+    """Each model with its best dice, in greedy's order (the models that cannot cause a turnover first, the nearest
+    the enemy first); ending the turn; then the other dice."""
     models = list(dict.fromkeys(o.model for o in decision.options if isinstance(o, Activate)))
+    last = len(models) == 1
     ordered: list[str] = []
     while models:
-        nearest = nearest_to_the_enemy(state, tuple(models), decision.player)
+        nearest = first_to_activate(state, tuple(models), decision.player)
         ordered.append(nearest)
         models.remove(nearest)
-    best = [Activate(m, best_dice(state.get(m).quality)) for m in ordered]
+    best = [Activate(m, best_dice(state.get(m).quality, last)) for m in ordered]
     rest = [o for o in decision.options if isinstance(o, Activate) and o not in best]
     return [*best, EndTurn(), *rest]
 
