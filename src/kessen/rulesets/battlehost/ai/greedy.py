@@ -29,14 +29,14 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
-from kessen.rulesets.battlehost.referee.moves import ways_round
+from kessen.rulesets.battlehost.referee.moves import sidesteps, ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.steps import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
-from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named
+from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
@@ -142,9 +142,22 @@ def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     )
 
 
+def behind(state: st.BhState, side: str) -> bool:
+    """*side* has lost the greater fraction of its starting models: as things stand it loses the battle (BH-TURN-3)."""
+    lost = [0, 0]
+    for _model, s in state.casualties:
+        lost[SIDES.index(s)] += 1
+    mine = SIDES.index(side)
+    return lost[mine] * state.start[1 - mine] > lost[1 - mine] * state.start[mine]
+
+
 def holds_choke_point(state: st.BhState, m: Model) -> bool:
     """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
-    fewer than are coming; the side with more models near attacks instead."""
+    fewer than are coming; the side with more models near attacks instead, and so does a side that is behind on
+    casualties, since holding cannot win it the battle (BH-TURN-3; issue 23 §5: a band that had lost a model stood
+    at a wall for nine turns while the enemy picked off its flank)."""
+    if behind(state, m.side):
+        return False
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
@@ -264,6 +277,10 @@ class BattlehostAI:
         ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
         if ways:
             return ways[0]  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
+        steps = [o for o in sidesteps(state, side_named(decision.player)) if not holds(o.model) and not (
+            self._is_shooter(state.get(o.model)) and has_target(state.get(o.model)))]
+        if steps:
+            return steps[0]  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))
