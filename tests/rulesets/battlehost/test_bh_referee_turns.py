@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -151,9 +153,23 @@ def test_bh_move_3_no_base_touched_on_the_way() -> None:
     """BH-MOVE-3, BH-GEO-7: a move may not pass through or end touching another base: an advance stops short of a
     friend in the way, clear of it (gap > EPS)."""
     state = started(state_of([model("A", 10, 10), model("F", 10, 13)], [model("B", 10, 40)]))
-    (advance,) = moves_of(state, "A")
+    advance = moves_of(state, "A")[0]
     moved = state.get("A").at(Point(advance.x, advance.y))
     assert EPS < gap(moved, state.get("F")) < 0.05
+
+
+def test_bh_move_3_issue_23_moves_round_a_friend_in_the_way() -> None:
+    """BH-MOVE-3, issue 23 §5: when a friend cuts the straight advance short, the last options are a move on each hand
+    round it (turned 25° off the line here, the full 6"), legal and ending nearer the enemy than the cut-short
+    advance; they come after ending the moves, so older option indices hold."""
+    state = started(state_of([model("A", 10, 10), model("F", 10, 13)], [model("B", 10, 40)]))
+    options = decision(state, "move").options
+    advance, left, right = moves_of(state, "A")
+    assert options.index(left) > options.index(op.EndMoves()) and options[-2:] == (left, right)
+    for step_round in (left, right):
+        assert math.hypot(step_round.x - 10, step_round.y - 10) == pytest.approx(6)
+        assert step_round.y > advance.y + 2 and abs(step_round.x - 10) == pytest.approx(6 * math.sin(math.radians(25)))
+    assert left.x < 10 < right.x
 
 
 def test_bh_move_4_control_zones() -> None:
