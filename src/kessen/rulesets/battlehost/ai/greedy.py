@@ -29,6 +29,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
+from kessen.rulesets.battlehost.referee.backing_away import retreat
 from kessen.rulesets.battlehost.referee.moves import sidesteps, ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
@@ -49,9 +50,9 @@ SLOT_ANGLES = 24  # contact positions tried around a model, 15° apart
 MOST_IN_A_FIGHT = 6  # the most models of a side a charge's worth counts in one fight
 
 
-def fighter(m: Model, *, two_handed: bool = False) -> Fighter:
+def fighter(m: Model, *, two_handed: bool = False, trapped: bool = False) -> Fighter:
     """A model as the fight rule sees it (BH-PROC-5)."""
-    return Fighter(m.fight, m.attacks, m.strength, m.defence, m.wounds_left, two_handed, prone=m.prone)
+    return Fighter(m.fight, m.attacks, m.strength, m.defence, m.wounds_left, two_handed, prone=m.prone, trapped=trapped)
 
 
 def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Dist[FightOutcome]:
@@ -206,8 +207,15 @@ class BattlehostAI:
         m, target = state.get(o.model), state.get(o.charge or "")
         friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
         gang = [*friends, m, *comrades[: max(0, MOST_IN_A_FIGHT - len(friends) - 1)]]
+        charged = m.at(Point(o.x, o.y))
+        moved = tuple(charged if x.id == m.id else x for x in state.models)
+        # who could not back away if it lost: the target from the models on it, the charger from the target
+        # (BH-BACK-3/4: a trapped loser is struck twice, BH-STRIKE-5; issue 23 §5: charges ended against a wall)
+        target_trapped = retreat(target, [*friends, charged], moved, state.board).trapped
+        mine_trapped = retreat(charged, [target], moved, state.board).trapped
+        us = [fighter(x, trapped=mine_trapped and x.id == m.id) for x in gang]
         if friends:
-            return exchange([fighter(x) for x in gang], [fighter(target)], self.side) - exchange(
+            return exchange(us, [fighter(target, trapped=target_trapped)], self.side) - exchange(
                 [fighter(x) for x in friends], [fighter(target)], self.side)
         theirs = [target]
         if not friends and enemy_moves_after:
@@ -219,11 +227,11 @@ class BattlehostAI:
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
             if joiners:
-                charged = m.at(at)
-                moved = tuple(charged if x.id == m.id else x for x in state.models)
                 room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
-        return exchange([fighter(x) for x in gang], [fighter(x) for x in theirs], self.side)
+        if len(theirs) > 1 and len(gang) == 1:
+            return exchange([fighter(charged, trapped=mine_trapped)], [fighter(x) for x in theirs], self.side)
+        return exchange(us, [fighter(target, trapped=target_trapped)], self.side)
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
