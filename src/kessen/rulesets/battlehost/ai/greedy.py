@@ -279,8 +279,7 @@ class BattlehostAI:
                 if self._is_shooter(m):
                     if has_target(m) or is_engaged(state.models, m):
                         continue
-                    halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
-                    return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
+                    return self._to_shoot(state, decision, m)
                 return o
         ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
         if ways:
@@ -292,6 +291,19 @@ class BattlehostAI:
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))
+
+    def _to_shoot(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo:
+        """A shooter with no target: the first of its moves of at most half its Move (so that it may still shoot,
+        BH-SHOOT-2) after which it has a target in sight that no model hides (BH-SHOOT-4; issue 23 §5: archers
+        followed their own warriors and could not see past them), else its half advance."""
+        options: tuple[Any, ...] = decision.options
+        halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
+                  and math.hypot(x.x - m.x, x.y - m.y) <= m.move / 2 + 1e-9]
+        for x in halves:
+            if referee_shooting.has_target(st.put_model(state, m.at(Point(x.x, x.y))), m.at(Point(x.x, x.y))):
+                return x
+        advances = [x for x in options[: options.index(op.EndMoves())] if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
+        return advances[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
 
     # --- fighting -----------------------------------------------------------------------------------------------
 

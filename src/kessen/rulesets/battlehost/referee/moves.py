@@ -312,6 +312,8 @@ def model_moves(
         runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
         if run < limit - MIN_MOVE:
             steps = round_the_way(m, near, engaged, nearest, board, limit=limit, run=run)
+        if m.weapon is not None and not m.prone:
+            steps += round_the_way(m, near, engaged, nearest, board, limit=m.move / 2, run=min(run, m.move / 2))
         for length in runs:
             if length >= MIN_MOVE:
                 advances.append(MoveTo(m.id, m.x + toward.x * length, m.y + toward.y * length, stand_up=m.prone))
@@ -332,7 +334,8 @@ def round_the_way(
     """When the straight advance toward the *nearest* enemy is cut short (to *run* inches) by a friend, an enemy's
     control zone, terrain or the board edge: on each hand the move turned 25°, 50° or 75° off that line, as far as the
     rules allow, that ends nearest the enemy, if it ends nearer than the straight advance does; left hand first
-    (BH-MOVE-2..4, BH-GEO-7).
+    (BH-MOVE-2..4, BH-GEO-7). A shooter is also offered such moves of half its Move, after which it may still shoot
+    (BH-SHOOT-2).
 
     [DECISION] Offered last (kessen-save/1 indices hold); without them a band whose straight ways were all shut by its
     own friends or an enemy's control zones stood still for the rest of the battle (issue 23 §5)."""
