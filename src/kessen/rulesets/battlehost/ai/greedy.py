@@ -280,7 +280,7 @@ class BattlehostAI:
                     if has_target(m) or is_engaged(state.models, m):
                         continue
                     return self._to_shoot(state, decision, m)
-                return o
+                return self._round_the_way(state, decision, m) or o
         ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
         if ways:
             return ways[0]  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
@@ -291,6 +291,19 @@ class BattlehostAI:
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))
+
+    def _round_the_way(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo | None:
+        """Of *m*'s moves round what cuts its straight advance short (offered only when one ends nearer the nearest
+        enemy than that advance, BH-MOVE-3), the one that ends nearest; None when it has none (issue 23 §5: warriors
+        shuffled a few tenths of an inch behind a friend, turn after turn)."""
+        options: tuple[Any, ...] = decision.options
+        steps = [x for x in options[options.index(op.EndMoves()) + 1:] if isinstance(x, op.MoveTo) and x.model == m.id
+                 and x.charge is None and x in sidesteps(state, side_named(decision.player))]
+        enemies = [e for e in state.models if e.side != m.side]
+        if not steps or not enemies:
+            return None
+        nearest = min(enemies, key=lambda e: (distance(m, e), e.id))
+        return min(steps, key=lambda x: math.hypot(x.x - nearest.x, x.y - nearest.y))
 
     def _to_shoot(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo:
         """A shooter with no target: the first of its moves of at most half its Move (so that it may still shoot,
