@@ -55,7 +55,8 @@ def test_bh_move_1_ai_hero_in_the_open_does_not_hold() -> None:
     """BH-MOVE-1: the same Captain in open ground, with the orcs as near, has nothing to hold and advances."""
     hero = model("Captain", 23, 23, type="hero", fight="5/4+", strength=4, defence=6, attacks=2, wounds=3, might=3)
     orcs = [model(f"O{i}", 20 + 2 * i, 30) for i in range(4)]
-    state = started(state_of([hero], orcs))
+    state = started(state_of([hero], orcs), priority="evil")
+    state, _ = step(state, op.EndMoves())  # the orcs stand: the Captain moves last, so no orc can charge it after
     assert not holds_choke_point(state, state.get("Captain"))
     choice = BattlehostAI("good").decide(state, decision(state, "move"))
     assert isinstance(choice, op.MoveTo) and choice.model == "Captain"
@@ -192,3 +193,19 @@ def test_bh_shoot_4_issue_23_ai_archer_steps_out_from_behind_a_friend() -> None:
     assert math.hypot(choice.x - 10, choice.y - 10) <= 3 + 1e-9
     moved = evolve(state, models=tuple(m.at(Point(choice.x, choice.y)) if m.id == "A" else m for m in state.models))
     assert shoot_phase.has_target(moved, moved.get("A"))
+
+
+def test_bh_move_1_issue_23_ai_moving_first_stops_out_of_reach_of_a_gang() -> None:
+    """BH-MOVE-1, BH-MOVE-5, issue 23 §5: a warrior moving first, whose whole advance would end where three enemies
+    (who move after it) could all charge it, takes its half advance instead, which ends within reach of one of them at
+    most; moving after them, it advances the whole way."""
+    good = [model("A", 10, 10)]
+    evil = [model("E1", 8, 22), model("E2", 10, 22), model("E3", 12, 22)]
+    state = started(state_of(good, evil))
+    ask = decision(state, "move")
+    whole = next(o for o in ask.options if isinstance(o, op.MoveTo) and o.model == "A")
+    assert whole.y == 16
+    choice = BattlehostAI("good").decide(state, ask)
+    assert isinstance(choice, op.MoveTo) and choice.model == "A" and choice.y == 13
+    later, _ = step(started(state_of(good, evil), priority="evil"), op.EndMoves())
+    assert BattlehostAI("good").decide(later, decision(later, "move")) == whole

@@ -165,6 +165,42 @@ def holds_choke_point(state: st.BhState, m: Model) -> bool:
     return open_contact_slots(state.models, state.board, m, m.centre, engaged_ids(state.models)) <= min(CHOKE_SLOTS, coming - 1)
 
 
+class Wary:
+    """Moves that do not end where several enemies can charge the mover before it can be helped (BH-MOVE-1: the player
+    who moves first is charged by the other, who picks the fights; issue 23 §5: a warrior advanced alone into reach of
+    three enemies, who charged it together). Only while the enemy moves after us this phase."""
+
+    def __init__(self, state: st.BhState, *, enemy_moves_after: bool) -> None:
+        self.state, self.enemy_moves_after = state, enemy_moves_after
+        self.stay: set[str] = set()
+        engaged = engaged_ids(state.models)
+        self.free = [e for e in state.models if e.id not in engaged and e.id not in state.done]
+
+    def threats(self, m: Model, x: float, y: float) -> int:
+        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y)."""
+        return sum(1 for e in self.free if e.side != m.side and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
+
+    def staying(self, model_id: str) -> bool:
+        return model_id in self.stay
+
+    def move(self, o: op.MoveTo, options: Sequence[Any]) -> op.MoveTo | None:
+        """*o* if it ends within reach of no more enemies than one, or than reach the mover where it stands; else the
+        mover's other suggested move (not a charge) that does and ends nearest *o*'s end (its half advance, a way
+        round); None (and the mover stays) when none does."""
+        if not self.enemy_moves_after:
+            return o
+        m = self.state.get(o.model)
+        allowed = max(1, self.threats(m, m.x, m.y))
+        if self.threats(m, o.x, o.y) <= allowed:
+            return o
+        safe = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
+                and self.threats(m, x.x, x.y) <= allowed]
+        if safe:
+            return min(safe, key=lambda x: (math.hypot(x.x - o.x, x.y - o.y), x.x, x.y))
+        self.stay.add(m.id)
+        return None
+
+
 class BattlehostAI:
     """Holds choke points, keeps shooters still to shoot the likeliest kill, charges where the exact fight odds
     (with the enemies that could pile in) allow, uses a two-handed weapon when it pays and spends Might where it is
@@ -269,33 +305,41 @@ class BattlehostAI:
                     best, chosen = (value, -i), o
         if best is not None and best[0] >= CHARGE_THRESHOLD:
             return chosen
+        wary = Wary(state, enemy_moves_after=decision.player == state.priority)
         for o in options:
             if isinstance(o, op.StandUp):
                 return o
             if isinstance(o, op.MoveTo) and o.charge is None:
                 m = state.get(o.model)
-                if holds(m.id):
+                if holds(m.id) or wary.staying(m.id):
                     continue
                 if self._is_shooter(m):
                     if has_target(m) or is_engaged(state.models, m):
                         continue
-                    return self._to_shoot(state, decision, m)
-                return self._round_the_way(state, decision, m) or o
-        ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
-        if ways:
-            return ways[0]  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
-        steps = [o for o in sidesteps(state, side_named(decision.player)) if not holds(o.model) and not (
+                    chosen_move = wary.move(self._to_shoot(state, decision, m), decision.options)
+                else:
+                    chosen_move = wary.move(self._round_the_way(state, decision, m, o) or o, decision.options)
+                if chosen_move is not None:
+                    return chosen_move
+        ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model) and not wary.staying(o.model)]
+        for o in ways:
+            chosen_move = wary.move(o, decision.options)
+            if chosen_move is not None:
+                return chosen_move  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
+        steps = [o for o in sidesteps(state, side_named(decision.player)) if not holds(o.model) and not wary.staying(o.model) and not (
             self._is_shooter(state.get(o.model)) and has_target(state.get(o.model)))]
-        if steps:
-            return steps[0]  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
+        for o in steps:
+            chosen_move = wary.move(o, decision.options)
+            if chosen_move is not None:
+                return chosen_move  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))
 
-    def _round_the_way(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo | None:
-        """Of *m*'s moves round what cuts its straight advance short (offered only when one ends nearer the nearest
-        enemy than that advance, BH-MOVE-3), the one that ends nearest; None when it has none (issue 23 §5: warriors
-        shuffled a few tenths of an inch behind a friend, turn after turn)."""
+    def _round_the_way(self, state: st.BhState, decision: Decision, m: Model, advance: op.MoveTo) -> op.MoveTo | None:
+        """Of *m*'s moves round what cuts its straight *advance* short (BH-MOVE-3), the one that ends nearest the nearest
+        enemy, if nearer than the advance does; else None (issue 23 §5: warriors shuffled a few tenths of an inch behind
+        a friend, turn after turn)."""
         options: tuple[Any, ...] = decision.options
         steps = [x for x in options[options.index(op.EndMoves()) + 1:] if isinstance(x, op.MoveTo) and x.model == m.id
                  and x.charge is None and x in sidesteps(state, side_named(decision.player))]
@@ -303,7 +347,9 @@ class BattlehostAI:
         if not steps or not enemies:
             return None
         nearest = min(enemies, key=lambda e: (distance(m, e), e.id))
-        return min(steps, key=lambda x: math.hypot(x.x - nearest.x, x.y - nearest.y))
+        best = min(steps, key=lambda x: math.hypot(x.x - nearest.x, x.y - nearest.y))
+        ahead = math.hypot(advance.x - nearest.x, advance.y - nearest.y)
+        return best if math.hypot(best.x - nearest.x, best.y - nearest.y) < ahead else None
 
     def _to_shoot(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo:
         """A shooter with no target: the first of its moves of at most half its Move (so that it may still shoot,

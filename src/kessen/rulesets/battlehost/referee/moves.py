@@ -278,8 +278,8 @@ def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
 
 
 def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
-    """The moves round what stands in the way that :func:`move_options` offers *side* (its last group,
-    :func:`round_the_way`)."""
+    """The moves round what stands in the way, and the half advances, that :func:`move_options` offers *side* (its
+    last group, :func:`model_moves`)."""
     engaged = engaged_ids(state.models)
     found: list[MoveTo] = []
     for m in state.models:
@@ -292,7 +292,9 @@ def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
 ) -> Moves:
-    """One model's charges, its other moves, its move into line and its move round terrain (BH-MOVE-2..7): they
+    """One model's charges, its other moves, its move into line, its move round terrain, and its moves round what
+    stands in its way (:func:`round_the_way`) with, for a model with no missile weapon, half its advance (BH-MOVE-2..7;
+    [DECISION] a suggestion for a model that should not end within reach of several enemies, issue 23 §5): they
     depend only on the models
     within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a
     model whose surroundings did not change since another model moved keeps the same options."""
@@ -314,6 +316,8 @@ def model_moves(
             steps = round_the_way(m, near, engaged, nearest, board, limit=limit, run=run)
         if m.weapon is not None and not m.prone:
             steps += round_the_way(m, near, engaged, nearest, board, limit=m.move / 2, run=min(run, m.move / 2))
+        elif run >= 2 * MIN_MOVE:
+            steps += (MoveTo(m.id, m.x + toward.x * run / 2, m.y + toward.y * run / 2, stand_up=m.prone),)
         for length in runs:
             if length >= MIN_MOVE:
                 advances.append(MoveTo(m.id, m.x + toward.x * length, m.y + toward.y * length, stand_up=m.prone))
