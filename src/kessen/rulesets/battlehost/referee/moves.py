@@ -325,6 +325,7 @@ def model_moves(
         advances.append(StandUp(m.id))
     line = into_line(m, near, engaged, nearest, board, limit=limit)
     way = None if nearest is None else around_terrain(m, near, engaged, nearest, board, limit=limit)
+    steps = tuple(dict.fromkeys(x for x in steps if x not in advances and x != line and x != way))  # each option once
     return tuple(charges), tuple(advances), (line,) if line is not None else (), (way,) if way is not None else (), steps
 
 
