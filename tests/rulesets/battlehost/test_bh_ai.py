@@ -19,6 +19,8 @@ from bh_referee_support import (
     to_phase,
 )
 
+from kessen.core.geometry import Point
+from kessen.core.records import evolve
 from kessen.rulesets.battlehost.ai import BattlehostAI, holds_choke_point
 from kessen.rulesets.battlehost.referee import shooting as shoot_phase
 from kessen.rulesets.battlehost.referee import options as op
@@ -53,7 +55,8 @@ def test_bh_move_1_ai_hero_in_the_open_does_not_hold() -> None:
     """BH-MOVE-1: the same Captain in open ground, with the orcs as near, has nothing to hold and advances."""
     hero = model("Captain", 23, 23, type="hero", fight="5/4+", strength=4, defence=6, attacks=2, wounds=3, might=3)
     orcs = [model(f"O{i}", 20 + 2 * i, 30) for i in range(4)]
-    state = started(state_of([hero], orcs))
+    state = started(state_of([hero], orcs), priority="evil")
+    state, _ = step(state, op.EndMoves())  # the orcs stand: the Captain moves last, so no orc can charge it after
     assert not holds_choke_point(state, state.get("Captain"))
     choice = BattlehostAI("good").decide(state, decision(state, "move"))
     assert isinstance(choice, op.MoveTo) and choice.model == "Captain"
@@ -139,3 +142,70 @@ def test_bh_fight_1_ai_weighs_a_charge_into_a_fight_of_more_than_eight_models() 
     state = started(state_of(riders, [model("Troll", 20, 20, base_mm=60, attacks=3, wounds=3)]))
     choice = BattlehostAI("good").decide(state, decision(state, "move"))
     assert isinstance(choice, op.MoveTo) and choice.model == "R9" and choice.charge == "Troll"
+
+
+def test_bh_turn_3_issue_23_a_side_behind_on_casualties_does_not_hold() -> None:
+    """BH-TURN-3, issue 23 §5: the doorway's Captain holds the door while the casualties are even; once its side has
+    lost the greater fraction of its models, holding cannot win the battle, so it no longer holds."""
+    state, _ = step(GAME.load_scenario(DOORWAY.read_text(), str(DOORWAY)), GivenPriority("good"))
+    assert holds_choke_point(state, state.get("Captain"))
+    behind = evolve(state, casualties=(("Guard 9", "good"),))
+    assert not holds_choke_point(behind, behind.get("Captain"))
+    evil = len(state.side_models("evil"))
+    even = evolve(state, casualties=(("Guard 9", "good"), *((f"Orc {90 + k}", "evil") for k in range(evil // 3 + 1))))
+    assert holds_choke_point(even, even.get("Captain"))  # 1 of 3 lost against more than a third: not behind
+
+
+def test_bh_move_3_issue_23_ai_goes_round_a_friend_in_its_way() -> None:
+    """BH-MOVE-3, issue 23 §5: a warrior whose straight way is cut to half an inch by a friend in front of it (the
+    friend has moved) goes round the friend toward the enemy, where it used to shuffle up behind it turn after turn."""
+    state = started(state_of([model("A", 10, 10), model("F", 10, 11.5)], [model("E", 10, 30)]))
+    state = evolve(state, done=frozenset({"F"}))
+    ask = decision(state, "move")
+    (advance,) = [o for o in ask.options[: ask.options.index(op.EndMoves())] if isinstance(o, op.MoveTo)]
+    assert advance.y < 10.6
+    choice = BattlehostAI("good").decide(state, ask)
+    assert isinstance(choice, op.MoveTo) and choice.model == "A" and choice.y > 13.5
+
+
+def test_bh_back_4_issue_23_ai_charges_the_enemy_with_its_back_to_a_wall() -> None:
+    """BH-BACK-4, BH-STRIKE-5, issue 23 §5: of two charges alike but for the ground, the AI charges the enemy that
+    stands with its back to a wall (it could not back away if it lost, so it would be struck twice), though that
+    charge is listed second."""
+    good = [model("A", 10, 10), model("B", 20, 10)]
+    evil = [model("E1", 10, 14), model("E2", 20, 14)]
+    state = started(state_of(good, evil, board={"width": 48.0, "height": 48.0}, terrain=[[18.0, 14.6, 22.0, 16.0]]))
+    ask = decision(state, "move")
+    charges = [o for o in ask.options if isinstance(o, op.MoveTo) and o.charge is not None]
+    assert [o.charge for o in charges][:2] == ["E1", "E2"]
+    choice = BattlehostAI("good").decide(state, ask)
+    assert isinstance(choice, op.MoveTo) and choice.model == "B" and choice.charge == "E2"
+
+
+def test_bh_shoot_4_issue_23_ai_archer_steps_out_from_behind_a_friend() -> None:
+    """BH-SHOOT-2, BH-SHOOT-4, issue 23 §5: an archer whose friend hides the only enemy goes half its Move round the
+    friend to where it sees the enemy, so that it may still shoot."""
+    state = started(state_of([archer("A", 10, 10), model("W", 10, 11.1)], [model("E", 10, 25)]))
+    state = evolve(state, done=frozenset({"W"}))
+    assert not shoot_phase.has_target(state, state.get("A"))
+    choice = BattlehostAI("good").decide(state, decision(state, "move"))
+    assert isinstance(choice, op.MoveTo) and choice.model == "A"
+    assert math.hypot(choice.x - 10, choice.y - 10) <= 3 + 1e-9
+    moved = evolve(state, models=tuple(m.at(Point(choice.x, choice.y)) if m.id == "A" else m for m in state.models))
+    assert shoot_phase.has_target(moved, moved.get("A"))
+
+
+def test_bh_move_1_issue_23_ai_moving_first_stops_out_of_reach_of_a_gang() -> None:
+    """BH-MOVE-1, BH-MOVE-5, issue 23 §5: a warrior moving first, whose whole advance would end where three enemies
+    (who move after it) could all charge it, takes its half advance instead, which ends within reach of one of them at
+    most; moving after them, it advances the whole way."""
+    good = [model("A", 10, 10)]
+    evil = [model("E1", 8, 22), model("E2", 10, 22), model("E3", 12, 22)]
+    state = started(state_of(good, evil))
+    ask = decision(state, "move")
+    whole = next(o for o in ask.options if isinstance(o, op.MoveTo) and o.model == "A")
+    assert whole.y == 16
+    choice = BattlehostAI("good").decide(state, ask)
+    assert isinstance(choice, op.MoveTo) and choice.model == "A" and choice.y == 13
+    later, _ = step(started(state_of(good, evil), priority="evil"), op.EndMoves())
+    assert BattlehostAI("good").decide(later, decision(later, "move")) == whole

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -25,13 +27,17 @@ from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee import turns
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.game import GAME
+from kessen.rulesets.battlehost.referee.moves import sidesteps
 from kessen.rulesets.battlehost.referee.turns import GivenPriority, PriorityRoll
 
 SOURCE = "scenarios/door.toml"
 
 
 def moves_of(state: st.BhState, model_id: str) -> list[op.MoveTo]:
-    return [o for o in decision(state, "move").options if isinstance(o, op.MoveTo) and o.model == model_id]
+    """The model's suggested moves but for the last group (moves round what is in the way, half advances)."""
+    ask = decision(state, "move")
+    last = set(sidesteps(state, ask.player))  # type: ignore[arg-type]
+    return [o for o in ask.options if isinstance(o, op.MoveTo) and o.model == model_id and o not in last]
 
 
 # --- geometry basics ---------------------------------------------------------------------------------
@@ -151,9 +157,25 @@ def test_bh_move_3_no_base_touched_on_the_way() -> None:
     """BH-MOVE-3, BH-GEO-7: a move may not pass through or end touching another base: an advance stops short of a
     friend in the way, clear of it (gap > EPS)."""
     state = started(state_of([model("A", 10, 10), model("F", 10, 13)], [model("B", 10, 40)]))
-    (advance,) = moves_of(state, "A")
+    advance = moves_of(state, "A")[0]
     moved = state.get("A").at(Point(advance.x, advance.y))
     assert EPS < gap(moved, state.get("F")) < 0.05
+
+
+def test_bh_move_3_issue_23_moves_round_a_friend_in_the_way() -> None:
+    """BH-MOVE-3, issue 23 §5: when a friend cuts the straight advance short, the last options are a move on each hand
+    round it (turned 25° off the line here, the full 6"), legal and ending nearer the enemy than the cut-short
+    advance; they come after ending the moves, so older option indices hold."""
+    state = started(state_of([model("A", 10, 10), model("F", 10, 13)], [model("B", 10, 40)]))
+    options = decision(state, "move").options
+    (advance,) = moves_of(state, "A")
+    left, right, half = [o for o in sidesteps(state, "good") if o.model == "A"]
+    assert (half.x, half.y) == (10, pytest.approx((10 + advance.y) / 2))  # and half the cut-short advance
+    assert options.index(right) > options.index(left) > options.index(op.EndMoves())
+    for step_round in (left, right):
+        assert math.hypot(step_round.x - 10, step_round.y - 10) == pytest.approx(6)
+        assert step_round.y > advance.y + 2 and abs(step_round.x - 10) == pytest.approx(6 * math.sin(math.radians(25)))
+    assert left.x < 10 < right.x
 
 
 def test_bh_move_4_control_zones() -> None:

@@ -3,7 +3,8 @@
 A battle is won by the side that has lost the smaller fraction of its starting models (BH-TURN-3), so a position is
 worth the difference of those fractions: a model slain counts whole, a wound suffered by a model of several Wounds
 in part (BH-STRIKE-3), and each fight already joined (enemies in base contact, BH-FIGHT-1) counts for part of what
-its exact odds say it will cost each side (the fight rule, BH-PROC-5), since it is fought this turn or the next.
+its exact odds say it will cost each side (the fight rule, BH-PROC-5), since it is fought this turn or the next; a
+model that could not back away if it lost counts as trapped (BH-BACK-4).
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kessen.rulesets.battlehost.ai.greedy import exchange, fighter
+from kessen.rulesets.battlehost.referee.backing_away import retreat
 from kessen.rulesets.battlehost.referee.battlefield import Model, enemies_in_contact
 from kessen.rulesets.battlehost.referee.state import BhState
+from kessen.rulesets.battlehost.rules.fight import Fighter
 from kessen.rulesets.battlehost.rules.sides import SIDES
 
 FIGHTS_COUNTED = 0.5
@@ -30,11 +33,17 @@ def evaluate(state: BhState, side: str) -> float:
             lost[SIDES.index(m.side)] += (m.wounds - m.wounds_left) / (m.wounds + 1)
     if state.phase != "over":
         for good, evil in _fights(state.models):
-            wounds = float(exchange([fighter(m) for m in good], [fighter(m) for m in evil], "good"))
+            wounds = float(exchange(_at_bay(state, good, evil), _at_bay(state, evil, good), "good"))
             lost[1 if wounds > 0 else 0] += FIGHTS_COUNTED * abs(wounds)
     fractions = [lost[i] / state.start[i] if state.start[i] else 0.0 for i in (0, 1)]
     mine = SIDES.index(side)
     return max(-1.0, min(1.0, fractions[1 - mine] - fractions[mine]))
+
+
+def _at_bay(state: BhState, mine: list[Model], theirs: list[Model]) -> list[Fighter]:
+    """*mine* as the fight rule sees them, each trapped if it could not back away from *theirs* were it to lose
+    (BH-BACK-3/4: struck twice, BH-STRIKE-5)."""
+    return [fighter(m, trapped=retreat(m, theirs, state.models, state.board).trapped) for m in mine]
 
 
 def _fights(models: Sequence[Model]) -> list[tuple[list[Model], list[Model]]]:

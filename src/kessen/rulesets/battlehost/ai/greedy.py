@@ -29,14 +29,15 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
-from kessen.rulesets.battlehost.referee.moves import ways_round
+from kessen.rulesets.battlehost.referee.backing_away import retreat
+from kessen.rulesets.battlehost.referee.moves import sidesteps, ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
 from kessen.rulesets.battlehost.referee import state as st
 from kessen.rulesets.battlehost.referee.steps import DecisionKind
 from kessen.rulesets.battlehost.rules.fight import Fighter, FightOutcome, WholeFight, fight
 from kessen.rulesets.battlehost.rules.might import later_dice_chance
-from kessen.rulesets.battlehost.rules.sides import Side, other_side, side_named
+from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
 # A charge is made unless its exact expected exchange of wounds is worse than this.
@@ -49,9 +50,9 @@ SLOT_ANGLES = 24  # contact positions tried around a model, 15° apart
 MOST_IN_A_FIGHT = 6  # the most models of a side a charge's worth counts in one fight
 
 
-def fighter(m: Model, *, two_handed: bool = False) -> Fighter:
+def fighter(m: Model, *, two_handed: bool = False, trapped: bool = False) -> Fighter:
     """A model as the fight rule sees it (BH-PROC-5)."""
-    return Fighter(m.fight, m.attacks, m.strength, m.defence, m.wounds_left, two_handed, prone=m.prone)
+    return Fighter(m.fight, m.attacks, m.strength, m.defence, m.wounds_left, two_handed, prone=m.prone, trapped=trapped)
 
 
 def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Dist[FightOutcome]:
@@ -142,13 +143,62 @@ def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
     )
 
 
+def behind(state: st.BhState, side: str) -> bool:
+    """*side* has lost the greater fraction of its starting models: as things stand it loses the battle (BH-TURN-3)."""
+    lost = [0, 0]
+    for _model, s in state.casualties:
+        lost[SIDES.index(s)] += 1
+    mine = SIDES.index(side)
+    return lost[mine] * state.start[1 - mine] > lost[1 - mine] * state.start[mine]
+
+
 def holds_choke_point(state: st.BhState, m: Model) -> bool:
     """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
-    fewer than are coming; the side with more models near attacks instead."""
+    fewer than are coming; the side with more models near attacks instead, and so does a side that is behind on
+    casualties, since holding cannot win it the battle (BH-TURN-3; issue 23 §5: a band that had lost a model stood
+    at a wall for nine turns while the enemy picked off its flank)."""
+    if behind(state, m.side):
+        return False
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
     return open_contact_slots(state.models, state.board, m, m.centre, engaged_ids(state.models)) <= min(CHOKE_SLOTS, coming - 1)
+
+
+class Wary:
+    """Moves that do not end where several enemies can charge the mover before it can be helped (BH-MOVE-1: the player
+    who moves first is charged by the other, who picks the fights; issue 23 §5: a warrior advanced alone into reach of
+    three enemies, who charged it together). Only while the enemy moves after us this phase."""
+
+    def __init__(self, state: st.BhState, *, enemy_moves_after: bool) -> None:
+        self.state, self.enemy_moves_after = state, enemy_moves_after
+        self.stay: set[str] = set()
+        engaged = engaged_ids(state.models)
+        self.free = [e for e in state.models if e.id not in engaged and e.id not in state.done]
+
+    def threats(self, m: Model, x: float, y: float) -> int:
+        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y)."""
+        return sum(1 for e in self.free if e.side != m.side and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
+
+    def staying(self, model_id: str) -> bool:
+        return model_id in self.stay
+
+    def move(self, o: op.MoveTo, options: Sequence[Any]) -> op.MoveTo | None:
+        """*o* if it ends within reach of no more enemies than one, or than reach the mover where it stands; else the
+        mover's other suggested move (not a charge) that does and ends nearest *o*'s end (its half advance, a way
+        round); None (and the mover stays) when none does."""
+        if not self.enemy_moves_after:
+            return o
+        m = self.state.get(o.model)
+        allowed = max(1, self.threats(m, m.x, m.y))
+        if self.threats(m, o.x, o.y) <= allowed:
+            return o
+        safe = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
+                and self.threats(m, x.x, x.y) <= allowed]
+        if safe:
+            return min(safe, key=lambda x: (math.hypot(x.x - o.x, x.y - o.y), x.x, x.y))
+        self.stay.add(m.id)
+        return None
 
 
 class BattlehostAI:
@@ -193,8 +243,15 @@ class BattlehostAI:
         m, target = state.get(o.model), state.get(o.charge or "")
         friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
         gang = [*friends, m, *comrades[: max(0, MOST_IN_A_FIGHT - len(friends) - 1)]]
+        charged = m.at(Point(o.x, o.y))
+        moved = tuple(charged if x.id == m.id else x for x in state.models)
+        # who could not back away if it lost: the target from the models on it, the charger from the target
+        # (BH-BACK-3/4: a trapped loser is struck twice, BH-STRIKE-5; issue 23 §5: charges ended against a wall)
+        target_trapped = retreat(target, [*friends, charged], moved, state.board).trapped
+        mine_trapped = retreat(charged, [target], moved, state.board).trapped
+        us = [fighter(x, trapped=mine_trapped and x.id == m.id) for x in gang]
         if friends:
-            return exchange([fighter(x) for x in gang], [fighter(target)], self.side) - exchange(
+            return exchange(us, [fighter(target, trapped=target_trapped)], self.side) - exchange(
                 [fighter(x) for x in friends], [fighter(target)], self.side)
         theirs = [target]
         if not friends and enemy_moves_after:
@@ -206,11 +263,11 @@ class BattlehostAI:
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
             if joiners:
-                charged = m.at(at)
-                moved = tuple(charged if x.id == m.id else x for x in state.models)
                 room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
-        return exchange([fighter(x) for x in gang], [fighter(x) for x in theirs], self.side)
+        if len(theirs) > 1 and len(gang) == 1:
+            return exchange([fighter(charged, trapped=mine_trapped)], [fighter(x) for x in theirs], self.side)
+        return exchange(us, [fighter(target, trapped=target_trapped)], self.side)
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
         """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
@@ -248,25 +305,64 @@ class BattlehostAI:
                     best, chosen = (value, -i), o
         if best is not None and best[0] >= CHARGE_THRESHOLD:
             return chosen
+        wary = Wary(state, enemy_moves_after=decision.player == state.priority)
         for o in options:
             if isinstance(o, op.StandUp):
                 return o
             if isinstance(o, op.MoveTo) and o.charge is None:
                 m = state.get(o.model)
-                if holds(m.id):
+                if holds(m.id) or wary.staying(m.id):
                     continue
                 if self._is_shooter(m):
                     if has_target(m) or is_engaged(state.models, m):
                         continue
-                    halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
-                    return halves[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
-                return o
-        ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model)]
-        if ways:
-            return ways[0]  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
+                    chosen_move = wary.move(self._to_shoot(state, decision, m), decision.options)
+                else:
+                    chosen_move = wary.move(self._round_the_way(state, decision, m, o) or o, decision.options)
+                if chosen_move is not None:
+                    return chosen_move
+        ways = [o for o in ways_round(state, side_named(decision.player)) if not holds(o.model) and not wary.staying(o.model)]
+        for o in ways:
+            chosen_move = wary.move(o, decision.options)
+            if chosen_move is not None:
+                return chosen_move  # round the wall toward the enemy (issue 23 §2: orcs stood at a wall 1" from a door)
+        steps = [o for o in sidesteps(state, side_named(decision.player)) if not holds(o.model) and not wary.staying(o.model) and not (
+            self._is_shooter(state.get(o.model)) and has_target(state.get(o.model)))]
+        for o in steps:
+            chosen_move = wary.move(o, decision.options)
+            if chosen_move is not None:
+                return chosen_move  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
         if chosen is not None:
             return chosen  # charge even at poor odds rather than stand idle
         return next(o for o in options if isinstance(o, op.EndMoves))
+
+    def _round_the_way(self, state: st.BhState, decision: Decision, m: Model, advance: op.MoveTo) -> op.MoveTo | None:
+        """Of *m*'s moves round what cuts its straight *advance* short (BH-MOVE-3), the one that ends nearest the nearest
+        enemy, if nearer than the advance does; else None (issue 23 §5: warriors shuffled a few tenths of an inch behind
+        a friend, turn after turn)."""
+        options: tuple[Any, ...] = decision.options
+        steps = [x for x in options[options.index(op.EndMoves()) + 1:] if isinstance(x, op.MoveTo) and x.model == m.id
+                 and x.charge is None and x in sidesteps(state, side_named(decision.player))]
+        enemies = [e for e in state.models if e.side != m.side]
+        if not steps or not enemies:
+            return None
+        nearest = min(enemies, key=lambda e: (distance(m, e), e.id))
+        best = min(steps, key=lambda x: math.hypot(x.x - nearest.x, x.y - nearest.y))
+        ahead = math.hypot(advance.x - nearest.x, advance.y - nearest.y)
+        return best if math.hypot(best.x - nearest.x, best.y - nearest.y) < ahead else None
+
+    def _to_shoot(self, state: st.BhState, decision: Decision, m: Model) -> op.MoveTo:
+        """A shooter with no target: the first of its moves of at most half its Move (so that it may still shoot,
+        BH-SHOOT-2) after which it has a target in sight that no model hides (BH-SHOOT-4; issue 23 §5: archers
+        followed their own warriors and could not see past them), else its half advance."""
+        options: tuple[Any, ...] = decision.options
+        halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
+                  and math.hypot(x.x - m.x, x.y - m.y) <= m.move / 2 + 1e-9]
+        for x in halves:
+            if referee_shooting.has_target(st.put_model(state, m.at(Point(x.x, x.y))), m.at(Point(x.x, x.y))):
+                return x
+        advances = [x for x in options[: options.index(op.EndMoves())] if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
+        return advances[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
 
     # --- fighting -----------------------------------------------------------------------------------------------
 

@@ -214,8 +214,9 @@ def move_limit(m: Model, *, stand_up: bool) -> float:
     return m.move / 2 if stand_up else float(m.move)
 
 
-Moves = tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...], tuple[MoveTo, ...]]
-"""One model's charges, its other moves, its move into line and its move round terrain (:func:`model_moves`)."""
+Moves = tuple[tuple[MoveTo, ...], tuple[MoveTo | StandUp, ...], tuple[MoveTo, ...], tuple[MoveTo, ...], tuple[MoveTo, ...]]
+"""One model's charges, its other moves, its move into line, its move round terrain and its moves round what stands
+in its way (:func:`model_moves`)."""
 
 _MOVES: Local[tuple[Model | None, Moves]] = Local()
 """Each mover's moves with the nearest enemy they were found for, kept while nothing within the mover's reach changes."""
@@ -243,12 +244,14 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     """For each model of the moving side that has not moved and is not engaged: a charge at each enemy
     it can reach, an advance towards the nearest enemy (and half of it for a shooter), standing up for
     a prone model; then ending the player's moves (BH-MOVE-1..7); then the moves into line, then those round
-    terrain (each group after the older ones, so that the indices of older saves hold)."""
+    terrain, then those round what stands in the way (each group after the older ones, so that the indices of older
+    saves hold)."""
     engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
     lines: list[MoveTo] = []
     ways: list[MoveTo] = []
+    sidesteps: list[MoveTo] = []
     for m in state.models:
         if m.side != side or m.id in state.done or m.id in engaged:  # BH-MOVE-6
             continue
@@ -257,9 +260,10 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
         advances.extend(mine[1])
         lines.extend(mine[2])
         ways.extend(mine[3])
-    if not charges and not advances and not ways:
+        sidesteps.extend(mine[4])
+    if not charges and not advances and not ways and not sidesteps:
         return (EndMoves(),)  # the phase ends by itself, as kessen-save/1 files expect (see move_node)
-    return (*charges, *advances, EndMoves(), *lines, *ways)
+    return (*charges, *advances, EndMoves(), *lines, *ways, *sidesteps)
 
 
 def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
@@ -273,17 +277,31 @@ def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
     return tuple(found)
 
 
+def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
+    """The moves round what stands in the way, and the half advances, that :func:`move_options` offers *side* (its
+    last group, :func:`model_moves`)."""
+    engaged = engaged_ids(state.models)
+    found: list[MoveTo] = []
+    for m in state.models:
+        if m.side == side and m.id not in state.done and m.id not in engaged:
+            found.extend(moves_of(state, m, engaged)[4])
+    return tuple(found)
+
+
 @functools.lru_cache(maxsize=4096)
 def model_moves(
     m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model | None, board: Board
 ) -> Moves:
-    """One model's charges, its other moves, its move into line and its move round terrain (BH-MOVE-2..7): they
+    """One model's charges, its other moves, its move into line, its move round terrain, and its moves round what
+    stands in its way (:func:`round_the_way`) with, for a model with no missile weapon, half its advance (BH-MOVE-2..7;
+    [DECISION] a suggestion for a model that should not end within reach of several enemies, issue 23 §5): they
     depend only on the models
     within its reach (*near*, and which of them are *engaged*) and on the direction to the *nearest* enemy, so a
     model whose surroundings did not change since another model moved keeps the same options."""
     limit = move_limit(m, stand_up=m.prone)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
+    steps: tuple[MoveTo, ...] = ()
     for e in sorted((e for e in near if e.side != m.side), key=lambda e: (distance(m, e), e.id)):
         if distance(m, e) > limit:
             break
@@ -294,6 +312,12 @@ def model_moves(
         toward = (nearest.centre - m.centre).unit()
         run = furthest_move(m, toward, near, board, limit=limit, engaged=engaged)
         runs = [run] + ([m.move / 2] if m.weapon is not None and not m.prone and run > m.move / 2 + MIN_MOVE else [])
+        if run < limit - MIN_MOVE:
+            steps = round_the_way(m, near, engaged, nearest, board, limit=limit, run=run)
+        if m.weapon is not None and not m.prone:
+            steps += round_the_way(m, near, engaged, nearest, board, limit=m.move / 2, run=min(run, m.move / 2))
+        elif run >= 2 * MIN_MOVE:
+            steps += (MoveTo(m.id, m.x + toward.x * run / 2, m.y + toward.y * run / 2, stand_up=m.prone),)
         for length in runs:
             if length >= MIN_MOVE:
                 advances.append(MoveTo(m.id, m.x + toward.x * length, m.y + toward.y * length, stand_up=m.prone))
@@ -301,7 +325,43 @@ def model_moves(
         advances.append(StandUp(m.id))
     line = into_line(m, near, engaged, nearest, board, limit=limit)
     way = None if nearest is None else around_terrain(m, near, engaged, nearest, board, limit=limit)
-    return tuple(charges), tuple(advances), (line,) if line is not None else (), (way,) if way is not None else ()
+    steps = tuple(dict.fromkeys(x for x in steps if x not in advances and x != line and x != way))  # each option once
+    return tuple(charges), tuple(advances), (line,) if line is not None else (), (way,) if way is not None else (), steps
+
+
+SIDESTEP_ANGLES = (25, 50, 75)  # degrees off the straight way to the nearest enemy tried by round_the_way
+_SIDESTEP_TURNS = tuple((turned(a), turned(-a)) for a in SIDESTEP_ANGLES)
+
+
+def round_the_way(
+    m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model, board: Board, *, limit: float, run: float
+) -> tuple[MoveTo, ...]:
+    """When the straight advance toward the *nearest* enemy is cut short (to *run* inches) by a friend, an enemy's
+    control zone, terrain or the board edge: on each hand the move turned 25°, 50° or 75° off that line, as far as the
+    rules allow, that ends nearest the enemy, if it ends nearer than the straight advance does; left hand first
+    (BH-MOVE-2..4, BH-GEO-7). A shooter is also offered such moves of half its Move, after which it may still shoot
+    (BH-SHOOT-2).
+
+    [DECISION] Offered last (kessen-save/1 indices hold); without them a band whose straight ways were all shut by its
+    own friends or an enemy's control zones stood still for the rest of the battle (issue 23 §5)."""
+    toward = (nearest.centre - m.centre).unit()
+    straight = (m.centre + toward.scaled(run) - nearest.centre).length()
+    found: list[MoveTo] = []
+    for hand in (0, 1):
+        best: tuple[float, Point] | None = None
+        for turns in _SIDESTEP_TURNS:
+            c, s = turns[hand]
+            way = Point(toward.x * c - toward.y * s, toward.x * s + toward.y * c)
+            length = furthest_move(m, way, near, board, limit=limit, engaged=engaged)
+            if length < MIN_MOVE:
+                continue
+            end = m.centre + way.scaled(length)
+            left = (end - nearest.centre).length()
+            if left < straight - MIN_MOVE and (best is None or left < best[0]):
+                best = (left, end)
+        if best is not None:
+            found.append(MoveTo(m.id, best[1].x, best[1].y, stand_up=m.prone))
+    return tuple(found)
 
 
 def around_terrain(m: Model, near: tuple[Model, ...], engaged: frozenset[str], nearest: Model, board: Board, *, limit: float) -> MoveTo | None:
