@@ -2,8 +2,9 @@
 mask copied from one made per count, the encoder, the menu and song-of-blades' board data compiled, song-of-blades'
 suggested moves native and its hot copies through evolvers): every observation of both sides, every reward, flag
 and action's notation of seeded options-only episodes of every ruleset, with shaping, is the one main made before
-the change (hashes recorded from main at 5ffe023; legions' again when its Advance and March orders were offered the
-move back in line toward the own edge, issue 23 §5, which the random agent now draws among)."""
+the change (hashes recorded from main at 5ffe023; legions' and battlehost's again when issue 23 §5 added suggested
+moves, which the random agent now draws among: legions' move back in line with an Advance or March order,
+battlehost's moves round what stands in the way)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # (scenario, seed): (steps, first 16 hex digits of the sha256 of the episode) made by main at 5ffe023
 MAIN = {
     ("song-of-blades/warband-skirmish", 3): (90, "c7acf8286865bb34"),
-    ("battlehost/line-fight", 3): (90, "f82a424be4161ffd"),
+    ("battlehost/line-fight", 3): (90, "4d1bc951a4b83dd5"),
     ("legions/titan-at-bay", 3): (36, "f15022f99769ac3b"),
     ("armies-clash/skirmish-ridge", 3): (90, "0d6200c5a107a6ed"),
 }
