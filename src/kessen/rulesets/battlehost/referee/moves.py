@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from typing import Literal
 
 from kessen.core.engine import Decision
 from kessen.core.errors import IllegalChoice
@@ -269,22 +270,23 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
 def ways_round(state: BhState, side: Side) -> tuple[MoveTo, ...]:
     """The moves round terrain that :func:`move_options` offers *side* (its last group): one for each model whose
     straight way to the nearest enemy is walled off (:func:`around_terrain`)."""
-    engaged = engaged_ids(state.models)
-    found: list[MoveTo] = []
-    for m in state.models:
-        if m.side == side and m.id not in state.done and m.id not in engaged:
-            found.extend(moves_of(state, m, engaged)[3])
-    return tuple(found)
+    return _group(state, side, 3)
 
 
 def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
     """The moves round what stands in the way, and the half advances, that :func:`move_options` offers *side* (its
     last group, :func:`model_moves`)."""
+    return _group(state, side, 4)
+
+
+def _group(state: BhState, side: Side, group: Literal[3, 4]) -> tuple[MoveTo, ...]:
+    """One group of :func:`moves_of` (3: round terrain, 4: round what stands in the way) for every model of *side*
+    still to move and not engaged."""
     engaged = engaged_ids(state.models)
     found: list[MoveTo] = []
     for m in state.models:
         if m.side == side and m.id not in state.done and m.id not in engaged:
-            found.extend(moves_of(state, m, engaged)[4])
+            found.extend(moves_of(state, m, engaged)[group])
     return tuple(found)
 
 
