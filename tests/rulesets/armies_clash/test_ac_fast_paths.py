@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kessen.core.engine import Decision
 from kessen.core.records import evolve
-from kessen.rulesets.armies_clash.ai.greedy import AcAI, _close_to, expected_damage
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, expected_damage
 from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
 from kessen.rulesets.armies_clash.referee.options import AttackWith
 from kessen.rulesets.armies_clash.referee.pieces import kind_of
@@ -28,6 +28,7 @@ from kessen.rulesets.armies_clash.rules.grid import (
     Grid,
     Square,
     Terrain,
+    anchors_within,
     distance,
     goal_distances,
     step_cost,
@@ -290,12 +291,12 @@ def test_ac_state_evolve_agrees_with_replace() -> None:
 
 def test_ac_ai_spacing_agrees_with_distance() -> None:
     """The AI's spacing test: an anchor is close to its unit exactly when ``distance`` to some mate is within the
-    spacing (the set ``_close_to`` lists)."""
+    spacing (the set ``cohesive_anchors`` makes of its mates' ``anchors_within``)."""
     rng = random.Random(13)
     for _ in range(200):
         mates = [Footprint(rng.randint(0, 9), rng.randint(0, 9), rng.choice((1, 2))) for _ in range(rng.randint(0, 4))]
         size, spacing = rng.choice((1, 2, 3)), rng.choice((1, 2))
-        close = _close_to(mates, size, spacing)
+        close = frozenset(a for m in mates for a in anchors_within(m, size, spacing))
         for x in range(-3, 14):
             for y in range(-3, 14):
                 assert ((x, y) in close) == any(distance(Footprint(x, y, size), m) <= spacing for m in mates)

@@ -178,5 +178,6 @@ def test_li_issue23_search_pulls_the_line_back_out_of_the_enemys_reach() -> None
     in line out of reach."""
     state, decision = _first_move("s-tactical")
     assert LiAI("South").decide(state, decision) == AsOrdered()
-    ai = SearchAI(GAME, LiTactics(), "South", LiTactics.budget, seed=1)
+    tactics = LiTactics()  # its budget read from the instance: a compiled class has no plain class attributes
+    ai = SearchAI(GAME, tactics, "South", tactics.budget, seed=1)
     assert ai.decide(state, decision) == MoveTo(17.0, 5.001)
