@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
 from kessen.core.records import picklable
@@ -56,10 +56,14 @@ the stands no arrangement keeps and searches on."""
 class ToMove:
     """A stand of the unit still to move this turn: its size, where it stands, and every anchor its move may end at
     (its own included: it may stay); *ends* may be given as a function, asked only when the search needs them, and
-    *reach* bounds how far (in steps) an end may lie from where it stands."""
+    *reach* bounds how far (in steps) an end may lie from where it stands. *key*, when given, names the question its
+    ends answer: two stands with one key are the same to :class:`Regiment` (see :func:`regiment_key`)."""
 
-    def __init__(self, size: int, at: Square, ends: frozenset[Square] | Callable[[], frozenset[Square]], *, reach: int | None = None) -> None:
-        self.size, self.at, self.reach = size, at, reach
+    def __init__(
+        self, size: int, at: Square, ends: frozenset[Square] | Callable[[], frozenset[Square]], *, reach: int | None = None,
+        key: Hashable = None,
+    ) -> None:
+        self.size, self.at, self.reach, self.key = size, at, reach, key
         self._ends = ends
         self._found: frozenset[Square] | None = ends | {at} if isinstance(ends, frozenset) else None
 
@@ -145,6 +149,13 @@ def _augment(j: int, choices: dict[int, list[Square]], owner: dict[Square, int],
     return False
 
 
+def regiment_key(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], size: int = 1) -> Hashable:
+    """What :class:`Regiment` answers from, when every stand still to move names its question (``ToMove.key``): a
+    regiment built for one key answers for every other of that key (None: the stands cannot be told apart so)."""
+    keys = tuple(t.key for t in to_move)
+    return None if None in keys else (placed, keys, size)
+
+
 def fewest_alone(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, nodes: int = SEARCH_NODES) -> Alone:
     """How few stands of a regiment must end its turn with no other stand of the unit next to them (AC-REG-4,
     AC-INTEG-2), when the *placed* stands stay where they are and each stand *to_move* ends at one of its ``ends``
@@ -198,9 +209,17 @@ class Regiment:
         self.least = 0  # the stands alone in every arrangement (:meth:`_hopeless`)
         self.near: frozenset[Square] | None = None
         self.kept: dict[Square, Alone] | None = None
+        self.answers: dict[Square | None, Alone] = {}
 
     def alone(self, anchor: Square | None = None) -> Alone:
-        """The fewest stands left alone with the one more stand at *anchor* (None: there is no more)."""
+        """The fewest stands left alone with the one more stand at *anchor* (None: there is no more); each place
+        answered once (a search's answer depends on nothing but its stands and the place)."""
+        found = self.answers.get(anchor)
+        if found is None:
+            found = self.answers[anchor] = self._alone(anchor)
+        return found
+
+    def _alone(self, anchor: Square | None) -> Alone:
         total = self.extra + (anchor is not None)
         if total < 2:
             return Alone(0, (), True)

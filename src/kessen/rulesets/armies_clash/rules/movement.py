@@ -182,6 +182,33 @@ def destinations(
     return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, may_join).run()
 
 
+def stand_search_reads(
+    mover: Mover, taken: Iterable[tuple[Square, Occupant]], enemy_stands: tuple[Footprint, ...], enemies: tuple[Footprint, ...],
+) -> tuple[frozenset[tuple[Square, Occupant]], tuple[Footprint, ...], tuple[Footprint, ...]]:
+    """What ``destinations`` of a stand reads of the squares *taken* and of the enemies, so that its answer kept for
+    one question serves another where nothing within its reach changed (issue 26): every step costs at least 1
+    (AC-TERR-5), so its anchors lie within the budget and the road's one more step of the start (AC-MOVE-1,
+    AC-MOVE-7), their squares as near to its footprint; the lock is read where it steps from, within the budget, next
+    to enemy stands one square farther (AC-MOVE-3); a routed stand's distance to the nearest enemy reads every enemy
+    (AC-MORALE-4). A stand that retreats is never locked.
+
+    >>> m = Mover("a", "red", False, Footprint(5, 5), False, 2)
+    >>> taken = [((5, 8), ("regiment", "red", "b")), ((5, 9), ("regiment", "red", "c")), ((6, 7), ("regiment", "blue", "x"))]
+    >>> near, locks, away = stand_search_reads(m, taken, (Footprint(6, 7), Footprint(9, 9)), (Footprint(6, 7), Footprint(9, 9)))
+    >>> sorted(s for s, _ in near), locks, away
+    ([(5, 8), (6, 7)], (Footprint(x=6, y=7, size=1),), ())
+    """
+    fp = mover.footprint
+    reach = mover.budget + 1
+    low_x, low_y, high_x, high_y = fp.x, fp.y, fp.x + fp.size - 1, fp.y + fp.size - 1
+    near = frozenset(
+        item for item in taken
+        if max(0, low_x - item[0][0], item[0][0] - high_x) + max(0, low_y - item[0][1], item[0][1] - high_y) <= reach
+    )
+    locks = () if mover.is_solo or mover.retreat else tuple(e for e in enemy_stands if distance(e, fp) <= reach)
+    return near, locks, enemies if mover.routed else ()
+
+
 _Step = tuple[Square, Place, int, bool]
 """A legal step of a search: where to, what is there, the cost, whether only road was entered."""
 
