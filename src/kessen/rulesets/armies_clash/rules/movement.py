@@ -201,12 +201,14 @@ def stand_search_reads(
     fp = mover.footprint
     reach = mover.budget + 1
     low_x, low_y, high_x, high_y = fp.x, fp.y, fp.x + fp.size - 1, fp.y + fp.size - 1
-    near = frozenset(
-        item for item in taken
-        if max(0, low_x - item[0][0], item[0][0] - high_x) + max(0, low_y - item[0][1], item[0][1] - high_y) <= reach
-    )
+    near: list[tuple[Square, Occupant]] = []
+    for item in taken:
+        x, y = item[0]
+        gap = (low_x - x if x < low_x else x - high_x if x > high_x else 0) + (low_y - y if y < low_y else y - high_y if y > high_y else 0)
+        if gap <= reach:
+            near.append(item)
     locks = () if mover.is_solo or mover.retreat else tuple(e for e in enemy_stands if distance(e, fp) <= reach)
-    return near, locks, enemies if mover.routed else ()
+    return frozenset(near), locks, enemies if mover.routed else ()
 
 
 _Step = tuple[Square, Place, int, bool]
@@ -297,12 +299,25 @@ class _Search:
         road_ok: set[Square] = set()
         by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
         road_bonus = mover.road_available
+        routed = self.away is not None
+        places, costs = self.places, self.costs
         cost = 0
         while cost < len(by_cost):  # grown as it is searched: every step costs at least 1 (AC-TERR-5)
+            room = budget - cost
             for pos in by_cost[cost]:
                 if cost > best[pos]:
                     continue  # reached more cheaply since
-                for npos, place, step, road in self.steps(pos, budget - cost):
+                x, y = pos
+                if self.locked(x, y):
+                    continue
+                for npos, step, road in costs.steps(x, y):  # ``steps``, written out: no list of steps built
+                    if step > room:
+                        continue
+                    place = places.get(npos)
+                    if place is None:
+                        place = self.place_at(npos)
+                    if not place.legal or (routed and self.gap(npos) < self.gap(pos)):
+                        continue
                     total = cost + step
                     if place.flee:
                         self.record(Destination(npos[0], npos[1], total, False, "flee"))
