@@ -17,7 +17,7 @@ from kessen.rulesets.armies_clash.referee import movement, regiment_moves
 from kessen.rulesets.armies_clash.referee.movement import stand_destinations, stand_mover
 from kessen.rulesets.armies_clash.referee.pieces import enemy_footprints, occupancy
 from kessen.rulesets.armies_clash.referee.state import AcState
-from kessen.rulesets.armies_clash.rules.movement import destinations, stand_search_reads
+from kessen.rulesets.armies_clash.rules.movement import destinations, end_anchors, stand_search_reads
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples" / "armies-clash").glob("*.toml"))
 
@@ -70,7 +70,8 @@ def test_ac_reg_4_issue_26_kept_regiments_suggest_what_fresh_ones_do(path: Path)
 def test_ac_move_1_issue_26_a_stand_search_asked_with_what_it_reads_finds_every_end(path: Path) -> None:
     """AC-MOVE-1..7, AC-MORALE-4 (issue 26): a stand's move search asked with only the squares, enemy stands and
     enemies within its reach (``stand_search_reads``) finds the very ends the search with the whole battlefield finds,
-    for every stand of random games' states, at random budgets, retreating or not."""
+    and ``end_anchors`` (what AC-REG-4 asks) the anchors of its moves, for every stand of random games' states, at
+    random budgets, retreating or not."""
     rng = random.Random(26)
     compared = 0
     for state in _states(path, 3, 120)[::3]:
@@ -83,5 +84,7 @@ def test_ac_move_1_issue_26_a_stand_search_asked_with_what_it_reads_finds_every_
             plain = destinations(state.grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=state.wrecked())
             near, locks, away = stand_search_reads(mover, taken, enemy_stands, enemies)
             assert sorted(plain, key=repr) == sorted(stand_destinations(state.grid, near, mover, locks, away, state.wrecked()), key=repr)
+            anchors = end_anchors(state.grid, dict(near), mover, enemy_stands=locks, enemies=away, wrecked=state.wrecked())
+            assert anchors == {(d.x, d.y) for d in plain if d.kind == "move"}
             compared += 1
     assert compared > 100

@@ -33,14 +33,14 @@ from collections.abc import Hashable, Sequence
 from typing import cast
 
 from kessen.core.records import evolve, record
-from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_destinations, stand_mover
+from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_mover
 from kessen.rulesets.armies_clash.referee.options import Activate, ActivateSolo, Stay
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, occupancy
 from kessen.rulesets.armies_clash.referee.state import AcState, Stand, Static, Turn, per_state
 from kessen.rulesets.armies_clash.referee.steps import PieceMove
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Square
 from kessen.rulesets.armies_clash.rules.integrity import Alone, Regiment, ToMove, regiment_key
-from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant, stand_search_reads
+from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant, end_anchors, stand_search_reads
 
 MoveOption = Destination | Stay
 Judged = tuple[tuple[object, Alone], ...]
@@ -296,8 +296,7 @@ def _ends(
     static: Static, taken: frozenset[tuple[Square, Occupant]], mover: Mover, enemy_stands: tuple[Footprint, ...],
     enemies: tuple[Footprint, ...], wrecked: frozenset[Square],
 ) -> frozenset[Square]:
-    """The squares ``destinations`` ends a move on, kept for the same question: a stand still to move is asked about
-    again and again, at each activation and each move of its unit's turn, while the squares around it stay as they
-    were."""
-    found = stand_destinations(static.grid, taken, mover, enemy_stands, enemies, wrecked)
-    return frozenset((d.x, d.y) for d in found if d.kind == "move")
+    """The squares ``destinations`` ends a move on (``end_anchors``), kept for the same question: a stand still to
+    move is asked about again and again, at each activation and each move of its unit's turn, while the squares
+    around it stay as they were."""
+    return end_anchors(static.grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked)

@@ -64,6 +64,7 @@ class ToMove:
         key: Hashable = None,
     ) -> None:
         self.size, self.at, self.reach, self.key = size, at, reach, key
+        self.home = Footprint(at[0], at[1], size)  # where it stands, made once (issue 26)
         self._ends = ends
         self._found: frozenset[Square] | None = ends | {at} if isinstance(ends, frozenset) else None
 
@@ -78,7 +79,7 @@ class ToMove:
     def far_from(self, other: Footprint, *, beyond: int = 0) -> bool:
         """Whether none of its ends can be next to *other* (nor to anything within *beyond* steps of it): it stands
         farther than its reach."""
-        return self.reach is not None and distance(Footprint(self.at[0], self.at[1], self.size), other) > self.reach + beyond + 1
+        return self.reach is not None and distance(self.home, other) > self.reach + beyond + 1
 
     def may_end(self, anchor: Square) -> bool:
         """Whether its move may end at *anchor*."""
@@ -310,7 +311,7 @@ class Regiment:
         lost = [i for i, a in enumerate(self.at) if a is not None and self._lonely(i) and not self._helpers(i)]
         for j in free:
             t = self.to_move[j - self.first]
-            here = Footprint(t.at[0], t.at[1], t.size)
+            here = t.home
             if self._joins_placed(j) or any(distance(self._footprint_at(k), here) == 1 for k in free if k != j):
                 continue
             if not any(self._meeting_ends(j, k) for k in free if k != j):
@@ -385,7 +386,7 @@ class Regiment:
         found = self.meeting.get(key)
         if found is None:
             tj, tk = self.to_move[j - self.first], self.to_move[k - self.first]
-            if tk.reach is not None and tj.far_from(Footprint(tk.at[0], tk.at[1], tk.size), beyond=tk.reach):
+            if tk.reach is not None and tj.far_from(tk.home, beyond=tk.reach):
                 found = frozenset()
             else:
                 found = tj.ends & {a for q in tk.ends for a in _touching(q, tk.size, tj.size)}
@@ -437,7 +438,7 @@ class Regiment:
     def _may_stay(self, j: int) -> bool:
         """Whether stand *j*, still to move, stands next to another still to move, on squares nobody has taken."""
         t = self.to_move[j - self.first]
-        here = Footprint(t.at[0], t.at[1], t.size)
+        here = t.home
         return self._open(t.at, t.size) and any(distance(self._footprint_at(k), here) == 1 for k in self._free() if k != j)
 
     def _spots(self, j: int, *, but: Square | None = None) -> Iterator[Square]:
@@ -450,7 +451,7 @@ class Regiment:
     def _footprint_at(self, k: int) -> Footprint:
         """Where stand *k*, still to move, stands now."""
         t = self.to_move[k - self.first]
-        return Footprint(t.at[0], t.at[1], t.size)
+        return t.home
 
     def _branch(self, given_up: tuple[int, ...], i: int, moves: Iterable[tuple[int, Square]], *, place: bool = False) -> None:
         """Try each move (a stand placed at an anchor); then give stand *i* up (left where it is, or, not yet placed,

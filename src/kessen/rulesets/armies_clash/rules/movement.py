@@ -182,6 +182,16 @@ def destinations(
     return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, may_join).run()
 
 
+def end_anchors(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, *, enemy_stands: tuple[Footprint, ...],
+    enemies: tuple[Footprint, ...], wrecked: frozenset[Square] = frozenset(),
+) -> frozenset[Square]:
+    """The anchors of the ends of kind "move" ``destinations`` finds for a mover that joins nothing, by the same
+    search, without making each a :class:`Destination` (what AC-REG-4's count asks of a stand still to move, issue
+    26)."""
+    return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, lambda _: False).end_anchors()
+
+
 def stand_search_reads(
     mover: Mover, taken: Iterable[tuple[Square, Occupant]], enemy_stands: tuple[Footprint, ...], enemies: tuple[Footprint, ...],
 ) -> tuple[frozenset[tuple[Square, Occupant]], tuple[Footprint, ...], tuple[Footprint, ...]]:
@@ -292,6 +302,37 @@ class _Search:
             self.ends[key] = dest
 
     def run(self) -> list[Destination]:
+        budget = self.mover.budget
+        start, best, stops, road_ok = self.explore(keep=True)
+        for pos in stops:
+            if pos != start:
+                self.record(Destination(pos[0], pos[1], best[pos], False))
+        reached = {(d.x, d.y) for d in self.ends.values() if d.kind == "move"}
+        for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
+            for npos, place, _step, _road in self.steps(pos, math.inf):
+                if place.flee:
+                    self.record(Destination(npos[0], npos[1], budget, True, "flee"))
+                for stand in place.joins:
+                    self.record(Destination(npos[0], npos[1], budget, True, "join", stand))
+                if place.stop and npos != start and npos not in reached:
+                    self.record(Destination(npos[0], npos[1], budget, True))
+        return list(self.ends.values())
+
+    def end_anchors(self) -> frozenset[Square]:
+        """The anchors of the ends of kind "move" :meth:`run` records: the stops, and the stops of the road's one
+        more step, but the start."""
+        start, _best, stops, road_ok = self.explore(keep=False)
+        found = set(stops)
+        for pos in road_ok:
+            for npos, place, _step, _road in self.steps(pos, math.inf):
+                if place.stop:
+                    found.add(npos)
+        found.discard(start)
+        return frozenset(found)
+
+    def explore(self, *, keep: bool) -> tuple[Square, dict[Square, int], set[Square], set[Square]]:
+        """The search within the budget: the start, the cheapest cost of each anchor reached, the anchors it may
+        stop at and those a road step entered; the flights and joins met on the way recorded if *keep*."""
         mover, budget, size = self.mover, self.mover.budget, self.size
         start = (mover.footprint.x, mover.footprint.y)
         best: dict[Square, int] = {start: 0}
@@ -320,11 +361,13 @@ class _Search:
                         continue
                     total = cost + step
                     if place.flee:
-                        self.record(Destination(npos[0], npos[1], total, False, "flee"))
+                        if keep:
+                            self.record(Destination(npos[0], npos[1], total, False, "flee"))
                         continue
                     if place.joins:
-                        for stand in place.joins:
-                            self.record(Destination(npos[0], npos[1], total, False, "join", stand))
+                        if keep:
+                            for stand in place.joins:
+                                self.record(Destination(npos[0], npos[1], total, False, "join", stand))
                         if not place.stop and _regiment_join(self.occupancy, Footprint(npos[0], npos[1], size), self.grid):
                             continue  # entering a regiment stand ends the move (AC-JOIN-1)
                     if road and road_bonus:
@@ -337,19 +380,7 @@ class _Search:
                     if place.stop:
                         stops.add(npos)
             cost += 1
-        for pos in stops:
-            if pos != start:
-                self.record(Destination(pos[0], pos[1], best[pos], False))
-        reached = {(d.x, d.y) for d in self.ends.values() if d.kind == "move"}
-        for pos in road_ok:  # one more step, whatever it costs (AC-MOVE-7)
-            for npos, place, _step, _road in self.steps(pos, math.inf):
-                if place.flee:
-                    self.record(Destination(npos[0], npos[1], budget, True, "flee"))
-                for stand in place.joins:
-                    self.record(Destination(npos[0], npos[1], budget, True, "join", stand))
-                if place.stop and npos != start and npos not in reached:
-                    self.record(Destination(npos[0], npos[1], budget, True))
-        return list(self.ends.values())
+        return start, best, stops, road_ok
 
 
 def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:
