@@ -270,11 +270,13 @@ class Regiment:
             for j in self._spare(where):
                 t = self.to_move[j - self.first]
                 left = [(i, a) for i, a in without.moves if i != j]
-                own = set(_squares(where[j], t.size)) if j in where else set()
+                others = cells - set(_squares(where[j], t.size)) if j in where else cells
                 for q in sorted(t.ends, key=lambda a: (square_distance(a, t.at), a), reverse=True):  # the nearest wins
-                    if (cells - own).isdisjoint(_squares(q, t.size)):
-                        spare = Alone(0, (), True, (*left, (j, q)))
-                        self.kept.update((a, spare) for a in _touching(q, t.size, size) if cells.isdisjoint(_squares(a, size)))
+                    if others.isdisjoint(_squares(q, t.size)):
+                        places = [a for a in _touching(q, t.size, size) if cells.isdisjoint(_squares(a, size))]
+                        if places:
+                            spare = Alone(0, (), True, (*left, (j, q)))
+                            self.kept.update((a, spare) for a in places)
             for a, n in taken:
                 self.kept.update((b, without) for b in _touching(a, n, size) if cells.isdisjoint(_squares(b, size)))
         return self.kept
