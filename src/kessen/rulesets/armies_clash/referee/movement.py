@@ -44,6 +44,7 @@ from kessen.rulesets.armies_clash.rules.movement import (
     movement_budget,
     push_ends,
     speed_squares,
+    stand_search_reads,
     straight_push,
 )
 from kessen.rulesets.armies_clash.scenario import may_join
@@ -85,8 +86,9 @@ def _destinations(state: AcState, turn: Turn, mover: Mover) -> list[Destination]
     enemy_stands, enemies = enemy_footprints(state, mover.side, stands_only=True), enemy_footprints(state, mover.side)
     if solo is None:  # a stand joins nothing: its ends depend on the squares taken, not on who may be joined
         # nor on its own squares (it may stand on them): the question AC-REG-4's count asks of a stand still to move
-        taken = frozenset(item for item in occupancy(state).items() if item[1][2] != mover.id)
-        return list(stand_destinations(state.grid, taken, mover, enemy_stands, enemies, state.wrecked()))
+        # (only what lies within its reach: ``stand_search_reads``)
+        taken, locks, away = stand_search_reads(mover, (item for item in occupancy(state).items() if item[1][2] != mover.id), enemy_stands, enemies)
+        return list(stand_destinations(state.grid, taken, mover, locks, away, state.wrecked()))
     return destinations(
         state.grid, occupancy(state), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=state.wrecked(), may_join=can_join,
     )
@@ -99,7 +101,8 @@ def stand_destinations(
 ) -> tuple[Destination, ...]:
     """``destinations`` of a stand (which joins nothing), kept for the same question: the stands of a unit are asked
     about again and again during its turn (each move, and AC-REG-4's count of the stands still to move), while the
-    squares around them stay as they were."""
+    squares around them stay as they were. Asked with only what the search reads (``stand_search_reads``), it serves
+    again where pieces moved out of its reach."""
     return tuple(destinations(grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked))
 
 

@@ -28,18 +28,19 @@ AI play), the stand left alone is isolated.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import threading
+from collections.abc import Hashable, Sequence
 from typing import cast
 
 from kessen.core.records import evolve, record
-from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_destinations, stand_mover
+from kessen.rulesets.armies_clash.referee.movement import Refusal, move_options, stand_budget, stand_mover
 from kessen.rulesets.armies_clash.referee.options import Activate, ActivateSolo, Stay
 from kessen.rulesets.armies_clash.referee.pieces import castable, enemy_footprints, occupancy
 from kessen.rulesets.armies_clash.referee.state import AcState, Stand, Static, Turn, per_state
 from kessen.rulesets.armies_clash.referee.steps import PieceMove
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Square
-from kessen.rulesets.armies_clash.rules.integrity import Alone, Regiment, ToMove
-from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant
+from kessen.rulesets.armies_clash.rules.integrity import Alone, Regiment, ToMove, regiment_key
+from kessen.rulesets.armies_clash.rules.movement import Destination, Mover, Occupant, end_anchors, stand_search_reads
 
 MoveOption = Destination | Stay
 Judged = tuple[tuple[object, Alone], ...]
@@ -140,13 +141,13 @@ def _judged_moves(state: AcState) -> Judged:
         return ()
     placed = tuple(fp for _, fp in unit.fixed)
     waiting = tuple(t for i, t in unit.to_come if i != stand.id)
-    moved = Regiment(placed, waiting, size=stand.size)
+    moved = _regiment(placed, waiting, size=stand.size)
     here = (stand.x, stand.y)
     judged: list[tuple[object, Alone]] = []
     for option in move_options(state, turn):
         if isinstance(option, Stay) and not step.second:  # it may still move after its action (AC-REG-5)
             own = _to_move(state, _without(state, stand.id), stand_mover(state, stand, turn.budget, retreat=turn.doing == "retreat"))
-            alone = Regiment(placed, waiting + (own,)).alone()
+            alone = _regiment(placed, waiting + (own,)).alone()
         elif isinstance(option, Stay):
             alone = moved.alone(here)
         else:
@@ -186,7 +187,7 @@ def _past_the_mover(state: AcState, unit: _Unit, stand: Stand, judged: list[tupl
                     found_again.add(j)
                 if all(waiting[j][1].may_end(a) for j, a in past):
                     break
-                alone = Regiment(placed, tuple(t for _, t in waiting), size=stand.size).alone((end.x, end.y))
+                alone = _regiment(placed, tuple(t for _, t in waiting), size=stand.size).alone((end.x, end.y))
             judged[k] = (option, alone)
         if _best(judged).count == best.count:
             return tuple(judged)
@@ -219,8 +220,31 @@ def _judged_activations(state: AcState) -> Judged:
         stand = state.stand_named(ident)
         own = _to_move(state, _without(state, ident), _mover_to_come(state, turn, stand))
         waiting = tuple(t for i, t in unit.to_come if i != ident)
-        judged.append((Activate(ident), Regiment(placed, waiting + (own,)).alone()))
+        judged.append((Activate(ident), _regiment(placed, waiting + (own,)).alone()))
     return tuple(judged)
+
+
+_REGIMENTS_KEPT = 2048
+_per_thread = threading.local()
+
+
+def _regiment(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, size: int = 1) -> Regiment:
+    """The :class:`Regiment` of these stands, kept while the same question comes again (issue 26): the decisions of
+    one turn, and the states an AI looks ahead to, ask about the same stands, each at the same places, while nothing
+    within their reach moves (``ToMove.key``), and a kept regiment answers each place once. Kept per thread (a
+    regiment searches in place), at most ``_REGIMENTS_KEPT`` of them."""
+    key = regiment_key(placed, to_move, size)
+    if key is None:
+        return Regiment(placed, to_move, size=size)
+    kept: dict[Hashable, Regiment] | None = getattr(_per_thread, "regiments", None)
+    if kept is None:
+        kept = _per_thread.regiments = {}
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _REGIMENTS_KEPT:
+            kept.clear()
+        found = kept[key] = Regiment(placed, to_move, size=size)
+    return found
 
 
 @per_state
@@ -260,11 +284,11 @@ def _to_move(state: AcState, occ: dict[Square, Occupant], mover: Mover) -> ToMov
     """Every anchor *mover* may end its move at, its own included (flights and joins are no end on the grid), found
     only if the search asks: a step costs at least 1, and the road gives one more (AC-MOVE-1, AC-MOVE-7)."""
     here = mover.footprint
-    taken = frozenset(occ.items())
-    enemy_stands = enemy_footprints(state, mover.side, stands_only=True)
-    enemies = enemy_footprints(state, mover.side)
-    wrecked = state.wrecked()
-    return ToMove(here.size, (here.x, here.y), lambda: _ends(state.static, taken, mover, enemy_stands, enemies, wrecked), reach=mover.budget + 1)
+    taken, enemy_stands, enemies = stand_search_reads(
+        mover, occ.items(), enemy_footprints(state, mover.side, stands_only=True), enemy_footprints(state, mover.side),
+    )
+    key = (state.static, taken, mover, enemy_stands, enemies, state.wrecked())
+    return ToMove(here.size, (here.x, here.y), lambda: _ends(*key), reach=mover.budget + 1, key=key)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -272,8 +296,7 @@ def _ends(
     static: Static, taken: frozenset[tuple[Square, Occupant]], mover: Mover, enemy_stands: tuple[Footprint, ...],
     enemies: tuple[Footprint, ...], wrecked: frozenset[Square],
 ) -> frozenset[Square]:
-    """The squares ``destinations`` ends a move on, kept for the same question: a stand still to move is asked about
-    again and again, at each activation and each move of its unit's turn, while the squares around it stay as they
-    were."""
-    found = stand_destinations(static.grid, taken, mover, enemy_stands, enemies, wrecked)
-    return frozenset((d.x, d.y) for d in found if d.kind == "move")
+    """The squares ``destinations`` ends a move on (``end_anchors``), kept for the same question: a stand still to
+    move is asked about again and again, at each activation and each move of its unit's turn, while the squares
+    around it stay as they were."""
+    return end_anchors(static.grid, dict(taken), mover, enemy_stands=enemy_stands, enemies=enemies, wrecked=wrecked)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 
 from kessen.core.records import picklable
@@ -56,10 +56,15 @@ the stands no arrangement keeps and searches on."""
 class ToMove:
     """A stand of the unit still to move this turn: its size, where it stands, and every anchor its move may end at
     (its own included: it may stay); *ends* may be given as a function, asked only when the search needs them, and
-    *reach* bounds how far (in steps) an end may lie from where it stands."""
+    *reach* bounds how far (in steps) an end may lie from where it stands. *key*, when given, names the question its
+    ends answer: two stands with one key are the same to :class:`Regiment` (see :func:`regiment_key`)."""
 
-    def __init__(self, size: int, at: Square, ends: frozenset[Square] | Callable[[], frozenset[Square]], *, reach: int | None = None) -> None:
-        self.size, self.at, self.reach = size, at, reach
+    def __init__(
+        self, size: int, at: Square, ends: frozenset[Square] | Callable[[], frozenset[Square]], *, reach: int | None = None,
+        key: Hashable = None,
+    ) -> None:
+        self.size, self.at, self.reach, self.key = size, at, reach, key
+        self.home = Footprint(at[0], at[1], size)  # where it stands, made once (issue 26)
         self._ends = ends
         self._found: frozenset[Square] | None = ends | {at} if isinstance(ends, frozenset) else None
 
@@ -74,7 +79,7 @@ class ToMove:
     def far_from(self, other: Footprint, *, beyond: int = 0) -> bool:
         """Whether none of its ends can be next to *other* (nor to anything within *beyond* steps of it): it stands
         farther than its reach."""
-        return self.reach is not None and distance(Footprint(self.at[0], self.at[1], self.size), other) > self.reach + beyond + 1
+        return self.reach is not None and distance(self.home, other) > self.reach + beyond + 1
 
     def may_end(self, anchor: Square) -> bool:
         """Whether its move may end at *anchor*."""
@@ -145,6 +150,13 @@ def _augment(j: int, choices: dict[int, list[Square]], owner: dict[Square, int],
     return False
 
 
+def regiment_key(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], size: int = 1) -> Hashable:
+    """What :class:`Regiment` answers from, when every stand still to move names its question (``ToMove.key``): a
+    regiment built for one key answers for every other of that key (None: the stands cannot be told apart so)."""
+    keys = tuple(t.key for t in to_move)
+    return None if None in keys else (placed, keys, size)
+
+
 def fewest_alone(placed: tuple[Footprint, ...], to_move: tuple[ToMove, ...], *, nodes: int = SEARCH_NODES) -> Alone:
     """How few stands of a regiment must end its turn with no other stand of the unit next to them (AC-REG-4,
     AC-INTEG-2), when the *placed* stands stay where they are and each stand *to_move* ends at one of its ``ends``
@@ -198,9 +210,17 @@ class Regiment:
         self.least = 0  # the stands alone in every arrangement (:meth:`_hopeless`)
         self.near: frozenset[Square] | None = None
         self.kept: dict[Square, Alone] | None = None
+        self.answers: dict[Square | None, Alone] = {}
 
     def alone(self, anchor: Square | None = None) -> Alone:
-        """The fewest stands left alone with the one more stand at *anchor* (None: there is no more)."""
+        """The fewest stands left alone with the one more stand at *anchor* (None: there is no more); each place
+        answered once (a search's answer depends on nothing but its stands and the place)."""
+        found = self.answers.get(anchor)
+        if found is None:
+            found = self.answers[anchor] = self._alone(anchor)
+        return found
+
+    def _alone(self, anchor: Square | None) -> Alone:
         total = self.extra + (anchor is not None)
         if total < 2:
             return Alone(0, (), True)
@@ -250,11 +270,13 @@ class Regiment:
             for j in self._spare(where):
                 t = self.to_move[j - self.first]
                 left = [(i, a) for i, a in without.moves if i != j]
-                own = set(_squares(where[j], t.size)) if j in where else set()
+                others = cells - set(_squares(where[j], t.size)) if j in where else cells
                 for q in sorted(t.ends, key=lambda a: (square_distance(a, t.at), a), reverse=True):  # the nearest wins
-                    if (cells - own).isdisjoint(_squares(q, t.size)):
-                        spare = Alone(0, (), True, (*left, (j, q)))
-                        self.kept.update((a, spare) for a in _touching(q, t.size, size) if cells.isdisjoint(_squares(a, size)))
+                    if others.isdisjoint(_squares(q, t.size)):
+                        places = [a for a in _touching(q, t.size, size) if cells.isdisjoint(_squares(a, size))]
+                        if places:
+                            spare = Alone(0, (), True, (*left, (j, q)))
+                            self.kept.update((a, spare) for a in places)
             for a, n in taken:
                 self.kept.update((b, without) for b in _touching(a, n, size) if cells.isdisjoint(_squares(b, size)))
         return self.kept
@@ -291,7 +313,7 @@ class Regiment:
         lost = [i for i, a in enumerate(self.at) if a is not None and self._lonely(i) and not self._helpers(i)]
         for j in free:
             t = self.to_move[j - self.first]
-            here = Footprint(t.at[0], t.at[1], t.size)
+            here = t.home
             if self._joins_placed(j) or any(distance(self._footprint_at(k), here) == 1 for k in free if k != j):
                 continue
             if not any(self._meeting_ends(j, k) for k in free if k != j):
@@ -366,7 +388,7 @@ class Regiment:
         found = self.meeting.get(key)
         if found is None:
             tj, tk = self.to_move[j - self.first], self.to_move[k - self.first]
-            if tk.reach is not None and tj.far_from(Footprint(tk.at[0], tk.at[1], tk.size), beyond=tk.reach):
+            if tk.reach is not None and tj.far_from(tk.home, beyond=tk.reach):
                 found = frozenset()
             else:
                 found = tj.ends & {a for q in tk.ends for a in _touching(q, tk.size, tj.size)}
@@ -418,7 +440,7 @@ class Regiment:
     def _may_stay(self, j: int) -> bool:
         """Whether stand *j*, still to move, stands next to another still to move, on squares nobody has taken."""
         t = self.to_move[j - self.first]
-        here = Footprint(t.at[0], t.at[1], t.size)
+        here = t.home
         return self._open(t.at, t.size) and any(distance(self._footprint_at(k), here) == 1 for k in self._free() if k != j)
 
     def _spots(self, j: int, *, but: Square | None = None) -> Iterator[Square]:
@@ -431,7 +453,7 @@ class Regiment:
     def _footprint_at(self, k: int) -> Footprint:
         """Where stand *k*, still to move, stands now."""
         t = self.to_move[k - self.first]
-        return Footprint(t.at[0], t.at[1], t.size)
+        return t.home
 
     def _branch(self, given_up: tuple[int, ...], i: int, moves: Iterable[tuple[int, Square]], *, place: bool = False) -> None:
         """Try each move (a stand placed at an anchor); then give stand *i* up (left where it is, or, not yet placed,

@@ -182,6 +182,45 @@ def destinations(
     return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, may_join).run()
 
 
+def end_anchors(
+    grid: Grid, occupancy: dict[Square, Occupant], mover: Mover, *, enemy_stands: tuple[Footprint, ...],
+    enemies: tuple[Footprint, ...], wrecked: frozenset[Square] = frozenset(),
+) -> frozenset[Square]:
+    """The anchors of the ends of kind "move" ``destinations`` finds for a mover that joins nothing, by the same
+    search, without making each a :class:`Destination` (what AC-REG-4's count asks of a stand still to move, issue
+    26)."""
+    return _Search(grid, occupancy, mover, enemy_stands, enemies, wrecked, lambda _: False).end_anchors()
+
+
+def stand_search_reads(
+    mover: Mover, taken: Iterable[tuple[Square, Occupant]], enemy_stands: tuple[Footprint, ...], enemies: tuple[Footprint, ...],
+) -> tuple[frozenset[tuple[Square, Occupant]], tuple[Footprint, ...], tuple[Footprint, ...]]:
+    """What ``destinations`` of a stand reads of the squares *taken* and of the enemies, so that its answer kept for
+    one question serves another where nothing within its reach changed (issue 26): every step costs at least 1
+    (AC-TERR-5), so its anchors lie within the budget and the road's one more step of the start (AC-MOVE-1,
+    AC-MOVE-7), their squares as near to its footprint; the lock is read where it steps from, within the budget, next
+    to enemy stands one square farther (AC-MOVE-3); a routed stand's distance to the nearest enemy reads every enemy
+    (AC-MORALE-4). A stand that retreats is never locked.
+
+    >>> m = Mover("a", "red", False, Footprint(5, 5), False, 2)
+    >>> taken = [((5, 8), ("regiment", "red", "b")), ((5, 9), ("regiment", "red", "c")), ((6, 7), ("regiment", "blue", "x"))]
+    >>> near, locks, away = stand_search_reads(m, taken, (Footprint(6, 7), Footprint(9, 9)), (Footprint(6, 7), Footprint(9, 9)))
+    >>> sorted(s for s, _ in near), locks, away
+    ([(5, 8), (6, 7)], (Footprint(x=6, y=7, size=1),), ())
+    """
+    fp = mover.footprint
+    reach = mover.budget + 1
+    low_x, low_y, high_x, high_y = fp.x, fp.y, fp.x + fp.size - 1, fp.y + fp.size - 1
+    near: list[tuple[Square, Occupant]] = []
+    for item in taken:
+        x, y = item[0]
+        gap = (low_x - x if x < low_x else x - high_x if x > high_x else 0) + (low_y - y if y < low_y else y - high_y if y > high_y else 0)
+        if gap <= reach:
+            near.append(item)
+    locks = () if mover.is_solo or mover.retreat else tuple(e for e in enemy_stands if distance(e, fp) <= reach)
+    return frozenset(near), locks, enemies if mover.routed else ()
+
+
 _Step = tuple[Square, Place, int, bool]
 """A legal step of a search: where to, what is there, the cost, whether only road was entered."""
 
@@ -263,38 +302,8 @@ class _Search:
             self.ends[key] = dest
 
     def run(self) -> list[Destination]:
-        mover, budget, size = self.mover, self.mover.budget, self.size
-        start = (mover.footprint.x, mover.footprint.y)
-        best: dict[Square, int] = {start: 0}
-        stops: set[Square] = set()
-        road_ok: set[Square] = set()
-        by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
-        road_bonus = mover.road_available
-        cost = 0
-        while cost < len(by_cost):  # grown as it is searched: every step costs at least 1 (AC-TERR-5)
-            for pos in by_cost[cost]:
-                if cost > best[pos]:
-                    continue  # reached more cheaply since
-                for npos, place, step, road in self.steps(pos, budget - cost):
-                    total = cost + step
-                    if place.flee:
-                        self.record(Destination(npos[0], npos[1], total, False, "flee"))
-                        continue
-                    if place.joins:
-                        for stand in place.joins:
-                            self.record(Destination(npos[0], npos[1], total, False, "join", stand))
-                        if not place.stop and _regiment_join(self.occupancy, Footprint(npos[0], npos[1], size), self.grid):
-                            continue  # entering a regiment stand ends the move (AC-JOIN-1)
-                    if road and road_bonus:
-                        road_ok.add(npos)
-                    if total < best.get(npos, budget + 1):
-                        best[npos] = total
-                        while len(by_cost) <= total:
-                            by_cost.append([])
-                        by_cost[total].append(npos)
-                    if place.stop:
-                        stops.add(npos)
-            cost += 1
+        budget = self.mover.budget
+        start, best, stops, road_ok = self.explore(keep=True)
         for pos in stops:
             if pos != start:
                 self.record(Destination(pos[0], pos[1], best[pos], False))
@@ -308,6 +317,70 @@ class _Search:
                 if place.stop and npos != start and npos not in reached:
                     self.record(Destination(npos[0], npos[1], budget, True))
         return list(self.ends.values())
+
+    def end_anchors(self) -> frozenset[Square]:
+        """The anchors of the ends of kind "move" :meth:`run` records: the stops, and the stops of the road's one
+        more step, but the start."""
+        start, _best, stops, road_ok = self.explore(keep=False)
+        found = set(stops)
+        for pos in road_ok:
+            for npos, place, _step, _road in self.steps(pos, math.inf):
+                if place.stop:
+                    found.add(npos)
+        found.discard(start)
+        return frozenset(found)
+
+    def explore(self, *, keep: bool) -> tuple[Square, dict[Square, int], set[Square], set[Square]]:
+        """The search within the budget: the start, the cheapest cost of each anchor reached, the anchors it may
+        stop at and those a road step entered; the flights and joins met on the way recorded if *keep*."""
+        mover, budget, size = self.mover, self.mover.budget, self.size
+        start = (mover.footprint.x, mover.footprint.y)
+        best: dict[Square, int] = {start: 0}
+        stops: set[Square] = set()
+        road_ok: set[Square] = set()
+        by_cost: list[list[Square]] = [[start]]  # the anchors reached at each cost, searched cheapest first
+        road_bonus = mover.road_available
+        routed = self.away is not None
+        places, costs = self.places, self.costs
+        cost = 0
+        while cost < len(by_cost):  # grown as it is searched: every step costs at least 1 (AC-TERR-5)
+            room = budget - cost
+            for pos in by_cost[cost]:
+                if cost > best[pos]:
+                    continue  # reached more cheaply since
+                x, y = pos
+                if self.locked(x, y):
+                    continue
+                for npos, step, road in costs.steps(x, y):  # ``steps``, written out: no list of steps built
+                    if step > room:
+                        continue
+                    place = places.get(npos)
+                    if place is None:
+                        place = self.place_at(npos)
+                    if not place.legal or (routed and self.gap(npos) < self.gap(pos)):
+                        continue
+                    total = cost + step
+                    if place.flee:
+                        if keep:
+                            self.record(Destination(npos[0], npos[1], total, False, "flee"))
+                        continue
+                    if place.joins:
+                        if keep:
+                            for stand in place.joins:
+                                self.record(Destination(npos[0], npos[1], total, False, "join", stand))
+                        if not place.stop and _regiment_join(self.occupancy, Footprint(npos[0], npos[1], size), self.grid):
+                            continue  # entering a regiment stand ends the move (AC-JOIN-1)
+                    if road and road_bonus:
+                        road_ok.add(npos)
+                    if total < best.get(npos, budget + 1):
+                        best[npos] = total
+                        while len(by_cost) <= total:
+                            by_cost.append([])
+                        by_cost[total].append(npos)
+                    if place.stop:
+                        stops.add(npos)
+            cost += 1
+        return start, best, stops, road_ok
 
 
 def _regiment_join(occupancy: dict[Square, Occupant], fp: Footprint, grid: Grid) -> bool:
