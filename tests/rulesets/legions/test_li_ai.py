@@ -13,10 +13,11 @@ from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions.ai import LiAI, LiTactics, will_have_target
 from kessen.rulesets.legions.ai.greedy import charge_gain
 from kessen.rulesets.legions.ai.evaluation import threat, worth
-from kessen.rulesets.legions.referee.movement import AsOrdered, Hold, InLine, MoveTo
+from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Hold, InLine, MoveTo, origins_of
+from kessen.rulesets.legions.referee.movement_phase import move_decision
 from kessen.rulesets.legions.referee.rounds import order_decision
 from kessen.rulesets.legions.referee.state import LiState
-from kessen.rulesets.legions.referee.steps import IssueOrder
+from kessen.rulesets.legions.referee.steps import IssueOrder, MoveDetachment
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -216,3 +217,15 @@ def test_li_issue23_greedy_charges_the_titan_with_the_crowd_not_alone() -> None:
     alone = _crowd_round_the_titan(crowd=False)
     assert charge_gain(alone, alone.detachment("tactical-1"), alone.detachment("warhound")) < 0.0
     assert LiAI("Loyalists").decide(alone, _order_of(alone, "tactical-1")) != "charge"
+
+
+def test_li_issue23_tactics_weigh_a_charge_at_each_enemy_in_reach() -> None:
+    """LI-MOVE-1, LI-FIGHT-3: at a Charge Detachment's move the search weighs a charge at each enemy Detachment in
+    reach (the charge as ordered goes for the nearest model, which may not be the Detachment to fight) before holding
+    still."""
+    state = _crowd_round_the_titan(crowd=True)
+    det = state.detachment("assault-1")
+    state = state.with_detachment(evolve(det, order="charge"))
+    decision = move_decision(state, MoveDetachment("assault-1", origins_of(state.detachment("assault-1"))))
+    assert ChargeAt("warhound") in decision.options
+    assert LiTactics().candidates(state, decision, 4)[:3] == [AsOrdered(), ChargeAt("warhound"), Hold()]
