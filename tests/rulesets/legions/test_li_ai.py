@@ -11,11 +11,13 @@ from kessen.core.geometry import Point
 from kessen.core.records import evolve
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions.ai import LiAI, LiTactics, will_have_target
+from kessen.rulesets.legions.ai.greedy import charge_gain
 from kessen.rulesets.legions.ai.evaluation import threat, worth
-from kessen.rulesets.legions.referee.movement import AsOrdered, Hold, InLine, MoveTo
+from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Hold, InLine, MoveTo, origins_of
+from kessen.rulesets.legions.referee.movement_phase import move_decision
 from kessen.rulesets.legions.referee.rounds import order_decision
 from kessen.rulesets.legions.referee.state import LiState
-from kessen.rulesets.legions.referee.steps import IssueOrder
+from kessen.rulesets.legions.referee.steps import IssueOrder, MoveDetachment
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -181,3 +183,49 @@ def test_li_issue23_search_pulls_the_line_back_out_of_the_enemys_reach() -> None
     tactics = LiTactics()  # its budget read from the instance: a compiled class has no plain class attributes
     ai = SearchAI(GAME, tactics, "South", tactics.budget, seed=1)
     assert ai.decide(state, decision) == MoveTo(17.0, 5.001)
+
+
+def _crowd_round_the_titan(*, crowd: bool) -> LiState:
+    """Titan at bay after a round: the Warhound free, the Loyalist Tactical line 5.5 inches south of it and (with
+    *crowd*) the Assault line 3.5 inches south and the Knight 7 inches, none Engaged."""
+    state, _ = _opening("titan-at-bay")
+    lines = {"tactical-1": 16.5, "assault-1": 18.0}
+    for det_id, y in lines.items():
+        det = state.detachment(det_id)
+        placed = tuple(m.at(Point(33.0 + 1.5 * i, y)) for i, m in enumerate(det.models))
+        if det_id != "tactical-1" and not crowd:
+            placed = tuple(evolve(m, wounds_remaining=0) for m in placed)
+        state = state.with_detachment(evolve(det, models=placed, engaged=False, charged_and_moved=False, order=None))
+    if not crowd:
+        knight = state.detachment("knight-1")
+        state = state.with_detachment(evolve(knight, models=tuple(evolve(m, wounds_remaining=0) for m in knight.models)))
+    for det_id in ("warhound", "traitors-1"):
+        state = state.with_detachment(evolve(state.detachment(det_id), engaged=False, order=None))
+    return state
+
+
+def test_li_issue23_greedy_charges_the_titan_with_the_crowd_not_alone() -> None:
+    """LI-FIGHT-4, LI-PAIR-4: a Warhound (CAF 8) beats any one Legionary, but every fight after its first gives its
+    opponent a die more: the Tactical, Assault and Knight Detachments in reach charge it together (the crowd's fights
+    expected won exceed those lost by more than their fire could do to its Void Shields), where the old rule (CAF
+    times Wounds, one Detachment against one) never charged it; the Tactical Detachment alone does not."""
+    crowd = _crowd_round_the_titan(crowd=True)
+    titan = crowd.detachment("warhound")
+    for det_id in ("tactical-1", "assault-1", "knight-1"):
+        assert charge_gain(crowd, crowd.detachment(det_id), titan) > 1.0
+        assert LiAI("Loyalists").decide(crowd, _order_of(crowd, det_id)) == "charge"
+    alone = _crowd_round_the_titan(crowd=False)
+    assert charge_gain(alone, alone.detachment("tactical-1"), alone.detachment("warhound")) < 0.0
+    assert LiAI("Loyalists").decide(alone, _order_of(alone, "tactical-1")) != "charge"
+
+
+def test_li_issue23_tactics_weigh_a_charge_at_each_enemy_in_reach() -> None:
+    """LI-MOVE-1, LI-FIGHT-3: at a Charge Detachment's move the search weighs a charge at each enemy Detachment in
+    reach (the charge as ordered goes for the nearest model, which may not be the Detachment to fight) before holding
+    still."""
+    state = _crowd_round_the_titan(crowd=True)
+    det = state.detachment("assault-1")
+    state = state.with_detachment(evolve(det, order="charge"))
+    decision = move_decision(state, MoveDetachment("assault-1", origins_of(state.detachment("assault-1"))))
+    assert ChargeAt("warhound") in decision.options
+    assert LiTactics().candidates(state, decision, 4)[:3] == [AsOrdered(), ChargeAt("warhound"), Hold()]

@@ -7,10 +7,11 @@ from functools import lru_cache
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.rulesets.legions.referee.battlefield import closest_gap
+from kessen.rulesets.legions.referee.battlefield import closest_gap, distances
 from kessen.rulesets.legions.referee.firing import volley_dist, volley_question, volleys
 from kessen.rulesets.legions.referee.state import Detachment, LiState
-from kessen.rulesets.legions.referee.targeting import Fire, targets
+from kessen.rulesets.legions.referee.targeting import Fire, fire_options, targets
+from kessen.rulesets.legions.rules.close_combat import fight_dice, fight_result
 from kessen.rulesets.legions.rules.firing import FireQuestion
 
 WORTHS_KEPT = 4096
@@ -31,19 +32,30 @@ def _nearest_enemy(state: LiState, det: Detachment) -> tuple[float, Detachment |
 def expected_damage(state: LiState, det: Detachment, option: Fire) -> float:
     """The AI's private worth of an attack: expected Wounds and models destroyed, and half of each Void Shield level,
     each volley weighed on the target as it stands (not the odds shown to a person: see ``text``)."""
-    worth = 0.0
+    return sum(wounds + destroyed + shields / 2 for wounds, destroyed, shields in _volley_means(state, det, option))
+
+
+def expected_wounds(state: LiState, det: Detachment, option: Fire) -> float:
+    """An attack's expected Wounds and half its Void Shield levels: its worth counted as a fight's is (one Wound a
+    fight lost, ``charge_gain``), not the models destroyed besides."""
+    return sum(wounds + shields / 2 for wounds, _destroyed, shields in _volley_means(state, det, option))
+
+
+def _volley_means(state: LiState, det: Detachment, option: Fire) -> list[tuple[float, float, float]]:
+    found = []
     for v in volleys(state, det, option):
         question = volley_question(state, v)
         if question is not None:
-            worth += _volley_worth(question)
-    return worth
+            found.append(_volley_mean(question))
+    return found
 
 
 @lru_cache(maxsize=WORTHS_KEPT)
-def _volley_worth(question: FireQuestion) -> float:
-    """One volley's expected Wounds and models destroyed and half its Void Shield levels, from its exact odds."""
-    dist = volley_dist(question)
-    return float(sum(p * (o.wounds + o.destroyed + o.shields_lost / 2) for o, p in dist.probabilities().items()))
+def _volley_mean(question: FireQuestion) -> tuple[float, float, float]:
+    """One volley's expected Wounds, models destroyed and Void Shield levels lost, from its exact odds."""
+    dist = volley_dist(question).probabilities()
+    return (float(sum(p * o.wounds for o, p in dist.items())), float(sum(p * o.destroyed for o, p in dist.items())),
+            float(sum(p * o.shields_lost for o, p in dist.items())))
 
 
 def will_have_target(state: LiState, det: Detachment) -> bool:
@@ -54,12 +66,64 @@ def will_have_target(state: LiState, det: Detachment) -> bool:
     return any(not state.detachment(t).engaged for t in targets(state, det))
 
 
+def _fighting_worth(det: Detachment) -> float:
+    return sum(m.caf * m.wounds_remaining for m in det.live) / max(1, len(det.live))
+
+
 def _longest_range(det: Detachment) -> int:
     return max((p.range for m in det.live for w in m.weapons for p in w.profiles), default=0)
 
 
-def _fighting_worth(det: Detachment) -> float:
-    return sum(m.caf * m.wounds_remaining for m in det.live) / max(1, len(det.live))
+def charge_gain(state: LiState, det: Detachment, enemy: Detachment) -> float:
+    """What charging *enemy* is worth to *det*'s side beyond what firing is: the fights its models expect to win less
+    those they expect to lose (each a Wound or a model, LI-FIGHT-5), with the friendly Detachments whose nearest enemy
+    is *enemy* and that can reach it this round charging beside it (they weigh the same charge, so they make the same
+    choice) and the friendly models already touching it, less the Wounds those Detachments expect to cause by firing
+    instead (a charging Detachment does not fire, LI-STAGE-2). The models are paired one to one (as many of the
+    enemy's as charge: the others stand out of the fight), the others piled onto the enemy's, each pile fought
+    weakest first, so that every fight after a model's first gives its opponent a die more (LI-PAIR-4, LI-FIGHT-4): a
+    Titan that beats any one Legionary falls to a crowd. A charging model adds 1 (LI-FIGHT-3); a model lost stops
+    fighting (its expected Wounds are used up)."""
+    ours: list[int] = []
+    firing = 0.0
+    for friend in state.detachments_of(det.owner):
+        if not friend.on_battlefield or friend.order == "fall_back":
+            continue
+        if friend.id != det.id:
+            gap, near = _nearest_enemy(state, friend)
+            if near is None or near.id != enemy.id or gap > min(m.movement for m in friend.live):
+                continue
+        joined = False
+        for m in friend.live:
+            reach = min(distances(m, enemy.live))
+            if reach <= m.movement:
+                ours.append(m.caf + (1 if reach > 0.0 else 0))
+                joined = True
+        if joined:
+            firing += max((expected_wounds(state, friend, o) for o in fire_options(state, friend) if isinstance(o, Fire)),
+                          default=0.0)
+    if not ours:
+        return -firing
+    theirs = sorted((m.caf, m.wounds_remaining) for m in enemy.live)[: len(ours)]
+    piles: list[list[int]] = [[] for _ in theirs]
+    for i, caf in enumerate(sorted(ours)):
+        piles[i % len(theirs)].append(caf)
+    return sum(_pile_gain(pile, caf, wounds) for pile, (caf, wounds) in zip(piles, theirs, strict=True)) - firing
+
+
+def _pile_gain(pile: list[int], caf: int, wounds: int) -> float:
+    """Fights won less fights lost by the models of *pile* (their fight bonuses, weakest first) against one model of
+    fight bonus *caf* and *wounds* Wounds left, each fight after its first giving the pile's model a die more."""
+    gain, left = 0.0, float(wounds)
+    for n, bonus in enumerate(sorted(pile)):
+        alive = min(1.0, left)
+        if alive <= 0.0:
+            break
+        dist = fight_result(fight_dice(opponent_fights_before=n, extra_dice=0), 2, bonus - caf).probabilities()
+        won, lost = float(dist.get("a", 0)), float(dist.get("b", 0))
+        gain += alive * (won - lost)
+        left -= alive * won
+    return gain
 
 
 class LiAI:
@@ -90,7 +154,8 @@ class LiAI:
             return "advance" if "advance" in options else str(options[0])
         reach = _longest_range(det)
         movement = min(m.movement for m in det.live)
-        if "charge" in options and gap <= movement and _fighting_worth(det) >= _fighting_worth(enemy):
+        if "charge" in options and gap <= movement and (
+                _fighting_worth(det) >= _fighting_worth(enemy) or charge_gain(state, det, enemy) > 0.0):
             return "charge"
         if "first_fire" in options and will_have_target(state, det):
             return "first_fire"  # a target to shoot first, without moving

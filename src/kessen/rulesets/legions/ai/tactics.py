@@ -11,7 +11,7 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.legions.ai.evaluation import worth
 from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage
-from kessen.rulesets.legions.referee.movement import Hold, InLine, MoveTo
+from kessen.rulesets.legions.referee.movement import ChargeAt, Hold, InLine, MoveTo
 from kessen.rulesets.legions.referee.state import LiState
 from kessen.rulesets.legions.referee.targeting import Fire
 
@@ -27,8 +27,8 @@ Advance out of its range may still pull back in line out of the enemy's."""
 
 class LiTactics:
     """Greedy's choice first; at a target, the other attacks after it by their expected damage from the exact
-    ``fire`` odds, holding fire last; at a move, holding still, the move back in line toward the own edge and the move
-    in line toward the nearest enemy."""
+    ``fire`` odds, holding fire last; at a move, a charge at each of the two nearest enemy Detachments in reach, holding
+    still, the move back in line toward the own edge and the move in line toward the nearest enemy."""
 
     budget = Budget(nodes=800, width=4, horizon=16)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
@@ -53,9 +53,11 @@ class LiTactics:
 
 
 def _moves(options: Sequence[Any]) -> list[Any]:
-    """A move's rivals to greedy's (as ordered): holding still, the move back in line toward the own edge (out of
-    the enemy's reach), a move in line toward the nearest enemy Detachment."""
-    found: list[Any] = []
+    """A move's rivals to greedy's (as ordered): a charge at each of the two nearest enemy Detachments in reach (the
+    charge as ordered goes for the nearest model, which may be the wrong Detachment to fight), holding still, the
+    move back in line toward the own edge (out of the enemy's reach), a move in line toward the nearest enemy
+    Detachment."""
+    found: list[Any] = [o for o in options if isinstance(o, ChargeAt)][:2]
     if Hold() in options:
         found.append(Hold())
     found += [o for o in options if isinstance(o, MoveTo)][:1]
