@@ -29,10 +29,10 @@ class SobTactics:
     settle at the side's next decision of the kind weighed (an activation is judged at the side's next activation,
     not mid-way through the enemy's turn, where the side about to strike decides what a contact is worth). A playout
     runs a turn or two (25-30 positions at the opening), so 1,000 positions gave the four candidates 5 to 13
-    playouts each (the rivals halved away get the fewest), too few to tell a choice's gain (a few hundredths of a game) from its dice (tenths): on the
-    hill-crossing mirror against greedy, 60 battles a seat, search won 56% of 103 decided battles with 1,000
-    positions and more with 2,000 (``benchmarks/README.md``), its searched decision's median 56-58 ms CPU on a
-    loaded machine."""
+    playouts each (the rivals halved away get the fewest), too few to tell a choice's gain (a few hundredths of a
+    game) from its dice (tenths): on the hill-crossing mirror against greedy, 60 battles a seat, search won 56% of
+    103 decided battles with 1,000 positions and 67% of 105 with 2,000, its searched decision's median 57-58 ms CPU
+    on a loaded machine (``benchmarks/README.md``)."""
 
     def greedy(self, side: str) -> Decider:
         return SobAI(side)
