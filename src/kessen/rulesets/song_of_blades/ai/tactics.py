@@ -24,13 +24,15 @@ class SobTactics:
     dice that pay best, the model nearest the enemy first; attacks by their exact worth; charges, ending the
     activation, advances and the other moves; recoils and hack orders as the default policy lists them)."""
 
-    budget = Budget(nodes=1000, width=4, horizon=12, settle=12)
-    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2). Playouts
+    budget = Budget(nodes=2000, width=4, horizon=12, settle=12)
+    """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2, §5). Playouts
     settle at the side's next decision of the kind weighed (an activation is judged at the side's next activation,
-    not mid-way through the enemy's turn, where the side about to strike decides what a contact is worth): measured
-    on the hill-crossing mirror against greedy, 20 battles a seat, 69% of 36 decided battles won against 58% of 36
-    without; at 60 battles a seat it won 58% of 109 decided (56% of 103 after greedy's activation fix), so the gain
-    is smaller than those 20 suggested (``benchmarks/README.md``)."""
+    not mid-way through the enemy's turn, where the side about to strike decides what a contact is worth). A playout
+    runs a turn or two (25-30 positions at the opening), so 1,000 positions gave the four candidates 5 to 13
+    playouts each (the rivals halved away get the fewest), too few to tell a choice's gain (a few hundredths of a
+    game) from its dice (tenths): on the hill-crossing mirror against greedy, 60 battles a seat, search won 56% of
+    103 decided battles with 1,000 positions and 67% of 105 with 2,000, its searched decision's median 57-58 ms CPU
+    on a loaded machine (``benchmarks/README.md``)."""
 
     def greedy(self, side: str) -> Decider:
         return SobAI(side)
