@@ -40,8 +40,12 @@ from kessen.rulesets.battlehost.rules.might import later_dice_chance
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
-# A charge is made unless its exact expected exchange of wounds is worse than this.
+# A charge is made unless its exact expected exchange of wounds is worse than this (by a side that is behind).
 CHARGE_THRESHOLD = Fraction(-1, 2)
+# A side not behind charges only where it expects to gain at least this many wounds: an even fight is a coin toss
+# that can only lose it the lead it has or will get (BH-TURN-3; issue 23 §5: most of search's losses against random
+# were lone charges into even fights).
+CHARGE_MARGIN = Fraction(1, 8)
 # What a point of Might kept for later duels is worth, in wounds: spend it only for more.
 MIGHT_POINT = Fraction(1, 4)
 # A model holds where at most this many enemies can reach it at once, if more are coming.
@@ -270,9 +274,9 @@ class BattlehostAI:
         return exchange(us, [fighter(target, trapped=target_trapped)], self.side)
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
-        """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
-        advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
-        do, charge even at poor odds."""
+        """Hold choke points; charge the target with the best exact exchange, if it gains (or, when behind, is not
+        too poor); keep shooters with a target still; advance the rest (shooters by half a move, so that they may
+        still shoot, BH-SHOOT-2); with nothing else to do, charge even at poor odds when behind (BH-TURN-3)."""
         options: tuple[Any, ...] = decision.options
         options = options[: options.index(op.EndMoves()) + 1]  # the moves into line after it are for people
         holding: dict[str, bool] = {}
@@ -303,7 +307,10 @@ class BattlehostAI:
                 value = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
                 if best is None or (value, -i) > best:
                     best, chosen = (value, -i), o
-        if best is not None and best[0] >= CHARGE_THRESHOLD:
+        # a side behind must take fights to win (BH-TURN-3); a side level or ahead only fights where it gains
+        losing = behind(state, self.side)
+        bar = CHARGE_THRESHOLD if losing else CHARGE_MARGIN
+        if best is not None and best[0] >= bar:
             return chosen
         wary = Wary(state, enemy_moves_after=decision.player == state.priority)
         for o in options:
@@ -332,8 +339,8 @@ class BattlehostAI:
             chosen_move = wary.move(o, decision.options)
             if chosen_move is not None:
                 return chosen_move  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
-        if chosen is not None:
-            return chosen  # charge even at poor odds rather than stand idle
+        if chosen is not None and losing:
+            return chosen  # charge even at poor odds rather than stand idle, when behind
         return next(o for o in options if isinstance(o, op.EndMoves))
 
     def _round_the_way(self, state: st.BhState, decision: Decision, m: Model, advance: op.MoveTo) -> op.MoveTo | None:
