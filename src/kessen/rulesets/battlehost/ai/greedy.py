@@ -45,7 +45,7 @@ CHARGE_THRESHOLD = Fraction(-1, 2)
 # A side not behind charges only where it expects to gain at least this many wounds: an even fight is a coin toss
 # that can only lose it the lead it has or will get (BH-TURN-3; issue 23 §5: most of search's losses against random
 # were lone charges into even fights).
-CHARGE_MARGIN = Fraction(1, 8)
+CHARGE_MARGIN = Fraction(1, 10)
 # What a point of Might kept for later duels is worth, in wounds: spend it only for more.
 MIGHT_POINT = Fraction(1, 4)
 # A model holds where at most this many enemies can reach it at once, if more are coming.
