@@ -57,10 +57,13 @@ def riders_and_troll(troll: dict[str, object] = TROLL) -> list[list[dict[str, ob
     return [riders, [model("Troll", 18, 19.5, **troll)]]
 
 
-def riders_charging(troll: dict[str, object]) -> list[str]:
-    """The riders greedy charges at the troll in one Move phase of the riders."""
+def riders_charging(troll: dict[str, object], *, ahead: bool = False) -> list[str]:
+    """The riders greedy charges at the troll in one Move phase of the riders (*ahead*: an orc of the troll's side
+    already slain)."""
     good, evil = riders_and_troll(troll)
     state = started(state_of(good, evil), "good")
+    if ahead:
+        state = evolve(state, start=(5, 2), casualties=(("Orc", "evil"),))
     charged = []
     while node(state).kind == "move" and node(state).player == "good":
         choice = BattlehostAI("good").decide(state, decision(state, "move"))
@@ -77,11 +80,14 @@ def test_bh_move_5_greedy_riders_charge_the_troll_together() -> None:
     assert len(riders_charging(MONSTER_TROLL)) >= 3  # as many as find room and reach
 
 
-def test_bh_turn_3_issue_23_greedy_riders_level_keep_off_a_troll_they_cannot_hurt_enough() -> None:
+def test_bh_turn_3_issue_23_greedy_riders_ahead_keep_off_a_troll_they_cannot_hurt_enough() -> None:
     """BH-TURN-3, issue 23 §5: against a troll of three Attacks and three Wounds, five riders together are expected
     to lose more of their side (0.84 wounds of five riders) than they take of the troll's (0.36 of its three
-    Wounds), so riders that are not behind do not charge it."""
-    assert riders_charging(TROLL) == []
+    Wounds), so riders ahead on casualties keep their lead and do not charge it; level, they must fight to win, and
+    do; against monster's troll (two Wounds), five riders gain, and charge even when ahead."""
+    assert riders_charging(TROLL, ahead=True) == []
+    assert len(riders_charging(TROLL)) >= 3
+    assert len(riders_charging(MONSTER_TROLL, ahead=True)) >= 3
 
 
 def test_bh_turn_3_evaluation_counts_models_lost_wounds_and_joined_fights() -> None:

@@ -40,11 +40,11 @@ from kessen.rulesets.battlehost.rules.might import later_dice_chance
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
-# A charge is made unless its exact expected exchange of wounds is worse than this (by a side that is behind).
+# A charge is made unless its exact expected exchange of wounds is worse than this (by a side not ahead).
 CHARGE_THRESHOLD = Fraction(-1, 2)
-# A side not behind charges only where it expects to gain at least this many wounds: an even fight is a coin toss
-# that can only lose it the lead it has or will get (BH-TURN-3; issue 23 §5: most of search's losses against random
-# were lone charges into even fights).
+# A side ahead on casualties charges only where it expects to gain at least this many of its own models' worth (a
+# share of the battle, :func:`wound_share`): an even fight is a coin toss that can only lose it its lead (BH-TURN-3;
+# issue 23 §5: search against random lost battles it led in lone charges at even enemies).
 CHARGE_MARGIN = Fraction(1, 10)
 # What a point of Might kept for later duels is worth, in wounds: spend it only for more.
 MIGHT_POINT = Fraction(1, 4)
@@ -289,9 +289,10 @@ class BattlehostAI:
         return _both(lambda d, s: exchange(us, [fighter(target, trapped=target_trapped)], self.side, d, s), state, gang, [target])
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
-        """Hold choke points; charge the target with the best exact exchange, if it gains (or, when behind, is not
-        too poor); keep shooters with a target still; advance the rest (shooters by half a move, so that they may
-        still shoot, BH-SHOOT-2); with nothing else to do, charge even at poor odds when behind (BH-TURN-3)."""
+        """Hold choke points; charge the target with the best exact exchange, if it is not too poor (or, when ahead on
+        casualties, if it gains); keep shooters with a target still; advance the rest (shooters by half a move, so
+        that they may still shoot, BH-SHOOT-2); with nothing else to do, charge even at poor odds unless ahead
+        (BH-TURN-3)."""
         options: tuple[Any, ...] = decision.options
         options = options[: options.index(op.EndMoves()) + 1]  # the moves into line after it are for people
         holding: dict[str, bool] = {}
@@ -323,10 +324,10 @@ class BattlehostAI:
                 value, worth = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
                 if best is None or (value, -i) > best:
                     best, chosen, share = (value, -i), o, worth
-        # a side behind must take fights to win (BH-TURN-3); a side level or ahead only fights where it gains, its
-        # share of the battle counted (a wound to a lone troll is worth more than a rider lost)
-        losing = behind(state, self.side)
-        if best is not None and (best[0] >= CHARGE_THRESHOLD if losing else share * state.start[SIDES.index(self.side)] >= CHARGE_MARGIN):
+        # a side ahead on casualties keeps its lead: it fights only where it gains, its share of the battle counted
+        # (a wound to a lone troll is worth more than a rider lost); a side level or behind must fight to win (BH-TURN-3)
+        ahead = behind(state, other_side(side_named(self.side)))
+        if best is not None and (share * state.start[SIDES.index(self.side)] >= CHARGE_MARGIN if ahead else best[0] >= CHARGE_THRESHOLD):
             return chosen
         wary = Wary(state, enemy_moves_after=decision.player == state.priority)
         for o in options:
@@ -355,8 +356,8 @@ class BattlehostAI:
             chosen_move = wary.move(o, decision.options)
             if chosen_move is not None:
                 return chosen_move  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
-        if chosen is not None and losing:
-            return chosen  # charge even at poor odds rather than stand idle, when behind
+        if chosen is not None and not ahead:
+            return chosen  # charge even at poor odds rather than stand idle, unless ahead
         return next(o for o in options if isinstance(o, op.EndMoves))
 
     def _round_the_way(self, state: st.BhState, decision: Decision, m: Model, advance: op.MoveTo) -> op.MoveTo | None:
