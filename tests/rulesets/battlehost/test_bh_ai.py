@@ -209,3 +209,17 @@ def test_bh_move_1_issue_23_ai_moving_first_stops_out_of_reach_of_a_gang() -> No
     assert isinstance(choice, op.MoveTo) and choice.model == "A" and choice.y == 13
     later, _ = step(started(state_of(good, evil), priority="evil"), op.EndMoves())
     assert BattlehostAI("good").decide(later, decision(later, "move")) == whole
+
+
+def test_bh_turn_3_issue_23_greedy_ahead_makes_no_coin_toss_charge_level_it_does() -> None:
+    """BH-TURN-3, BH-MOVE-5, issue 23 §5 (search against random lost battles it led in lone charges at even
+    enemies): a warrior that can charge only a like warrior, with no friend to follow, does not while its side is
+    ahead on casualties (it advances instead); level, the even fight is the way to win, and it charges."""
+    state = started(state_of([model("A", 10, 10), model("B", 30, 10)], [model("E", 10, 14), model("F", 40, 40)]))
+    ask = decision(state, "move")
+    assert any(isinstance(o, op.MoveTo) and o.model == "A" and o.charge == "E" for o in ask.options)
+    choice = BattlehostAI("good").decide(state, ask)
+    assert isinstance(choice, op.MoveTo) and choice.model == "A" and choice.charge == "E"
+    ahead = evolve(state, casualties=(("G", "evil"),))
+    kept = BattlehostAI("good").decide(ahead, decision(ahead, "move"))
+    assert not (isinstance(kept, op.MoveTo) and kept.charge is not None)

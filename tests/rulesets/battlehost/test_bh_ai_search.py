@@ -49,24 +49,45 @@ def test_bh_move_2_greedy_orcs_walled_off_take_the_way_through_the_door() -> Non
     assert math.dist((choice.x, choice.y), door) < math.dist((26.5, 21.49), door) - 2
 
 
-def riders_and_troll() -> list[list[dict[str, object]]]:
+MONSTER_TROLL = {**TROLL, "attacks": 2, "wounds": 2}  # monster.toml's troll
+
+
+def riders_and_troll(troll: dict[str, object] = TROLL) -> list[list[dict[str, object]]]:
     riders = [model(f"R{i}", 12 + 3 * i, 15, **RIDER) for i in range(5)]
-    return [riders, [model("Troll", 18, 19.5, **TROLL)]]
+    return [riders, [model("Troll", 18, 19.5, **troll)]]
 
 
-def test_bh_move_5_greedy_riders_charge_the_troll_together() -> None:
-    """BH-MOVE-5, BH-FIGHT-1, issue 23 §2 (monster: riders fed to the troll one at a time, 374 of 438 fights): one
-    rider alone loses wounds to the troll, five together win them, so the first rider charges and others pile
-    into its fight rather than advance beside it."""
-    good, evil = riders_and_troll()
+def riders_charging(troll: dict[str, object], *, ahead: bool = False) -> list[str]:
+    """The riders greedy charges at the troll in one Move phase of the riders (*ahead*: an orc of the troll's side
+    already slain)."""
+    good, evil = riders_and_troll(troll)
     state = started(state_of(good, evil), "good")
+    if ahead:
+        state = evolve(state, start=(5, 2), casualties=(("Orc", "evil"),))
     charged = []
     while node(state).kind == "move" and node(state).player == "good":
         choice = BattlehostAI("good").decide(state, decision(state, "move"))
         if isinstance(choice, op.MoveTo) and choice.charge == "Troll":
             charged.append(choice.model)
         state, _ = step(state, choice)
-    assert len(charged) >= 3  # as many as find room and reach
+    return charged
+
+
+def test_bh_move_5_greedy_riders_charge_the_troll_together() -> None:
+    """BH-MOVE-5, BH-FIGHT-1, issue 23 §2 (monster: riders fed to the troll one at a time, 374 of 438 fights): one
+    rider alone loses to monster's troll more of its side than it takes of the troll's, five together take more,
+    so the first rider charges and others pile into its fight rather than advance beside it."""
+    assert len(riders_charging(MONSTER_TROLL)) >= 3  # as many as find room and reach
+
+
+def test_bh_turn_3_issue_23_greedy_riders_ahead_keep_off_a_troll_they_cannot_hurt_enough() -> None:
+    """BH-TURN-3, issue 23 §5: against a troll of three Attacks and three Wounds, five riders together are expected
+    to lose more of their side (0.84 wounds of five riders) than they take of the troll's (0.36 of its three
+    Wounds), so riders ahead on casualties keep their lead and do not charge it; level, they must fight to win, and
+    do; against monster's troll (two Wounds), five riders gain, and charge even when ahead."""
+    assert riders_charging(TROLL, ahead=True) == []
+    assert len(riders_charging(TROLL)) >= 3
+    assert len(riders_charging(MONSTER_TROLL, ahead=True)) >= 3
 
 
 def test_bh_turn_3_evaluation_counts_models_lost_wounds_and_joined_fights() -> None:

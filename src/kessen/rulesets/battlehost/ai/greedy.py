@@ -40,8 +40,12 @@ from kessen.rulesets.battlehost.rules.might import later_dice_chance
 from kessen.rulesets.battlehost.rules.sides import SIDES, Side, other_side, side_named
 from kessen.rulesets.battlehost.rules.wounding import wound_chance, wound_chart
 
-# A charge is made unless its exact expected exchange of wounds is worse than this.
+# A charge is made unless its exact expected exchange of wounds is worse than this (by a side not ahead).
 CHARGE_THRESHOLD = Fraction(-1, 2)
+# A side ahead on casualties charges only where it expects to gain at least this many of its own models' worth (a
+# share of the battle, :func:`wound_share`): an even fight is a coin toss that can only lose it its lead (BH-TURN-3;
+# issue 23 §5: search against random lost battles it led in lone charges at even enemies).
+CHARGE_MARGIN = Fraction(1, 10)
 # What a point of Might kept for later duels is worth, in wounds: spend it only for more.
 MIGHT_POINT = Fraction(1, 4)
 # A model holds where at most this many enemies can reach it at once, if more are coming.
@@ -67,11 +71,22 @@ def _fight_odds(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -
     return st.cached_dist(fight, WholeFight(tuple(good), tuple(evil)))
 
 
-def exchange(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
+def exchange(
+    mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str, dealt: Fraction = Fraction(1), suffered: Fraction = Fraction(1),
+) -> Fraction:
     """Expected wounds inflicted less wounds suffered in one fight, from the exact fight odds (BH-PROC-5): summed in
-    the distribution's integer weights, over their total."""
+    the distribution's integer weights, over their total; with *dealt* and *suffered*, each wound weighed by what it
+    is worth (see :func:`wound_share`)."""
     dist = _fight_odds(mine, theirs, side)
-    return Fraction(sum(w * o.wounds * (1 if o.winner == side else -1) for o, w in dist.items()), dist.total)
+    return sum((w * o.wounds * (dealt if o.winner == side else -suffered) for o, w in dist.items()), Fraction(0)) / dist.total
+
+
+def wound_share(state: st.BhState, models: Sequence[Model]) -> Fraction:
+    """What a wound to one of *models* (of one side) is worth on average, as a share of that side's starting models:
+    the battle is won on the fractions lost (BH-TURN-3), so a wound to a two-Wound troll that is its side's only model
+    is worth half the battle, a wound to one of ten warriors a tenth (issue 23 §5)."""
+    start = state.start[SIDES.index(models[0].side)]
+    return sum((Fraction(1, start * m.wounds) for m in models), Fraction(0)) / len(models)
 
 
 def duel_stakes(mine: Sequence[Fighter], theirs: Sequence[Fighter], side: str) -> Fraction:
@@ -234,12 +249,15 @@ class BattlehostAI:
 
     # --- moving -------------------------------------------------------------------------------------------------
 
-    def _charge_value(self, state: st.BhState, o: op.MoveTo, comrades: Sequence[Model], *, enemy_moves_after: bool) -> Fraction:
+    def _charge_value(
+        self, state: st.BhState, o: op.MoveTo, comrades: Sequence[Model], *, enemy_moves_after: bool,
+    ) -> tuple[Fraction, Fraction]:
         """The exact exchange of the fight a charge starts: friends already on the target fight beside the charger,
         and so do the *comrades* that can charge it too this phase (they follow, each counting this charger as a
         friend on the target; issue 23 §2: riders were fed to the troll one at a time); joining a fight a friend
         already makes is worth what it adds to that fight. If the enemy moves after us, its free models near the
-        charge point may pile in, as many as can reach it."""
+        charge point may pile in, as many as can reach it. Returned twice: in wounds, and with each wound weighed as
+        a share of its side's starting models (:func:`wound_share`)."""
         m, target = state.get(o.model), state.get(o.charge or "")
         friends = [f for f in enemies_in_contact(state.models, target) if f.side == m.side]
         gang = [*friends, m, *comrades[: max(0, MOST_IN_A_FIGHT - len(friends) - 1)]]
@@ -251,8 +269,8 @@ class BattlehostAI:
         mine_trapped = retreat(charged, [target], moved, state.board).trapped
         us = [fighter(x, trapped=mine_trapped and x.id == m.id) for x in gang]
         if friends:
-            return exchange(us, [fighter(target, trapped=target_trapped)], self.side) - exchange(
-                [fighter(x) for x in friends], [fighter(target)], self.side)
+            return _both(lambda d, s: exchange(us, [fighter(target, trapped=target_trapped)], self.side, d, s) - exchange(
+                [fighter(x) for x in friends], [fighter(target)], self.side, d, s), state, gang, [target])
         theirs = [target]
         if not friends and enemy_moves_after:
             at = Point(o.x, o.y)
@@ -266,13 +284,15 @@ class BattlehostAI:
                 room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
         if len(theirs) > 1 and len(gang) == 1:
-            return exchange([fighter(charged, trapped=mine_trapped)], [fighter(x) for x in theirs], self.side)
-        return exchange(us, [fighter(target, trapped=target_trapped)], self.side)
+            return _both(lambda d, s: exchange([fighter(charged, trapped=mine_trapped)], [fighter(x) for x in theirs], self.side, d, s),
+                         state, [m], theirs)
+        return _both(lambda d, s: exchange(us, [fighter(target, trapped=target_trapped)], self.side, d, s), state, gang, [target])
 
     def _move(self, state: st.BhState, decision: Decision) -> Any:
-        """Hold choke points; charge the target with the best exact exchange; keep shooters with a target still;
-        advance the rest (shooters by half a move, so that they may still shoot, BH-SHOOT-2); with nothing else to
-        do, charge even at poor odds."""
+        """Hold choke points; charge the target with the best exact exchange, if it is not too poor (or, when ahead on
+        casualties, if it gains); keep shooters with a target still; advance the rest (shooters by half a move, so
+        that they may still shoot, BH-SHOOT-2); with nothing else to do, charge even at poor odds unless ahead
+        (BH-TURN-3)."""
         options: tuple[Any, ...] = decision.options
         options = options[: options.index(op.EndMoves()) + 1]  # the moves into line after it are for people
         holding: dict[str, bool] = {}
@@ -297,13 +317,17 @@ class BattlehostAI:
         charges = [o for o in options if free_to_charge(o)]
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
+        share = Fraction(0)
         for i, o in enumerate(options):
             if o in charges:
                 comrades = [state.get(c) for c in dict.fromkeys(c.model for c in charges if c.charge == o.charge and c.model != o.model)]
-                value = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
+                value, worth = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
                 if best is None or (value, -i) > best:
-                    best, chosen = (value, -i), o
-        if best is not None and best[0] >= CHARGE_THRESHOLD:
+                    best, chosen, share = (value, -i), o, worth
+        # a side ahead on casualties keeps its lead: it fights only where it gains, its share of the battle counted
+        # (a wound to a lone troll is worth more than a rider lost); a side level or behind must fight to win (BH-TURN-3)
+        ahead = behind(state, other_side(side_named(self.side)))
+        if best is not None and (share * state.start[SIDES.index(self.side)] >= CHARGE_MARGIN if ahead else best[0] >= CHARGE_THRESHOLD):
             return chosen
         wary = Wary(state, enemy_moves_after=decision.player == state.priority)
         for o in options:
@@ -332,8 +356,8 @@ class BattlehostAI:
             chosen_move = wary.move(o, decision.options)
             if chosen_move is not None:
                 return chosen_move  # round a friend or a control zone in the way (issue 23 §5: a band stood still for turns)
-        if chosen is not None:
-            return chosen  # charge even at poor odds rather than stand idle
+        if chosen is not None and not ahead:
+            return chosen  # charge even at poor odds rather than stand idle, unless ahead
         return next(o for o in options if isinstance(o, op.EndMoves))
 
     def _round_the_way(self, state: st.BhState, decision: Decision, m: Model, advance: op.MoveTo) -> op.MoveTo | None:
@@ -419,6 +443,11 @@ class BattlehostAI:
         else:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
+
+
+def _both(worth: Callable[[Fraction, Fraction], Fraction], state: st.BhState, mine: Sequence[Model], theirs: Sequence[Model]) -> tuple[Fraction, Fraction]:
+    """A fight's *worth* in wounds, and with each wound weighed as a share of its side (:func:`wound_share`)."""
+    return worth(Fraction(1), Fraction(1)), worth(wound_share(state, theirs), wound_share(state, mine))
 
 
 _POLICIES: dict[DecisionKind, Callable[[BattlehostAI, st.BhState, Decision], Any]] = {
