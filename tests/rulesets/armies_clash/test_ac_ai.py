@@ -138,7 +138,8 @@ def test_ac_evaluation_counts_vp_and_the_vp_on_the_way_zero_sum() -> None:
     """AC-OBJ-2, AC-OBJ-3: worth is zero-sum; a battered bridge is VP on the way for the orcs, a scored VP more."""
     state = _bridge()
     assert worth(state, "a") == -worth(state, "b")
-    battered = replace(state, objective_hp=tuple((i, 15 if i == "break-the-bridge" else h) for i, h in state.objective_hp))
+    battered = replace(state, objective_hp=tuple((i, h // 2 if i == "break-the-bridge" else h) for i, h in state.objective_hp))
+    assert dict(state.objective_hp)["break-the-bridge"] == 90  # issue 23 §4: a stone bridge, halved to 45 here
     assert expected_vp(battered, "a") == expected_vp(state, "a") + 2  # half of its 4 VP
     assert worth(battered, "a") > worth(state, "a")
     scored = replace(state, vp=(3, 0))
