@@ -4,7 +4,8 @@ suggested moves native and its hot copies through evolvers): every observation o
 and action's notation of seeded options-only episodes of every ruleset, with shaping, is the one main made before
 the change (hashes recorded from main at 5ffe023; legions' and battlehost's again when issue 23 §5 added suggested
 moves, which the random agent now draws among: legions' move back in line with an Advance or March order,
-battlehost's moves round what stands in the way)."""
+battlehost's moves round what stands in the way; legions' once more when issue 23 §4 gave titan-at-bay's
+Warhound CAF +6)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MAIN = {
     ("song-of-blades/warband-skirmish", 3): (90, "c7acf8286865bb34"),
     ("battlehost/line-fight", 3): (90, "4d1bc951a4b83dd5"),
-    ("legions/titan-at-bay", 3): (36, "f15022f99769ac3b"),
+    ("legions/titan-at-bay", 3): (49, "48abc9ffc6ed6752"),
     ("armies-clash/skirmish-ridge", 3): (90, "0d6200c5a107a6ed"),
 }
 
