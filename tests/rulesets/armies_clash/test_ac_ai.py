@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,12 +15,15 @@ from kessen.core.replay import play
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, worth
+from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances
-from kessen.rulesets.armies_clash.rules.movement import Destination
+from kessen.rulesets.armies_clash.referee.options import AttackWith, NoAction
+from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
+from kessen.sim.play import play_from
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("armies-clash").game
@@ -88,6 +92,64 @@ def test_ac_blunder_the_ogre_of_hold_the_bridge_walks_to_the_ford_and_attacks() 
     assert walking_gap(state.grid, Footprint(choice.x, choice.y, 2), False, targets) < before
     played = play(GAME, GAME.load_scenario(BRIDGE.read_text(), str(BRIDGE)), {s: AcAI(s) for s in ("a", "b")}, 1)
     assert any(type(e).__name__ == "Attacked" and getattr(e, "attacker", "") == "ogre-1" for e in played.events)
+
+
+def test_ac_i23_2_AC_OBJ_4_orcs_close_with_the_greataxe_instead_of_hanging_back_at_javelin_range() -> None:
+    """Issue 23 §2, AC-ATTACK-2, AC-OBJ-4: an orc strikes harder with its greataxe (1d12+3) than with a javelin
+    (1d6+3, 30 ft), and a melee blow at an objective square hits automatically; greedy stopped the orcs of
+    hold-the-bridge 2 squares from the bridge and threw javelins (with disadvantage from beyond 30 ft). The first
+    orc now walks next to the bridge and hews it with the greataxe (the objective's damage counted double)."""
+    state, decision = _to_decision(_bridge(), "move", "orc-1")
+    assert closes_to_melee(state.creature("orc")) and not closes_to_melee(state.creature("hobgoblin"))
+    choice = AcAI("a").decide(state, decision)
+    assert isinstance(choice, Destination)
+    bridge = Footprint(7, 4, 1)
+    assert distance(Footprint(choice.x, choice.y, 1), bridge) <= 1
+    state, decision = _to_decision(state, "act", "orc-1")
+    hew = AcAI("a").decide(state, decision)
+    assert hew == AttackWith("greataxe", "break-the-bridge")
+    assert expected_damage(state, "orc-1", hew) == 19  # an automatic hit of 1d12+3 (6.5 + 3), doubled
+
+
+def test_ac_i23_2_AC_RANGE_2_archers_do_not_shoot_the_shrine_from_long_range_over_an_enemy() -> None:
+    """Issue 23 §2, AC-RANGE-2, AC-OBJ-4: a goblin archer of the two-fords mirror with a shot at disadvantage (long
+    range) at the enemy's shrine and one at an orc shot at the shrine, its damage counted double for the VP. From
+    long range the square counts what the shot does, so the archer shoots the orc (1.99 against 1.38 damage)."""
+    state, decision = _to_decision(_start(FORDS), "act", "b-bow-1")
+    shrine, orc = AttackWith("shortbow", "b-raid"), AttackWith("shortbow", "a-orc-1")
+    assert shrine in decision.options and orc in decision.options
+    at_shrine, at_orc = expected_damage(state, "b-bow-1", shrine), expected_damage(state, "b-bow-1", orc)
+    assert at_shrine < at_orc < 2 * at_shrine
+    narrowed = replace(decision, options=(shrine, orc, NoAction()))
+    assert AcAI("b").decide(state, narrowed) == orc
+
+
+def test_ac_i23_2_AC_TERR_4_orcs_do_not_dash_into_the_ford() -> None:
+    """Issue 23 §2, AC-TERR-4, AC-DASH-1: the orcs of the two-fords mirror, too far to strike, Dashed into the
+    shallow ford (difficult) right in front of the enemy ogre, which struck first. A dashing piece now stops where
+    its next turn's move strikes from, on dry ground (seed 2, the first orc's dash)."""
+    class Found(Exception):
+        pass
+
+    class Spy:
+        def __init__(self, side: str) -> None:
+            self.greedy = AcAI(side)
+
+        def decide(self, state: AcState, decision: Decision) -> Any:
+            if decision.kind == "move" and decision.actor == "a-orc-1" and state.turn and state.turn.doing == "dash":
+                raise Found(state, decision)
+            return self.greedy.decide(state, decision)
+
+    with pytest.raises(Found) as found:
+        play_from(GAME, _start(FORDS), 2, deciders={"a": Spy("a"), "b": Spy("b")})
+    state, decision = found.value.args
+    assert any(isinstance(o, Destination) and wet(state, Footprint(o.x, o.y, 1)) for o in decision.options)
+    choice = AcAI("a").decide(state, decision)
+    assert isinstance(choice, Destination) and not wet(state, Footprint(choice.x, choice.y, 1))
+    targets = goals(state, "a")
+    assert walking_gap(state.grid, Footprint(choice.x, choice.y, 1), False, targets) == speed_squares(30) + 1
+    assert walking_gap(state.grid, Footprint(choice.x, choice.y, 1), False, targets) < walking_gap(
+        state.grid, piece_footprint(state, "a-orc-1"), False, targets)
 
 
 def test_ac_tactics_weigh_one_move_end_per_distance_with_greedys_first() -> None:
