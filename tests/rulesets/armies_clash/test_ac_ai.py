@@ -14,7 +14,7 @@ from kessen.core.engine import Decision
 from kessen.core.replay import play
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
-from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, worth
+from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, holding, worth
 from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
@@ -194,6 +194,34 @@ def test_ac_tactics_i23_a_walkers_ends_go_by_the_walking_distance() -> None:
     assert len(set(walks)) == len(walks) and walks == sorted(walks)  # the ogre has no mates: none is loose
     straight = goal_distances(state.grid.width, state.grid.height, targets)
     assert len({straight.at(e.x, e.y, 2) for e in ends}) < len(ends)  # straight distance would merge some of them
+
+
+def test_ac_tactics_i23_5_AC_ATTACK_1_shots_at_like_stands_of_one_unit_are_weighed_once() -> None:
+    """Issue 23 §5, AC-ATTACK-1, AC-ACT-1: a hobgoblin archer may shoot any of four unhurt orc stands of one
+    regiment (the same odds, the same damage) or the ogre; the search weighed the orcs against each other, which
+    only the dice tell apart. It now weighs one shot per unit and HP (greedy's first), and never no action where a
+    shot does damage."""
+    state, decision = _to_decision(_bridge(), "act", "bow-1")
+    shots = [o for o in decision.options if isinstance(o, AttackWith)]
+    assert len({state.stand(o.target).unit for o in shots if state.stand(o.target)}) < len(shots)
+    found = AcTactics().candidates(state, decision, 12)
+    assert found[0] == AcAI("b").decide(state, decision) and NoAction() not in found
+    kinds = [(state.stand(o.target).unit, state.stand(o.target).hp, o.using) for o in found if state.stand(o.target)]
+    assert len(kinds) == len(set(kinds)) == len(found) >= 2  # the orcs once, the ogre once
+
+
+def test_ac_evaluation_i23_5_AC_OBJ_5_a_defender_counts_the_hold_of_its_square() -> None:
+    """Issue 23 §5, AC-OBJ-5: the hobgoblins of hold-the-bridge score 1 VP a round while two of their stands stand on
+    or next to the bridge with no orc within 2 squares; the evaluation counts that VP on the way (half with one
+    stand there, whole with two, nothing with an enemy near), so the search weighs keeping the bridge held."""
+    start = _bridge()
+    assert holding(start, "b", "break-the-bridge") == 0.5  # hob-2 alone next to it
+    moved = replace(start, stands=tuple(replace(s, x=7, y=4) if s.id == "hob-1" else s for s in start.stands))
+    assert holding(moved, "b", "break-the-bridge") == 1.0
+    assert expected_vp(moved, "b") == expected_vp(start, "b") + 0.5
+    assert worth(moved, "b") > worth(start, "b")
+    near = replace(moved, stands=tuple(replace(s, x=5, y=4) if s.id == "orc-2" else s for s in moved.stands))
+    assert holding(near, "b", "break-the-bridge") == 0.0
 
 
 def test_ac_evaluation_counts_vp_and_the_vp_on_the_way_zero_sum() -> None:
