@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,13 +14,16 @@ from kessen.core.engine import Decision
 from kessen.core.replay import play
 from kessen.rulesets import get_ruleset
 from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
-from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, worth
+from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, holding, worth
+from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances
-from kessen.rulesets.armies_clash.rules.movement import Destination
+from kessen.rulesets.armies_clash.referee.options import AttackWith, NoAction
+from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
+from kessen.sim.play import play_from
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("armies-clash").game
@@ -90,6 +94,64 @@ def test_ac_blunder_the_ogre_of_hold_the_bridge_walks_to_the_ford_and_attacks() 
     assert any(type(e).__name__ == "Attacked" and getattr(e, "attacker", "") == "ogre-1" for e in played.events)
 
 
+def test_ac_i23_2_AC_OBJ_4_orcs_close_with_the_greataxe_instead_of_hanging_back_at_javelin_range() -> None:
+    """Issue 23 §2, AC-ATTACK-2, AC-OBJ-4: an orc strikes harder with its greataxe (1d12+3) than with a javelin
+    (1d6+3, 30 ft), and a melee blow at an objective square hits automatically; greedy stopped the orcs of
+    hold-the-bridge 2 squares from the bridge and threw javelins (with disadvantage from beyond 30 ft). The first
+    orc now walks next to the bridge and hews it with the greataxe (the objective's damage counted double)."""
+    state, decision = _to_decision(_bridge(), "move", "orc-1")
+    assert closes_to_melee(state.creature("orc")) and not closes_to_melee(state.creature("hobgoblin"))
+    choice = AcAI("a").decide(state, decision)
+    assert isinstance(choice, Destination)
+    bridge = Footprint(7, 4, 1)
+    assert distance(Footprint(choice.x, choice.y, 1), bridge) <= 1
+    state, decision = _to_decision(state, "act", "orc-1")
+    hew = AcAI("a").decide(state, decision)
+    assert hew == AttackWith("greataxe", "break-the-bridge")
+    assert expected_damage(state, "orc-1", hew) == 19  # an automatic hit of 1d12+3 (6.5 + 3), doubled
+
+
+def test_ac_i23_2_AC_RANGE_2_archers_do_not_shoot_the_shrine_from_long_range_over_an_enemy() -> None:
+    """Issue 23 §2, AC-RANGE-2, AC-OBJ-4: a goblin archer of the two-fords mirror with a shot at disadvantage (long
+    range) at the enemy's shrine and one at an orc shot at the shrine, its damage counted double for the VP. From
+    long range the square counts what the shot does, so the archer shoots the orc (1.99 against 1.38 damage)."""
+    state, decision = _to_decision(_start(FORDS), "act", "b-bow-1")
+    shrine, orc = AttackWith("shortbow", "b-raid"), AttackWith("shortbow", "a-orc-1")
+    assert shrine in decision.options and orc in decision.options
+    at_shrine, at_orc = expected_damage(state, "b-bow-1", shrine), expected_damage(state, "b-bow-1", orc)
+    assert at_shrine < at_orc < 2 * at_shrine
+    narrowed = replace(decision, options=(shrine, orc, NoAction()))
+    assert AcAI("b").decide(state, narrowed) == orc
+
+
+def test_ac_i23_2_AC_TERR_4_orcs_do_not_dash_into_the_ford() -> None:
+    """Issue 23 §2, AC-TERR-4, AC-DASH-1: the orcs of the two-fords mirror, too far to strike, Dashed into the
+    shallow ford (difficult) right in front of the enemy ogre, which struck first. A dashing piece now stops where
+    its next turn's move strikes from, on dry ground (seed 2, the first orc's dash)."""
+    class Found(Exception):
+        pass
+
+    class Spy:
+        def __init__(self, side: str) -> None:
+            self.greedy = AcAI(side)
+
+        def decide(self, state: AcState, decision: Decision) -> Any:
+            if decision.kind == "move" and decision.actor == "a-orc-1" and state.turn and state.turn.doing == "dash":
+                raise Found(state, decision)
+            return self.greedy.decide(state, decision)
+
+    with pytest.raises(Found) as found:
+        play_from(GAME, _start(FORDS), 2, deciders={"a": Spy("a"), "b": Spy("b")})
+    state, decision = found.value.args
+    assert any(isinstance(o, Destination) and wet(state, Footprint(o.x, o.y, 1)) for o in decision.options)
+    choice = AcAI("a").decide(state, decision)
+    assert isinstance(choice, Destination) and not wet(state, Footprint(choice.x, choice.y, 1))
+    targets = goals(state, "a")
+    assert walking_gap(state.grid, Footprint(choice.x, choice.y, 1), False, targets) == speed_squares(30) + 1
+    assert walking_gap(state.grid, Footprint(choice.x, choice.y, 1), False, targets) < walking_gap(
+        state.grid, piece_footprint(state, "a-orc-1"), False, targets)
+
+
 def test_ac_tactics_weigh_one_move_end_per_distance_with_greedys_first() -> None:
     """At a move, greedy's end first, then one end for each distance from the nearest goal, nearest first, and
     staying; decisions that are not searched get greedy's choice alone."""
@@ -132,6 +194,34 @@ def test_ac_tactics_i23_a_walkers_ends_go_by_the_walking_distance() -> None:
     assert len(set(walks)) == len(walks) and walks == sorted(walks)  # the ogre has no mates: none is loose
     straight = goal_distances(state.grid.width, state.grid.height, targets)
     assert len({straight.at(e.x, e.y, 2) for e in ends}) < len(ends)  # straight distance would merge some of them
+
+
+def test_ac_tactics_i23_5_AC_ATTACK_1_shots_at_like_stands_of_one_unit_are_weighed_once() -> None:
+    """Issue 23 §5, AC-ATTACK-1, AC-ACT-1: a hobgoblin archer may shoot any of four unhurt orc stands of one
+    regiment (the same odds, the same damage) or the ogre; the search weighed the orcs against each other, which
+    only the dice tell apart. It now weighs one shot per unit and HP (greedy's first), and never no action where a
+    shot does damage."""
+    state, decision = _to_decision(_bridge(), "act", "bow-1")
+    shots = [o for o in decision.options if isinstance(o, AttackWith)]
+    assert len({state.stand(o.target).unit for o in shots if state.stand(o.target)}) < len(shots)
+    found = AcTactics().candidates(state, decision, 12)
+    assert found[0] == AcAI("b").decide(state, decision) and NoAction() not in found
+    kinds = [(state.stand(o.target).unit, state.stand(o.target).hp, o.using) for o in found if state.stand(o.target)]
+    assert len(kinds) == len(set(kinds)) == len(found) >= 2  # the orcs once, the ogre once
+
+
+def test_ac_evaluation_i23_5_AC_OBJ_5_a_defender_counts_the_hold_of_its_square() -> None:
+    """Issue 23 §5, AC-OBJ-5: the hobgoblins of hold-the-bridge score 1 VP a round while two of their stands stand on
+    or next to the bridge with no orc within 2 squares; the evaluation counts that VP on the way (half with one
+    stand there, whole with two, nothing with an enemy near), so the search weighs keeping the bridge held."""
+    start = _bridge()
+    assert holding(start, "b", "break-the-bridge") == 0.5  # hob-2 alone next to it
+    moved = replace(start, stands=tuple(replace(s, x=7, y=4) if s.id == "hob-1" else s for s in start.stands))
+    assert holding(moved, "b", "break-the-bridge") == 1.0
+    assert expected_vp(moved, "b") == expected_vp(start, "b") + 0.5
+    assert worth(moved, "b") > worth(start, "b")
+    near = replace(moved, stands=tuple(replace(s, x=5, y=4) if s.id == "orc-2" else s for s in moved.stands))
+    assert holding(near, "b", "break-the-bridge") == 0.0
 
 
 def test_ac_evaluation_counts_vp_and_the_vp_on_the_way_zero_sum() -> None:

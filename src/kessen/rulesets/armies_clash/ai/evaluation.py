@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import math
 
+from kessen.rulesets.armies_clash.referee.pieces import enemy_footprints, objective_footprint
 from kessen.rulesets.armies_clash.referee.state import SIDES, AcState, other
+from kessen.rulesets.armies_clash.rules.grid import distance
 from kessen.rulesets.armies_clash.rules.ending import VICTORY_VP
 
 ROUTED_WORN = 0.5
 """A routed unit (AC-MORALE-4: it may only Retreat) counts as this much more worn down toward its attrition VP."""
+
+DEFEND_WORTH = 1.0
+"""What holding a defended square now is worth, in VP: the 1 VP it scores at the end of the round (AC-OBJ-5)."""
 
 STRENGTH_WORTH = 3.0
 """What the whole difference in fighting strength (each side's share of the HP on the field) is worth, in VP."""
@@ -45,7 +50,22 @@ def expected_vp(state: AcState, side: str) -> float:
     for o in state.static.objectives:
         if o.kind == "destroy" and o.side == side and o.hp and o.id not in state.scored:
             vp += (o.vp or 0) * (1.0 - state.hp_of(o.id) / o.hp)
+        elif o.kind == "defend" and o.side == side:
+            vp += DEFEND_WORTH * holding(state, side, o.protects or "")
     return vp
+
+
+def holding(state: AcState, side: str, protects: str) -> float:
+    """How far *side* holds the square of the objective *protects* as the defend objective scores it at the end of
+    the round (AC-OBJ-5): 1 with two of its stands on or next to the square, the square standing and no enemy
+    within 2 squares of it; half with one such stand and no enemy near; 0 otherwise."""
+    if not protects or state.hp_of(protects) == 0:
+        return 0.0
+    square = objective_footprint(state.static.objective(protects))
+    if any(distance(fp, square) <= 2 for fp in enemy_footprints(state, side)):
+        return 0.0
+    mine = sum(1 for s in state.side_stands(side) if distance(s.footprint, square) <= 1)
+    return min(mine, 2) / 2
 
 
 def strength(state: AcState, side: str) -> float:

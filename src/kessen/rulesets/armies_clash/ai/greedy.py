@@ -11,7 +11,7 @@ from typing import Any
 from kessen.core.engine import Decision
 from kessen.dice import Dist
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gap, walking_gaps
-from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan
+from kessen.rulesets.armies_clash.referee.attack import attack_dist, attack_plan, routines
 from kessen.rulesets.armies_clash.referee.options import (
     AttackWith,
     Benefit,
@@ -26,23 +26,37 @@ from kessen.rulesets.armies_clash.referee.pieces import goals, kind_of, piece_fo
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.referee.steps import ForcedMove
-from kessen.rulesets.armies_clash.rules.attack import AttackTotals
+from kessen.rulesets.armies_clash.rules.attack import AttackQuestion, AttackTotals
 from kessen.rulesets.armies_clash.rules.damage import SoloHits, damage_roll
 from kessen.rulesets.armies_clash.rules.dice_strings import parse_dice
-from kessen.rulesets.armies_clash.rules.grid import Footprint, GoalDistances, anchors_within, goal_distances, reach_squares
-from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
+from kessen.rulesets.armies_clash.rules.grid import (
+    Footprint,
+    GoalDistances,
+    Grid,
+    Square,
+    anchors_within,
+    goal_distances,
+    reach_squares,
+)
+from kessen.rulesets.armies_clash.rules.movement import Destination, movement_budget, speed_squares
+from kessen.rulesets.armies_clash.scenario import Creature
+
+TYPICAL_AC = 14
+"""The AC a piece's attacks are weighed against when it chooses between closing to melee and keeping to range."""
 
 
 def expected_damage(state: AcState, piece: str, option: AttackWith) -> Fraction:
     """The mean damage of an attack option, from the exact ``attack`` distributions; objective squares count
-    double (they are worth VP)."""
+    double (they are worth VP), but not from long range (AC-RANGE-2: a shot at disadvantage at the square is no
+    better than one at an enemy stand as far, which also wears its unit down toward attrition VP)."""
     kind = kind_of(state, option.target)
     total = Fraction(0)
     turn = state.turn
     supported = turn is not None and piece in turn.supported
-    dist = attack_dist(attack_plan(state, piece, option.using, kind, option.target, supported=supported))
+    plan = attack_plan(state, piece, option.using, kind, option.target, supported=supported)
+    dist = attack_dist(plan)
     total += _mean_of(dist)
-    if kind == "objective":
+    if kind == "objective" and isinstance(plan, AttackQuestion) and not any(r.long_range for r in plan.rolls):
         total *= 2
     elif kind == "stand":
         stand = state.stand(option.target)
@@ -101,6 +115,50 @@ def cohesive_anchors(state: AcState, piece: str, size: int) -> frozenset[tuple[i
     return frozenset(anchor for m in mates for anchor in anchors_within(m, size, spacing))
 
 
+def _routine_worth(creature: Creature, kind: str) -> Fraction:
+    """The mean damage of *creature*'s best routine of *kind* (melee or ranged) against a middling AC, from the dice
+    and the attack bonus (a natural 20 always hits, a 1 always misses: AC-D20-3), 0 with none."""
+    best = Fraction(0)
+    for _label, records in routines(creature):
+        if any(r.kind != kind for r in records):
+            continue
+        total = Fraction(0)
+        for r in records:
+            chance = Fraction(min(19, max(1, 21 + r.attack_bonus - TYPICAL_AC)), 20)
+            total += chance * _mean_damage(r.damage)
+        best = max(best, total)
+    return best
+
+
+@functools.lru_cache(maxsize=64)
+def closes_to_melee(creature: Creature) -> bool:
+    """Whether *creature* strikes harder in melee than at range (an orc's greataxe, 1d12+3, against its javelin,
+    1d6+3): such a piece closes to strike in melee, and throws only while it cannot (issue 23 §2)."""
+    melee = _routine_worth(creature, "melee")
+    return melee > 0 and melee > _routine_worth(creature, "ranged")
+
+
+def walks_to_strike(state: AcState, piece: str) -> bool:
+    """Whether *piece* must (or would rather) walk next to its goals to strike: no ranged attack or spell, or a melee
+    stronger than its ranged attacks (``closes_to_melee``); such a piece is judged by its walking distance round the
+    terrain (``paths``)."""
+    return AcAI.reach(state, piece) == 1 or (not stats(state, piece).spells and closes_to_melee(stats(state, piece)))
+
+
+def wet(state: AcState, end: Footprint) -> bool:
+    """Whether a footprint stands in shallow water (AC-TERR-4: difficult, and a ford is where the enemy waits): of
+    two ends as good, greedy takes the dry one."""
+    shallow = _shallow(state.grid)
+    return bool(shallow) and any(sq in shallow for sq in end.squares())
+
+
+@functools.lru_cache(maxsize=16)
+def _shallow(grid: Grid) -> frozenset[Square]:
+    """The grid's shallow-water squares, found once per grid."""
+    squares = ((x, y) for x in range(grid.width) for y in range(grid.height))
+    return frozenset(sq for sq in squares if grid.at(sq).kind == "shallow_water")
+
+
 def _gap(state: AcState, piece: str, aims: GoalDistances, targets: tuple[Footprint, ...], *, walker: bool) -> int:
     """How far *piece* stands from striking its nearest goal: the straight distance, or for a piece that must walk
     into melee to strike, the walking distance around the terrain (``paths``)."""
@@ -152,7 +210,7 @@ class AcAI:
         targets = goals(state, side)
         aims = goal_distances(state.grid.width, state.grid.height, targets)
         reaches = [self.reach(state, p) for p in pieces]
-        gap = min(_gap(state, p, aims, targets, walker=r == 1) for p, r in zip(pieces, reaches, strict=True))
+        gap = min(_gap(state, p, aims, targets, walker=walks_to_strike(state, p)) for p in pieces)
         reach = max(reaches, default=1)
         speed = max(speed_squares(stats(state, p).speed_ft) for p in pieces)
         if "configure" in names and not turn.solo and state.unit(turn.actor).formation == "defensive":
@@ -182,29 +240,36 @@ class AcAI:
         side = state.side_of(piece)
         aims = goal_distances(state.grid.width, state.grid.height, goals(state, side))
         creature = stats(state, piece)
+        walker = walks_to_strike(state, piece)  # it walks to strike: around the river, not toward it
         ranged = max((reach_squares(a.range_ft or 5) for a in creature.attacks if a.kind == "ranged"), default=0)
-        want_low, want_high = (2, ranged) if ranged >= 2 else (1, 1)
+        want_low, want_high = (2, ranged) if ranged >= 2 and not walker else (1, 1)
+        if turn.doing == "dash":  # no strike this turn: only as near as next turn's move strikes from (issue 23 §2)
+            stand = state.stand(piece)
+            regiment = stand is not None and state.unit(stand.unit).type == "regiment"
+            formation = turn.formation if regiment else None
+            budget = movement_budget(speed_squares(creature.speed_ft), formation=formation, dash=False)
+            want_low = want_high = budget + want_high
         here = piece_footprint(state, piece)
         size = here.size
         swimmer = creature.swim_ft > 0
         close = cohesive_anchors(state, piece, size)
 
         targets = goals(state, side)
-        walker = self.reach(state, piece) == 1  # it must walk to strike: around the river, not toward it
         paths = walking_gaps(state.grid, size, swimmer, targets) if walker else None
 
-        def score(option: Any) -> tuple[int, int, int, int, int]:
+        def score(option: Any) -> tuple[int, int, int, int, int, int]:
             if isinstance(option, Stay):
                 x, y, cost = here.x, here.y, 0
             else:
                 assert isinstance(option, Destination)
                 if option.kind != "move":  # never flee the field or join on its own accord, however far the enemy
-                    return (1, 0, 0, 0, 0)
+                    return (1, 0, 0, 0, 0, 0)
                 x, y, cost = option.x, option.y, option.cost
-            gap = gap_in(paths, Footprint(x, y, size), targets) if paths is not None else aims.at(x, y, size)
+            end = Footprint(x, y, size)
+            gap = gap_in(paths, end, targets) if paths is not None else aims.at(x, y, size)
             off = 0 if want_low <= gap <= want_high else (want_low - gap if gap < want_low else gap - want_high)
             loose = int(close is not None and (x, y) not in close)
-            return (0, off, loose, gap, cost)
+            return (0, off, loose, int(wet(state, end)), gap, cost)
 
         return min(options, key=score)
 

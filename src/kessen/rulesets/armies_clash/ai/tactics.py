@@ -12,7 +12,7 @@ from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
 from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, spell_value
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gaps
-from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea, NoAction
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, stats
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, goal_distances
@@ -55,6 +55,29 @@ def distinct_ends(state: AcState, options: Sequence[Any]) -> list[Any]:
     return [best[key][1] for key in sorted(best)]
 
 
+def distinct_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
+    """A piece's acts worth weighing against each other, in the order given, each once: of the attacks with the
+    same routine, as likely to do as much, on stands of one unit with as many HP (AC-ATTACK-1: an orc regiment's
+    three unhurt stands), only the first, as the playouts could tell them apart only by the dice; no action
+    (AC-ACT-1) only where no attack or spell would do anything (it gains nothing over striking)."""
+    turn = state.turn
+    seen: set[Any] = set()
+    kept: list[Any] = []
+    useful = turn is not None and any(_act_value(state, o) > 0 for o in options)
+    for o in options:
+        key: Any = o
+        if isinstance(o, NoAction) and useful:
+            continue
+        if isinstance(o, AttackWith) and turn is not None:
+            stand = state.stand(o.target)
+            if stand is not None:
+                key = (stand.unit, stand.hp, o.using, expected_damage(state, turn.piece, o))
+        if key not in seen:
+            seen.add(key)
+            kept.append(o)
+    return kept
+
+
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
     the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
@@ -77,7 +100,7 @@ class AcTactics:
         if decision.kind == "move" and decision.player == state.side_of(decision.actor):
             options = distinct_ends(state, options) + [o for o in options if not isinstance(o, Destination)]
         elif decision.kind == "act":
-            options.sort(key=lambda o: -_act_value(state, o))
+            return distinct_acts(state, [first, *sorted(options, key=lambda o: -_act_value(state, o))])[:limit]
         rest = [o for o in options if o != first]
         return [first, *rest][:limit]
 
