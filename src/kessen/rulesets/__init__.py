@@ -232,6 +232,12 @@ def ruleset_ids() -> tuple[str, ...]:
     return tuple(rid for rid in _PACKAGES if _load(rid) is not None)
 
 
+def engine_modules() -> tuple[str, ...]:
+    """The modules a battle of each registered ruleset imports (its procedures and its referee's game), named
+    without importing them: what a process that will play any ruleset can load ahead (a Dask worker's fork server)."""
+    return tuple(f"{package}.{module}" for package in _PACKAGES.values() for module in ("procedures", "referee.game"))
+
+
 def get_ruleset(ruleset_id: str) -> Ruleset:
     """The ruleset with this id, or an error listing the known ids."""
     found = _load(ruleset_id) if ruleset_id in _PACKAGES else None
