@@ -161,15 +161,18 @@ def _fork_server(rulesets: tuple[str, ...] | None) -> dict[str, str]:
     fork from it as it is, and import what else they play."""
     if WORKER_START not in multiprocessing.get_all_start_methods():
         return {}
-    import dask
     import distributed.utils
 
     from kessen.rulesets import engine_modules
 
     utils: Any = distributed.utils  # typed loosely: distributed's own annotations are partial
-    with dask.config.set({"distributed.worker.multiprocessing-method": WORKER_START}):
-        context = utils.get_mp_context()  # Dask names its own preloads the first time (numpy, pandas: not ours)
-    context.set_forkserver_preload(["distributed", "kessen.sim.chunks", *engine_modules(rulesets)])  # once the server runs, kept
+    if not utils._forkserver_preload_set:  # once the server runs, its preloads are kept
+        multiprocessing.get_context(WORKER_START).set_forkserver_preload(
+            ["distributed", "kessen.sim.chunks", *engine_modules(rulesets)],
+        )
+        # Dask would set its own list over ours at its first worker, importing here each package it might name
+        # (numpy, pandas, lz4: half a CPU second with pandas installed) to see which are installed
+        utils._forkserver_preload_set = True
     return {"distributed.worker.multiprocessing-method": WORKER_START}
 
 
