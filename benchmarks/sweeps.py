@@ -111,7 +111,7 @@ def measure(name: str, workers: int, path: str, db: str) -> Measured:
     jobs = warm_jobs(path)
     executor: Executor
     if name == "Dask LocalCluster":
-        executor = DaskExecutor("local", workers)
+        executor = DaskExecutor("local", workers, {job.ruleset for job in jobs})  # as run_sweep makes it
         engines = frozenset(executor._client.run(warm_up, jobs).values())  # once on every worker, before the timing
     else:
         engines = frozenset({warm_up(jobs)})  # this process, and the pool's workers forked from it

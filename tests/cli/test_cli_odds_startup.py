@@ -61,6 +61,25 @@ def test_issue_26_kessen_odds_answers_without_typer_or_rich(args: list[str], rul
     assert answer["ruleset"] == ruleset if ruleset else answer["properties"]["attacks"]["type"] == "array"
 
 
+EXTRAS = ("fastapi", "starlette", "uvicorn", "dask", "distributed", "matplotlib", "pandas", "pyarrow", "mcp", "numpy", "kessen.web", "kessen.sim", "kessen.mcp", "kessen.envs", "kessen.ai")
+"""What only other commands use: the web page, sweeps and their plots and exports, the MCP server, the AIs."""
+
+
+@pytest.mark.parametrize("args", [
+    ["odds", "legions", "fire", "--input", "examples/legions/fire.json", "--format", "table"],
+    ["odds", "armies-clash", "attack", "--input", "examples/armies-clash/attack.json"],
+    ["odds", "battlehost"],
+], ids=["legions-table", "armies-clash", "procedures"])
+def test_issue_26_kessen_odds_loads_no_web_sweep_plot_or_ai_modules(args: list[str]) -> None:
+    """Issue 26: ``kessen odds`` (a question, its table, a listing) loads none of the web's, the sweeps', the plots',
+    the MCP server's or the AIs' modules: only the asked ruleset's procedures, pydantic for their input, and rich when
+    it prints a table or a listing."""
+    code, out, loaded = loaded_after(*args)
+    assert code == 0 and out != ""
+    assert [m for m in loaded if m in EXTRAS or m.startswith(tuple(f"{extra}." for extra in EXTRAS))] == []
+    assert ("rich" in loaded) == (args[-1] == "table" or "--input" not in args)
+
+
 def test_issue_26_an_odds_error_loads_neither_typer_nor_rich() -> None:
     """Issue 26: bad input on the plain path is its one line and exit 2, still without the typer app."""
     code, out, loaded = loaded_after("odds", SB, "melee", "--input", "-", stdin='{"attacker_combat": 13, "defender_combat": 2}')

@@ -11,7 +11,7 @@ import dataclasses
 import importlib
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -230,6 +230,14 @@ def unregister(ruleset_id: str) -> None:
 def ruleset_ids() -> tuple[str, ...]:
     """The ids of the rulesets this installation ships, in a stable order."""
     return tuple(rid for rid in _PACKAGES if _load(rid) is not None)
+
+
+def engine_modules(ruleset_ids: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The modules a battle of each registered ruleset (or of those of *ruleset_ids* registered) imports, its
+    procedures and its referee's game, named without importing them: what a process that will play them can load
+    ahead (a Dask worker's fork server)."""
+    packages = _PACKAGES.values() if ruleset_ids is None else (_PACKAGES[r] for r in ruleset_ids if r in _PACKAGES)
+    return tuple(f"{package}.{module}" for package in packages for module in ("procedures", "referee.game"))
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset:

@@ -125,7 +125,7 @@ def simulate(
             progress(tally.battles)
 
     try:
-        with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(plan))) as chosen:
+        with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(plan), rulesets=(ruleset.id,))) as chosen:
             play_all(jobs, chosen, finished)
     except KeyboardInterrupt:
         raise Interrupted(stats) from None

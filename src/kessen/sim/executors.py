@@ -128,31 +128,71 @@ def _run_each(fn: Callable[[J], R], jobs: list[J]) -> list[R]:
     return [fn(job) for job in jobs]
 
 
-def _load_engines() -> None:
-    """What a Dask worker imports to play any chunk, done as it starts (a pool's workers are forked with it): about a
-    fifth of a CPU second a worker, which its first chunk would otherwise pay."""
+def _load_engines(rulesets: tuple[str, ...] | None = None) -> None:
+    """What a Dask worker imports to play the chunks of *rulesets* (None: of every ruleset it knows), done as it
+    starts (a pool's workers are forked with it): about a fifth of a CPU second a worker and ruleset, which its first
+    chunk would otherwise pay; a local cluster's workers find it imported already (:func:`_fork_server`). A ruleset
+    the worker does not know (a plug-in registered in the caller only) is left to its chunks, which name it."""
     import kessen.sim.chunks  # noqa: F401
+    from kessen.core.errors import UnknownRulesetError
     from kessen.rulesets import get_ruleset, ruleset_ids
 
-    for ruleset in ruleset_ids():
-        get_ruleset(ruleset).game
+    for ruleset in ruleset_ids() if rulesets is None else rulesets:
+        try:
+            get_ruleset(ruleset).game
+        except UnknownRulesetError:
+            continue
+
+
+WORKER_START = "forkserver"
+"""[DECISION] How a local cluster starts its worker processes (issue 26): forked from one fork server that imported
+distributed and the engines to play once (:func:`_fork_server`), not each spawned as a new interpreter that imports
+them itself (Dask's default; about 0.55 CPU seconds a worker: distributed 0.3, kessen and one engine 0.25, and the
+worker loaded every engine, 0.5).
+Not forked from this process: it runs the cluster's threads, and holds what a worker must not inherit (the sweep's
+open results store, the command's signal handlers). A fork server is a new, single-threaded interpreter like a
+spawned worker, and its workers are fresh forks of it."""
+
+
+def _fork_server(rulesets: tuple[str, ...] | None) -> dict[str, str]:
+    """Dask's settings that start a local cluster's workers from a fork server preloaded with distributed and the
+    engines of *rulesets* (None: every engine; :data:`WORKER_START`); none where this platform has no fork server
+    (Windows: spawned as Dask does). The first local cluster of a process starts the server: a later one's workers
+    fork from it as it is, and import what else they play."""
+    if WORKER_START not in multiprocessing.get_all_start_methods():
+        return {}
+    import distributed.utils
+
+    from kessen.rulesets import engine_modules
+
+    utils: Any = distributed.utils  # typed loosely: distributed's own annotations are partial
+    if not utils._forkserver_preload_set:  # once the server runs, its preloads are kept
+        multiprocessing.get_context(WORKER_START).set_forkserver_preload(
+            ["distributed", "kessen.sim.chunks", *engine_modules(rulesets)],
+        )
+        # Dask would set its own list over ours at its first worker, importing here each package it might name
+        # (numpy, pandas, lz4: half a CPU second with pandas installed) to see which are installed
+        utils._forkserver_preload_set = True
+    return {"distributed.worker.multiprocessing-method": WORKER_START}
 
 
 class DaskExecutor:
     """Dask distributed: the scheduler at *address* (``tcp://HOST:8786``), or ``local``: a ``LocalCluster`` of
-    *workers* single-threaded worker processes on this machine (:data:`QUIET_CLUSTER`), closed with the executor."""
+    *workers* single-threaded worker processes on this machine (:data:`QUIET_CLUSTER`), closed with the executor.
+    Each worker loads the engines of *rulesets* (None: every ruleset) as it starts."""
 
-    def __init__(self, address: str, workers: int) -> None:
+    def __init__(self, address: str, workers: int, rulesets: Iterable[str] | None = None) -> None:
         try:
             import distributed
         except ImportError:
             raise InputError("--scheduler", address, "Dask is not installed: pip install 'kessen[dask]'") from None
         dask: Any = distributed  # typed loosely: distributed's own annotations are partial
+        playing = None if rulesets is None else tuple(sorted(set(rulesets)))
         self._cluster: Any = None
         if address == "local":
             import dask as dask_config
 
-            with dask_config.config.set(QUIET_CLUSTER):  # read by the scheduler and handed to each worker at its start
+            with dask_config.config.set({**QUIET_CLUSTER, **_fork_server(playing)}):  # read by the scheduler and handed to each worker at its start
                 self._cluster = dask.LocalCluster(
                     n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40,
                 )
@@ -164,7 +204,7 @@ class DaskExecutor:
                 raise InputError("--scheduler", address, f"cannot reach the Dask scheduler ({error})") from None
         self.workers = max(1, sum(w.get("nthreads", 1) for w in self._client.scheduler_info()["workers"].values()))
         self._futures: list[Any] = []
-        self._client.run(_load_engines)
+        self._client.run(_load_engines, playing)
 
     def run(self, fn: Callable[[J], R], jobs: Iterable[J]) -> Iterator[R]:
         import distributed
@@ -184,16 +224,19 @@ class DaskExecutor:
             self._cluster.close()
 
 
-def make_executor(*, workers: int | None = None, scheduler: str | None = None, jobs: int | None = None) -> Executor:
+def make_executor(
+    *, workers: int | None = None, scheduler: str | None = None, jobs: int | None = None, rulesets: Iterable[str] | None = None,
+) -> Executor:
     """The executor for ``--workers N`` (default: all cores) or ``--scheduler local | tcp://…``; never more
-    local processes than there are *jobs*."""
+    local processes than there are *jobs*; Dask's workers load the engines of *rulesets* (None: every one) as they
+    start."""
     if workers is not None and workers < 1:
         raise InputError("--workers", workers, "must be ≥ 1")
     count = workers or os.cpu_count() or 1
     if jobs is not None:
         count = max(1, min(count, jobs))
     if scheduler is not None:
-        return DaskExecutor(check_scheduler(scheduler), workers or os.cpu_count() or 1)
+        return DaskExecutor(check_scheduler(scheduler), workers or os.cpu_count() or 1, rulesets)
     return InlineExecutor() if count == 1 else PoolExecutor(count)
 
 

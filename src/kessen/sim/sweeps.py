@@ -98,8 +98,9 @@ def run_sweep(
         def tallies() -> dict[int, Tally]:
             return {c.index: total(done[(c.index, k.index)] for k in plans[c.index] if (c.index, k.index) in done) for c in sweep.cells}
 
+        rulesets = {cell.ruleset for cell, _ in missing}  # a Dask worker loads these engines as it starts
         try:
-            with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(missing))) as chosen:
+            with closing(executor or make_executor(workers=workers, scheduler=scheduler, jobs=len(missing), rulesets=rulesets)) as chosen:
                 if on_start is not None:  # after the executor started its processes: on_start may start threads
                     on_start(sum(chunk.size for _, chunk in missing), run.reused, chunks)
                 play_all(jobs, chosen, finished)
