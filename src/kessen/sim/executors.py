@@ -166,12 +166,13 @@ def _fork_server(rulesets: tuple[str, ...] | None) -> dict[str, str]:
     from kessen.rulesets import engine_modules
 
     utils: Any = distributed.utils  # typed loosely: distributed's own annotations are partial
-    if not utils._forkserver_preload_set:  # once the server runs, its preloads are kept
+    if not getattr(utils, "_forkserver_preload_set", False):  # once the server runs, its preloads are kept
         multiprocessing.get_context(WORKER_START).set_forkserver_preload(
             ["distributed", "kessen.sim.chunks", *engine_modules(rulesets)],
         )
         # Dask would set its own list over ours at its first worker, importing here each package it might name
-        # (numpy, pandas, lz4: half a CPU second with pandas installed) to see which are installed
+        # (numpy, pandas, lz4: half a CPU second with pandas installed) to see which are installed; a private flag of
+        # the pinned distributed: a version without it sets its own list again, slower but the same workers
         utils._forkserver_preload_set = True
     return {"distributed.worker.multiprocessing-method": WORKER_START}
 
