@@ -236,13 +236,16 @@ def _titan_round_one(until: str) -> tuple[LiState, Decision]:
     """Titan at bay's round 1 played by greedy, every chance its likeliest outcome, up to the first decision of kind
     *until* that offers a choice (greedy's allocations and fights being the first option)."""
     state, _ = _opening("titan-at-bay")
-    deciders = {s: LiAI(s) for s in GAME.sides(state)}
+    return _next_choice(state, until)
+
+
+def _next_choice(state: LiState, until: str) -> tuple[LiState, Decision]:
     for _ in range(300):
         node = GAME.node(state)
         if isinstance(node, Decision):
             if node.kind == until and len(node.options) > 1:
                 return state, node
-            state, _ = GAME.apply(state, deciders[node.player].decide(state, node))
+            state, _ = GAME.apply(state, LiAI(node.player).decide(state, node))
         else:
             outcomes = node.dist.probabilities()  # type: ignore[union-attr]
             state, _ = GAME.apply(state, max(outcomes, key=lambda o: outcomes[o]))
@@ -279,3 +282,17 @@ def test_li_issue23_search_rolls_the_strongest_fight_against_the_titan_first() -
         outcomes = node.dist.probabilities()  # type: ignore[union-attr]
         state, _ = GAME.apply(state, max(outcomes, key=lambda o: outcomes[o]))
     assert node.kind == "fight" and LiTactics().candidates(state, node, 4)[0][0].startswith("assault-1")
+
+
+def test_li_issue23_search_fires_first_at_the_marines_that_would_wound_the_titan() -> None:
+    """LI-FIGHT-6, LI-FIGHT-3: the Warhound's First Fire expects as many models destroyed among the Tactical marines
+    at its feet as among the Assault marines, and greedy fires at the first; the search's first candidate is the
+    Assault marines, whose fights (CAF 4, +1 for their charge) would wound the Titan, greedy's choice next."""
+    state, decision = _titan_round_one("target")
+    while decision.actor != "warhound":
+        state, _ = GAME.apply(state, LiAI(decision.player).decide(state, decision))
+        state, decision = _next_choice(state, "target")
+    greedy = LiAI("Traitors").decide(state, decision)
+    assert isinstance(greedy, Fire) and greedy.target == "tactical-1"
+    found = LiTactics().candidates(state, decision, 4)
+    assert isinstance(found[0], Fire) and found[0].target == "assault-1" and found[1] == greedy

@@ -41,6 +41,11 @@ def expected_wounds(state: LiState, det: Detachment, option: Fire) -> float:
     return sum(wounds + shields / 2 for wounds, _destroyed, shields in _volley_means(state, det, option))
 
 
+def expected_destroyed(state: LiState, det: Detachment, option: Fire) -> float:
+    """An attack's expected models destroyed."""
+    return sum(destroyed for _wounds, destroyed, _shields in _volley_means(state, det, option))
+
+
 def _volley_means(state: LiState, det: Detachment, option: Fire) -> list[tuple[float, float, float]]:
     found = []
     for v in volleys(state, det, option):

@@ -10,13 +10,14 @@ from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.legions.ai.evaluation import worth
-from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage
+from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage, expected_destroyed
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder, allocatable
-from kessen.rulesets.legions.referee.battlefield import touching
+from kessen.rulesets.legions.referee.battlefield import in_base_contact, touching
 from kessen.rulesets.legions.referee.close_combat import fight_question
 from kessen.rulesets.legions.referee.dists import answer
 from kessen.rulesets.legions.referee.movement import ChargeAt, Hold, InLine, MoveTo
-from kessen.rulesets.legions.referee.state import LiState, Model
+from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
+from kessen.rulesets.legions.rules.close_combat import fight_result
 from kessen.rulesets.legions.referee.steps import AllocateHit, VolleyAllocation
 from kessen.rulesets.legions.referee.targeting import Fire
 
@@ -40,7 +41,8 @@ Legionaries that hold it in combat, and its fights go to the strongest first, so
 most dice (LI-FIGHT-4)."""
 
 class LiTactics:
-    """Greedy's choice first (at an allocation or a fight, the rule's choice alone, ``RULED``); at a target, the other attacks after it by their expected damage from the exact
+    """Greedy's choice first (at an allocation or a fight, the rule's choice alone, ``RULED``; at a target, the
+    attack of the best ``target_worth`` if it is better than greedy's); at a target, the other attacks after it by their expected damage from the exact
     ``fire`` odds, holding fire last; at a move, a charge at each of the two nearest enemy Detachments in reach, holding
     still, the move back in line toward the own edge and the move in line toward the nearest enemy."""
 
@@ -61,7 +63,11 @@ class LiTactics:
         rest = [o for o in decision.options if o != first]
         if decision.kind == "target":
             det = state.detachment(decision.actor)
-            rest.sort(key=lambda o: -expected_damage(state, det, o) if isinstance(o, Fire) else 0.0)
+            worths = {o: target_worth(state, det, o) for o in decision.options}
+            best = max(decision.options, key=lambda o: (worths[o], o == first))
+            if worths[best] > worths[first]:  # the fights the target's models would win weigh more than greedy saw
+                first = best
+            rest = sorted((o for o in decision.options if o != first), key=lambda o: -worths[o])
         elif decision.kind == "move":
             rest = [o for o in _moves(decision.options) if o != first]
         return [first, *rest][:limit]
@@ -124,3 +130,30 @@ def next_fight(state: LiState, decision: Decision) -> Any:
 
     options = list(decision.options)
     return max(options, key=lambda o: (edge(o), -options.index(o)))
+
+
+def target_worth(state: LiState, det: Detachment, option: Any) -> float:
+    """An attack's worth to the search: greedy's (``expected_damage``) and, for a target whose models touch *det*'s
+    side's, the fights they would win that its models destroyed do not fight (LI-FIGHT-6): the models destroyed
+    expected, times the fights the target's models in base contact expect to win (each its best first fight against
+    a model of ours it touches, from the exact odds, LI-FIGHT-2, LI-FIGHT-3), shared over its models. Greedy's
+    Warhound fired at the Tactical marines at its feet, not at the Assault marines that would wound it (the two
+    expected the same models destroyed): 115 of 200 won as Traitors against 129 of 200 firing at the Assault
+    marines (issue 23 §5)."""
+    if not isinstance(option, Fire):
+        return 0.0
+    worth = expected_damage(state, det, option)
+    target = state.detachment(option.target)
+    live = target.live
+    touched = touching(state)
+    ours = [d for d in state.detachments_of(det.owner) if d.on_battlefield]
+    held = 0.0
+    for m in live:
+        if not touched.get(m.id):
+            continue
+        bonus = m.caf + (1 if target.charged_and_moved else 0)
+        held += max((float(fight_result(2, 2, bonus - o.caf - (1 if d.charged_and_moved else 0)).probabilities().get("a", 0))
+                     for d in ours if d.id in touched[m.id] for o in d.live if in_base_contact(m, o)), default=0.0)
+    if held == 0.0:
+        return worth
+    return worth + expected_destroyed(state, det, option) * held / len(live)
