@@ -296,3 +296,15 @@ def test_li_issue23_search_fires_first_at_the_marines_that_would_wound_the_titan
     assert isinstance(greedy, Fire) and greedy.target == "tactical-1"
     found = LiTactics().candidates(state, decision, 4)
     assert isinstance(found[0], Fire) and found[0].target == "assault-1" and found[1] == greedy
+
+
+def test_li_issue23_search_orders_no_charge_that_does_not_pay() -> None:
+    """LI-ORD, LI-FIGHT-4: the Warhound free, Legion lines 3.5 and 5.5 inches south of it. Greedy orders it to charge
+    (its CAF times Wounds beats any Legionary's); the charge's fight gains less than its guns would do, so the
+    search's Order is First Fire."""
+    state = _crowd_round_the_titan(crowd=True)
+    titan = state.detachment("warhound")
+    assert charge_gain(state, titan, state.detachment("assault-1")) <= 0.0
+    decision = _order_of(state, "warhound")
+    assert LiAI("Traitors").decide(state, decision) == "charge"
+    assert LiTactics().candidates(state, decision, 4) == ["first_fire"]
