@@ -13,6 +13,7 @@ from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions.ai import LiAI, LiTactics, will_have_target
 from kessen.rulesets.legions.ai.greedy import charge_gain
 from kessen.rulesets.legions.ai.evaluation import threat, worth
+from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Hold, InLine, MoveTo, origins_of
 from kessen.rulesets.legions.referee.movement_phase import move_decision
 from kessen.rulesets.legions.referee.rounds import order_decision
@@ -229,3 +230,81 @@ def test_li_issue23_tactics_weigh_a_charge_at_each_enemy_in_reach() -> None:
     decision = move_decision(state, MoveDetachment("assault-1", origins_of(state.detachment("assault-1"))))
     assert ChargeAt("warhound") in decision.options
     assert LiTactics().candidates(state, decision, 4)[:3] == [AsOrdered(), ChargeAt("warhound"), Hold()]
+
+
+def _titan_round_one(until: str) -> tuple[LiState, Decision]:
+    """Titan at bay's round 1 played by greedy, every chance its likeliest outcome, up to the first decision of kind
+    *until* that offers a choice (greedy's allocations and fights being the first option)."""
+    state, _ = _opening("titan-at-bay")
+    return _next_choice(state, until)
+
+
+def _next_choice(state: LiState, until: str) -> tuple[LiState, Decision]:
+    for _ in range(300):
+        node = GAME.node(state)
+        if isinstance(node, Decision):
+            if node.kind == until and len(node.options) > 1:
+                return state, node
+            state, _ = GAME.apply(state, LiAI(node.player).decide(state, node))
+        else:
+            outcomes = node.dist.probabilities()  # type: ignore[union-attr]
+            state, _ = GAME.apply(state, max(outcomes, key=lambda o: outcomes[o]))
+    raise AssertionError(f"no {until} decision with a choice")
+
+
+def test_li_issue23_search_spares_the_models_that_hold_the_titan_in_combat() -> None:
+    """LI-ALLOC-1, LI-PAIR-1: the Warhound's First Fire hits Tactical-1, three of whose four models touch it. Greedy
+    lets the hits go in order (onto the models in base contact: each lost is a fight against the Titan lost); the
+    search allocates hit by hit, the first hit to the missile launcher standing out of the combat."""
+    state, decision = _titan_round_one("allocation")
+    assert decision.actor == "tactical-1" and decision.options == (InOrder(), HitByHit())
+    assert LiAI("Loyalists").decide(state, decision) == InOrder()
+    assert LiTactics().candidates(state, decision, 4) == [HitByHit()]
+    state, _ = GAME.apply(state, HitByHit())
+    node = GAME.node(state)
+    outcomes = node.dist.probabilities()  # type: ignore[union-attr]
+    state, _ = GAME.apply(state, max(outcomes, key=lambda o: outcomes[o]))  # the hit rolls: some hit
+    node = GAME.node(state)
+    assert isinstance(node, Decision) and AllocateTo("tactical-1-1") in node.options
+    assert LiTactics().candidates(state, node, 4) == [AllocateTo("tactical-1-4")]
+
+
+def test_li_issue23_search_rolls_the_strongest_fight_against_the_titan_first() -> None:
+    """LI-FIGHT-1, LI-FIGHT-4: the Loyalists (with Initiative) choose the order of the fights. Greedy rolls Tactical
+    marine 1-3's fight against the Warhound first (the first option); the search rolls first the fight its model is
+    likeliest to win (the Assault marine that charged, against a Traitor Legionary), then the Assault marines'
+    against the Titan, so the Tactical marine fights it last, with the most dice."""
+    state, decision = _titan_round_one("fight")
+    assert LiAI("Loyalists").decide(state, decision) == ("tactical-1-3", "warhound-1")
+    assert LiTactics().candidates(state, decision, 4) == [("assault-1-3", "traitors-1-1")]
+    state, _ = GAME.apply(state, ("assault-1-3", "traitors-1-1"))
+    while not isinstance(node := GAME.node(state), Decision):
+        outcomes = node.dist.probabilities()  # type: ignore[union-attr]
+        state, _ = GAME.apply(state, max(outcomes, key=lambda o: outcomes[o]))
+    assert node.kind == "fight" and LiTactics().candidates(state, node, 4)[0][0].startswith("assault-1")
+
+
+def test_li_issue23_search_fires_first_at_the_marines_that_would_wound_the_titan() -> None:
+    """LI-FIGHT-6, LI-FIGHT-3: the Warhound's First Fire expects as many models destroyed among the Tactical marines
+    at its feet as among the Assault marines, and greedy fires at the first; the search's first candidate is the
+    Assault marines, whose fights (CAF 4, +1 for their charge) would wound the Titan, greedy's choice next."""
+    state, decision = _titan_round_one("target")
+    while decision.actor != "warhound":
+        state, _ = GAME.apply(state, LiAI(decision.player).decide(state, decision))
+        state, decision = _next_choice(state, "target")
+    greedy = LiAI("Traitors").decide(state, decision)
+    assert isinstance(greedy, Fire) and greedy.target == "tactical-1"
+    found = LiTactics().candidates(state, decision, 4)
+    assert isinstance(found[0], Fire) and found[0].target == "assault-1" and found[1] == greedy
+
+
+def test_li_issue23_search_orders_no_charge_that_does_not_pay() -> None:
+    """LI-ORD, LI-FIGHT-4: the Warhound free, Legion lines 3.5 and 5.5 inches south of it. Greedy orders it to charge
+    (its CAF times Wounds beats any Legionary's); the charge's fight gains less than its guns would do, so the
+    search's Order is First Fire."""
+    state = _crowd_round_the_titan(crowd=True)
+    titan = state.detachment("warhound")
+    assert charge_gain(state, titan, state.detachment("assault-1")) <= 0.0
+    decision = _order_of(state, "warhound")
+    assert LiAI("Traitors").decide(state, decision) == "charge"
+    assert LiTactics().candidates(state, decision, 4) == ["first_fire"]
