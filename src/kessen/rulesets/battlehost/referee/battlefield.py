@@ -154,8 +154,10 @@ def in_base_contact(a: Model, b: Model) -> bool:
 
 
 def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
-    """The enemy models in base contact with *m* (BH-GEO-3)."""
-    return tuple(o for o in models if o.side != m.side and in_base_contact(o, m))
+    """The enemy models in base contact with *m* (BH-GEO-3), in the order of *models*: of a tuple, only those near *m*
+    on its arrangement's grid are measured (issue 26)."""
+    near = arrangement(models).near(m.x, m.y, m.r + EPS + 1e-6) if isinstance(models, tuple) else models
+    return tuple(o for o in near if o.side != m.side and in_base_contact(o, m))
 
 
 CELL = 4.0
@@ -177,7 +179,7 @@ class Arrangement:
     what lies near a point without measuring every model: the cost of a question grows with the models near, not with
     the models on the table (issue 26)."""
 
-    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_others", "_nearest")
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_fastest", "_others", "_nearest")
 
     def __init__(self, models: tuple[Model, ...]) -> None:
         self.models = models
@@ -189,6 +191,7 @@ class Arrangement:
         self._engaged: frozenset[str] | None = None
         self._cells: dict[int, list[int]] | None = None
         self._widest = 0.0
+        self._fastest = 0
         self._others: dict[Side, tuple[Model, ...]] = {}
         self._nearest: dict[Side, dict[tuple[str, float, float, float], Model | None]] = {}
 
@@ -206,6 +209,7 @@ class Arrangement:
             for i, m in enumerate(self.models):
                 cells.setdefault(_square(math.floor(m.x / CELL), math.floor(m.y / CELL)), []).append(i)
                 self._widest = max(self._widest, m.r)
+                self._fastest = max(self._fastest, m.move)
             self._cells = cells
         return self._cells
 
@@ -213,6 +217,11 @@ class Arrangement:
         """The largest base radius on the table."""
         self.cells()
         return self._widest
+
+    def fastest(self) -> int:
+        """The largest Move on the table (BH-MOVE-2)."""
+        self.cells()
+        return self._fastest
 
     def in_box(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
         """The places (unordered) of the models centred in the box from (x0, y0) to (x1, y1), and perhaps of a few
@@ -291,8 +300,11 @@ _ARRANGEMENTS: list[Arrangement] = []
 
 def arrangement(models: tuple[Model, ...]) -> Arrangement:
     """The facts of *models*, the same tuple (by identity) as one of the last few asked about, or worked out now."""
-    for entry in _ARRANGEMENTS:
+    for i, entry in enumerate(_ARRANGEMENTS):
         if entry.models is models:
+            if i:  # the last used first: the AI's what-if tables pass through without pushing out the table in play
+                del _ARRANGEMENTS[i]
+                _ARRANGEMENTS.insert(0, entry)
             return entry
     entry = Arrangement(models)
     _ARRANGEMENTS.insert(0, entry)
