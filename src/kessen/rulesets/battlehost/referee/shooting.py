@@ -92,12 +92,19 @@ def has_target(state: BhState, shooter: Model) -> bool:
         return bool(kept)
     known = _HAS_TARGET.get(state.models, shooter, state.board)
     if known is None:
-        known = any(
-            in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
-            for e in _within_range(state, shooter)
-        )
+        known = would_have_target(state, shooter)
         _HAS_TARGET.put(state.models, shooter, state.board, _sight_reach(state, shooter), known)
     return known
+
+
+def would_have_target(state: BhState, shooter: Model) -> bool:
+    """:func:`has_target` found afresh, nothing kept: for a table looked at once (the AI's what-if of a move), which
+    would otherwise drop the answers kept for the table in play near where the shooter stood and would stand
+    (issue 26)."""
+    return any(
+        in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
+        for e in _within_range(state, shooter)
+    )
 
 
 def _within_range(state: BhState, shooter: Model) -> tuple[Model, ...]:
