@@ -1,0 +1,145 @@
+"""Issue 26: what battlehost reads off its spatial index (the arrangement's grid of squares) and keeps for the models
+near a way or a charge lane answers exactly what the full scan of every model answers, on random tables (BH-GEO-2,
+BH-GEO-3, BH-GEO-7, BH-MOVE-3, BH-MOVE-4, BH-MOVE-5)."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from kessen.core.geometry import Point, segment_distance
+from kessen.rulesets.battlehost.ai import greedy
+from kessen.rulesets.battlehost.referee import moves
+from kessen.rulesets.battlehost.referee.battlefield import (
+    Board,
+    Model,
+    arrangement,
+    distance,
+    engaged_ids,
+    enemies_in_contact,
+    first_blocker,
+    ground_blocks_at,
+)
+
+BASES = (25, 25, 25, 40, 60)
+MOVES = (5, 6, 6, 8, 10)
+board_x = hs.floats(min_value=0.6, max_value=95.4, allow_nan=False)
+board_y = hs.floats(min_value=0.6, max_value=47.4, allow_nan=False)
+spot = hs.tuples(board_x, board_y, hs.sampled_from(BASES), hs.booleans(), hs.sampled_from(MOVES))
+crowd_x = hs.floats(min_value=30.0, max_value=50.0, allow_nan=False)
+crowd_y = hs.floats(min_value=14.0, max_value=34.0, allow_nan=False)
+crowded = hs.tuples(crowd_x, crowd_y, hs.sampled_from(BASES), hs.booleans(), hs.sampled_from(MOVES))
+tables = hs.lists(hs.one_of(spot, crowded), min_size=2, max_size=40)
+BOARD = Board(96.0, 48.0)
+
+
+def table(layout: list[tuple[float, float, int, bool, int]]) -> tuple[Model, ...]:
+    return tuple(
+        Model(f"m{i}", "good" if good else "evil", f"m{i}", "warrior", move, 3, None, 3, 4, 1, 1, 1, 0, False, base, None, x, y)  # type: ignore[arg-type]
+        for i, (x, y, base, good, move) in enumerate(layout)
+    )
+
+
+def open_contact_slots_scanning_all(models: tuple[Model, ...], board: Board, m: Model, at: Point, engaged: frozenset[str]) -> int:
+    """greedy.open_contact_slots as it was before the grid: every model of the table measured."""
+    enemies = [e for e in models if e.side != m.side and e.id not in engaged]
+    friends = [f for f in models if f.side == m.side and f.id != m.id]
+    placed: list[tuple[float, float]] = []
+    for e_r in sorted({e.r for e in enemies})[:1]:
+        ring = m.r + e_r
+        crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
+        coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
+        for u in greedy._SLOT_DIRECTIONS:
+            x, y = at.x + u.x * ring, at.y + u.y * ring
+            if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
+                continue
+            if any(math.hypot(x - f.x, y - f.y) < f.r + e_r - 0.01 for f in crowding):
+                continue
+            if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
+                continue
+            if any(_can_come(board, e, x, y, m, at, friends) for e in coming):
+                placed.append((x, y))
+    return len(placed)
+
+
+def _can_come(board: Board, e: Model, x: float, y: float, m: Model, at: Point, friends: list[Model]) -> bool:
+    if math.hypot(x - e.x, y - e.y) > 2 * e.move + m.r + e.r:
+        return False
+    if segment_distance(e.x, e.y, x, y, at.x, at.y) < m.r + e.r - 0.05:
+        return False
+    return not ground_blocks_at(e.r, e.x, e.y, x, y, board) and first_blocker(e, x, y, friends) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables)
+def test_issue_26_bh_geo_3_contacts_off_the_grid_are_those_of_the_full_scan(layout: list[tuple[float, float, int, bool, int]]) -> None:
+    """BH-GEO-3: the enemies in base contact with a model, read off the grid of a table (a tuple), are those a scan of
+    every model finds (a list), in the same order; so are the models near a point."""
+    models = table(layout)
+    known = arrangement(models)
+    for m in models:
+        assert enemies_in_contact(models, m) == enemies_in_contact(list(models), m)
+        for reach in (0.5, 6.0, 13.0):
+            assert known.near(m.x, m.y, reach) == tuple(x for x in models if math.hypot(x.x - m.x, x.y - m.y) - x.r <= reach)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tables)
+def test_issue_26_bh_geo_2_the_ai_scans_off_the_grid_count_as_the_full_scans(layout: list[tuple[float, float, int, bool, int]]) -> None:
+    """BH-GEO-2, BH-GEO-7: the greedy AI's counts of the models within two moves and of the open contact slots
+    (each model standing where it is, and standing elsewhere) are those of a scan of every model."""
+    models = table(layout)
+    engaged = engaged_ids(models)
+
+    class Table:
+        pass
+
+    state = Table()
+    state.models = models  # type: ignore[attr-defined]
+    for m in models:
+        for enemies in (True, False):
+            full = sum(1 for x in models if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move)
+            assert greedy.within_two_moves(state, m, enemies=enemies) == full  # type: ignore[arg-type]
+        assert greedy.open_contact_slots(models, BOARD, m, m.centre, engaged) == open_contact_slots_scanning_all(models, BOARD, m, m.centre, engaged)
+        elsewhere = Point(models[0].x, models[0].y)
+        moved = m.at(elsewhere)
+        assert greedy.open_contact_slots(models, BOARD, moved, elsewhere, engaged) == open_contact_slots_scanning_all(
+            tuple(moved if x.id == m.id else x for x in models), BOARD, moved, elsewhere, engaged)
+
+
+angles = hs.floats(min_value=0.0, max_value=360.0, allow_nan=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables, angles, hs.sampled_from((3.0, 5.0, 6.0, 10.0)))
+def test_issue_26_bh_move_3_furthest_move_from_the_models_in_the_way_is_that_of_every_model(
+    layout: list[tuple[float, float, int, bool, int]], angle: float, limit: float,
+) -> None:
+    """BH-MOVE-3, BH-MOVE-4: how far a model can go along a way, worked out from the models near the way alone (and
+    kept for them), is what measuring every model of the table gives; asked again, the kept answer is the same."""
+    models = table(layout)
+    engaged = engaged_ids(models)
+    a = math.radians(angle)
+    way = Point(math.cos(a), math.sin(a))
+    for m in models[:6]:
+        full = moves._furthest(m, way, models, BOARD, limit=limit, engaged=engaged)
+        moves._FURTHEST.clear()
+        assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == full
+        assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == full  # kept
+
+
+@settings(max_examples=150, deadline=None)
+@given(tables)
+def test_issue_26_bh_move_5_charge_points_kept_for_the_lane_are_those_found_afresh(layout: list[tuple[float, float, int, bool, int]]) -> None:
+    """BH-MOVE-5: the contact point kept for a charge lane's models is the one found with nothing kept."""
+    models = table(layout)
+    engaged = engaged_ids(models)
+    for m in models[:4]:
+        for e in models:
+            if e.side == m.side:
+                continue
+            kept = moves.charge_point(m, e, models, BOARD, limit=float(m.move), engaged=engaged)
+            moves._CHARGE_POINTS.clear()
+            assert moves.charge_point(m, e, models, BOARD, limit=float(m.move), engaged=engaged) == kept
