@@ -1,6 +1,6 @@
-"""Issue 26: what battlehost reads off its spatial index (the arrangement's grid of squares) and keeps for the models
-near a way or a charge lane answers exactly what the full scan of every model answers, on random tables (BH-GEO-2,
-BH-GEO-3, BH-GEO-7, BH-MOVE-3, BH-MOVE-4, BH-MOVE-5)."""
+"""Issue 26: what battlehost reads off its spatial index (the arrangement's grid of squares) for the models
+near a point, and the scans that pass over the models surely out of reach, answer exactly what the full scan of every
+model answers, on random tables (BH-GEO-2, BH-GEO-3, BH-GEO-7, BH-MOVE-3, BH-MOVE-4)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,13 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from kessen.core.geometry import Point, segment_distance
+from kessen.core.geometry import Point, base_gap, first_touch, segment_distance
 from kessen.rulesets.battlehost.ai import greedy
 from kessen.rulesets.battlehost.referee import moves
 from kessen.rulesets.battlehost.referee.battlefield import (
+    AHEAD,
+    CONTROL_ZONE,
+    EPS,
     Board,
     Model,
     arrangement,
@@ -21,6 +24,8 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     enemies_in_contact,
     first_blocker,
     ground_blocks_at,
+    has_control_zone,
+    in_control_zone,
 )
 
 BASES = (25, 25, 25, 40, 60)
@@ -87,7 +92,7 @@ def test_issue_26_bh_geo_3_contacts_off_the_grid_are_those_of_the_full_scan(layo
 
 @settings(max_examples=100, deadline=None)
 @given(tables)
-def test_issue_26_bh_geo_2_the_ai_scans_off_the_grid_count_as_the_full_scans(layout: list[tuple[float, float, int, bool, int]]) -> None:
+def test_issue_26_bh_geo_2_the_ai_scans_passing_over_far_models_count_as_the_full_scans(layout: list[tuple[float, float, int, bool, int]]) -> None:
     """BH-GEO-2, BH-GEO-7: the greedy AI's counts of the models within two moves and of the open contact slots
     (each model standing where it is, and standing elsewhere) are those of a scan of every model."""
     models = table(layout)
@@ -109,37 +114,56 @@ def test_issue_26_bh_geo_2_the_ai_scans_off_the_grid_count_as_the_full_scans(lay
             tuple(moved if x.id == m.id else x for x in models), BOARD, moved, elsewhere, engaged)
 
 
+def furthest_move_measuring_all(mover: Model, direction: Point, models: tuple[Model, ...], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
+    """moves.furthest_move as it was before it passed over the models far from the way: every model measured."""
+    p0 = mover.centre
+    x0, y0, dx, dy = mover.x, mover.y, direction.x, direction.y
+    reach = limit
+    for x in models:
+        if x.id == mover.id:
+            continue
+        ahead = (x.x - x0) * dx + (x.y - y0) * dy > AHEAD
+        t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
+        if t is not None:
+            reach = min(reach, t)
+        if x.side != mover.side and has_control_zone(x, engaged):
+            if not in_control_zone(base_gap(x0, y0, mover.r, x.x, x.y, x.r)):
+                t = first_touch(p0, direction, mover.r, x.centre, x.r + CONTROL_ZONE, -1e-5)
+                if t is not None:
+                    reach = min(reach, t)
+            elif (x0 - x.x) * dx + (y0 - x.y) * dy < 0:
+                return 0.0
+    reach = max(0.0, reach)
+    lo, hi = 0.0, reach
+    board = moves.near_terrain(board, p0, p0 + direction.scaled(hi), mover.r + EPS + 1e-6)
+    if not ground_blocks_at(mover.r, x0, y0, x0 + dx * hi, y0 + dy * hi, board):
+        return hi
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if ground_blocks_at(mover.r, x0, y0, x0 + dx * mid, y0 + dy * mid, board):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
 angles = hs.floats(min_value=0.0, max_value=360.0, allow_nan=False)
 
 
 @settings(max_examples=150, deadline=None)
 @given(tables, angles, hs.sampled_from((3.0, 5.0, 6.0, 10.0)))
-def test_issue_26_bh_move_3_furthest_move_from_the_models_in_the_way_is_that_of_every_model(
+def test_issue_26_bh_move_3_furthest_move_passing_over_far_models_is_that_measuring_every_model(
     layout: list[tuple[float, float, int, bool, int]], angle: float, limit: float,
 ) -> None:
-    """BH-MOVE-3, BH-MOVE-4: how far a model can go along a way, worked out from the models near the way alone (and
-    kept for them), is what measuring every model of the table gives; asked again, the kept answer is the same."""
+    """BH-MOVE-3, BH-MOVE-4: how far a model can go along a way, the models far from the way passed over unmeasured,
+    is what measuring every model of the table gives, to the last bit; so along the way to each other model (where
+    models stand close enough to touch)."""
     models = table(layout)
     engaged = engaged_ids(models)
     a = math.radians(angle)
-    way = Point(math.cos(a), math.sin(a))
+    ways = [Point(math.cos(a), math.sin(a))]
     for m in models[:6]:
-        full = moves._furthest(m, way, models, BOARD, limit=limit, engaged=engaged)
-        moves._FURTHEST.clear()
-        assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == full
-        assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == full  # kept
-
-
-@settings(max_examples=150, deadline=None)
-@given(tables)
-def test_issue_26_bh_move_5_charge_points_kept_for_the_lane_are_those_found_afresh(layout: list[tuple[float, float, int, bool, int]]) -> None:
-    """BH-MOVE-5: the contact point kept for a charge lane's models is the one found with nothing kept."""
-    models = table(layout)
-    engaged = engaged_ids(models)
-    for m in models[:4]:
-        for e in models:
-            if e.side == m.side:
-                continue
-            kept = moves.charge_point(m, e, models, BOARD, limit=float(m.move), engaged=engaged)
-            moves._CHARGE_POINTS.clear()
-            assert moves.charge_point(m, e, models, BOARD, limit=float(m.move), engaged=engaged) == kept
+        ways += [(x.centre - m.centre).unit() for x in models[:8] if x is not m and (x.x, x.y) != (m.x, m.y)]
+        for way in ways:
+            assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == furthest_move_measuring_all(
+                m, way, models, BOARD, limit=limit, engaged=engaged)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point, segment_distance
+from kessen.core.geometry import Point, beyond, segment_distance
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.referee.battlefield import (
@@ -113,33 +113,32 @@ def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Po
     *engaged* holds the ids of every model of *models* in base contact with an enemy. The model of *m*'s id in
     *models*, wherever it stands, counts as neither friend nor enemy.
 
-    Only the models near *at* on the arrangement's grid are measured: those within two moves, the friends in a slot's
-    way and those in the way of an enemy coming (issue 26)."""
-    e_r = min((e.r for e in models if e.side != m.side and e.id not in engaged), default=None)  # the smallest enemy base
-    if e_r is None:
-        return 0
-    known = arrangement(models)
-    ring = m.r + e_r  # the slots' distance from *at*
-    # an enemy coming ends in a slot and starts within two moves of it: its path, and any friend in its way, lie within
-    # this reach of *at* (a friend's edge within EPS of the path)
-    coming_reach = 2 * known.fastest() + m.r + ring + 1e-6
-    near = known.near(at.x, at.y, coming_reach + 2 * known.widest() + EPS + 1e-6)
-    friends = [f for f in near if f.side == m.side and f.id != m.id]
+    A model surely out of reach (its square distance, :func:`beyond`) is passed over without measuring it, and the
+    paths of the enemies coming are tested only against the friends near enough to stand in one (issue 26)."""
+    enemies = [e for e in models if e.side != m.side and e.id not in engaged]
+    friends = [f for f in models if f.side == m.side and f.id != m.id]
     placed: list[tuple[float, float]] = []
-    # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
-    crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
-    coming = [e for e in near if e.side != m.side and e.id not in engaged
-              and math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
-    for u in _SLOT_DIRECTIONS:
-        x, y = at.x + u.x * ring, at.y + u.y * ring
-        if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
-            continue
-        if any(math.hypot(x - f.x, y - f.y) < f.r + e_r - 0.01 for f in crowding):
-            continue
-        if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
-            continue
-        if any(_can_come(board, e, x, y, m, at, friends) for e in coming):
-            placed.append((x, y))
+    for e_r in sorted({e.r for e in enemies})[:1]:
+        ring = m.r + e_r  # the slots' distance from *at*
+        # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
+        crowding = [f for f in friends if beyond(at.x - f.x, at.y - f.y, ring + f.r + e_r) <= 0
+                    and math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
+        coming = [e for e in enemies if beyond(at.x - e.x, at.y - e.y, 2 * e.move + m.r + e.r + ring + 1e-9) <= 0
+                  and math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
+        # a coming enemy's path runs from within this reach of *at* to a slot; a friend in its way comes within EPS
+        # of it, edge to edge
+        span = max((2 * e.move + m.r + 2 * e.r + ring + EPS + 1e-6 for e in coming), default=0.0)
+        in_the_way = [f for f in friends if beyond(at.x - f.x, at.y - f.y, span + f.r) <= 0]
+        for u in _SLOT_DIRECTIONS:
+            x, y = at.x + u.x * ring, at.y + u.y * ring
+            if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
+                continue
+            if any(math.hypot(x - f.x, y - f.y) < f.r + e_r - 0.01 for f in crowding):
+                continue
+            if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
+                continue
+            if any(_can_come(board, e, x, y, m, at, in_the_way) for e in coming):
+                placed.append((x, y))
     return len(placed)
 
 
@@ -163,13 +162,13 @@ def engaged_ids_after_move(models: tuple[Model, ...], moved: Model) -> frozenset
 
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
-    """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves: only those near *m* on the
-    arrangement's grid are measured (issue 26)."""
-    known = arrangement(state.models)
-    engaged = known.engaged
+    """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves: a model surely farther
+    (its square distance, :func:`beyond`) is passed over without measuring it (issue 26)."""
+    engaged = engaged_ids(state.models)
     return sum(
-        1 for x in known.near(m.x, m.y, 2 * known.fastest() + m.r + 1e-6)
-        if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move
+        1 for x in state.models
+        if (x.side != m.side) == enemies and x.id not in engaged
+        and beyond(x.x - m.x, x.y - m.y, 2 * x.move + m.r + x.r) <= 0 and distance(x, m) <= 2 * x.move
     )
 
 
@@ -203,15 +202,14 @@ class Wary:
     def __init__(self, state: st.BhState, *, enemy_moves_after: bool) -> None:
         self.state, self.enemy_moves_after = state, enemy_moves_after
         self.stay: set[str] = set()
-        self.known = arrangement(state.models)
-        engaged = self.known.engaged
-        self.free = frozenset(e.id for e in state.models if e.id not in engaged and e.id not in state.done)
+        engaged = engaged_ids(state.models)
+        self.free = [e for e in state.models if e.id not in engaged and e.id not in state.done]
 
     def threats(self, m: Model, x: float, y: float) -> int:
-        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y): only
-        those within the longest charge of it on the arrangement's grid are measured (issue 26)."""
-        return sum(1 for e in self.known.near(x, y, self.known.fastest() + m.r + 1e-6)
-                   if e.id in self.free and e.side != m.side and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
+        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y); one
+        surely out of reach (its square distance, :func:`beyond`) is not measured (issue 26)."""
+        return sum(1 for e in self.free if e.side != m.side and beyond(e.x - x, e.y - y, e.move + 1e-9 + e.r + m.r) <= 0
+                   and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
 
     def staying(self, model_id: str) -> bool:
         return model_id in self.stay
@@ -292,11 +290,12 @@ class BattlehostAI:
         theirs = [target]
         if not friends and enemy_moves_after:
             at = Point(o.x, o.y)
-            known = arrangement(state.models)
+            engaged = engaged_ids(state.models)
             joiners = sorted(
-                (e for e in known.near(at.x, at.y, known.fastest() + m.r + 1e-6)  # a charge's reach of *at* (issue 26)
-                 if e.side != m.side and e.id != target.id and e.id not in state.done
-                 and e.id not in known.engaged and (e.centre - at).length() - e.r - m.r <= e.move),
+                (e for e in state.models
+                 if e.side != m.side and e.id != target.id and e.id not in state.done and e.id not in engaged
+                 and beyond(e.x - at.x, e.y - at.y, e.move + e.r + m.r) <= 0  # surely out of reach: not measured (issue 26)
+                 and (e.centre - at).length() - e.r - m.r <= e.move),
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
             if joiners:

@@ -146,23 +146,11 @@ def charge_point(mover: Model, target: Model, models: Sequence[Model], board: Bo
     ring = target.r + mover.r
     local = _along(models, mover, target, ring + mover.r + CONTROL_ZONE + EPS + 1e-6)
     ground = near_terrain(board, mover.centre, target.centre, ring + mover.r + EPS + 1e-6)
-    # kept for what it is worked out from (issue 26): a charge lane nothing near has changed is not tried again
-    key = (mover, target, limit, local, engaged.intersection([x.id for x in local]) if engaged else engaged, ground)
-    if key in _CHARGE_POINTS:
-        return _CHARGE_POINTS[key]
-    if len(_CHARGE_POINTS) > 20_000:
-        _CHARGE_POINTS.clear()
-    found: Point | None = None
     for c, s in _CHARGE_TURNS:
         x, y = tx + (ux * c - uy * s) * ring, ty + (ux * s + uy * c) * ring
         if _breach(mover, x, y, local, ground, limit, engaged, target.id) is None:
-            found = Point(x, y)
-            break
-    _CHARGE_POINTS[key] = found
-    return found
-
-
-_CHARGE_POINTS: dict[tuple[Model, Model, float, tuple[Model, ...], frozenset[str], Board], Point | None] = {}
+            return Point(x, y)
+    return None
 
 
 def near_terrain(board: Board, a: Point, b: Point, reach: float) -> Board:
@@ -186,53 +174,24 @@ def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -
     return tuple(out)
 
 
-_FURTHEST: dict[tuple[Model, float, float, float, tuple[Model, ...], frozenset[str], Board], float] = {}
-
-
 def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
     """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4.
 
-    Only the models whose bases come near the way (:func:`_in_the_way`) can shorten it: it is worked out from those
-    alone, and kept for them, so that a way nothing near has changed is not measured again (issue 26)."""
-    way = _in_the_way(mover, direction.x, direction.y, models, limit, engaged)
-    key = (mover, direction.x, direction.y, limit, way, engaged.intersection([x.id for x in way]) if engaged else engaged, board)
-    found = _FURTHEST.get(key)
-    if found is None:
-        if len(_FURTHEST) > 20_000:
-            _FURTHEST.clear()
-        found = _FURTHEST[key] = _furthest(mover, direction, way, board, limit=limit, engaged=engaged)
-    return found
-
-
-def _in_the_way(mover: Model, dx: float, dy: float, models: Sequence[Model], limit: float, engaged: frozenset[str]) -> tuple[Model, ...]:
-    """The models (in order, *mover* left out) whose centres lie nearer the way from *mover* along (dx, dy), *limit*
-    long, than the reach at which :func:`_furthest` measures them: an enemy with a control zone within 1" (and the
-    sweep's tolerance) of touching it, any other model within EPS (and the tolerance). A model farther than that is
-    never touched nor its zone entered before the way's end, and does not hold the mover back (BH-MOVE-3/4); 1e-6
-    more keeps rounding from leaving out one that does."""
-    x0, y0, rm = mover.x, mover.y, mover.r
-    found: list[Model] = []
-    for x in models:
-        if x.id == mover.id:
-            continue
-        t = min(max((x.x - x0) * dx + (x.y - y0) * dy, 0.0), limit)
-        ex, ey = x0 + dx * t - x.x, y0 + dy * t - x.y
-        zone = x.side != mover.side and has_control_zone(x, engaged)
-        reach = rm + x.r + (CONTROL_ZONE + 1e-5 if zone else EPS + 1e-3) + 1e-6
-        if ex * ex + ey * ey < reach * reach:
-            found.append(x)
-    return tuple(found)
-
-
-def _furthest(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
-    """:func:`furthest_move`, measuring every model of *models*."""
+    A model whose centre lies farther from the way (*limit* long) than the widest reach measured here (its base and
+    the mover's, a 1" control zone and the sweep's tolerance, and 1e-6 for rounding) is never touched nor its zone
+    entered before the way's end: it is passed over with a few multiplications, not measured (issue 26)."""
     p0 = mover.centre
     x0, y0, dx, dy = mover.x, mover.y, direction.x, direction.y
     reach = limit
     for x in models:
         if x.id == mover.id:
             continue
-        ahead = (x.x - x0) * dx + (x.y - y0) * dy > AHEAD
+        along = (x.x - x0) * dx + (x.y - y0) * dy
+        t0 = min(max(along, 0.0), limit)  # the nearest point of the way to x's centre
+        ex, ey, far = x0 + dx * t0 - x.x, y0 + dy * t0 - x.y, mover.r + x.r + CONTROL_ZONE + 1e-5 + 1e-6
+        if ex * ex + ey * ey >= far * far:
+            continue
+        ahead = along > AHEAD
         t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
         if t is not None:
             reach = min(reach, t)
