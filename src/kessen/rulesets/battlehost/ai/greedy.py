@@ -31,7 +31,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
-from kessen.rulesets.battlehost.referee.backing_away import retreat
+from kessen.rulesets.battlehost.referee.backing_away import BACK_AWAY, MAKE_WAY_LIMIT, retreat
 from kessen.rulesets.battlehost.referee.moves import sidesteps, ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
@@ -239,6 +239,8 @@ class BattlehostAI:
 
     def __init__(self, side: str) -> None:
         self.side = side
+        self.charge_read = 2
+        """How far the last charge value read round its contact point: a place in :attr:`ChargeTable.reaches`."""
 
     def decide(self, state: st.BhState, decision: Decision) -> Any:
         kind: DecisionKind = decision.kind  # type: ignore[assignment]
@@ -284,6 +286,7 @@ class BattlehostAI:
         target_trapped = retreat(target, [*friends, charged], moved, state.board).trapped
         mine_trapped = retreat(charged, [target], moved, state.board).trapped
         us = [fighter(x, trapped=mine_trapped and x.id == m.id) for x in gang]
+        self.charge_read = 0  # the target, the models on it and both back-away paths
         if friends:
             return _both(lambda d, s: exchange(us, [fighter(target, trapped=target_trapped)], self.side, d, s) - exchange(
                 [fighter(x) for x in friends], [fighter(target)], self.side, d, s), state, gang, [target])
@@ -298,7 +301,9 @@ class BattlehostAI:
                  and (e.centre - at).length() - e.r - m.r <= e.move),
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
+            self.charge_read = 1  # and the enemies that could join
             if joiners:
+                self.charge_read = 2  # and those that could reach a slot round it within two moves
                 # the table as it stands: the charger, moved or not, counts as neither friend nor enemy there
                 room = open_contact_slots(state.models, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
@@ -337,10 +342,17 @@ class BattlehostAI:
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         share = Fraction(0)
+        table = ChargeTable(state, self.side) if charges else None
         for i, o in enumerate(options):
             if o in charges:
+                assert table is not None
                 comrades = [state.get(c) for c in dict.fromkeys(c.model for c in charges if c.charge == o.charge and c.model != o.model)]
-                value, worth = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
+                enemy_moves_after = decision.player == state.priority
+                kept = table.kept(o, comrades, enemy_moves_after)
+                if kept is None:
+                    kept = self._charge_value(state, o, comrades, enemy_moves_after=enemy_moves_after)
+                    table.keep(o, comrades, enemy_moves_after, self.charge_read, kept)
+                value, worth = kept
                 if best is None or (value, -i) > best:
                     best, chosen, share = (value, -i), o, worth
         # a side ahead on casualties keeps its lead: it fights only where it gains, its share of the battle counted
@@ -461,6 +473,67 @@ class BattlehostAI:
         else:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
+
+
+ChargeReads = tuple[float, tuple[Model, ...], tuple[bool, ...], tuple[bool, ...]]
+"""What a charge's value was worked out from, near its contact point: how far that reaches, the models within it (the
+very objects, in order), which of them were engaged and which had moved."""
+
+_CHARGES: dict[tuple[op.MoveTo, bool, str], tuple[int, ChargeReads, tuple[Model, ...], tuple[float, ...], tuple[int, int], Board, tuple[Fraction, Fraction]]] = {}
+"""Each charge's value (:meth:`BattlehostAI._charge_value`) with what it was worked out from, kept from one decision to
+the next: after one model moves, most charges on the table are worth what they were (issue 26)."""
+
+
+class ChargeTable:
+    """The charge values of one move decision that stand from an earlier decision, and those found now.
+
+    A charge's value reads only the charger, the models within one of :attr:`reaches` of its contact point, whether
+    each is engaged and has moved, the comrades that charge the same target, and of the whole table only the bases of the
+    enemies free to join (the smallest among them sizes the contact slots), the board and the sides' starting models.
+    A value is kept while all of these are the same (the models the very same objects): then it is worked out from
+    the same numbers, and is the same. Which reach it read is itself settled by the models within the smallest: the
+    target, the models on it (then it reads no farther), and the enemies that could join."""
+
+    def __init__(self, state: st.BhState, side: str) -> None:
+        self.state, self.side = state, side
+        known = arrangement(state.models)
+        self.engaged = known.engaged
+        wide, fastest = known.widest(), known.fastest()
+        # centre to centre from the contact point, with a few bases to spare: the target, the models on it, both
+        # back-away paths and a friend making way (BH-BACK-1..6, BH-GEO-3); the enemies that could join the fight
+        # (a move away); those that could reach a slot round it and the friends in their way (two moves away)
+        back = BACK_AWAY + MAKE_WAY_LIMIT + 8 * wide + 0.1
+        self.reaches = (back, max(back, fastest + 8 * wide + 0.1), max(back, 2 * fastest + 8 * wide + 0.1))
+        self.free_radii = tuple(sorted(e.r for e in state.models if e.side != side and e.id not in self.engaged))
+
+    def reads(self, o: op.MoveTo, read: int) -> ChargeReads:
+        """What the value of charge *o* is worked out from within the reach *read* of its contact point."""
+        state, reach = self.state, self.reaches[read]
+        near = tuple(x for x in state.models if beyond(x.x - o.x, x.y - o.y, reach) <= 0)
+        return (reach, near, tuple(x.id in self.engaged for x in near), tuple(x.id in state.done for x in near))
+
+    def kept(self, o: op.MoveTo, comrades: Sequence[Model], enemy_moves_after: bool) -> tuple[Fraction, Fraction] | None:
+        """The value of charge *o* kept from an earlier decision, if it still stands."""
+        found = _CHARGES.get((o, enemy_moves_after, self.side))
+        state = self.state
+        if found is None or state.get(o.model).side != self.side:
+            return None
+        read, reads, gang, radii, start, board, value = found
+        if board is not state.board or start != state.start or radii != self.free_radii or len(gang) != len(comrades) + 1 or any(
+            a is not b for a, b in zip(gang, (state.get(o.model), *comrades))
+        ):
+            return None
+        now = self.reads(o, read)
+        if now[0] != reads[0] or len(now[1]) != len(reads[1]) or any(a is not b for a, b in zip(now[1], reads[1])) or now[2:] != reads[2:]:
+            return None
+        return value
+
+    def keep(self, o: op.MoveTo, comrades: Sequence[Model], enemy_moves_after: bool, read: int, value: tuple[Fraction, Fraction]) -> None:
+        """Keep the value of charge *o*, found now reading within the reach *read*."""
+        if len(_CHARGES) > 20_000:
+            _CHARGES.clear()
+        state = self.state
+        _CHARGES[(o, enemy_moves_after, self.side)] = (read, self.reads(o, read), (state.get(o.model), *comrades), self.free_radii, state.start, state.board, value)
 
 
 def _both(worth: Callable[[Fraction, Fraction], Fraction], state: st.BhState, mine: Sequence[Model], theirs: Sequence[Model]) -> tuple[Fraction, Fraction]:
