@@ -5,12 +5,17 @@ model answers, on random tables (BH-GEO-2, BH-GEO-3, BH-GEO-7, BH-MOVE-3, BH-MOV
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+from bh_referee_support import GAME
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from kessen.core.engine import Chance, Terminal
 from kessen.core.geometry import Point, base_gap, first_touch, segment_distance
-from kessen.rulesets.battlehost.ai import greedy
+from kessen.dice import draw, stream
+from kessen.rulesets.battlehost.ai import BattlehostAI, greedy
+from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import moves
 from kessen.rulesets.battlehost.referee.battlefield import (
     AHEAD,
@@ -167,3 +172,40 @@ def test_issue_26_bh_move_3_furthest_move_passing_over_far_models_is_that_measur
         for way in ways:
             assert moves.furthest_move(m, way, models, BOARD, limit=limit, engaged=engaged) == furthest_move_measuring_all(
                 m, way, models, BOARD, limit=limit, engaged=engaged)
+
+
+LINE_FIGHT = Path(__file__).resolve().parents[3] / "examples" / "battlehost" / "line-fight.toml"
+
+
+def test_issue_26_bh_move_5_charge_values_kept_from_decision_to_decision_are_those_found_afresh() -> None:
+    """BH-MOVE-5, BH-BACK-1..6: through greedy battles, every charge value the AI's ChargeTable keeps from an earlier
+    decision (with and without the enemy moving after) is the value worked out afresh on the table as it stands; and
+    some are kept (the battles move models near and far from the charges)."""
+    game = GAME.load_scenario(LINE_FIGHT.read_text(encoding="utf-8"), str(LINE_FIGHT))
+    kept_ones = 0
+    for seed in (1, 2, 3):
+        state, _ = GAME.start(game)
+        rng = stream(seed)
+        for _ in range(400):
+            node = GAME.node(state)
+            if isinstance(node, Terminal):
+                break
+            if isinstance(node, Chance):
+                state, _ = GAME.apply(state, draw(node.dist, rng))
+                continue
+            ai = BattlehostAI(node.player)
+            if node.kind == "move":
+                table = greedy.ChargeTable(state, node.player)
+                for o in node.options:
+                    if not (isinstance(o, op.MoveTo) and o.charge is not None):
+                        continue
+                    for after in (False, True):
+                        fresh = ai._charge_value(state, o, [], enemy_moves_after=after)
+                        kept = table.kept(o, [], after)
+                        if kept is not None:
+                            kept_ones += 1
+                            assert kept == fresh, (o, after)
+                        else:
+                            table.keep(o, [], after, ai.charge_read, fresh)
+            state, _ = GAME.apply(state, ai.decide(state, node))
+    assert kept_ones >= 10
