@@ -396,8 +396,9 @@ class BattlehostAI:
         enemy, if nearer than the advance does; else None (issue 23 §5: warriors shuffled a few tenths of an inch behind
         a friend, turn after turn)."""
         options: tuple[Any, ...] = decision.options
+        listed = sidesteps(state, side_named(decision.player))
         steps = [x for x in options[options.index(op.EndMoves()) + 1:] if isinstance(x, op.MoveTo) and x.model == m.id
-                 and x.charge is None and x in sidesteps(state, side_named(decision.player))]
+                 and x.charge is None and x in listed]
         nearest = arrangement(state.models).nearest_enemy(m)  # edge to edge, then by id
         if not steps or nearest is None:
             return None

@@ -256,16 +256,12 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     a prone model; then ending the player's moves (BH-MOVE-1..7); then the moves into line, then those round
     terrain, then those round what stands in the way (each group after the older ones, so that the indices of older
     saves hold)."""
-    engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
     lines: list[MoveTo] = []
     ways: list[MoveTo] = []
     sidesteps: list[MoveTo] = []
-    for m in state.models:
-        if m.side != side or m.id in state.done or m.id in engaged:  # BH-MOVE-6
-            continue
-        mine = moves_of(state, m, engaged)
+    for mine in movers_moves(state, side):
         charges.extend(mine[0])
         advances.extend(mine[1])
         lines.extend(mine[2])
@@ -291,12 +287,27 @@ def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
 def _group(state: BhState, side: Side, group: Literal[3, 4]) -> tuple[MoveTo, ...]:
     """One group of :func:`moves_of` (3: round terrain, 4: round what stands in the way) for every model of *side*
     still to move and not engaged."""
-    engaged = engaged_ids(state.models)
     found: list[MoveTo] = []
-    for m in state.models:
-        if m.side == side and m.id not in state.done and m.id not in engaged:
-            found.extend(moves_of(state, m, engaged)[group])
+    for mine in movers_moves(state, side):
+        found.extend(mine[group])
     return tuple(found)
+
+
+_LISTED: list[tuple[tuple[Model, ...], frozenset[str], Side, Board, tuple[Moves, ...]]] = []
+
+
+def movers_moves(state: BhState, side: Side) -> tuple[Moves, ...]:
+    """:func:`moves_of` each model of *side* that has not moved and is not engaged (BH-MOVE-6), in order; kept for the
+    last tables asked about (the same models, moved models and board, by identity): the referee lists a decision's
+    options and the AI asks for its groups on the same table (issue 26)."""
+    for models, done, listed_side, board, found in _LISTED:
+        if models is state.models and done is state.done and listed_side == side and board is state.board:
+            return found
+    engaged = engaged_ids(state.models)
+    found = tuple(moves_of(state, m, engaged) for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged)
+    _LISTED.insert(0, (state.models, state.done, side, state.board, found))
+    del _LISTED[2:]
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
