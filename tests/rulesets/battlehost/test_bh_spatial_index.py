@@ -7,15 +7,18 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from bh_referee_support import GAME
-from hypothesis import given, settings
+from bh_referee_support import GAME, model, state_of
+from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
 from kessen.core.engine import Chance, Terminal
+from kessen.core.errors import InputError
 from kessen.core.geometry import Point, base_gap, first_touch, segment_distance
 from kessen.dice import draw, stream
 from kessen.rulesets.battlehost.ai import BattlehostAI, greedy
 from kessen.rulesets.battlehost.referee import options as op
+from kessen.rulesets.battlehost.referee import state as st
+from kessen.rulesets.battlehost.referee.shooting import has_target, would_have_target
 from kessen.rulesets.battlehost.referee import moves
 from kessen.rulesets.battlehost.referee.battlefield import (
     AHEAD,
@@ -213,3 +216,29 @@ def test_issue_26_bh_move_5_charge_values_and_choke_points_kept_from_decision_to
                             table.keep(o, [], after, ai.charge_read, fresh)
             state, _ = GAME.apply(state, ai.decide(state, node))
     assert kept_ones >= 10
+
+
+near_centre = hs.floats(min_value=10.0, max_value=38.0, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=6),
+       hs.lists(hs.tuples(near_centre, near_centre, hs.sampled_from(BASES)), min_size=1, max_size=6),
+       hs.lists(hs.tuples(near_centre, near_centre), min_size=1, max_size=4))
+def test_issue_26_bh_shoot_4_a_shooter_elsewhere_has_a_target_as_on_the_table_made_for_it(
+    good: list[tuple[float, float, int]], evil: list[tuple[float, float, int]], spots: list[tuple[float, float]],
+) -> None:
+    """BH-SHOOT-4, BH-GEO-8: whether a shooter standing elsewhere would have a target, asked of the table as it stands,
+    is has_target on the table with the shooter moved there."""
+    def side(prefix: str, at: list[tuple[float, float, int]]) -> list[dict[str, object]]:
+        return [model(f"{prefix}{i}", x, y, base_mm=b, missile_weapon="orc bow", fight="3/4+") for i, (x, y, b) in enumerate(at)]
+
+    try:
+        state = state_of(side("G", good), side("E", evil))
+    except InputError:  # bases that overlap: not a table (BH-GEO-3)
+        assume(False)
+        raise
+    for m in state.models:
+        for x, y in spots:
+            moved = m.at(Point(x, y))
+            assert would_have_target(state, moved) == has_target(st.put_model(state, moved), moved)

@@ -442,7 +442,7 @@ class BattlehostAI:
         halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
                   and math.hypot(x.x - m.x, x.y - m.y) <= m.move / 2 + 1e-9]
         for x in halves:
-            if referee_shooting.would_have_target(st.put_model(state, m.at(Point(x.x, x.y))), m.at(Point(x.x, x.y))):
+            if referee_shooting.would_have_target(state, m.at(Point(x.x, x.y))):
                 return x
         advances = [x for x in options[: options.index(op.EndMoves())] if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
         return advances[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)

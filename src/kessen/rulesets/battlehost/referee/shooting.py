@@ -98,9 +98,10 @@ def has_target(state: BhState, shooter: Model) -> bool:
 
 
 def would_have_target(state: BhState, shooter: Model) -> bool:
-    """:func:`has_target` found afresh, nothing kept: for a table looked at once (the AI's what-if of a move), which
-    would otherwise drop the answers kept for the table in play near where the shooter stood and would stand
-    (issue 26)."""
+    """Whether *shooter*, standing where it is given in place of the model of its id, may choose any target
+    (BH-SHOOT-4): :func:`has_target` on that table, found afresh. The model of its id counts for nothing here wherever
+    it stands (no enemy of its own side, and never hiding a target from itself), so the table as it stands answers,
+    with its grid: the AI asks after each move a shooter could make, without a table made for each (issue 26)."""
     return any(
         in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
         for e in _within_range(state, shooter)
