@@ -457,16 +457,24 @@ def blocking_models(mover: Model, p1: Point, models: Iterable[Model], *, ignore:
 def first_blocker(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: str | None = None) -> Model | None:
     """The first of :func:`blocking_models` for a move to (x1, y1), or None: a path is blocked or not without
     testing every model (BH-GEO-7)."""
-    return next(blockers(mover, x1, y1, models, (ignore,) if ignore is not None else ()), None)
+    found = _blocking(mover, x1, y1, models, (ignore,) if ignore is not None else (), True)
+    return found[0] if found else None
 
 
 def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: Iterable[str | None]) -> Iterator[Model]:
     """The models blocking *mover*'s straight move to (x1, y1), in the order of *models* (BH-GEO-7)."""
+    return iter(_blocking(mover, x1, y1, models, tuple(ignore), False))
+
+
+def _blocking(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: tuple[str | None, ...], first: bool) -> list[Model]:
+    """:func:`blockers` as a list, or only its first when *first*: a plain loop, since a generator made for each path
+    tested cost the compiled engine more than the test (issue 26)."""
+    found: list[Model] = []
     x0, y0 = mover.x, mover.y
     dx, dy = x1 - x0, y1 - y0
     length = math.hypot(dx, dy)
     if length == 0:
-        return
+        return found
     ux, uy = dx / length, dy / length
     rm = mover.r
     for x in models:
@@ -477,7 +485,10 @@ def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore
             continue
         tc = min(t, length)  # the nearest point of the segment (t > 0 already)
         if reaches(x0 + ux * tc - x.x, y0 + uy * tc - x.y, 0.0, rm + x.r + EPS):
-            yield x
+            found.append(x)
+            if first:
+                break
+    return found
 
 
 def ground_blocks(r: float, p0: Point, p1: Point, board: Board) -> bool:
