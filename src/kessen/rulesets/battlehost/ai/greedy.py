@@ -185,37 +185,9 @@ def holds_choke_point(state: st.BhState, m: Model) -> bool:
     """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
     fewer than are coming; the side with more models near attacks instead, and so does a side that is behind on
     casualties, since holding cannot win it the battle (BH-TURN-3; issue 23 §5: a band that had lost a model stood
-    at a wall for nine turns while the enemy picked off its flank).
-
-    Whether the spot is a choke point is kept from one decision to the next while what it reads is the same (issue
-    26): *m* itself, the models within two moves and a few bases of it (the very objects, engaged alike), the bases of
-    the enemies free to come (the smallest sizes the slots) and the board."""
+    at a wall for nine turns while the enemy picked off its flank)."""
     if behind(state, m.side):
         return False
-    known = arrangement(state.models)
-    engaged = known.engaged
-    reach = 2 * known.fastest() + 8 * known.widest() + 0.1  # centre to centre: an enemy two moves from a slot, a friend in its way
-    near = tuple(x for x in state.models if beyond(x.x - m.x, x.y - m.y, reach) <= 0)
-    flags = tuple(x.id in engaged for x in near)
-    radii = tuple(sorted(e.r for e in state.models if e.side != m.side and e.id not in engaged))
-    kept = _CHOKE_POINTS.get(m.id)
-    if (kept is not None and kept[0] is m and kept[1] == reach and len(kept[2]) == len(near) and all(a is b for a, b in zip(kept[2], near))
-            and kept[3] == flags and kept[4] == radii and kept[5] is state.board):
-        return kept[6]
-    holds = _is_choke_point(state, m)
-    if len(_CHOKE_POINTS) > 5_000:
-        _CHOKE_POINTS.clear()
-    _CHOKE_POINTS[m.id] = (m, reach, near, flags, radii, state.board, holds)
-    return holds
-
-
-_CHOKE_POINTS: dict[str, tuple[Model, float, tuple[Model, ...], tuple[bool, ...], tuple[float, ...], Board, bool]] = {}
-"""Each model's last answer of :func:`_is_choke_point`, with what it read (see :func:`holds_choke_point`)."""
-
-
-def _is_choke_point(state: st.BhState, m: Model) -> bool:
-    """:func:`holds_choke_point` for a side not behind: more enemies than friends within two moves, and at most
-    CHOKE_SLOTS of them (and fewer than are coming) can reach *m* at once."""
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
