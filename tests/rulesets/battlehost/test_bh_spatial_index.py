@@ -14,6 +14,7 @@ from hypothesis import strategies as hs
 from kessen.core.engine import Chance, Terminal
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point, base_gap, first_touch, segment_distance
+from kessen.core.records import evolve
 from kessen.dice import draw, stream
 from kessen.rulesets.battlehost.ai import BattlehostAI, greedy
 from kessen.rulesets.battlehost.referee import options as op
@@ -46,6 +47,8 @@ crowd_y = hs.floats(min_value=14.0, max_value=34.0, allow_nan=False)
 crowded = hs.tuples(crowd_x, crowd_y, hs.sampled_from(BASES), hs.booleans(), hs.sampled_from(MOVES))
 tables = hs.lists(hs.one_of(spot, crowded), min_size=2, max_size=40)
 BOARD = Board(96.0, 48.0)
+BASE = state_of([model("G", 10.0, 10.0)], [model("E", 30.0, 30.0)])
+"""A state whose models each test puts its table in place of."""
 
 
 def table(layout: list[tuple[float, float, int, bool, int]]) -> tuple[Model, ...]:
@@ -106,15 +109,11 @@ def test_issue_26_bh_geo_2_the_ai_scans_passing_over_far_models_count_as_the_ful
     models = table(layout)
     engaged = engaged_ids(models)
 
-    class Table:
-        pass
-
-    state = Table()
-    state.models = models  # type: ignore[attr-defined]
+    state = evolve(BASE, models=models)
     for m in models:
         for enemies in (True, False):
             full = sum(1 for x in models if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move)
-            assert greedy.within_two_moves(state, m, enemies=enemies) == full  # type: ignore[arg-type]
+            assert greedy.within_two_moves(state, m, enemies=enemies) == full
         assert greedy.open_contact_slots(models, BOARD, m, m.centre, engaged) == open_contact_slots_scanning_all(models, BOARD, m, m.centre, engaged)
         elsewhere = Point(models[0].x, models[0].y)
         moved = m.at(elsewhere)
