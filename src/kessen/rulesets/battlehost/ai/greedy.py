@@ -15,12 +15,14 @@ from fractions import Fraction
 from typing import Any
 
 from kessen.core.engine import Decision
-from kessen.core.geometry import Point, segment_distance
+from kessen.core.geometry import Point, beyond, segment_distance
 from kessen.core.records import evolve
 from kessen.dice import Dist
 from kessen.rulesets.battlehost.referee.battlefield import (
+    EPS,
     Board,
     Model,
+    arrangement,
     distance,
     enemies_in_contact,
     engaged_ids,
@@ -29,7 +31,7 @@ from kessen.rulesets.battlehost.referee.battlefield import (
     is_engaged,
 )
 from kessen.rulesets.battlehost.referee import duel as referee_duel
-from kessen.rulesets.battlehost.referee.backing_away import retreat
+from kessen.rulesets.battlehost.referee.backing_away import BACK_AWAY, MAKE_WAY_LIMIT, retreat
 from kessen.rulesets.battlehost.referee.moves import sidesteps, ways_round
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import shooting as referee_shooting
@@ -108,15 +110,25 @@ def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Po
     """How many enemies could stand in base contact with *m* standing at *at*, each coming straight from where it is:
     contact positions around *at*, packed greedily, on the board, clear of terrain, friends and each other, that
     some enemy within two moves can reach without passing through *m* or its friends (BH-GEO-2, BH-GEO-5, BH-GEO-7).
-    *engaged* holds the ids of every model of *models* in base contact with an enemy."""
+    *engaged* holds the ids of every model of *models* in base contact with an enemy. The model of *m*'s id in
+    *models*, wherever it stands, counts as neither friend nor enemy.
+
+    A model surely out of reach (its square distance, :func:`beyond`) is passed over without measuring it, and the
+    paths of the enemies coming are tested only against the friends near enough to stand in one (issue 26)."""
     enemies = [e for e in models if e.side != m.side and e.id not in engaged]
     friends = [f for f in models if f.side == m.side and f.id != m.id]
     placed: list[tuple[float, float]] = []
     for e_r in sorted({e.r for e in enemies})[:1]:
         ring = m.r + e_r  # the slots' distance from *at*
         # only these can stand in a slot's way, or reach one (within two moves of it): the others are too far
-        crowding = [f for f in friends if math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
-        coming = [e for e in enemies if math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
+        crowding = [f for f in friends if beyond(at.x - f.x, at.y - f.y, ring + f.r + e_r) <= 0
+                    and math.hypot(at.x - f.x, at.y - f.y) < ring + f.r + e_r]
+        coming = [e for e in enemies if beyond(at.x - e.x, at.y - e.y, 2 * e.move + m.r + e.r + ring + 1e-9) <= 0
+                  and math.hypot(at.x - e.x, at.y - e.y) <= 2 * e.move + m.r + e.r + ring + 1e-9]
+        # a coming enemy's path runs from within this reach of *at* to a slot; a friend in its way comes within EPS
+        # of it, edge to edge
+        span = max((2 * e.move + m.r + 2 * e.r + ring + EPS + 1e-6 for e in coming), default=0.0)
+        in_the_way = [f for f in friends if beyond(at.x - f.x, at.y - f.y, span + f.r) <= 0]
         for u in _SLOT_DIRECTIONS:
             x, y = at.x + u.x * ring, at.y + u.y * ring
             if not board.on_board_at(x, y, e_r) or board.overlaps_terrain_at(x, y, e_r):
@@ -125,7 +137,7 @@ def open_contact_slots(models: tuple[Model, ...], board: Board, m: Model, at: Po
                 continue
             if any(math.hypot(x - qx, y - qy) < 2 * e_r - 0.01 for qx, qy in placed):
                 continue
-            if any(_can_come(board, e, x, y, m, at, friends) for e in coming):
+            if any(_can_come(board, e, x, y, m, at, in_the_way) for e in coming):
                 placed.append((x, y))
     return len(placed)
 
@@ -150,11 +162,13 @@ def engaged_ids_after_move(models: tuple[Model, ...], moved: Model) -> frozenset
 
 
 def within_two_moves(state: st.BhState, m: Model, *, enemies: bool) -> int:
-    """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves."""
+    """Enemies (or friends, *m* included) not engaged that could reach *m* within two moves: a model surely farther
+    (its square distance, :func:`beyond`) is passed over without measuring it (issue 26)."""
     engaged = engaged_ids(state.models)
     return sum(
         1 for x in state.models
-        if (x.side != m.side) == enemies and x.id not in engaged and distance(x, m) <= 2 * x.move
+        if (x.side != m.side) == enemies and x.id not in engaged
+        and beyond(x.x - m.x, x.y - m.y, 2 * x.move + m.r + x.r) <= 0 and distance(x, m) <= 2 * x.move
     )
 
 
@@ -192,8 +206,10 @@ class Wary:
         self.free = [e for e in state.models if e.id not in engaged and e.id not in state.done]
 
     def threats(self, m: Model, x: float, y: float) -> int:
-        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y)."""
-        return sum(1 for e in self.free if e.side != m.side and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
+        """The enemies not engaged and not yet moved whose straight charge could reach *m* standing at (x, y); one
+        surely out of reach (its square distance, :func:`beyond`) is not measured (issue 26)."""
+        return sum(1 for e in self.free if e.side != m.side and beyond(e.x - x, e.y - y, e.move + 1e-9 + e.r + m.r) <= 0
+                   and math.hypot(e.x - x, e.y - y) - e.r - m.r <= e.move + 1e-9)
 
     def staying(self, model_id: str) -> bool:
         return model_id in self.stay
@@ -223,6 +239,8 @@ class BattlehostAI:
 
     def __init__(self, side: str) -> None:
         self.side = side
+        self.charge_read = 2
+        """How far the last charge value read round its contact point: a place in :attr:`ChargeTable.reaches`."""
 
     def decide(self, state: st.BhState, decision: Decision) -> Any:
         kind: DecisionKind = decision.kind  # type: ignore[assignment]
@@ -268,20 +286,26 @@ class BattlehostAI:
         target_trapped = retreat(target, [*friends, charged], moved, state.board).trapped
         mine_trapped = retreat(charged, [target], moved, state.board).trapped
         us = [fighter(x, trapped=mine_trapped and x.id == m.id) for x in gang]
+        self.charge_read = 0  # the target, the models on it and both back-away paths
         if friends:
             return _both(lambda d, s: exchange(us, [fighter(target, trapped=target_trapped)], self.side, d, s) - exchange(
                 [fighter(x) for x in friends], [fighter(target)], self.side, d, s), state, gang, [target])
         theirs = [target]
         if not friends and enemy_moves_after:
             at = Point(o.x, o.y)
+            engaged = engaged_ids(state.models)
             joiners = sorted(
                 (e for e in state.models
-                 if e.side != m.side and e.id != target.id and e.id not in state.done
-                 and not is_engaged(state.models, e) and (e.centre - at).length() - e.r - m.r <= e.move),
+                 if e.side != m.side and e.id != target.id and e.id not in state.done and e.id not in engaged
+                 and beyond(e.x - at.x, e.y - at.y, e.move + e.r + m.r) <= 0  # surely out of reach: not measured (issue 26)
+                 and (e.centre - at).length() - e.r - m.r <= e.move),
                 key=lambda e: ((e.centre - at).length(), e.id),
             )
+            self.charge_read = 1  # and the enemies that could join
             if joiners:
-                room = open_contact_slots(moved, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
+                self.charge_read = 2  # and those that could reach a slot round it within two moves
+                # the table as it stands: the charger, moved or not, counts as neither friend nor enemy there
+                room = open_contact_slots(state.models, state.board, charged, at, engaged_ids_after_move(state.models, charged)) - 1
                 theirs += joiners[: max(0, min(room, 5))]
         if len(theirs) > 1 and len(gang) == 1:
             return _both(lambda d, s: exchange([fighter(charged, trapped=mine_trapped)], [fighter(x) for x in theirs], self.side, d, s),
@@ -318,10 +342,17 @@ class BattlehostAI:
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         share = Fraction(0)
+        table = ChargeTable(state, self.side) if charges else None
         for i, o in enumerate(options):
             if o in charges:
+                assert table is not None
                 comrades = [state.get(c) for c in dict.fromkeys(c.model for c in charges if c.charge == o.charge and c.model != o.model)]
-                value, worth = self._charge_value(state, o, comrades, enemy_moves_after=decision.player == state.priority)
+                enemy_moves_after = decision.player == state.priority
+                kept = table.kept(o, comrades, enemy_moves_after)
+                if kept is None:
+                    kept = self._charge_value(state, o, comrades, enemy_moves_after=enemy_moves_after)
+                    table.keep(o, comrades, enemy_moves_after, self.charge_read, kept)
+                value, worth = kept
                 if best is None or (value, -i) > best:
                     best, chosen, share = (value, -i), o, worth
         # a side ahead on casualties keeps its lead: it fights only where it gains, its share of the battle counted
@@ -365,12 +396,12 @@ class BattlehostAI:
         enemy, if nearer than the advance does; else None (issue 23 §5: warriors shuffled a few tenths of an inch behind
         a friend, turn after turn)."""
         options: tuple[Any, ...] = decision.options
+        listed = sidesteps(state, side_named(decision.player))
         steps = [x for x in options[options.index(op.EndMoves()) + 1:] if isinstance(x, op.MoveTo) and x.model == m.id
-                 and x.charge is None and x in sidesteps(state, side_named(decision.player))]
-        enemies = [e for e in state.models if e.side != m.side]
-        if not steps or not enemies:
+                 and x.charge is None and x in listed]
+        nearest = arrangement(state.models).nearest_enemy(m)  # edge to edge, then by id
+        if not steps or nearest is None:
             return None
-        nearest = min(enemies, key=lambda e: (distance(m, e), e.id))
         best = min(steps, key=lambda x: math.hypot(x.x - nearest.x, x.y - nearest.y))
         ahead = math.hypot(advance.x - nearest.x, advance.y - nearest.y)
         return best if math.hypot(best.x - nearest.x, best.y - nearest.y) < ahead else None
@@ -383,7 +414,7 @@ class BattlehostAI:
         halves = [x for x in options if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None
                   and math.hypot(x.x - m.x, x.y - m.y) <= m.move / 2 + 1e-9]
         for x in halves:
-            if referee_shooting.has_target(st.put_model(state, m.at(Point(x.x, x.y))), m.at(Point(x.x, x.y))):
+            if referee_shooting.would_have_target(state, m.at(Point(x.x, x.y))):
                 return x
         advances = [x for x in options[: options.index(op.EndMoves())] if isinstance(x, op.MoveTo) and x.model == m.id and x.charge is None]
         return advances[-1]  # the half move keeps it able to shoot (BH-SHOOT-2)
@@ -443,6 +474,67 @@ class BattlehostAI:
         else:
             worth = Fraction(1)
         return spend if worth >= spend.points * MIGHT_POINT else next(o for o in options if o.points == 0)
+
+
+ChargeReads = tuple[float, tuple[Model, ...], tuple[bool, ...], tuple[bool, ...]]
+"""What a charge's value was worked out from, near its contact point: how far that reaches, the models within it (the
+very objects, in order), which of them were engaged and which had moved."""
+
+_CHARGES: dict[tuple[op.MoveTo, bool, str], tuple[int, ChargeReads, tuple[Model, ...], tuple[float, ...], tuple[int, int], Board, tuple[Fraction, Fraction]]] = {}
+"""Each charge's value (:meth:`BattlehostAI._charge_value`) with what it was worked out from, kept from one decision to
+the next: after one model moves, most charges on the table are worth what they were (issue 26)."""
+
+
+class ChargeTable:
+    """The charge values of one move decision that stand from an earlier decision, and those found now.
+
+    A charge's value reads only the charger, the models within one of :attr:`reaches` of its contact point, whether
+    each is engaged and has moved, the comrades that charge the same target, and of the whole table only the bases of the
+    enemies free to join (the smallest among them sizes the contact slots), the board and the sides' starting models.
+    A value is kept while all of these are the same (the models the very same objects): then it is worked out from
+    the same numbers, and is the same. Which reach it read is itself settled by the models within the smallest: the
+    target, the models on it (then it reads no farther), and the enemies that could join."""
+
+    def __init__(self, state: st.BhState, side: str) -> None:
+        self.state, self.side = state, side
+        known = arrangement(state.models)
+        self.engaged = known.engaged
+        wide, fastest = known.widest(), known.fastest()
+        # centre to centre from the contact point, with a few bases to spare: the target, the models on it, both
+        # back-away paths and a friend making way (BH-BACK-1..6, BH-GEO-3); the enemies that could join the fight
+        # (a move away); those that could reach a slot round it and the friends in their way (two moves away)
+        back = BACK_AWAY + MAKE_WAY_LIMIT + 8 * wide + 0.1
+        self.reaches = (back, max(back, fastest + 8 * wide + 0.1), max(back, 2 * fastest + 8 * wide + 0.1))
+        self.free_radii = tuple(sorted(e.r for e in state.models if e.side != side and e.id not in self.engaged))
+
+    def reads(self, o: op.MoveTo, read: int) -> ChargeReads:
+        """What the value of charge *o* is worked out from within the reach *read* of its contact point."""
+        state, reach = self.state, self.reaches[read]
+        near = tuple(x for x in state.models if beyond(x.x - o.x, x.y - o.y, reach) <= 0)
+        return (reach, near, tuple(x.id in self.engaged for x in near), tuple(x.id in state.done for x in near))
+
+    def kept(self, o: op.MoveTo, comrades: Sequence[Model], enemy_moves_after: bool) -> tuple[Fraction, Fraction] | None:
+        """The value of charge *o* kept from an earlier decision, if it still stands."""
+        found = _CHARGES.get((o, enemy_moves_after, self.side))
+        state = self.state
+        if found is None or state.get(o.model).side != self.side:
+            return None
+        read, reads, gang, radii, start, board, value = found
+        if board is not state.board or start != state.start or radii != self.free_radii or len(gang) != len(comrades) + 1 or any(
+            a is not b for a, b in zip(gang, (state.get(o.model), *comrades))
+        ):
+            return None
+        now = self.reads(o, read)
+        if now[0] != reads[0] or len(now[1]) != len(reads[1]) or any(a is not b for a, b in zip(now[1], reads[1])) or now[2:] != reads[2:]:
+            return None
+        return value
+
+    def keep(self, o: op.MoveTo, comrades: Sequence[Model], enemy_moves_after: bool, read: int, value: tuple[Fraction, Fraction]) -> None:
+        """Keep the value of charge *o*, found now reading within the reach *read*."""
+        if len(_CHARGES) > 20_000:
+            _CHARGES.clear()
+        state = self.state
+        _CHARGES[(o, enemy_moves_after, self.side)] = (read, self.reads(o, read), (state.get(o.model), *comrades), self.free_radii, state.start, state.board, value)
 
 
 def _both(worth: Callable[[Fraction, Fraction], Fraction], state: st.BhState, mine: Sequence[Model], theirs: Sequence[Model]) -> tuple[Fraction, Fraction]:

@@ -154,8 +154,10 @@ def in_base_contact(a: Model, b: Model) -> bool:
 
 
 def enemies_in_contact(models: Iterable[Model], m: Model) -> tuple[Model, ...]:
-    """The enemy models in base contact with *m* (BH-GEO-3)."""
-    return tuple(o for o in models if o.side != m.side and in_base_contact(o, m))
+    """The enemy models in base contact with *m* (BH-GEO-3), in the order of *models*: of a tuple, only those near *m*
+    on its arrangement's grid are measured (issue 26)."""
+    near = arrangement(models).near(m.x, m.y, m.r + EPS + 1e-6) if isinstance(models, tuple) else models
+    return tuple(o for o in near if o.side != m.side and in_base_contact(o, m))
 
 
 CELL = 4.0
@@ -177,7 +179,7 @@ class Arrangement:
     what lies near a point without measuring every model: the cost of a question grows with the models near, not with
     the models on the table (issue 26)."""
 
-    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_others", "_nearest")
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_fastest", "_others", "_nearest")
 
     def __init__(self, models: tuple[Model, ...]) -> None:
         self.models = models
@@ -189,6 +191,7 @@ class Arrangement:
         self._engaged: frozenset[str] | None = None
         self._cells: dict[int, list[int]] | None = None
         self._widest = 0.0
+        self._fastest = 0
         self._others: dict[Side, tuple[Model, ...]] = {}
         self._nearest: dict[Side, dict[tuple[str, float, float, float], Model | None]] = {}
 
@@ -206,6 +209,7 @@ class Arrangement:
             for i, m in enumerate(self.models):
                 cells.setdefault(_square(math.floor(m.x / CELL), math.floor(m.y / CELL)), []).append(i)
                 self._widest = max(self._widest, m.r)
+                self._fastest = max(self._fastest, m.move)
             self._cells = cells
         return self._cells
 
@@ -213,6 +217,11 @@ class Arrangement:
         """The largest base radius on the table."""
         self.cells()
         return self._widest
+
+    def fastest(self) -> int:
+        """The largest Move on the table (BH-MOVE-2)."""
+        self.cells()
+        return self._fastest
 
     def in_box(self, x0: float, y0: float, x1: float, y1: float) -> list[int]:
         """The places (unordered) of the models centred in the box from (x0, y0) to (x1, y1), and perhaps of a few
@@ -291,8 +300,11 @@ _ARRANGEMENTS: list[Arrangement] = []
 
 def arrangement(models: tuple[Model, ...]) -> Arrangement:
     """The facts of *models*, the same tuple (by identity) as one of the last few asked about, or worked out now."""
-    for entry in _ARRANGEMENTS:
+    for i, entry in enumerate(_ARRANGEMENTS):
         if entry.models is models:
+            if i:  # the last used first: the AI's what-if tables pass through without pushing out the table in play
+                del _ARRANGEMENTS[i]
+                _ARRANGEMENTS.insert(0, entry)
             return entry
     entry = Arrangement(models)
     _ARRANGEMENTS.insert(0, entry)
@@ -445,16 +457,24 @@ def blocking_models(mover: Model, p1: Point, models: Iterable[Model], *, ignore:
 def first_blocker(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: str | None = None) -> Model | None:
     """The first of :func:`blocking_models` for a move to (x1, y1), or None: a path is blocked or not without
     testing every model (BH-GEO-7)."""
-    return next(blockers(mover, x1, y1, models, (ignore,) if ignore is not None else ()), None)
+    found = _blocking(mover, x1, y1, models, (ignore,) if ignore is not None else (), True)
+    return found[0] if found else None
 
 
 def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: Iterable[str | None]) -> Iterator[Model]:
     """The models blocking *mover*'s straight move to (x1, y1), in the order of *models* (BH-GEO-7)."""
+    return iter(_blocking(mover, x1, y1, models, tuple(ignore), False))
+
+
+def _blocking(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore: tuple[str | None, ...], first: bool) -> list[Model]:
+    """:func:`blockers` as a list, or only its first when *first*: a plain loop, since a generator made for each path
+    tested cost the compiled engine more than the test (issue 26)."""
+    found: list[Model] = []
     x0, y0 = mover.x, mover.y
     dx, dy = x1 - x0, y1 - y0
     length = math.hypot(dx, dy)
     if length == 0:
-        return
+        return found
     ux, uy = dx / length, dy / length
     rm = mover.r
     for x in models:
@@ -465,7 +485,10 @@ def blockers(mover: Model, x1: float, y1: float, models: Iterable[Model], ignore
             continue
         tc = min(t, length)  # the nearest point of the segment (t > 0 already)
         if reaches(x0 + ux * tc - x.x, y0 + uy * tc - x.y, 0.0, rm + x.r + EPS):
-            yield x
+            found.append(x)
+            if first:
+                break
+    return found
 
 
 def ground_blocks(r: float, p0: Point, p1: Point, board: Board) -> bool:

@@ -175,14 +175,23 @@ def _along(models: Sequence[Model], mover: Model, target: Model, reach: float) -
 
 
 def furthest_move(mover: Model, direction: Point, models: Sequence[Model], board: Board, *, limit: float, engaged: frozenset[str]) -> float:
-    """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4."""
+    """How far *mover* can go along the unit *direction*, at most *limit*, without breaking BH-MOVE-3/4.
+
+    A model whose centre lies farther from the way (*limit* long) than the widest reach measured here (its base and
+    the mover's, a 1" control zone and the sweep's tolerance, and 1e-6 for rounding) is never touched nor its zone
+    entered before the way's end: it is passed over with a few multiplications, not measured (issue 26)."""
     p0 = mover.centre
     x0, y0, dx, dy = mover.x, mover.y, direction.x, direction.y
     reach = limit
     for x in models:
         if x.id == mover.id:
             continue
-        ahead = (x.x - x0) * dx + (x.y - y0) * dy > AHEAD
+        along = (x.x - x0) * dx + (x.y - y0) * dy
+        t0 = min(max(along, 0.0), limit)  # the nearest point of the way to x's centre
+        ex, ey, far = x0 + dx * t0 - x.x, y0 + dy * t0 - x.y, mover.r + x.r + CONTROL_ZONE + 1e-5 + 1e-6
+        if ex * ex + ey * ey >= far * far:
+            continue
+        ahead = along > AHEAD
         t = None if not ahead else first_touch(p0, direction, mover.r, x.centre, x.r, -(EPS + 1e-3))
         if t is not None:
             reach = min(reach, t)
@@ -247,16 +256,12 @@ def move_options(state: BhState, side: Side) -> tuple[MoveOption, ...]:
     a prone model; then ending the player's moves (BH-MOVE-1..7); then the moves into line, then those round
     terrain, then those round what stands in the way (each group after the older ones, so that the indices of older
     saves hold)."""
-    engaged = engaged_ids(state.models)
     charges: list[MoveTo] = []
     advances: list[MoveTo | StandUp] = []
     lines: list[MoveTo] = []
     ways: list[MoveTo] = []
     sidesteps: list[MoveTo] = []
-    for m in state.models:
-        if m.side != side or m.id in state.done or m.id in engaged:  # BH-MOVE-6
-            continue
-        mine = moves_of(state, m, engaged)
+    for mine in movers_moves(state, side):
         charges.extend(mine[0])
         advances.extend(mine[1])
         lines.extend(mine[2])
@@ -282,12 +287,27 @@ def sidesteps(state: BhState, side: Side) -> tuple[MoveTo, ...]:
 def _group(state: BhState, side: Side, group: Literal[3, 4]) -> tuple[MoveTo, ...]:
     """One group of :func:`moves_of` (3: round terrain, 4: round what stands in the way) for every model of *side*
     still to move and not engaged."""
-    engaged = engaged_ids(state.models)
     found: list[MoveTo] = []
-    for m in state.models:
-        if m.side == side and m.id not in state.done and m.id not in engaged:
-            found.extend(moves_of(state, m, engaged)[group])
+    for mine in movers_moves(state, side):
+        found.extend(mine[group])
     return tuple(found)
+
+
+_LISTED: list[tuple[tuple[Model, ...], frozenset[str], Side, Board, tuple[Moves, ...]]] = []
+
+
+def movers_moves(state: BhState, side: Side) -> tuple[Moves, ...]:
+    """:func:`moves_of` each model of *side* that has not moved and is not engaged (BH-MOVE-6), in order; kept for the
+    last tables asked about (the same models, moved models and board, by identity): the referee lists a decision's
+    options and the AI asks for its groups on the same table (issue 26)."""
+    for models, done, listed_side, board, found in _LISTED:
+        if models is state.models and done is state.done and listed_side == side and board is state.board:
+            return found
+    engaged = engaged_ids(state.models)
+    found = tuple(moves_of(state, m, engaged) for m in state.models if m.side == side and m.id not in state.done and m.id not in engaged)
+    _LISTED.insert(0, (state.models, state.done, side, state.board, found))
+    del _LISTED[2:]
+    return found
 
 
 @functools.lru_cache(maxsize=4096)

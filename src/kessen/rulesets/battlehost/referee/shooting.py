@@ -92,12 +92,20 @@ def has_target(state: BhState, shooter: Model) -> bool:
         return bool(kept)
     known = _HAS_TARGET.get(state.models, shooter, state.board)
     if known is None:
-        known = any(
-            in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
-            for e in _within_range(state, shooter)
-        )
+        known = would_have_target(state, shooter)
         _HAS_TARGET.put(state.models, shooter, state.board, _sight_reach(state, shooter), known)
     return known
+
+
+def would_have_target(state: BhState, shooter: Model) -> bool:
+    """Whether *shooter*, standing where it is given in place of the model of its id, may choose any target
+    (BH-SHOOT-4): :func:`has_target` on that table, found afresh. The model of its id counts for nothing here wherever
+    it stands (no enemy of its own side, and never hiding a target from itself), so the table as it stands answers,
+    with its grid: the AI asks after each move a shooter could make, without a table made for each (issue 26)."""
+    return any(
+        in_range(shooter, e) and not terrain_blocks_sight(shooter, e, state.board) and not hidden_targets(shooter, (e,), state.models)
+        for e in _within_range(state, shooter)
+    )
 
 
 def _within_range(state: BhState, shooter: Model) -> tuple[Model, ...]:
