@@ -131,9 +131,10 @@ def test_ac_dmg_5_the_rolls_after_a_solo_falls_are_shown_with_advantage() -> Non
 
 
 def test_ac_dmg_5_battle_attacks_on_solos_carry_d20s_that_make_their_results() -> None:
-    """AC-DMG-5, AC-SOLO-5 in play: in goblin-horde (seed 3) the goblins' shortbows and the pikes shoot and strike the
-    PC solos and the goblin boss; each such attack shows one d20 (two with advantage or disadvantage) per roll made,
-    whose kept die makes the roll's result against the bonus and AC shown, and the report prints them (en, ja)."""
+    """AC-DMG-5, AC-SOLO-5 in play: in goblin-horde (seed 3) the goblins' shortbows shoot the wizard, a PC solo, and
+    the goblin boss and the captain strike each other; each such attack shows one d20 (two with advantage or
+    disadvantage) per roll made, whose kept die makes the roll's result against the bonus and AC shown, and the
+    report prints them (en, ja)."""
     path = ROOT / "examples" / "armies-clash" / "goblin-horde.toml"
     solos = {s["id"] for s in tomllib.loads(path.read_text(encoding="utf-8"))["solos"]}
     played = play_battle(ruleset_for(str(path), None), read_scenario(str(path)), str(path), 3)
