@@ -232,7 +232,8 @@ def test_bh_turn_3_summary_keys_and_their_labels() -> None:
     played = play_battle(get_ruleset("battlehost"), path.read_text(encoding="utf-8"), str(path), 1)
     summary = played.terminal.summary
     assert set(summary) == {"rounds", "casualties", "survivors", "percent_lost"}
-    assert all(summary["casualties"][s] + summary["survivors"][s] == 10 for s in ("good", "evil"))
-    assert summary["percent_lost"] == {s: round(10 * summary["casualties"][s], 1) for s in ("good", "evil")}
+    start = {"good": 10, "evil": 16}  # line-fight: ten of Gondor against sixteen orcs (issue 23 §4)
+    assert all(summary["casualties"][s] + summary["survivors"][s] == start[s] for s in ("good", "evil"))
+    assert summary["percent_lost"] == {s: round(100 * summary["casualties"][s] / start[s], 1) for s in ("good", "evil")}
     for lang in LANGUAGES:
         assert set(catalogue("battlehost", lang)["summary"]) == {"percent_lost"}
