@@ -47,7 +47,7 @@ def evaluate(state: BhState, side: str) -> float:
     pending = [0.0, 0.0]
     if state.phase != "over":
         for good, evil in _fights(state.models):
-            for i, models in enumerate(_models_lost(state, good, evil)):
+            for i, models in enumerate(models_lost(state, good, evil)):
                 pending[i] += FIGHTS_COUNTED * models
     fractions = [(lost[i] + pending[i]) / state.start[i] if state.start[i] else 0.0 for i in (0, 1)]
     value = fractions[1 - mine] - fractions[mine]
@@ -56,7 +56,7 @@ def evaluate(state: BhState, side: str) -> float:
     return max(-1.0, min(1.0, value))
 
 
-def _models_lost(state: BhState, good: list[Model], evil: list[Model]) -> tuple[float, float]:
+def models_lost(state: BhState, good: list[Model], evil: list[Model]) -> tuple[float, float]:
     """The models each side (good, evil) is expected to lose in the fight of *good* against *evil*, from its exact
     odds (BH-PROC-5): each wound as a share of the Wounds of the side's models in it."""
     dist = cached_dist(fight, WholeFight(tuple(_at_bay(state, good, evil)), tuple(_at_bay(state, evil, good))))
