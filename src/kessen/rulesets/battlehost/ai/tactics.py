@@ -19,9 +19,10 @@ from kessen.rulesets.battlehost.referee.state import BhState, put_model
 
 
 class BattlehostTactics:
-    """Candidates: the greedy AI's choice (in a Move phase, not a coin toss: see :func:`coin_tosses`), then in a Move phase the charges (into a fight friends already make
-    first), the moves round terrain, ending the moves and the advances; in a Shoot phase the shots only, while there
-    is one (:func:`_shots`); elsewhere the options as the referee lists them (its default policy first)."""
+    """Candidates: the greedy AI's choice (in a Move phase, greedy's choice without the coin tosses of
+    :func:`coin_tosses`), then in a Move phase the charges (into a fight friends already make first), the moves round
+    terrain, ending the moves and the advances; in a Shoot phase the shots only, while there is one (:func:`_shots`);
+    elsewhere the options as the referee lists them (its default policy first)."""
 
     budget = Budget(nodes=600, width=4, horizon=12)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
@@ -37,8 +38,10 @@ class BattlehostTactics:
                 calm = Decision(decision.player, decision.kind, tuple(o for o in decision.options if o not in tosses),
                                 decision.free, decision.actor)
                 first = BattlehostAI(decision.player).decide(state, calm)
-        ranked = _moves(state, decision) if decision.kind == "move" else _shots(decision) if decision.kind == "shoot" else list(
-            decision.options)
+        if decision.kind == "move":
+            ranked = _moves(state, decision)
+        else:
+            ranked = _shots(decision) if decision.kind == "shoot" else list(decision.options)
         return first_then(first, ranked, limit)
 
     def evaluate(self, state: BhState, side: str) -> float:
