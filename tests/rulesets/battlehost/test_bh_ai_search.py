@@ -151,16 +151,16 @@ def test_bh_turn_3_issue_23_evaluation_weighs_a_side_s_own_losses_in_its_fights_
 
 def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_charge() -> None:
     """BH-TURN-3, issue 23 §5 (search lost to ``random`` on Broken ground in lone 1-vs-1 charges): level, greedy
-    charges the like warrior 4" off (an even fight, above its threshold); the search leads with greedy's choice
-    without that coin toss (the charge stays a rival) and does not charge, on any seed; behind, it must fight to win,
-    and leads with the charge."""
+    charges the like warrior 4" off (an even fight, above its threshold); the search weighs greedy's choice without
+    that coin toss and does not weigh the charge at all, on any seed; behind, it must fight to win, and leads with the
+    charge."""
     state = lone_warriors()
     ask = decision(state, "move")
     charge = BattlehostAI("good").decide(state, ask)
     assert isinstance(charge, op.MoveTo) and charge.charge == "E0"
     assert coin_tosses(state, ask) == [charge]
     found = BattlehostTactics().candidates(state, ask, 4)
-    assert found[0] != charge and charge in found
+    assert charge not in found and len(found) == 4
     for seed in (1, 2, 3):
         choice = SearchAI(GAME, BattlehostTactics(), "good", BattlehostTactics.budget, seed).decide(state, ask)
         assert not (isinstance(choice, op.MoveTo) and choice.charge is not None)

@@ -19,8 +19,8 @@ from kessen.rulesets.battlehost.referee.state import BhState, put_model
 
 
 class BattlehostTactics:
-    """Candidates: the greedy AI's choice (in a Move phase, greedy's choice without the coin tosses of
-    :func:`coin_tosses`), then in a Move phase the charges (into a fight friends already make first), the moves round
+    """Candidates: the greedy AI's choice (in a Move phase, greedy's choice among the moves without the coin tosses of
+    :func:`coin_tosses`, which are not weighed at all), then in a Move phase the charges (into a fight friends already make first), the moves round
     terrain, ending the moves and the advances; in a Shoot phase the shots only, while there is one (:func:`_shots`);
     elsewhere the options as the referee lists them (its default policy first)."""
 
@@ -31,18 +31,14 @@ class BattlehostTactics:
         return BattlehostAI(side)
 
     def candidates(self, state: BhState, decision: Decision, limit: int) -> Sequence[Any]:
-        first = BattlehostAI(decision.player).decide(state, decision)
-        if decision.kind == "move" and isinstance(first, op.MoveTo) and first.charge is not None:
-            tosses = coin_tosses(state, decision)
-            if first in tosses:  # what greedy would do without them; they stay rivals the playouts may prefer
-                calm = Decision(decision.player, decision.kind, tuple(o for o in decision.options if o not in tosses),
+        if decision.kind != "move":
+            first = BattlehostAI(decision.player).decide(state, decision)
+            return first_then(first, _shots(decision) if decision.kind == "shoot" else list(decision.options), limit)
+        tosses = coin_tosses(state, decision)
+        if tosses:  # greedy's choice without them, and no rival among them: the playouts' dice would pick one
+            decision = Decision(decision.player, decision.kind, tuple(o for o in decision.options if o not in tosses),
                                 decision.free, decision.actor)
-                first = BattlehostAI(decision.player).decide(state, calm)
-        if decision.kind == "move":
-            ranked = _moves(state, decision)
-        else:
-            ranked = _shots(decision) if decision.kind == "shoot" else list(decision.options)
-        return first_then(first, ranked, limit)
+        return first_then(BattlehostAI(decision.player).decide(state, decision), _moves(state, decision), limit)
 
     def evaluate(self, state: BhState, side: str) -> float:
         return evaluate(state, side)
@@ -53,8 +49,9 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     target, none other that can charge it this phase) whose exact fight (BH-PROC-5, trapped losers struck twice) is
     expected to cost the side more than it takes, its own losses weighed up by :data:`CAUTION` as the evaluation
     weighs them. Greedy charges at even odds while level; the search's playouts rarely tell such a charge from
-    waiting (the fight's dice outweigh its worth), so it followed greedy into them (issue 23 §5: 55 of the 67 fights
-    of search's battles lost to ``random`` on Broken ground were 1-vs-1)."""
+    waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals they were
+    still taken where the dice favoured them (issue 23 §5: 55 of the 67 fights of search's battles lost to ``random``
+    on Broken ground were 1-vs-1; with the tosses as rivals, three were taken in one lost battle)."""
     if behind(state, decision.player):
         return []
     charges = [o for o in decision.options if isinstance(o, op.MoveTo) and o.charge is not None]
