@@ -162,7 +162,7 @@ def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_cha
     found = BattlehostTactics().candidates(state, ask, 4)
     assert charge not in found and len(found) == 4
     for seed in (1, 2, 3):
-        choice = SearchAI(GAME, BattlehostTactics(), "good", BattlehostTactics.budget, seed).decide(state, ask)
+        choice = SearchAI(GAME, BattlehostTactics(), "good", BattlehostTactics().budget, seed).decide(state, ask)
         assert not (isinstance(choice, op.MoveTo) and choice.charge is not None)
     behind = lone_warriors(behind_by=1)
     assert coin_tosses(behind, decision(behind, "move")) == []
