@@ -50,7 +50,7 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     expected to cost the side more than it takes, its own losses weighed up by :data:`CAUTION` as the evaluation
     weighs them. Greedy charges at even odds while level; the search's playouts rarely tell such a charge from
     waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals they were
-    still taken where the dice favoured them (issue 23 §5: 55 of the 67 fights of search's battles lost to ``random``
+    still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights of search's battles lost to ``random``
     on Broken ground were 1-vs-1; with the tosses as rivals, three were taken in one lost battle)."""
     if behind(state, decision.player):
         return []
