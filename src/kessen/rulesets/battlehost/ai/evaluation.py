@@ -9,7 +9,7 @@ model that could not back away if it lost counts as trapped (BH-BACK-4).
 A side not behind on the models already lost weighs what its own joined fights may cost it more than what they may
 gain it (:data:`CAUTION`): as things stand it does not lose the battle, and a fight at even odds (two like warriors,
 one each) is a coin toss that can only cost it that (issue 23 §5: search lost to ``random`` in lone 1-vs-1 charges,
-57 of 67 fights in its lost battles; fights of several against one still gain).
+57 of the 67 fights in five of its battles, three not won; fights of several against one still gain).
 """
 
 from __future__ import annotations

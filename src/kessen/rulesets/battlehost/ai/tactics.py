@@ -50,8 +50,8 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     expected to cost the side more than it takes, its own losses weighed up by :data:`CAUTION` as the evaluation
     weighs them. Greedy charges at even odds while level; the search's playouts rarely tell such a charge from
     waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals they were
-    still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights of search's battles lost to ``random``
-    on Broken ground were 1-vs-1; with the tosses as rivals, three were taken in one lost battle)."""
+    still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights in five of search's battles against
+    ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in one lost battle)."""
     if behind(state, decision.player):
         return []
     charges = [o for o in decision.options if isinstance(o, op.MoveTo) and o.charge is not None]
