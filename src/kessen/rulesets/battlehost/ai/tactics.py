@@ -19,10 +19,10 @@ from kessen.rulesets.battlehost.referee.state import BhState, put_model
 
 
 class BattlehostTactics:
-    """Candidates: the greedy AI's choice (in a Move phase, greedy's choice among the moves without the coin tosses of
-    :func:`coin_tosses`, which are not weighed at all), then in a Move phase the charges (into a fight friends already make first), the moves round
-    terrain, ending the moves and the advances; in a Shoot phase the shots only, while there is one (:func:`_shots`);
-    elsewhere the options as the referee lists them (its default policy first)."""
+    """Candidates: the greedy AI's choice (in a Move phase, its choice among the moves without the coin tosses of
+    :func:`coin_tosses`, which are not weighed at all), then in a Move phase the charges (into a fight friends already
+    make first), the moves round terrain, ending the moves and the advances; in a Shoot phase the shots only, while
+    there is one (:func:`_shots`); elsewhere the options as the referee lists them (its default policy first)."""
 
     budget = Budget(nodes=600, width=4, horizon=12)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2)."""
@@ -51,7 +51,8 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     weighs them. Greedy charges at even odds while level; the search's playouts rarely tell such a charge from
     waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals they were
     still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights in five of search's battles against
-    ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in one lost battle)."""
+    ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in one lost
+    battle)."""
     if behind(state, decision.player):
         return []
     charges = [o for o in decision.options if isinstance(o, op.MoveTo) and o.charge is not None]
