@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import math
 
-from bh_referee_support import GAME, decision, model, node, started, state_of, step
+from bh_referee_support import GAME, decision, model, node, started, state_of, step, to_phase
 
 from kessen.ai.search import Budget, SearchAI
 from kessen.core.records import evolve
 from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.ai.evaluation import evaluate
+from kessen.rulesets.battlehost.ai.tactics import coin_tosses
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.battlefield import radius
 from kessen.rulesets.battlehost.referee.moves import ways_round
 from kessen.rulesets.battlehost.referee.paths import corners_toward
+from kessen.rulesets.battlehost.referee import state as st
 
 WALL = {"terrain": [[0.0, 22.0, 22.0, 24.0], [24.0, 22.0, 48.0, 24.0]]}  # doorway.toml's wall, its 2" door at x 22..24
 CAPTAIN = {"type": "hero", "fight": 5, "strength": 4, "defence": 6, "attacks": 2, "wounds": 3, "might": 3}
@@ -117,3 +119,63 @@ def test_bh_tactics_candidates_put_greedy_first_and_a_search_decides_within_its_
     search = SearchAI(GAME, BattlehostTactics(), "good", Budget(nodes=150))
     choice = search.decide(state, ask)
     assert choice in ask.options and choice == SearchAI(GAME, BattlehostTactics(), "good", Budget(nodes=150)).decide(state, ask)
+
+
+def lone_warriors(*, behind_by: int = 0) -> st.BhState:
+    """Ten like warriors a side (F3 S3 D4, one Wound each), one of each 4" apart in the open, the others far off;
+    evil moved first and ended its moves, so good's warrior may charge with no enemy to move after it (*behind_by*:
+    good models already slain)."""
+    good = [model("G0", 10, 10)] + [model(f"G{i}", 3 + 2.5 * i, 2) for i in range(1, 10)]
+    evil = [model("E0", 10, 15)] + [model(f"E{i}", 3 + 2.5 * i, 28) for i in range(1, 10)]
+    state = started(state_of(good, evil, board={"width": 30.0, "height": 30.0}), "evil")
+    state, _ = step(state, op.EndMoves())
+    if behind_by:
+        state = evolve(state, casualties=tuple((f"X{i}", "good") for i in range(behind_by)))
+    return state
+
+
+def test_bh_turn_3_issue_23_evaluation_weighs_a_side_s_own_losses_in_its_fights_up_unless_behind() -> None:
+    """BH-TURN-3, BH-PROC-5, issue 23 §5: a 1-vs-1 fight of like warriors (each side loses a model with chance 1/6,
+    counted in half) is worth -1/120 of the battle to each side of ten while level (CAUTION weighs one's own losses
+    double), two against one still gains, and a side behind counts it at its plain worth (zero, zero-sum)."""
+    state = lone_warriors()
+    assert evaluate(state, "good") == 0.0 == evaluate(state, "evil")
+    touching = 15 - 2 * radius(25)
+    one = evolve(state, models=tuple(evolve(m, y=touching) if m.id == "G0" else m for m in state.models))
+    assert math.isclose(evaluate(one, "good"), -1 / 120) and math.isclose(evaluate(one, "evil"), -1 / 120)
+    two = evolve(one, models=tuple(evolve(m, x=10 + 2 * radius(25), y=15.0) if m.id == "G1" else m for m in one.models))
+    assert evaluate(two, "good") > 0 > evaluate(two, "evil")
+    behind = evolve(one, casualties=(("X0", "good"),))
+    assert math.isclose(evaluate(behind, "good"), -1 / 10) and math.isclose(evaluate(behind, "evil"), 1 / 10 - 1 / 120)
+
+
+def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_charge() -> None:
+    """BH-TURN-3, issue 23 §5 (search lost to ``random`` on Broken ground in lone 1-vs-1 charges): level, greedy
+    charges the like warrior 4" off (an even fight, above its threshold); the search weighs greedy's choice without
+    that coin toss and does not weigh the charge at all, on any seed; behind, it must fight to win, and leads with the
+    charge."""
+    state = lone_warriors()
+    ask = decision(state, "move")
+    charge = BattlehostAI("good").decide(state, ask)
+    assert isinstance(charge, op.MoveTo) and charge.charge == "E0"
+    assert coin_tosses(state, ask) == [charge]
+    found = BattlehostTactics().candidates(state, ask, 4)
+    assert charge not in found and len(found) == 4
+    for seed in (1, 2, 3):
+        choice = SearchAI(GAME, BattlehostTactics(), "good", BattlehostTactics().budget, seed).decide(state, ask)
+        assert not (isinstance(choice, op.MoveTo) and choice.charge is not None)
+    behind = lone_warriors(behind_by=1)
+    assert coin_tosses(behind, decision(behind, "move")) == []
+    assert BattlehostTactics().candidates(behind, decision(behind, "move"), 4)[0] == charge
+
+
+def test_bh_shoot_1_issue_23_search_weighs_shots_not_ending_the_shooting() -> None:
+    """BH-SHOOT-1, issue 23 §5 (search ended its shooting with archers still to shoot): at a Shoot decision with a
+    target in sight the candidates are shots only, greedy's first."""
+    archers = [model(f"A{i}", 8 + 4 * i, 5, fight="3/4+", missile_weapon="bow") for i in range(3)]
+    state, _ = to_phase(started(state_of(archers, [model("E0", 12, 20)]), "good"), "shoot")
+    ask = decision(state, "shoot")
+    assert op.EndShooting() in ask.options
+    found = BattlehostTactics().candidates(state, ask, 4)
+    assert found[0] == BattlehostAI("good").decide(state, ask)
+    assert len(found) == 3 and all(isinstance(o, op.ShootAt) for o in found)
