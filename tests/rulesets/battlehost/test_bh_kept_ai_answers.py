@@ -13,15 +13,14 @@ from typing import Any
 import pytest
 import tomli_w
 import tomllib
-from bh_referee_support import GAME, model, state_of
+from bh_referee_support import GAME, model, play_greedy, state_of
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from benchmarks.scaled import scaled
-from kessen.core.engine import Chance, Terminal
+from kessen.core.engine import Decision, Terminal
 from kessen.core.geometry import Point, base_gap
 from kessen.core.records import evolve
-from kessen.dice import draw, stream
 from kessen.rulesets.battlehost.ai import BattlehostAI, greedy
 from kessen.rulesets.battlehost.referee import moves
 from kessen.rulesets.battlehost.referee import options as op
@@ -60,23 +59,16 @@ def test_issue_26_bh_turn_3_choke_points_and_charge_values_kept_are_those_found_
 
     monkeypatch.setattr(greedy.ChargeTable, "kept", checked)
     game = GAME.load_scenario(_scenario(factor), "line-fight.toml")
+
+    def looking(state: st.BhState, node: Decision) -> None:
+        if node.kind == "move":
+            for m in state.models:
+                if m.side == node.player and m.id not in state.done:
+                    counts["holds kept"] += greedy._HOLDS.get(state.models, m, state.board) is not None
+                    assert greedy.holds_choke_point(state, m) == _holds_afresh(state, m), m.id
+
     for seed in seeds:
-        state, _ = GAME.start(game)
-        rng = stream(seed)
-        for _ in range(3000):
-            node = GAME.node(state)
-            if isinstance(node, Terminal):
-                break
-            if isinstance(node, Chance):
-                state, _ = GAME.apply(state, draw(node.dist, rng))
-                continue
-            if node.kind == "move":
-                for m in state.models:
-                    if m.side == node.player and m.id not in state.done:
-                        counts["holds kept"] += greedy._HOLDS.get(state.models, m, state.board) is not None
-                        assert greedy.holds_choke_point(state, m) == _holds_afresh(state, m), m.id
-            state, _ = GAME.apply(state, BattlehostAI(node.player).decide(state, node))
-        assert isinstance(GAME.node(state), Terminal)
+        assert isinstance(GAME.node(play_greedy(game, seed, looking, steps=3000)), Terminal)
     assert counts["holds kept"] >= 20 and counts["values kept"] >= 10, counts
 
 
