@@ -40,32 +40,34 @@ def _holds_afresh(state: st.BhState, m: Model) -> bool:
 
 
 @pytest.mark.parametrize(("factor", "seeds"), [(1, (1, 2, 3)), (2, (1,))])
-def test_issue_26_bh_turn_3_choke_points_and_charge_values_kept_are_those_found_afresh(
-    factor: int, seeds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_issue_26_bh_turn_3_choke_points_and_charge_values_kept_are_those_found_afresh(factor: int, seeds: tuple[int, ...]) -> None:
     """Through greedy battles: at every move decision, whether each model of the moving side holds a choke point is
-    what is worked out afresh, and every charge value the AI takes from its ChargeTable (with its real comrades) is
-    the value worked out afresh; some of each are kept (the changes far from them leave them standing)."""
+    what is worked out afresh, and so is each charge's value kept in a ChargeTable (its comrades the other models
+    offered a charge at the same target, the enemy moving after or not); some of each are kept (the changes far from
+    them leave them standing)."""
     counts = {"holds kept": 0, "values kept": 0}
-    kept_value = greedy.ChargeTable.kept
-
-    def checked(table: greedy.ChargeTable, o: Any, comrades: Any, enemy_moves_after: bool) -> Any:
-        found = kept_value(table, o, comrades, enemy_moves_after)
-        if found is not None:
-            counts["values kept"] += 1
-            fresh = BattlehostAI(table.side)._charge_value(table.state, o, comrades, enemy_moves_after=enemy_moves_after)
-            assert found == fresh, o
-        return found
-
-    monkeypatch.setattr(greedy.ChargeTable, "kept", checked)
     game = GAME.load_scenario(_scenario(factor), "line-fight.toml")
 
     def looking(state: st.BhState, node: Decision) -> None:
-        if node.kind == "move":
-            for m in state.models:
-                if m.side == node.player and m.id not in state.done:
-                    counts["holds kept"] += greedy._HOLDS.get(state.models, m, state.board) is not None
-                    assert greedy.holds_choke_point(state, m) == _holds_afresh(state, m), m.id
+        if node.kind != "move":
+            return
+        for m in state.models:
+            if m.side == node.player and m.id not in state.done:
+                counts["holds kept"] += greedy._HOLDS.get(state.models, m, state.board) is not None
+                assert greedy.holds_choke_point(state, m) == _holds_afresh(state, m), m.id
+        charges = [o for o in node.options if isinstance(o, op.MoveTo) and o.charge is not None]
+        table = greedy.ChargeTable(state, node.player)
+        for o in charges:
+            comrades = [state.get(c) for c in dict.fromkeys(x.model for x in charges if x.charge == o.charge and x.model != o.model)]
+            for after in (False, True):
+                ai = BattlehostAI(node.player)
+                fresh = ai._charge_value(state, o, comrades, enemy_moves_after=after)
+                kept = table.kept(o, comrades, after)
+                if kept is None:
+                    table.keep(o, comrades, after, ai.charge_read, fresh)
+                else:
+                    counts["values kept"] += 1
+                    assert kept == fresh, (o, after)
 
     for seed in seeds:
         assert isinstance(GAME.node(play_greedy(game, seed, looking, steps=3000)), Terminal)
