@@ -88,7 +88,7 @@ def run(out: Console, *, rounds: int = 5) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for factor in (1, 4):
             scenario = Path(folder) / f"line-fight-{factor}x.toml"
-            scenario.write_text(scaled_text(ROOT / "examples" / "battlehost" / "line-fight.toml", factor), encoding="utf-8")
+            scenario.write_text(scaled_text(ROOT / "examples" / "battlehost" / "line-fight.toml", factor, "ranks"), encoding="utf-8")
             calls = Path(folder) / f"calls-{factor}.pickle"
             recorded(scenario, SEEDS, calls)
             best: dict[str, dict[str, float]] = {}

@@ -31,7 +31,7 @@ from kessen.core.decisions import Decider, RandomDecider
 from kessen.core.engine import Game
 from kessen.core.errors import InputError
 from kessen.core.names import find_side
-from kessen.dice import stream
+from kessen.dice.sampling import stream
 
 AI = str | Mapping[str, str] | None
 """What a caller names as the AI: one level for every machine side, side → level, or None (every side greedy)."""

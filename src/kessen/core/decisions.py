@@ -9,7 +9,7 @@ from kessen.core.engine import Decision
 from kessen.core.errors import IllegalDecisionError
 
 if TYPE_CHECKING:
-    from kessen.dice import Stream
+    from kessen.dice.sampling import Stream
 
 
 class Decider(Protocol):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import tomli_w
 
 from kessen.core.engine import Chance, Decision, Terminal
 from kessen.core.events import Event
+from kessen.dice import draw, stream
+from kessen.rulesets.battlehost.ai import BattlehostAI
 from kessen.rulesets.battlehost.referee.battlefield import Model
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
@@ -106,3 +109,21 @@ def at(m: Model | None, x: float, y: float) -> bool:
 
 def of_type(events: list[Event] | tuple[Event, ...], kind: str) -> list[Any]:
     return [e for e in events if e.type == kind]
+
+
+def play_greedy(start: st.BhState, seed: int, looking: Callable[[st.BhState, Decision], None], *, steps: int) -> st.BhState:
+    """A battle from *start* (the scenario's state before its first step), the greedy AI deciding for both sides and
+    the dice drawn from the stream of *seed*; *looking* sees each decision before it is taken. The state it ends at,
+    after at most *steps* steps."""
+    state, _ = GAME.start(start)
+    rng = stream(seed)
+    for _ in range(steps):
+        node = GAME.node(state)
+        if isinstance(node, Terminal):
+            break
+        if isinstance(node, Chance):
+            state, _ = GAME.apply(state, draw(node.dist, rng))
+            continue
+        looking(state, node)
+        state, _ = GAME.apply(state, BattlehostAI(node.player).decide(state, node))
+    return state

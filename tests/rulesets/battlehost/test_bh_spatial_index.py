@@ -7,15 +7,14 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from bh_referee_support import GAME, model, state_of
+from bh_referee_support import GAME, model, play_greedy, state_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as hs
 
-from kessen.core.engine import Chance, Terminal
+from kessen.core.engine import Decision
 from kessen.core.errors import InputError
 from kessen.core.geometry import Point, base_gap, first_touch, segment_distance
 from kessen.core.records import evolve
-from kessen.dice import draw, stream
 from kessen.rulesets.battlehost.ai import BattlehostAI, greedy
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee import state as st
@@ -185,31 +184,27 @@ def test_issue_26_bh_move_5_charge_values_kept_from_decision_to_decision_are_tho
     some are kept (the battles move models near and far from the charges)."""
     game = GAME.load_scenario(LINE_FIGHT.read_text(encoding="utf-8"), str(LINE_FIGHT))
     kept_ones = 0
-    for seed in (1, 2, 3):
-        state, _ = GAME.start(game)
-        rng = stream(seed)
-        for _ in range(400):
-            node = GAME.node(state)
-            if isinstance(node, Terminal):
-                break
-            if isinstance(node, Chance):
-                state, _ = GAME.apply(state, draw(node.dist, rng))
+
+    def looking(state: st.BhState, node: Decision) -> None:
+        nonlocal kept_ones
+        if node.kind != "move":
+            return
+        ai = BattlehostAI(node.player)
+        table = greedy.ChargeTable(state, node.player)
+        for o in node.options:
+            if not (isinstance(o, op.MoveTo) and o.charge is not None):
                 continue
-            ai = BattlehostAI(node.player)
-            if node.kind == "move":
-                table = greedy.ChargeTable(state, node.player)
-                for o in node.options:
-                    if not (isinstance(o, op.MoveTo) and o.charge is not None):
-                        continue
-                    for after in (False, True):
-                        fresh = ai._charge_value(state, o, [], enemy_moves_after=after)
-                        kept = table.kept(o, [], after)
-                        if kept is not None:
-                            kept_ones += 1
-                            assert kept == fresh, (o, after)
-                        else:
-                            table.keep(o, [], after, ai.charge_read, fresh)
-            state, _ = GAME.apply(state, ai.decide(state, node))
+            for after in (False, True):
+                fresh = ai._charge_value(state, o, [], enemy_moves_after=after)
+                kept = table.kept(o, [], after)
+                if kept is not None:
+                    kept_ones += 1
+                    assert kept == fresh, (o, after)
+                else:
+                    table.keep(o, [], after, ai.charge_read, fresh)
+
+    for seed in (1, 2, 3):
+        play_greedy(game, seed, looking, steps=400)
     assert kept_ones >= 10
 
 

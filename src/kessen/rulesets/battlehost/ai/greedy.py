@@ -21,6 +21,7 @@ from kessen.dice import Dist
 from kessen.rulesets.battlehost.referee.battlefield import (
     EPS,
     Board,
+    Local,
     Model,
     arrangement,
     distance,
@@ -185,13 +186,35 @@ def holds_choke_point(state: st.BhState, m: Model) -> bool:
     """An outnumbered model holds a choke point: a spot where at most CHOKE_SLOTS enemies can reach it at once,
     fewer than are coming; the side with more models near attacks instead, and so does a side that is behind on
     casualties, since holding cannot win it the battle (BH-TURN-3; issue 23 §5: a band that had lost a model stood
-    at a wall for nine turns while the enemy picked off its flank)."""
+    at a wall for nine turns while the enemy picked off its flank).
+
+    Kept from one table to the next while nothing changes within its reach and the smallest free enemy base is the
+    same (:data:`_HOLDS`, issue 26)."""
     if behind(state, m.side):
         return False
+    known = arrangement(state.models)
+    smallest = known.smallest_free_enemy(m.side)
+    kept = _HOLDS.get(state.models, m, state.board)
+    if kept is not None and kept[0] == smallest:
+        return kept[1]
+    holds = _holds(state, m)
+    _HOLDS.put(state.models, m, state.board, 2 * known.fastest() + 2 * m.r + 4 * known.widest() + 0.1, (smallest, holds))
+    return holds
+
+
+def _holds(state: st.BhState, m: Model) -> bool:
+    """:func:`holds_choke_point` of a side not behind, worked out."""
     coming = within_two_moves(state, m, enemies=True)
     if coming <= within_two_moves(state, m, enemies=False):
         return False
     return open_contact_slots(state.models, state.board, m, m.centre, engaged_ids(state.models)) <= min(CHOKE_SLOTS, coming - 1)
+
+
+_HOLDS: Local[tuple[float | None, bool]] = Local()
+"""Whether each model holds a choke point, with the smallest base of the enemies free to come (which sizes the contact
+slots). What else it reads lies within two of the fastest moves, two of its own radii and four of the widest of its
+centre (:func:`within_two_moves`; :func:`open_contact_slots`: the slots round it, the enemies that can reach one, the
+friends in their way), and of those which are engaged: :class:`Local` drops it when any of that changes."""
 
 
 class Wary:
@@ -338,15 +361,21 @@ class BattlehostAI:
             m = state.get(o.model)
             return not ((self._is_shooter(m) and has_target(m)) or holds(m.id))
 
-        charges = [o for o in options if free_to_charge(o)]
+        free = [free_to_charge(o) for o in options]
+        gangs: dict[str, list[str]] = {}  # each target's chargers, in order (issue 26: not every charge for each charge)
+        for o, charge in zip(options, free):
+            if charge:
+                gang = gangs.setdefault(o.charge, [])
+                if o.model not in gang:
+                    gang.append(o.model)
         best: tuple[Fraction, int] | None = None
         chosen: Any = None
         share = Fraction(0)
-        table = ChargeTable(state, self.side) if charges else None
+        table = ChargeTable(state, self.side) if gangs else None
         for i, o in enumerate(options):
-            if o in charges:
+            if free[i]:
                 assert table is not None
-                comrades = [state.get(c) for c in dict.fromkeys(c.model for c in charges if c.charge == o.charge and c.model != o.model)]
+                comrades = [state.get(c) for c in gangs[o.charge] if c != o.model]
                 enemy_moves_after = decision.player == state.priority
                 kept = table.kept(o, comrades, enemy_moves_after)
                 if kept is None:
@@ -480,7 +509,7 @@ ChargeReads = tuple[float, tuple[Model, ...], tuple[bool, ...], tuple[bool, ...]
 """What a charge's value was worked out from, near its contact point: how far that reaches, the models within it (the
 very objects, in order), which of them were engaged and which had moved."""
 
-_CHARGES: dict[tuple[op.MoveTo, bool, str], tuple[int, ChargeReads, tuple[Model, ...], tuple[float, ...], tuple[int, int], Board, tuple[Fraction, Fraction]]] = {}
+_CHARGES: dict[tuple[op.MoveTo, bool, str], tuple[int, ChargeReads, tuple[Model, ...], tuple[tuple[float, int], ...], tuple[int, int], Board, tuple[Fraction, Fraction]]] = {}
 """Each charge's value (:meth:`BattlehostAI._charge_value`) with what it was worked out from, kept from one decision to
 the next: after one model moves, most charges on the table are worth what they were (issue 26)."""
 
@@ -505,7 +534,27 @@ class ChargeTable:
         # (a move away); those that could reach a slot round it and the friends in their way (two moves away)
         back = BACK_AWAY + MAKE_WAY_LIMIT + 8 * wide + 0.1
         self.reaches = (back, max(back, fastest + 8 * wide + 0.1), max(back, 2 * fastest + 8 * wide + 0.1))
-        self.free_radii = tuple(sorted(e.r for e in state.models if e.side != side and e.id not in self.engaged))
+        counts: dict[float, int] = {}
+        for e in state.models:
+            if e.side != side and e.id not in self.engaged:
+                counts[e.r] = counts.get(e.r, 0) + 1
+        self.free_radii = sorted(counts.items())
+        """The bases of the enemies free to join a fight (not engaged), each radius with how many have it, smallest
+        first."""
+
+    def radii_read(self, near: int) -> tuple[tuple[float, int], ...]:
+        """What a charge's contact slots read of the free enemies' bases (:func:`open_contact_slots`: the smallest
+        of those still free after the charge), for a charge whose *near* models (the reads) are the same: each radius
+        with its count up to *near* + 1, up to the first radius more enemies have than *near*. The charge engages
+        only models near its contact point, so that radius stays free whatever it engages, and the smallest free
+        radius after the charge is the same wherever these are (issue 26: the whole sorted list changed whenever any
+        enemy anywhere was engaged)."""
+        read: list[tuple[float, int]] = []
+        for r, n in self.free_radii:
+            read.append((r, min(n, near + 1)))
+            if n > near:
+                break
+        return tuple(read)
 
     def reads(self, o: op.MoveTo, read: int) -> ChargeReads:
         """What the value of charge *o* is worked out from within the reach *read* of its contact point."""
@@ -520,9 +569,11 @@ class ChargeTable:
         if found is None or state.get(o.model).side != self.side:
             return None
         read, reads, gang, radii, start, board, value = found
-        if board is not state.board or start != state.start or radii != self.free_radii or len(gang) != len(comrades) + 1 or any(
+        if board is not state.board or start != state.start or len(gang) != len(comrades) + 1 or any(
             a is not b for a, b in zip(gang, (state.get(o.model), *comrades))
         ):
+            return None
+        if read == 2 and radii != self.radii_read(len(reads[1])):  # only the reach of two moves sizes contact slots
             return None
         now = self.reads(o, read)
         if now[0] != reads[0] or len(now[1]) != len(reads[1]) or any(a is not b for a, b in zip(now[1], reads[1])) or now[2:] != reads[2:]:
@@ -533,8 +584,9 @@ class ChargeTable:
         """Keep the value of charge *o*, found now reading within the reach *read*."""
         if len(_CHARGES) > 20_000:
             _CHARGES.clear()
-        state = self.state
-        _CHARGES[(o, enemy_moves_after, self.side)] = (read, self.reads(o, read), (state.get(o.model), *comrades), self.free_radii, state.start, state.board, value)
+        state, reads = self.state, self.reads(o, read)
+        radii = self.radii_read(len(reads[1])) if read == 2 else ()
+        _CHARGES[(o, enemy_moves_after, self.side)] = (read, reads, (state.get(o.model), *comrades), radii, state.start, state.board, value)
 
 
 def _both(worth: Callable[[Fraction, Fraction], Fraction], state: st.BhState, mine: Sequence[Model], theirs: Sequence[Model]) -> tuple[Fraction, Fraction]:

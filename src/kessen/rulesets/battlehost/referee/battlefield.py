@@ -179,7 +179,7 @@ class Arrangement:
     what lies near a point without measuring every model: the cost of a question grows with the models near, not with
     the models on the table (issue 26)."""
 
-    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_fastest", "_others", "_nearest")
+    __slots__ = ("models", "by_id", "sides", "targets", "_engaged", "_cells", "_widest", "_fastest", "_others", "_nearest", "_free")
 
     def __init__(self, models: tuple[Model, ...]) -> None:
         self.models = models
@@ -194,6 +194,7 @@ class Arrangement:
         self._fastest = 0
         self._others: dict[Side, tuple[Model, ...]] = {}
         self._nearest: dict[Side, dict[tuple[str, float, float, float], Model | None]] = {}
+        self._free: dict[Side, float | None] = {}
 
     @property
     def engaged(self) -> frozenset[str]:
@@ -249,6 +250,13 @@ class Arrangement:
                   if reaches(models[i].x - x, models[i].y - y, models[i].r, reach)]
         places.sort()
         return tuple(models[i] for i in places)
+
+    def smallest_free_enemy(self, side: Side) -> float | None:
+        """The smallest base radius among the enemies of *side* not engaged (BH-GEO-3), or None when none is free."""
+        if side not in self._free:
+            engaged = self.engaged
+            self._free[side] = min((x.r for x in self.others(side) if x.id not in engaged), default=None)
+        return self._free[side]
 
     def others(self, side: Side) -> tuple[Model, ...]:
         """The models of every side but *side*, in order."""
