@@ -13,7 +13,7 @@ from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.ai.evaluation import evaluate
 from kessen.rulesets.battlehost.ai.tactics import coin_tosses
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.battlefield import radius
+from kessen.rulesets.battlehost.referee.battlefield import enemies_in_contact, radius
 from kessen.rulesets.battlehost.referee.moves import ways_round
 from kessen.rulesets.battlehost.referee.paths import corners_toward
 from kessen.rulesets.battlehost.referee import state as st
@@ -90,6 +90,27 @@ def test_bh_turn_3_issue_23_greedy_riders_ahead_keep_off_a_troll_they_cannot_hur
     assert riders_charging(TROLL, ahead=True) == []
     assert len(riders_charging(TROLL)) >= 3
     assert len(riders_charging(MONSTER_TROLL, ahead=True)) >= 3
+
+
+def test_bh_move_5_issue23_search_riders_charge_the_troll_together() -> None:
+    """BH-MOVE-5, BH-FIGHT-1, issue 23 §2/§5 (monster, measured on 5 December: "search's riders do not close in"):
+    five riders abreast 4.5" from monster's troll, the troll's moves ended; at each move of the riders' phase the
+    search decides at its default budget, on two seeds: three riders charge the troll, one after another into the
+    same fight (the two on the wings have no straight way left to its base), and none makes a lone charge."""
+    riders, troll = riders_and_troll(MONSTER_TROLL)
+    tactics = BattlehostTactics()
+    for seed in (1, 2):
+        state = started(state_of(riders, troll), "evil")
+        state, _ = step(state, op.EndMoves())
+        charged = []
+        while node(state).kind == "move" and node(state).player == "good":
+            choice = SearchAI(GAME, tactics, "good", tactics.budget, seed).decide(state, decision(state, "move"))
+            if isinstance(choice, op.MoveTo) and choice.charge == "Troll":
+                charged.append(choice.model)
+            state, _ = step(state, choice)
+        assert len(charged) == 3, (seed, charged)
+        in_contact = [m.id for m in enemies_in_contact(state.models, state.get("Troll"))]
+        assert sorted(in_contact) == sorted(charged)
 
 
 def test_bh_turn_3_evaluation_counts_models_lost_wounds_and_joined_fights() -> None:
