@@ -155,20 +155,20 @@ def lone_warriors(*, behind_by: int = 0) -> st.BhState:
     return state
 
 
-def test_bh_turn_3_issue_23_evaluation_weighs_a_side_s_own_losses_in_its_fights_up_a_quarter_unless_behind() -> None:
+def test_bh_turn_3_issue_23_evaluation_counts_both_sides_joined_fights_at_their_worth() -> None:
     """BH-TURN-3, BH-PROC-5, issue 23 §5: a 1-vs-1 fight of like warriors (each side loses a model with chance 1/6,
-    counted in half) is worth -1/480 of the battle to each side of ten while level (CAUTION weighs one's own losses up
-    by a quarter, not double: doubled, line-fight's Gondor kept out of the fights that win it), two against one still
-    gains, and a side behind counts it at its plain worth (zero, zero-sum)."""
+    counted in half) is worth nothing to either side of ten, level or behind (zero-sum, no caution: the coin tosses
+    are left out of the candidates instead); two against one gains."""
     state = lone_warriors()
     assert evaluate(state, "good") == 0.0 == evaluate(state, "evil")
     touching = 15 - 2 * radius(25)
     one = evolve(state, models=tuple(evolve(m, y=touching) if m.id == "G0" else m for m in state.models))
-    assert math.isclose(evaluate(one, "good"), -1 / 480) and math.isclose(evaluate(one, "evil"), -1 / 480)
+    assert math.isclose(evaluate(one, "good"), 0.0, abs_tol=1e-12) and math.isclose(evaluate(one, "evil"), 0.0, abs_tol=1e-12)
     two = evolve(one, models=tuple(evolve(m, x=10 + 2 * radius(25), y=15.0) if m.id == "G1" else m for m in one.models))
     assert evaluate(two, "good") > 0 > evaluate(two, "evil")
+    assert math.isclose(evaluate(two, "good"), -evaluate(two, "evil"))
     behind = evolve(one, casualties=(("X0", "good"),))
-    assert math.isclose(evaluate(behind, "good"), -1 / 10) and math.isclose(evaluate(behind, "evil"), 1 / 10 - 1 / 480)
+    assert math.isclose(evaluate(behind, "good"), -1 / 10) and math.isclose(evaluate(behind, "evil"), 1 / 10)
 
 
 def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_charge() -> None:

@@ -11,12 +11,18 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point
 from kessen.core.tactics import first_then
-from kessen.rulesets.battlehost.ai.evaluation import CAUTION, evaluate, models_lost
+from kessen.rulesets.battlehost.ai.evaluation import evaluate, models_lost
 from kessen.rulesets.battlehost.ai.greedy import BattlehostAI, behind
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.battlefield import enemies_in_contact
 from kessen.rulesets.battlehost.referee.state import BhState, put_model
 from kessen.rulesets.battlehost.rules.sides import SIDES
+
+CAUTION = 0.25
+"""How much more than their worth a side not behind weighs its own expected losses in a lone charge (each side's as a
+fraction of its starting models, BH-TURN-3) before leading with it (:func:`coin_tosses`): with 1/4, a 1-vs-1 charge
+of like warriors is a coin toss for a side of ten against ten, or against fourteen, but not for the fourteen
+(line-fight's orcs, who win by numbers)."""
 
 
 class BattlehostTactics:
@@ -53,9 +59,8 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     charge from waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals
     they were still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights in five of search's battles
     against ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in
-    one lost battle). Counted in fractions of each side's starting models (BH-TURN-3; issue 23 §5, line-fight), a side
-    that wins by numbers leads with the even charges its numbers pay for: with :data:`CAUTION` at 1/4, a 1-vs-1 charge
-    of like warriors is a coin toss for ten against ten or against fourteen, not for fourteen against ten."""
+    one lost battle). Counted in fractions of each side (issue 23 §5, line-fight), a side that wins by numbers leads
+    with the even charges its numbers pay for."""
     if behind(state, decision.player):
         return []
     mine_start = state.start[SIDES.index(decision.player)]
