@@ -13,7 +13,7 @@ from kessen.rulesets.battlehost.ai import BattlehostAI, BattlehostTactics
 from kessen.rulesets.battlehost.ai.evaluation import evaluate
 from kessen.rulesets.battlehost.ai.tactics import coin_tosses
 from kessen.rulesets.battlehost.referee import options as op
-from kessen.rulesets.battlehost.referee.battlefield import radius
+from kessen.rulesets.battlehost.referee.battlefield import enemies_in_contact, radius
 from kessen.rulesets.battlehost.referee.moves import ways_round
 from kessen.rulesets.battlehost.referee.paths import corners_toward
 from kessen.rulesets.battlehost.referee import state as st
@@ -92,6 +92,27 @@ def test_bh_turn_3_issue_23_greedy_riders_ahead_keep_off_a_troll_they_cannot_hur
     assert len(riders_charging(MONSTER_TROLL, ahead=True)) >= 3
 
 
+def test_bh_move_5_issue23_search_riders_charge_the_troll_together() -> None:
+    """BH-MOVE-5, BH-FIGHT-1, issue 23 §2/§5 (monster, measured on 5 December: "search's riders do not close in"):
+    five riders abreast 4.5" from monster's troll, the troll's moves ended; at each move of the riders' phase the
+    search decides at its default budget, on two seeds: three riders charge the troll, one after another into the
+    same fight (the two on the wings have no straight way left to its base), and none makes a lone charge."""
+    riders, troll = riders_and_troll(MONSTER_TROLL)
+    tactics = BattlehostTactics()
+    for seed in (1, 2):
+        state = started(state_of(riders, troll), "evil")
+        state, _ = step(state, op.EndMoves())
+        charged = []
+        while node(state).kind == "move" and node(state).player == "good":
+            choice = SearchAI(GAME, tactics, "good", tactics.budget, seed).decide(state, decision(state, "move"))
+            if isinstance(choice, op.MoveTo) and choice.charge == "Troll":
+                charged.append(choice.model)
+            state, _ = step(state, choice)
+        assert len(charged) == 3, (seed, charged)
+        in_contact = [m.id for m in enemies_in_contact(state.models, state.get("Troll"))]
+        assert sorted(in_contact) == sorted(charged)
+
+
 def test_bh_turn_3_evaluation_counts_models_lost_wounds_and_joined_fights() -> None:
     """BH-TURN-3: a position is worth the enemy's fraction of models lost less one's own; a troll wounded counts in
     part; zero-sum; a rider alone in contact with the troll is a fight the riders expect to lose."""
@@ -134,19 +155,20 @@ def lone_warriors(*, behind_by: int = 0) -> st.BhState:
     return state
 
 
-def test_bh_turn_3_issue_23_evaluation_weighs_a_side_s_own_losses_in_its_fights_up_unless_behind() -> None:
+def test_bh_turn_3_issue_23_evaluation_counts_both_sides_joined_fights_at_their_worth() -> None:
     """BH-TURN-3, BH-PROC-5, issue 23 §5: a 1-vs-1 fight of like warriors (each side loses a model with chance 1/6,
-    counted in half) is worth -1/120 of the battle to each side of ten while level (CAUTION weighs one's own losses
-    double), two against one still gains, and a side behind counts it at its plain worth (zero, zero-sum)."""
+    counted in half) is worth nothing to either side of ten, level or behind (zero-sum, no caution: the coin tosses
+    are left out of the candidates instead); two against one gains."""
     state = lone_warriors()
     assert evaluate(state, "good") == 0.0 == evaluate(state, "evil")
     touching = 15 - 2 * radius(25)
     one = evolve(state, models=tuple(evolve(m, y=touching) if m.id == "G0" else m for m in state.models))
-    assert math.isclose(evaluate(one, "good"), -1 / 120) and math.isclose(evaluate(one, "evil"), -1 / 120)
+    assert math.isclose(evaluate(one, "good"), 0.0, abs_tol=1e-12) and math.isclose(evaluate(one, "evil"), 0.0, abs_tol=1e-12)
     two = evolve(one, models=tuple(evolve(m, x=10 + 2 * radius(25), y=15.0) if m.id == "G1" else m for m in one.models))
     assert evaluate(two, "good") > 0 > evaluate(two, "evil")
+    assert math.isclose(evaluate(two, "good"), -evaluate(two, "evil"))
     behind = evolve(one, casualties=(("X0", "good"),))
-    assert math.isclose(evaluate(behind, "good"), -1 / 10) and math.isclose(evaluate(behind, "evil"), 1 / 10 - 1 / 120)
+    assert math.isclose(evaluate(behind, "good"), -1 / 10) and math.isclose(evaluate(behind, "evil"), 1 / 10)
 
 
 def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_charge() -> None:
@@ -167,6 +189,39 @@ def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_cha
     behind = lone_warriors(behind_by=1)
     assert coin_tosses(behind, decision(behind, "move")) == []
     assert BattlehostTactics().candidates(behind, decision(behind, "move"), 4)[0] == charge
+
+
+GONDOR = {"fight": "3/4+", "defence": 5}  # line-fight's Warrior of Minas Tirith; the orcs are the default warrior
+
+
+def line_fight_pair(priority: str) -> st.BhState:
+    """Ten of Gondor against fourteen orcs (line-fight's sizes), a warrior of each 4" apart, the others far off;
+    the side without *priority* moved first and ended its moves, so the charger has no enemy to move after it."""
+    good = [model("G0", 10, 10, **GONDOR)] + [model(f"G{i}", 3 + 2.5 * i, 2, **GONDOR) for i in range(1, 10)]
+    evil = [model("E0", 10, 15)] + [model(f"E{i}", 1 + 2 * i, 28) for i in range(1, 14)]
+    state = started(state_of(good, evil, board={"width": 30.0, "height": 30.0}), "evil" if priority == "good" else "good")
+    state, _ = step(state, op.EndMoves())
+    return state
+
+
+def test_bh_turn_3_issue_23_coin_tosses_weigh_each_side_s_losses_in_its_starting_models() -> None:
+    """BH-TURN-3, BH-PROC-5, issue 23 §5 (line-fight: search as good 65% of 20 against greedy's 70%, as evil 40%): a
+    lone 1-vs-1 charge of a Gondor warrior (D5) at an orc (D4) wounds either on a 5+, a fight even in wounds; in
+    fractions of the starting models an orc lost is 1/14 of its side, a warrior 1/10 of Gondor. So the charge is a
+    coin toss for Gondor (it loses a greater share than it takes) and not for the orcs, who lead with it: their
+    search weighs it first, as greedy chooses it."""
+    good = line_fight_pair("good")
+    ask = decision(good, "move")
+    charge = BattlehostAI("good").decide(good, ask)
+    assert isinstance(charge, op.MoveTo) and charge.charge == "E0"
+    assert coin_tosses(good, ask) == [charge]
+    assert charge not in BattlehostTactics().candidates(good, ask, 4)
+    evil = line_fight_pair("evil")
+    ask = decision(evil, "move")
+    charge = BattlehostAI("evil").decide(evil, ask)
+    assert isinstance(charge, op.MoveTo) and charge.charge == "G0"
+    assert coin_tosses(evil, ask) == []
+    assert BattlehostTactics().candidates(evil, ask, 4)[0] == charge
 
 
 def test_bh_shoot_1_issue_23_search_weighs_shots_not_ending_the_shooting() -> None:

@@ -11,11 +11,18 @@ from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.core.geometry import Point
 from kessen.core.tactics import first_then
-from kessen.rulesets.battlehost.ai.evaluation import CAUTION, evaluate, models_lost
+from kessen.rulesets.battlehost.ai.evaluation import evaluate, models_lost
 from kessen.rulesets.battlehost.ai.greedy import BattlehostAI, behind
 from kessen.rulesets.battlehost.referee import options as op
 from kessen.rulesets.battlehost.referee.battlefield import enemies_in_contact
 from kessen.rulesets.battlehost.referee.state import BhState, put_model
+from kessen.rulesets.battlehost.rules.sides import SIDES
+
+CAUTION = 0.25
+"""How much more than their worth a side not behind weighs its own expected losses in a lone charge (each side's as a
+fraction of its starting models, BH-TURN-3) before leading with it (:func:`coin_tosses`): with 1/4, a 1-vs-1 charge
+of like warriors is a coin toss for a side of ten against ten, or against fourteen, but not for the fourteen
+(line-fight's orcs, who win by numbers)."""
 
 
 class BattlehostTactics:
@@ -47,14 +54,17 @@ class BattlehostTactics:
 def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     """The charges a side not behind on casualties (BH-TURN-3) should not lead with: lone charges (no friend on the
     target, none other that can charge it this phase) whose exact fight (BH-PROC-5, trapped losers struck twice) is
-    expected to cost the side more than it takes, its own losses weighed up by :data:`CAUTION` as the evaluation
-    weighs them. Greedy charges at even odds while level; the search's playouts rarely tell such a charge from
-    waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals they were
-    still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights in five of search's battles against
-    ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in one lost
-    battle)."""
+    expected to cost the side a greater fraction of its starting models than it takes of the enemy's, its own losses
+    weighed up by :data:`CAUTION`. Greedy charges at even odds while level; the search's playouts rarely tell such a
+    charge from waiting (the fight's dice outweigh its worth), so it followed greedy into them, and weighed as rivals
+    they were still taken where the dice favoured them (issue 23 §5: 57 of the 67 fights in five of search's battles
+    against ``random`` on Broken ground, three not won, were 1-vs-1; with the tosses as rivals, three were taken in
+    one lost battle). Counted in fractions of each side (issue 23 §5, line-fight), a side that wins by numbers leads
+    with the even charges its numbers pay for."""
     if behind(state, decision.player):
         return []
+    mine_start = state.start[SIDES.index(decision.player)]
+    theirs_start = state.start[1 - SIDES.index(decision.player)]
     charges = [o for o in decision.options if isinstance(o, op.MoveTo) and o.charge is not None]
     found = []
     for o in charges:
@@ -67,7 +77,7 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
         good_lost, evil_lost = models_lost(put_model(state, charged), *(
             ([charged], [target]) if decision.player == "good" else ([target], [charged])))
         mine, theirs = (good_lost, evil_lost) if decision.player == "good" else (evil_lost, good_lost)
-        if theirs - (1 + CAUTION) * mine < 0:
+        if theirs / theirs_start - (1 + CAUTION) * mine / mine_start < 0:
             found.append(o)
     return found
 
