@@ -10,10 +10,11 @@ from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
-from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, spell_value
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, _mean_damage, cohesive_anchors, expected_damage, spell_value
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gaps
-from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea, NoAction
-from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, stats
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, Cast, CastArea, NoAction
+from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, spell_of, stats
+from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import Destination
@@ -78,6 +79,59 @@ def distinct_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
     return kept
 
 
+def ranked_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
+    """A piece's acts by what they do, best first, with the best of each kind (an attack, a targeted spell, an area
+    spell) ahead of the rest: the area spell's many aims would otherwise fill the candidates, and a spell of few uses
+    kept for a better aim (AC-SPELL-1) is the choice to weigh against it."""
+    ranked = sorted(options, key=lambda o: -_act_value(state, o))
+    heads: list[Any] = []
+    for kind in (CastArea, Cast, AttackWith):
+        found = next((o for o in ranked if isinstance(o, kind)), None)
+        if found is not None:
+            heads.append(found)
+    heads.sort(key=lambda o: -_act_value(state, o))
+    return heads + [o for o in ranked if o not in heads]
+
+
+def worth_benefits(options: Sequence[Any]) -> list[Any]:
+    """A commander's bonus actions worth weighing (AC-CMD-1..3): Incite and Prepare where it can use them (either
+    only helps: no benefit, "none", is weighed only where neither can be used), and never giving the post up."""
+    kept = [o for o in options if not (isinstance(o, Benefit) and o.name == "resign")]
+    if any(isinstance(o, Benefit) and o.name in ("incite", "prepare") for o in kept):
+        kept = [o for o in kept if not (isinstance(o, Benefit) and o.name == "none")]
+    return kept
+
+
+def area_harm(state: AcState, piece: str, option: CastArea) -> float:
+    """What an area spell does (AC-AOE-7, AC-DMG-2), for ranking where to cast it: on each unit it reaches, the mean
+    damage on its stands hit (half on one partly covered), at most the HP the unit has left (damage overflows from
+    stand to stand of one unit, and no further); on each solo at most its HP; a friend's harm counts twice against,
+    an objective square's twice for."""
+    sp = spell_of(state, piece, option.spell)
+    mean = float(_mean_damage(sp.damage))
+    side = state.side_of(piece)
+    per_unit: dict[str, float] = {}
+    value = 0.0
+    for kind, target, partial in area_targets(state, piece, area_squares(state, piece, option)):
+        share = 0.5 if partial else 1.0
+        if kind == "objective":
+            value += 2 * mean
+            continue
+        if kind == "stand":
+            stand = state.stand(target)
+            assert stand is not None
+            per_unit[stand.unit] = per_unit.get(stand.unit, 0.0) + share * mean
+            continue
+        solo = state.solo_named(target)
+        harm = min(share * mean, float(solo.hp))
+        value += -2 * harm if solo.side == side else harm
+    for unit, harm in per_unit.items():
+        left = float(sum(s.hp for s in state.unit_stands(unit)))
+        capped = min(harm, left)
+        value += -2 * capped if state.unit(unit).side == side else capped
+    return value
+
+
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
     the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
@@ -99,8 +153,10 @@ class AcTactics:
         options: list[Any] = list(decision.options)
         if decision.kind == "move" and decision.player == state.side_of(decision.actor):
             options = distinct_ends(state, options) + [o for o in options if not isinstance(o, Destination)]
+        elif decision.kind == "benefit":
+            options = worth_benefits(options)
         elif decision.kind == "act":
-            return distinct_acts(state, [first, *sorted(options, key=lambda o: -_act_value(state, o))])[:limit]
+            return distinct_acts(state, [first, *ranked_acts(state, options)])[:limit]
         rest = [o for o in options if o != first]
         return [first, *rest][:limit]
 
@@ -114,6 +170,8 @@ def _act_value(state: AcState, option: Any) -> float:
         return 0.0
     if isinstance(option, AttackWith):
         return float(expected_damage(state, turn.piece, option))
-    if isinstance(option, (Cast, CastArea)):
+    if isinstance(option, CastArea):
+        return area_harm(state, turn.piece, option)
+    if isinstance(option, Cast):
         return float(spell_value(state, turn.piece, option))
     return 0.0
