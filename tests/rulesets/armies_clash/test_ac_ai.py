@@ -270,3 +270,21 @@ def test_ac_tactics_issue23_AC_DMG_2_a_fireball_is_ranked_by_the_hp_it_can_take(
     assert area_harm(state, "wizard", CastArea(spell="fireball", x=7, y=3)) == 42 + 21 + 28
     found = list(AcTactics().candidates(state, decision, 4))
     assert found[0] == greedy and found[1] == CastArea(spell="fireball", x=7, y=3) and len(found) == 4
+
+
+def test_ac_tactics_issue23_AC_ATTACK_1_AC_D20_8_only_the_strongest_routine_on_a_target_and_no_weak_shots() -> None:
+    """Issue 23 §5, AC-ATTACK-1, AC-D20-8: the goblin-horde captain in contact with a goblin may strike it with its
+    multiattack (two longswords, 9.45 HP on average) or one longsword (4.725): the search weighed both and took the
+    single sword on the playouts' dice; it now weighs only the multiattack, so the decision is not searched. A pike
+    stand in contact weighs its pike (6.4) and the crossbow shot at an isolated goblin (5.4), not the shots at
+    disadvantage at the others (1.125 each: less than a quarter of the pike's)."""
+    state, decision = _to_decision(_start(HORDE), "act", "captain")
+    swords = [o for o in decision.options if isinstance(o, AttackWith) and o.target == "gob-m5"]
+    assert {o.using for o in swords} == {"multiattack", "longsword"}
+    assert float(expected_damage(state, "captain", swords[0])) == 9.45
+    assert float(expected_damage(state, "captain", swords[1])) == 4.725
+    assert list(AcTactics().candidates(state, decision, 4)) == [AttackWith(using="multiattack", target="gob-m5")]
+    state, decision = _to_decision(_start(HORDE), "act", "pike-2")
+    assert len([o for o in decision.options if isinstance(o, AttackWith)]) > 10
+    assert list(AcTactics().candidates(state, decision, 4)) == [
+        AttackWith(using="pike", target="gob-m5"), AttackWith(using="crossbow", target="gob-r2")]

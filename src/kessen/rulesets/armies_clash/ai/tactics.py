@@ -4,6 +4,7 @@ which of a move's many ends are worth weighing, and what a position is worth (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from kessen.ai.search import Budget
@@ -59,20 +60,28 @@ def distinct_ends(state: AcState, options: Sequence[Any]) -> list[Any]:
 def distinct_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
     """A piece's acts worth weighing against each other, in the order given, each once: of the attacks with the
     same routine, as likely to do as much, on stands of one unit with as many HP (AC-ATTACK-1: an orc regiment's
-    three unhurt stands), only the first, as the playouts could tell them apart only by the dice; no action
-    (AC-ACT-1) only where no attack or spell would do anything (it gains nothing over striking)."""
+    three unhurt stands), only the first, as the playouts could tell them apart only by the dice; of the routines
+    on one target only the one that does most (a captain's multiattack, not one longsword of it; a pike, not a
+    crossbow shot at disadvantage in contact, AC-D20-8); no action (AC-ACT-1) only where no attack or spell would
+    do anything (it gains nothing over striking)."""
     turn = state.turn
     seen: set[Any] = set()
     kept: list[Any] = []
     useful = turn is not None and any(_act_value(state, o) > 0 for o in options)
+    damage = {o: expected_damage(state, turn.piece, o) for o in options if isinstance(o, AttackWith)} if turn else {}
+    most: dict[str, Fraction] = {}
+    for o, d in damage.items():
+        most[o.target] = max(d, most.get(o.target, d))
     for o in options:
         key: Any = o
         if isinstance(o, NoAction) and useful:
             continue
-        if isinstance(o, AttackWith) and turn is not None:
+        if isinstance(o, AttackWith) and o in damage:
+            if damage[o] < most[o.target] and kept:
+                continue
             stand = state.stand(o.target)
             if stand is not None:
-                key = (stand.unit, stand.hp, o.using, expected_damage(state, turn.piece, o))
+                key = (stand.unit, stand.hp, o.using, damage[o])
         if key not in seen:
             seen.add(key)
             kept.append(o)
@@ -91,6 +100,21 @@ def ranked_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
             heads.append(found)
     heads.sort(key=lambda o: -_act_value(state, o))
     return heads + [o for o in ranked if o not in heads]
+
+
+WEAK_ACT = 0.25
+"""An act that does less than this share of the best act's mean damage is not weighed: the playouts of a few dozen
+decisions tell it from the best only by the dice (a crossbow shot at disadvantage, 1.1 HP, beside a pike's 6.4)."""
+
+
+def worth_weighing(state: AcState, ranked: list[Any]) -> list[Any]:
+    """The acts of *ranked* (best first) but the attacks and spells that do less than ``WEAK_ACT`` of the best one's
+    mean damage (a Support, AC-ATTACK-6, is kept: it does its damage through another stand)."""
+    best = _act_value(state, ranked[0]) if ranked else 0.0
+    if best <= 0:
+        return ranked
+    strikes = (AttackWith, Cast, CastArea)
+    return [o for o in ranked if not isinstance(o, strikes) or _act_value(state, o) >= WEAK_ACT * best]
 
 
 def worth_benefits(options: Sequence[Any]) -> list[Any]:
@@ -156,7 +180,7 @@ class AcTactics:
         elif decision.kind == "benefit":
             options = worth_benefits(options)
         elif decision.kind == "act":
-            return distinct_acts(state, [first, *ranked_acts(state, options)])[:limit]
+            return distinct_acts(state, [first, *worth_weighing(state, ranked_acts(state, options))])[:limit]
         rest = [o for o in options if o != first]
         return [first, *rest][:limit]
 
