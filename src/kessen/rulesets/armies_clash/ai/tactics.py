@@ -68,10 +68,12 @@ def distinct_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
     seen: set[Any] = set()
     kept: list[Any] = []
     useful = turn is not None and any(_act_value(state, o) > 0 for o in options)
-    damage = {o: expected_damage(state, turn.piece, o) for o in options if isinstance(o, AttackWith)} if turn else {}
+    damage: dict[Any, Fraction] = {}
     most: dict[str, Fraction] = {}
-    for o, d in damage.items():
-        most[o.target] = max(d, most.get(o.target, d))
+    for strike in options:
+        if isinstance(strike, AttackWith) and turn is not None:
+            d = damage[strike] = expected_damage(state, turn.piece, strike)
+            most[strike.target] = max(d, most.get(strike.target, d))
     for o in options:
         key: Any = o
         if isinstance(o, NoAction) and useful:
