@@ -11,7 +11,7 @@ from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
-from kessen.rulesets.armies_clash.ai.greedy import AcAI, _mean_damage, cohesive_anchors, expected_damage, spell_value
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, mean_damage, spell_value
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gaps
 from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, Cast, CastArea, NoAction
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, spell_of, stats
@@ -134,7 +134,7 @@ def area_harm(state: AcState, piece: str, option: CastArea) -> float:
     stand to stand of one unit, and no further); on each solo at most its HP; a friend's harm counts twice against,
     an objective square's twice for."""
     sp = spell_of(state, piece, option.spell)
-    mean = float(_mean_damage(sp.damage))
+    mean = float(mean_damage(sp.damage))
     side = state.side_of(piece)
     per_unit: dict[str, float] = {}
     value = 0.0
