@@ -17,11 +17,11 @@ from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.ai.evaluation import expected_vp, holding, worth
 from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
-from kessen.rulesets.armies_clash.ai.tactics import distinct_ends
+from kessen.rulesets.armies_clash.ai.tactics import area_harm, distinct_ends, worth_benefits
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances
-from kessen.rulesets.armies_clash.referee.options import AttackWith, NoAction
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, CastArea, NoAction
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 from kessen.sim.play import play_from
 
@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("armies-clash").game
 BRIDGE = ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"
 FORDS = ROOT / "benchmarks" / "mirrors" / "armies-clash-two-fords.toml"
+HORDE = ROOT / "examples" / "armies-clash" / "goblin-horde.toml"
 
 
 def _bridge() -> AcState:
@@ -242,3 +243,48 @@ def test_ac_search_decides_as_a_pure_function_of_the_position() -> None:
     ai = SearchAI(GAME, AcTactics(), "a", Budget(nodes=150))
     choice = ai.decide(state, decision)
     assert choice in decision.options and ai.decide(state, decision) == choice
+
+
+def test_ac_tactics_issue23_AC_CMD_3_a_commander_weighs_incite_and_prepare_not_no_benefit() -> None:
+    """Issue 23 §5, AC-CMD-3: Incite and Prepare only help (a failed check costs nothing), so the search weighs no
+    bonus action only where the commander can use neither (its unit routed), and never giving the post up: in
+    goblin-horde the search's captain had weighed "none" beside them and taken it on the playouts' dice."""
+    state, decision = _to_decision(_start(HORDE), "benefit", "captain")
+    assert Benefit("none") in decision.options
+    assert list(AcTactics().candidates(state, decision, 4)) == [Benefit("incite"), Benefit("prepare")]
+    routed = (Benefit("none"), Benefit("resign"))
+    assert worth_benefits(routed) == [Benefit("none")]
+    assert worth_benefits((Benefit("command"), Benefit("none"))) == [Benefit("command"), Benefit("none")]
+
+
+def test_ac_tactics_issue23_AC_DMG_2_a_fireball_is_ranked_by_the_hp_it_can_take() -> None:
+    """Issue 23 §5, AC-AOE-7, AC-DMG-2: the goblin-horde wizard's first fireball; greedy's aim (6, 3) covers four
+    stands of the goblin mob and its boss (8d6 on each: 140 by greedy's count), but the mob has 42 HP left, which
+    overflow alone takes; (7, 3) covers two of the mob, the boss and a stand of the left-hand horde, so it reaches a
+    second unit. The search ranks aims by the damage each unit and solo can take (its HP left: 42 + 21 against
+    42 + 21 + 28) and weighs (7, 3) beside greedy's."""
+    state, decision = _to_decision(_start(HORDE), "act", "wizard")
+    greedy = AcAI("b").decide(state, decision)
+    assert greedy == CastArea(spell="fireball", x=6, y=3)
+    assert area_harm(state, "wizard", greedy) == 42 + 21
+    assert area_harm(state, "wizard", CastArea(spell="fireball", x=7, y=3)) == 42 + 21 + 28
+    found = list(AcTactics().candidates(state, decision, 4))
+    assert found[0] == greedy and found[1] == CastArea(spell="fireball", x=7, y=3) and len(found) == 4
+
+
+def test_ac_tactics_issue23_AC_ATTACK_1_AC_D20_8_only_the_strongest_routine_on_a_target_and_no_weak_shots() -> None:
+    """Issue 23 §5, AC-ATTACK-1, AC-D20-8: the goblin-horde captain in contact with a goblin may strike it with its
+    multiattack (two longswords, 9.45 HP on average) or one longsword (4.725): the search weighed both and took the
+    single sword on the playouts' dice; it now weighs only the multiattack, so the decision is not searched. A pike
+    stand in contact weighs its pike (6.4) and the crossbow shot at an isolated goblin (5.4), not the shots at
+    disadvantage at the others (1.125 each: less than a quarter of the pike's)."""
+    state, decision = _to_decision(_start(HORDE), "act", "captain")
+    swords = [o for o in decision.options if isinstance(o, AttackWith) and o.target == "gob-m5"]
+    assert {o.using for o in swords} == {"multiattack", "longsword"}
+    assert float(expected_damage(state, "captain", swords[0])) == 9.45
+    assert float(expected_damage(state, "captain", swords[1])) == 4.725
+    assert list(AcTactics().candidates(state, decision, 4)) == [AttackWith(using="multiattack", target="gob-m5")]
+    state, decision = _to_decision(_start(HORDE), "act", "pike-2")
+    assert len([o for o in decision.options if isinstance(o, AttackWith)]) > 10
+    assert list(AcTactics().candidates(state, decision, 4)) == [
+        AttackWith(using="pike", target="gob-m5"), AttackWith(using="crossbow", target="gob-r2")]

@@ -76,7 +76,8 @@ def _mean_damage_of(dist: Dist[Any]) -> Fraction:
 
 
 @functools.lru_cache(maxsize=256)
-def _mean_damage(text: str | None) -> Fraction:
+def mean_damage(text: str | None) -> Fraction:
+    """The exact mean of a damage roll written as dice (``8d6``), 0 for none."""
     if text is None:
         return Fraction(0)
     dist = damage_roll(parse_dice(text))
@@ -86,7 +87,7 @@ def _mean_damage(text: str | None) -> Fraction:
 def spell_value(state: AcState, piece: str, option: Cast | CastArea) -> Fraction:
     """What a spell is worth: its mean damage on each enemy it reaches, less twice that on each friend."""
     sp = spell_of(state, piece, option.spell)
-    mean = _mean_damage(sp.damage)
+    mean = mean_damage(sp.damage)
     side = state.side_of(piece)
     if isinstance(option, Cast):
         return mean
@@ -125,7 +126,7 @@ def _routine_worth(creature: Creature, kind: str) -> Fraction:
         total = Fraction(0)
         for r in records:
             chance = Fraction(min(19, max(1, 21 + r.attack_bonus - TYPICAL_AC)), 20)
-            total += chance * _mean_damage(r.damage)
+            total += chance * mean_damage(r.damage)
         best = max(best, total)
     return best
 

@@ -4,16 +4,18 @@ which of a move's many ends are worth weighing, and what a position is worth (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
-from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, spell_value
+from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, mean_damage, spell_value
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gaps
-from kessen.rulesets.armies_clash.referee.options import AttackWith, Cast, CastArea, NoAction
-from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, stats
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, Cast, CastArea, NoAction
+from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, spell_of, stats
+from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, goal_distances
 from kessen.rulesets.armies_clash.rules.movement import Destination
@@ -58,36 +60,115 @@ def distinct_ends(state: AcState, options: Sequence[Any]) -> list[Any]:
 def distinct_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
     """A piece's acts worth weighing against each other, in the order given, each once: of the attacks with the
     same routine, as likely to do as much, on stands of one unit with as many HP (AC-ATTACK-1: an orc regiment's
-    three unhurt stands), only the first, as the playouts could tell them apart only by the dice; no action
-    (AC-ACT-1) only where no attack or spell would do anything (it gains nothing over striking)."""
+    three unhurt stands), only the first, as the playouts could tell them apart only by the dice; of the routines
+    on one target only the one that does most (a captain's multiattack, not one longsword of it; a pike, not a
+    crossbow shot at disadvantage in contact, AC-D20-8); no action (AC-ACT-1) only where no attack or spell would
+    do anything (it gains nothing over striking)."""
     turn = state.turn
     seen: set[Any] = set()
     kept: list[Any] = []
     useful = turn is not None and any(_act_value(state, o) > 0 for o in options)
+    damage: dict[Any, Fraction] = {}
+    most: dict[str, Fraction] = {}
+    for strike in options:
+        if isinstance(strike, AttackWith) and turn is not None:
+            d = damage[strike] = expected_damage(state, turn.piece, strike)
+            most[strike.target] = max(d, most.get(strike.target, d))
     for o in options:
         key: Any = o
         if isinstance(o, NoAction) and useful:
             continue
-        if isinstance(o, AttackWith) and turn is not None:
+        if isinstance(o, AttackWith) and o in damage:
+            if damage[o] < most[o.target] and kept:
+                continue
             stand = state.stand(o.target)
             if stand is not None:
-                key = (stand.unit, stand.hp, o.using, expected_damage(state, turn.piece, o))
+                key = (stand.unit, stand.hp, o.using, damage[o])
         if key not in seen:
             seen.add(key)
             kept.append(o)
     return kept
 
 
+def ranked_acts(state: AcState, options: Sequence[Any]) -> list[Any]:
+    """A piece's acts by what they do, best first, with the best of each kind (an attack, a targeted spell, an area
+    spell) ahead of the rest: the area spell's many aims would otherwise fill the candidates, and a spell of few uses
+    kept for a better aim (AC-SPELL-1) is the choice to weigh against it."""
+    ranked = sorted(options, key=lambda o: -_act_value(state, o))
+    heads: list[Any] = []
+    for kind in (CastArea, Cast, AttackWith):
+        found = next((o for o in ranked if isinstance(o, kind)), None)
+        if found is not None:
+            heads.append(found)
+    heads.sort(key=lambda o: -_act_value(state, o))
+    return heads + [o for o in ranked if o not in heads]
+
+
+WEAK_ACT = 0.25
+"""An act that does less than this share of the best act's mean damage is not weighed: the playouts of a few dozen
+decisions tell it from the best only by the dice (a crossbow shot at disadvantage, 1.1 HP, beside a pike's 6.4)."""
+
+
+def worth_weighing(state: AcState, ranked: list[Any]) -> list[Any]:
+    """The acts of *ranked* (best first) but the attacks and spells that do less than ``WEAK_ACT`` of the best one's
+    mean damage (a Support, AC-ATTACK-6, is kept: it does its damage through another stand)."""
+    best = _act_value(state, ranked[0]) if ranked else 0.0
+    if best <= 0:
+        return ranked
+    strikes = (AttackWith, Cast, CastArea)
+    return [o for o in ranked if not isinstance(o, strikes) or _act_value(state, o) >= WEAK_ACT * best]
+
+
+def worth_benefits(options: Sequence[Any]) -> list[Any]:
+    """A commander's bonus actions worth weighing (AC-CMD-1..3): Incite and Prepare where it can use them (either
+    only helps: no benefit, "none", is weighed only where neither can be used), and never giving the post up."""
+    kept = [o for o in options if not (isinstance(o, Benefit) and o.name == "resign")]
+    if any(isinstance(o, Benefit) and o.name in ("incite", "prepare") for o in kept):
+        kept = [o for o in kept if not (isinstance(o, Benefit) and o.name == "none")]
+    return kept
+
+
+def area_harm(state: AcState, piece: str, option: CastArea) -> float:
+    """What an area spell does (AC-AOE-7, AC-DMG-2), for ranking where to cast it: on each unit it reaches, the mean
+    damage on its stands hit (half on one partly covered), at most the HP the unit has left (damage overflows from
+    stand to stand of one unit, and no further); on each solo at most its HP; a friend's harm counts twice against,
+    an objective square's twice for."""
+    sp = spell_of(state, piece, option.spell)
+    mean = float(mean_damage(sp.damage))
+    side = state.side_of(piece)
+    per_unit: dict[str, float] = {}
+    value = 0.0
+    for kind, target, partial in area_targets(state, piece, area_squares(state, piece, option)):
+        share = 0.5 if partial else 1.0
+        if kind == "objective":
+            value += 2 * mean
+            continue
+        if kind == "stand":
+            stand = state.stand(target)
+            assert stand is not None
+            per_unit[stand.unit] = per_unit.get(stand.unit, 0.0) + share * mean
+            continue
+        solo = state.solo_named(target)
+        harm = min(share * mean, float(solo.hp))
+        value += -2 * harm if solo.side == side else harm
+    for unit, harm in per_unit.items():
+        left = float(sum(s.hp for s in state.unit_stands(unit)))
+        capped = min(harm, left)
+        value += -2 * capped if state.unit(unit).side == side else capped
+    return value
+
+
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
     the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
 
-    budget = Budget(nodes=1000, width=4, horizon=16, settle=16)
+    budget = Budget(nodes=900, width=4, horizon=16, settle=16)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2). Playouts of
     16 decisions (a unit's turn is about 7: its action, then each stand's move and attack) settled at the side's next
     decision of the kind weighed, so that each candidate is judged after the enemy has answered it; on the two-fords
     mirror 400 nodes over 8 decisions won 47% of 38 decided battles against greedy, 1,200 over 20 settled 64% of 39
-    (issue 23 §5)."""
+    (issue 23 §5). 900 rather than 1,000 since the searched median of hold-the-bridge's b seat was 112 ms with
+    1,000 (benchmarks/README.md, issue 23's armies-clash log)."""
 
     def greedy(self, side: str) -> Decider:
         return AcAI(side)
@@ -99,8 +180,10 @@ class AcTactics:
         options: list[Any] = list(decision.options)
         if decision.kind == "move" and decision.player == state.side_of(decision.actor):
             options = distinct_ends(state, options) + [o for o in options if not isinstance(o, Destination)]
+        elif decision.kind == "benefit":
+            options = worth_benefits(options)
         elif decision.kind == "act":
-            return distinct_acts(state, [first, *sorted(options, key=lambda o: -_act_value(state, o))])[:limit]
+            return distinct_acts(state, [first, *worth_weighing(state, ranked_acts(state, options))])[:limit]
         rest = [o for o in options if o != first]
         return [first, *rest][:limit]
 
@@ -114,6 +197,8 @@ def _act_value(state: AcState, option: Any) -> float:
         return 0.0
     if isinstance(option, AttackWith):
         return float(expected_damage(state, turn.piece, option))
-    if isinstance(option, (Cast, CastArea)):
+    if isinstance(option, CastArea):
+        return area_harm(state, turn.piece, option)
+    if isinstance(option, Cast):
         return float(spell_value(state, turn.piece, option))
     return 0.0
