@@ -32,7 +32,8 @@ armoured-spearhead Traitors 11 of 60 against 12 of 60). What the Orders miss, th
 Advance out of its range may still pull back in line out of the enemy's. The search's Orders are greedy's but for a
 Charge, given only where the crowd's fights pay (``charge_gain``), not for fighting better model for model: greedy's
 Warhound charged whatever came in reach (its CAF times Wounds beats any Legionary's) and was swarmed; with the
-search's Orders alone the Traitors won 71 of 100 battles of titan-at-bay against greedy, 65 without (issue 23 §5)."""
+search's Orders alone the Traitors won 71 of 100 battles of titan-at-bay against greedy, 65 without (issue 23 §5);
+and for First Fire where the Detachment may wait for an enemy that must come to it (``search_order``)."""
 
 RULED = frozenset({"allocation", "fight", "mover"})
 """The decisions greedy plays by the default (the first option) that the search plays by a rule of its own, without
