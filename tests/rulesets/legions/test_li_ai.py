@@ -13,6 +13,7 @@ from kessen.rulesets import get_ruleset
 from kessen.rulesets.legions.ai import LiAI, LiTactics, will_have_target
 from kessen.rulesets.legions.ai.greedy import charge_gain
 from kessen.rulesets.legions.ai.evaluation import threat, worth
+from kessen.rulesets.legions.ai.tactics import waits_in_range
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Hold, InLine, MoveTo, origins_of
 from kessen.rulesets.legions.referee.movement_phase import move_decision
@@ -70,12 +71,12 @@ def test_li_blunder_an_engaged_target_is_no_reason_for_first_fire() -> None:
 
 
 def test_li_tactics_search_targets_not_orders_and_give_greedys_choice_first() -> None:
-    """Orders are greedy's alone; at a target, greedy's attack first, the others by expected damage, holding fire
-    last."""
+    """Orders are not searched (one candidate, the search's rule); at a target, greedy's attack first, the others by
+    expected damage, holding fire last."""
     state, decision = _opening("armoured-spearhead")
     assert decision.kind == "order"
     tactics = LiTactics()
-    assert tactics.candidates(state, decision, 12) == [LiAI(decision.player).decide(state, decision)]
+    assert tactics.candidates(state, decision, 12) == ["first_fire"]
     # play on with greedy to the first target decision that offers a choice of attacks
     deciders = {s: LiAI(s) for s in GAME.sides(state)}
     for _ in range(2000):
@@ -308,3 +309,39 @@ def test_li_issue23_search_orders_no_charge_that_does_not_pay() -> None:
     decision = _order_of(state, "warhound")
     assert LiAI("Traitors").decide(state, decision) == "charge"
     assert LiTactics().candidates(state, decision, 4) == ["first_fire"]
+
+
+def test_li_issue23_search_waits_in_first_fire_for_an_enemy_that_must_come_to_it() -> None:
+    """LI-STAGE-1, LI-ACT-2: armoured-spearhead's opening, every enemy beyond reach. Greedy Advances the Traitors' missile
+    line (24 inches) and the tanks (24 inches); the search orders them First Fire, since no enemy outranges them and
+    the enemy's Movement brings it within their range (29 inches apart, 24 + 5 and 24 + 8): they fire first in the
+    First Fire stage at what comes. The Knight (8 inches, outranged by the battle cannon) marches as greedy's does."""
+    state, _ = _opening("armoured-spearhead")
+    for det_id, player in (("tactical-1", "Traitors"), ("russ-2", "Auxilia")):
+        decision = _order_of(state, det_id)
+        assert LiAI(player).decide(state, decision) == "advance"
+        assert waits_in_range(state, state.detachment(det_id))
+        assert LiTactics().candidates(state, decision, 4) == ["first_fire"]
+    knight = _order_of(state, "knight-1")
+    assert not waits_in_range(state, state.detachment("knight-1"))
+    assert LiTactics().candidates(state, knight, 4) == [LiAI("Traitors").decide(state, knight)] == ["march"]
+
+
+def test_li_issue23_search_moves_the_marching_knight_before_the_lines() -> None:
+    """LI-MOVE-1, LI-MOVE-2, LI-MOVE-3: armoured-spearhead's first Movement phase, the Traitors' lines Advancing and
+    the Knight Marching (16 inches). Greedy moves Tactical-1 first (the first option) and the Knight last, into the
+    lines that moved across its path; the search moves the Knight first, the Detachment that may go farthest."""
+    state, decision = _opening("armoured-spearhead")
+    orders = {"tactical-1": "advance", "tactical-2": "advance", "knight-1": "march"}
+    for _ in range(200):
+        node = GAME.node(state)
+        if not isinstance(node, Decision):  # the Initiative roll: the Traitors'
+            state, _ = GAME.apply(state, "Traitors")
+            continue
+        if node.kind == "mover" and node.player == "Traitors":
+            break
+        choice = orders.get(node.actor, "advance") if node.kind == "order" else LiAI(node.player).decide(state, node)
+        state, _ = GAME.apply(state, choice)
+    assert set(node.options) == set(orders) and state.detachment("knight-1").order == "march"
+    assert LiAI("Traitors").decide(state, node) == "tactical-1"
+    assert LiTactics().candidates(state, node, 4) == ["knight-1"]

@@ -75,7 +75,8 @@ def _fighting_worth(det: Detachment) -> float:
     return sum(m.caf * m.wounds_remaining for m in det.live) / max(1, len(det.live))
 
 
-def _longest_range(det: Detachment) -> int:
+def longest_range(det: Detachment) -> int:
+    """The longest range of the Detachment's live models' weapons (0 without one)."""
     return max((p.range for m in det.live for w in m.weapons for p in w.profiles), default=0)
 
 
@@ -164,7 +165,7 @@ def order_for(state: LiState, decision: Decision, *, crowd_only: bool = False) -
     options = decision.options
     if enemy is None:
         return "advance" if "advance" in options else str(options[0])
-    reach = _longest_range(det)
+    reach = longest_range(det)
     movement = min(m.movement for m in det.live)
     if "charge" in options and gap <= movement and (
             (not crowd_only and _fighting_worth(det) >= _fighting_worth(enemy)) or charge_gain(state, det, enemy) > 0.0):

@@ -10,12 +10,12 @@ from kessen.ai.search import Budget
 from kessen.core.decisions import Decider
 from kessen.core.engine import Decision
 from kessen.rulesets.legions.ai.evaluation import worth
-from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage, expected_destroyed, order_for
+from kessen.rulesets.legions.ai.greedy import LiAI, expected_damage, expected_destroyed, longest_range, order_for
 from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InOrder, allocatable
-from kessen.rulesets.legions.referee.battlefield import in_base_contact, touching
+from kessen.rulesets.legions.referee.battlefield import closest_gap, in_base_contact, touching
 from kessen.rulesets.legions.referee.close_combat import fight_question
 from kessen.rulesets.legions.referee.dists import answer
-from kessen.rulesets.legions.referee.movement import ChargeAt, Hold, InLine, MoveTo
+from kessen.rulesets.legions.referee.movement import ChargeAt, Hold, InLine, MoveTo, allowance
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model
 from kessen.rulesets.legions.rules.close_combat import fight_result
 from kessen.rulesets.legions.referee.steps import AllocateHit, VolleyAllocation
@@ -32,20 +32,21 @@ armoured-spearhead Traitors 11 of 60 against 12 of 60). What the Orders miss, th
 Advance out of its range may still pull back in line out of the enemy's. The search's Orders are greedy's but for a
 Charge, given only where the crowd's fights pay (``charge_gain``), not for fighting better model for model: greedy's
 Warhound charged whatever came in reach (its CAF times Wounds beats any Legionary's) and was swarmed; with the
-search's Orders alone the Traitors won 71 of 100 battles of titan-at-bay against greedy, 65 without (issue 23 §5)."""
+search's Orders alone the Traitors won 71 of 100 battles of titan-at-bay against greedy, 65 without (issue 23 §5);
+and for First Fire where the Detachment may wait for an enemy that must come to it (``search_order``)."""
 
-RULED = frozenset({"allocation", "fight"})
+RULED = frozenset({"allocation", "fight", "mover"})
 """The decisions greedy plays by the default (the first option) that the search plays by a rule of its own, without
 playouts (greedy, their playout policy, would play the rest of the volley or combat by the default again, so
-playouts cannot tell the rule's worth): where a volley's hits go (``spare``) and which fight is rolled next
-(``next_fight``). Measured greedy against greedy (issue 23 §5, 200 battles, seed 1), the two rules in the
-Loyalists' hands turned titan-at-bay from 85 of 200 won to 125: in round 1 the Warhound's fire no longer kills the
-Legionaries that hold it in combat, and its fights go to the strongest first, so the weakest fights it with the
-most dice (LI-FIGHT-4)."""
+playouts cannot tell the rule's worth): where a volley's hits go (``spare``), which fight is rolled next
+(``next_fight``) and which Detachment moves next (``first_mover``). Measured greedy against greedy (issue 23 §5, 200
+battles, seed 1), the two combat rules in the Loyalists' hands turned titan-at-bay from 85 of 200 won to 125: in
+round 1 the Warhound's fire no longer kills the Legionaries that hold it in combat, and its fights go to the
+strongest first, so the weakest fights it with the most dice (LI-FIGHT-4)."""
 
 class LiTactics:
-    """Greedy's choice first (at an allocation or a fight the rule's choice alone, ``RULED``; at an Order, greedy's
-    without its Charges that do not pay, alone; at a target, the attack of the best ``target_worth`` if it is better
+    """Greedy's choice first (at an allocation, a fight or a mover the rule's choice alone, ``RULED``; at an Order,
+    ``search_order`` alone; at a target, the attack of the best ``target_worth`` if it is better
     than greedy's); at a target, the other attacks after it by ``target_worth``, holding fire last; at a move, a charge at each of the two nearest enemy Detachments in reach, holding
     still, the move back in line toward the own edge and the move in line toward the nearest enemy."""
 
@@ -60,8 +61,10 @@ class LiTactics:
             return [spare(state, decision)]
         if decision.kind == "fight":
             return [next_fight(state, decision)]
+        if decision.kind == "mover":
+            return [first_mover(state, decision)]
         if decision.kind == "order":
-            return [order_for(state, decision, crowd_only=True)]
+            return [search_order(state, decision)]
         first = LiAI(decision.player).decide(state, decision)
         if decision.kind not in SEARCHED or limit <= 1:
             return [first]
@@ -79,6 +82,44 @@ class LiTactics:
 
     def evaluate(self, state: LiState, side: str) -> float:
         return worth(state, side)
+
+
+def search_order(state: LiState, decision: Decision) -> str:
+    """The search's Order: greedy's without its Charges that do not pay (``order_for``, *crowd_only*), and First Fire
+    instead of an Advance where the Detachment waits with profit (``waits_in_range``)."""
+    order = order_for(state, decision, crowd_only=True)
+    if order == "advance" and "first_fire" in decision.options and waits_in_range(state, state.detachment(decision.actor)):
+        return "first_fire"
+    return order
+
+
+def waits_in_range(state: LiState, det: Detachment) -> bool:
+    """Whether the Detachment, ordered to fire first where it stands (LI-STAGE-1: the First Fire stage comes before the
+    Advancing Fire stage), fires first at an enemy coming to it: no enemy Detachment outranges it (each must come
+    within its weapons' reach to fire at it) and one is within its longest range plus that enemy's Movement (it may
+    come into range this round). Greedy Advanced armoured-spearhead's missile line (24 inches, as far as the tanks'
+    battle cannon) into the tanks' fire at the start; greedy against greedy with this Order (and ``first_mover``) the
+    Traitors won 80 of the first 100 battles against 74 (issue 23 §5)."""
+    reach = longest_range(det)
+    enemies = [e for e in state.detachments if e.owner != det.owner and e.on_battlefield and e.live]
+    if any(longest_range(e) > reach for e in enemies):
+        return False
+    return any(closest_gap(det, e) <= reach + min(m.movement for m in e.live) for e in enemies)
+
+
+def first_mover(state: LiState, decision: Decision) -> Any:
+    """The Detachment moved next (LI-MOVE-1): the one that may go farthest (its slowest model's Movement, twice it
+    under a March order, LI-MOVE-2), the first listed among equals, so that the slower ones do not stand in its way
+    (LI-MOVE-3: a model stops where its base would overlap another). Greedy moved armoured-spearhead's Legion lines
+    first and the Knight marching behind them ran into them, 9 of its 16 inches: greedy against greedy, moving the
+    Knight first won 234 of 300 battles as Traitors against 200 (issue 23 §5)."""
+    options = [str(o) for o in decision.options]
+    return max(options, key=lambda o: (_allowance_of(state, o), -options.index(o)))
+
+
+def _allowance_of(state: LiState, det_id: str) -> float:
+    det = state.detachment(det_id)
+    return min((allowance(det, m) for m in det.live), default=0.0)
 
 
 def _moves(options: Sequence[Any]) -> list[Any]:
