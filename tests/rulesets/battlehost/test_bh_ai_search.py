@@ -191,6 +191,43 @@ def test_bh_turn_3_issue_23_search_level_does_not_lead_with_a_lone_coin_toss_cha
     assert BattlehostTactics().candidates(behind, decision(behind, "move"), 4)[0] == charge
 
 
+def lone_warriors_at_a_wall(*, ahead_by: int = 0) -> st.BhState:
+    """:func:`lone_warriors` with a wall just behind evil's near warrior, so that it could not back away from good's
+    charger if it lost (BH-BACK-4: trapped, struck twice); *ahead_by*: evil models already slain."""
+    r = radius(25)
+    good = [model("G0", 10, 10)] + [model(f"G{i}", 3 + 2.5 * i, 2) for i in range(1, 10)]
+    evil = [model("E0", 10, 15)] + [model(f"E{i}", 3 + 2.5 * i, 28) for i in range(1, 10)]
+    board = {"width": 30.0, "height": 30.0}
+    state = started(state_of(good, evil, board=board, terrain=[[7.0, 15 + r + 0.05, 13.0, 17.0]]), "evil")
+    state, _ = step(state, op.EndMoves())
+    if ahead_by:
+        state = evolve(state, casualties=tuple((f"X{i}", "evil") for i in range(ahead_by)))
+    return state
+
+
+def test_bh_turn_3_issue_23_search_ahead_does_not_stake_its_lead_on_a_lone_charge_at_a_trapped_warrior() -> None:
+    """BH-TURN-3, BH-BACK-4, issue 23 §5 (search lost to ``random`` on Broken ground in lone charges it led with while
+    ahead, at like models against a wall): the charge takes about 0.28 of a model for 0.17 lost. Level, it is no coin
+    toss (a quarter's caution); ahead, greedy still makes it (it gains a tenth of a model), but the search weighs its
+    own losses double and leaves it out of its candidates. Ahead by two models, a lost fight would not cost it the
+    lead: the charge is weighed as level."""
+    level = lone_warriors_at_a_wall()
+    ask = decision(level, "move")
+    charge = BattlehostAI("good").decide(level, ask)
+    assert isinstance(charge, op.MoveTo) and charge.charge == "E0"
+    assert coin_tosses(level, ask) == []
+    assert BattlehostTactics().candidates(level, ask, 4)[0] == charge
+    ahead = lone_warriors_at_a_wall(ahead_by=1)
+    ask = decision(ahead, "move")
+    assert BattlehostAI("good").decide(ahead, ask) == charge
+    assert coin_tosses(ahead, ask) == [charge]
+    assert charge not in BattlehostTactics().candidates(ahead, ask, 4)
+    well_ahead = lone_warriors_at_a_wall(ahead_by=2)
+    ask = decision(well_ahead, "move")
+    assert coin_tosses(well_ahead, ask) == []
+    assert BattlehostTactics().candidates(well_ahead, ask, 4)[0] == charge
+
+
 GONDOR = {"fight": "3/4+", "defence": 5}  # line-fight's Warrior of Minas Tirith; the orcs are the default warrior
 
 

@@ -4,6 +4,7 @@ searching at a decision, the greedy AI's first, and what a position is worth (:m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from kessen.ai.search import Budget
@@ -23,6 +24,14 @@ CAUTION = 0.25
 fraction of its starting models, BH-TURN-3) before leading with it (:func:`coin_tosses`): with 1/4, a 1-vs-1 charge
 of like warriors is a coin toss for a side of ten against ten, or against fourteen, but not for the fourteen
 (line-fight's orcs, who win by numbers)."""
+
+CAUTION_AHEAD = 1.0
+"""The same for a side ahead on casualties by no more than one of its own models (BH-TURN-3: one more lost and it
+is level or behind): its own expected losses in a lone charge count double, so that it does not stake its lead on a
+charge whose exchange only just favours it (issue 23 §5: against ``random`` on Broken ground, search lost battles it
+led by a model in lone charges at like models trapped against a wall, where the loser is struck twice: about 0.28 of
+a model taken for 0.17 lost, a gain to the evaluation, but a fight as likely lost as won). A greater lead survives
+the loss of a model, and the numbers that won it (line-fight's orcs) still trade at :data:`CAUTION`."""
 
 
 class BattlehostTactics:
@@ -63,6 +72,7 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
     with the even charges its numbers pay for."""
     if behind(state, decision.player):
         return []
+    caution = CAUTION_AHEAD if _narrowly_ahead(state, decision.player) else CAUTION
     mine_start = state.start[SIDES.index(decision.player)]
     theirs_start = state.start[1 - SIDES.index(decision.player)]
     charges = [o for o in decision.options if isinstance(o, op.MoveTo) and o.charge is not None]
@@ -77,9 +87,20 @@ def coin_tosses(state: BhState, decision: Decision) -> list[op.MoveTo]:
         good_lost, evil_lost = models_lost(put_model(state, charged), *(
             ([charged], [target]) if decision.player == "good" else ([target], [charged])))
         mine, theirs = (good_lost, evil_lost) if decision.player == "good" else (evil_lost, good_lost)
-        if theirs / theirs_start - (1 + CAUTION) * mine / mine_start < 0:
+        if theirs / theirs_start - (1 + caution) * mine / mine_start < 0:
             found.append(o)
     return found
+
+
+def _narrowly_ahead(state: BhState, side: str) -> bool:
+    """*side* has lost a smaller fraction of its starting models than the enemy (BH-TURN-3), but would not after
+    losing one more: its lead is at most one of its own models."""
+    lost = [0, 0]
+    for _model, s in state.casualties:
+        lost[SIDES.index(s)] += 1
+    mine = SIDES.index(side)
+    lead = Fraction(lost[1 - mine], state.start[1 - mine]) - Fraction(lost[mine], state.start[mine])
+    return 0 < lead <= Fraction(1, state.start[mine])
 
 
 def _shots(decision: Decision) -> list[Any]:
