@@ -162,13 +162,14 @@ class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
     the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
 
-    budget = Budget(nodes=900, width=4, horizon=16, settle=16)
+    budget = Budget(nodes=800, width=4, horizon=16, settle=16)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2). Playouts of
     16 decisions (a unit's turn is about 7: its action, then each stand's move and attack) settled at the side's next
     decision of the kind weighed, so that each candidate is judged after the enemy has answered it; on the two-fords
     mirror 400 nodes over 8 decisions won 47% of 38 decided battles against greedy, 1,200 over 20 settled 64% of 39
     (issue 23 §5). 900 rather than 1,000 since the searched median of hold-the-bridge's b seat was 112 ms with
-    1,000 (benchmarks/README.md, issue 23's armies-clash log)."""
+    1,000, and 800 since hold-the-bridge's a seat and goblin-horde's b seat were still at 103–105 ms with 900, on the
+    same battles as strong (benchmarks/README.md, issue 23's armies-clash log)."""
 
     def greedy(self, side: str) -> Decider:
         return AcAI(side)
