@@ -18,7 +18,7 @@ from kessen.rulesets.legions.referee.allocation import AllocateTo, HitByHit, InO
 from kessen.rulesets.legions.referee.movement import AsOrdered, ChargeAt, Hold, InLine, MoveTo, origins_of
 from kessen.rulesets.legions.referee.movement_phase import move_decision
 from kessen.rulesets.legions.referee.rounds import order_decision
-from kessen.rulesets.legions.referee.state import LiState
+from kessen.rulesets.legions.referee.state import LiState, progressed
 from kessen.rulesets.legions.referee.steps import IssueOrder, MoveDetachment
 from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
@@ -325,6 +325,19 @@ def test_li_issue23_search_waits_in_first_fire_for_an_enemy_that_must_come_to_it
     knight = _order_of(state, "knight-1")
     assert not waits_in_range(state, state.detachment("knight-1"))
     assert LiTactics().candidates(state, knight, 4) == [LiAI("Traitors").decide(state, knight)] == ["march"]
+
+
+def test_li_issue23_search_waits_in_first_fire_in_the_first_round_only() -> None:
+    """LI-STAGE-1: the same opening a round later. Two sides that both wait never fight (search against search drew
+    every battle of armoured-spearhead when the wait held in every round), so from round 2 the search's Order is
+    greedy's: the Advance."""
+    state, _ = _opening("armoured-spearhead")
+    later = progressed(state, round=2)
+    for det_id, player in (("tactical-1", "Traitors"), ("russ-2", "Auxilia")):
+        assert waits_in_range(state, state.detachment(det_id))
+        assert not waits_in_range(later, later.detachment(det_id))
+        decision = _order_of(later, det_id)
+        assert LiTactics().candidates(later, decision, 4) == [LiAI(player).decide(later, decision)] == ["advance"]
 
 
 def test_li_issue23_search_moves_the_marching_knight_before_the_lines() -> None:

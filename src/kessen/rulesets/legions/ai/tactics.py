@@ -95,11 +95,15 @@ def search_order(state: LiState, decision: Decision) -> str:
 
 def waits_in_range(state: LiState, det: Detachment) -> bool:
     """Whether the Detachment, ordered to fire first where it stands (LI-STAGE-1: the First Fire stage comes before the
-    Advancing Fire stage), fires first at an enemy coming to it: no enemy Detachment outranges it (each must come
-    within its weapons' reach to fire at it) and one is within its longest range plus that enemy's Movement (it may
-    come into range this round). Greedy Advanced armoured-spearhead's missile line (24 inches, as far as the tanks'
-    battle cannon) into the tanks' fire at the start; greedy against greedy with this Order (and ``first_mover``) the
-    Traitors won 80 of the first 100 battles against 74 (issue 23 §5)."""
+    Advancing Fire stage), fires first at an enemy coming to it: in the first round only, no enemy Detachment
+    outranges it (each must come within its weapons' reach to fire at it) and one is within its longest range plus
+    that enemy's Movement (it may come into range this round). Greedy Advanced armoured-spearhead's missile line (24
+    inches, as far as the tanks' battle cannon) into the tanks' fire at the start; greedy against greedy with this
+    Order (and ``first_mover``) the Traitors won 80 of the first 100 battles against 74 (issue 23 §5). Only in the
+    first round: two sides that both wait for the other never fight (search against search, every battle of
+    armoured-spearhead was drawn with the wait in every round)."""
+    if state.round != 1:
+        return False
     reach = longest_range(det)
     enemies = [e for e in state.detachments if e.owner != det.owner and e.on_battlefield and e.live]
     if any(longest_range(e) > reach for e in enemies):
