@@ -162,7 +162,9 @@ def area_harm(state: AcState, piece: str, option: CastArea) -> float:
 
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
-    the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
+    the nearest goal, at an attack or a spell the others by their expected damage from the exact odds. A caster
+    solo's move starts from its safest end instead, and it and the stand that alone shelters it weigh only ends
+    that keep it sheltered (``guarded``)."""
 
     budget = Budget(nodes=800, width=4, horizon=16, settle=16)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2). Playouts of
