@@ -17,11 +17,12 @@ from kessen.rulesets.armies_clash.ai import AcAI, AcTactics
 from kessen.rulesets.armies_clash.ai.evaluation import SPELL_WORTH, expected_vp, holding, worth
 from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
+from kessen.rulesets.armies_clash.ai.shelter import area_reach, sheltering_ends
 from kessen.rulesets.armies_clash.ai.tactics import area_harm, distinct_ends, worth_benefits
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances
-from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, CastArea, NoAction
+from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, CastArea, NoAction, Stay
 from kessen.rulesets.armies_clash.rules.movement import Destination, speed_squares
 from kessen.sim.play import play_from
 
@@ -302,3 +303,48 @@ def test_ac_evaluation_issue23_5_AC_SPELL_1_a_casters_area_spells_left_count_as_
     assert expected_vp(down, "b") == 0
     assert worth(start, "b") > worth(cast, "b") > worth(down, "b") and worth(start, "a") == -worth(start, "b")
     assert expected_vp(_bridge(), "b") == expected_vp(replace(_bridge(), solos=()), "b")  # no caster: as before
+
+
+def test_ac_tactics_issue23_5_AC_INTEG_4_the_wizard_casts_from_where_a_stand_shelters_it_out_of_short_bow_range() -> None:
+    """Issue 23 §5, AC-SOLO-4, AC-INTEG-1, AC-INTEG-4, AC-RANGE-2: at the goblin-horde wizard's first move (the goblins
+    have closed to 5 squares of it) greedy walks it to (10, 2), a square from a goblin; the search's first candidate
+    is its safest end: it stays at (13, 4), 2 squares from a pike stand (not isolated: shots at it have no advantage
+    and deal single damage), 5 from the nearest goblin (out of the shortbows' 4-square short range), with the best
+    fireball (91 HP to take) still in its 8 squares' reach; every end it weighs keeps it within 2 of a stand."""
+    state, decision = _to_decision(_start(HORDE), "move", "wizard")
+    assert AcAI("b").decide(state, decision) == Destination(x=10, y=2, cost=5, road=False)
+    found = list(AcTactics().candidates(state, decision, 4))
+    assert found[0] == Stay() and len(found) == 4 and len(set(map(repr, found))) == 4
+    here = piece_footprint(state, "wizard")
+    assert here == Footprint(13, 4, 1)
+    foes = [s.footprint for s in state.side_stands("a")]
+    assert min(distance(here, f) for f in foes) == 5
+    harms, reach = area_reach(state, "wizard", foes)
+    assert max(harms.values()) == 91 and reach == 8
+    assert any(distance(here, Footprint(x, y, 1)) <= reach for (x, y), h in harms.items() if h == 91)
+    pikes = [s.footprint for s in state.side_stands("b")]
+    for o in found:
+        end = here if isinstance(o, Stay) else Footprint(o.x, o.y, 1)
+        assert min(distance(end, p) for p in pikes) <= 2
+
+
+def test_ac_tactics_issue23_5_AC_INTEG_4_the_stand_that_alone_shelters_the_wizard_does_not_walk_away() -> None:
+    """Issue 23 §5, AC-INTEG-4: with the wizard at (13, 3), pike-1 at (11, 3) is the only stand within 2 squares of
+    it; greedy would march pike-1 on to (9, 3) and leave the wizard isolated (the goblins' shots at it then have
+    advantage and deal double damage, AC-INTEG-1). The search weighs only the ends that keep pike-1 within 2 squares
+    of the wizard, greedy's choice among them first; a stand that shelters no one alone moves as before."""
+    state, _decision = _to_decision(_start(HORDE), "move", "pike-1")
+    state = replace(state, solos=tuple(replace(s, x=13, y=3) if s.id == "wizard" else s for s in state.solos))
+    decision = GAME.node(state)
+    assert isinstance(decision, Decision) and decision.actor == "pike-1"
+    greedy = AcAI("b").decide(state, decision)
+    wizard = Footprint(13, 3, 1)
+    assert isinstance(greedy, Destination) and distance(Footprint(greedy.x, greedy.y, 1), wizard) > 2
+    kept = sheltering_ends(state, "pike-1", decision.options)
+    assert kept is not None and 0 < len(kept) < len(decision.options)
+    found = list(AcTactics().candidates(state, decision, 4))
+    assert found and found[0] == AcAI("b").decide(state, replace(decision, options=tuple(kept)))
+    for o in found:
+        end = piece_footprint(state, "pike-1") if isinstance(o, Stay) else Footprint(o.x, o.y, 1)
+        assert distance(end, wizard) <= 2
+    assert sheltering_ends(state, "pike-4", decision.options) is None  # pike-4 shelters no one

@@ -4,6 +4,7 @@ which of a move's many ends are worth weighing, and what a position is worth (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +14,7 @@ from kessen.core.engine import Decision
 from kessen.rulesets.armies_clash.ai.evaluation import worth
 from kessen.rulesets.armies_clash.ai.greedy import AcAI, cohesive_anchors, expected_damage, mean_damage, spell_value
 from kessen.rulesets.armies_clash.ai.paths import gap_in, walking_gaps
+from kessen.rulesets.armies_clash.ai.shelter import after_action, caster, safest_end, sheltered, sheltering_ends
 from kessen.rulesets.armies_clash.referee.options import AttackWith, Benefit, Cast, CastArea, NoAction
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint, spell_of, stats
 from kessen.rulesets.armies_clash.referee.spells import area_squares, area_targets
@@ -160,7 +162,9 @@ def area_harm(state: AcState, piece: str, option: CastArea) -> float:
 
 class AcTactics:
     """Greedy's choice first; then, at a searched decision, the other options: at a move one end per distance from
-    the nearest goal, at an attack or a spell the others by their expected damage from the exact odds."""
+    the nearest goal, at an attack or a spell the others by their expected damage from the exact odds. A caster
+    solo's move starts from its safest end instead, and it and the stand that alone shelters it weigh only ends
+    that keep it sheltered (``guarded``)."""
 
     budget = Budget(nodes=800, width=4, horizon=16, settle=16)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2). Playouts of
@@ -181,6 +185,7 @@ class AcTactics:
         options: list[Any] = list(decision.options)
         if decision.kind == "move" and decision.player == state.side_of(decision.actor):
             options = distinct_ends(state, options) + [o for o in options if not isinstance(o, Destination)]
+            first, options = guarded(state, decision, first, options)
         elif decision.kind == "benefit":
             options = worth_benefits(options)
         elif decision.kind == "act":
@@ -190,6 +195,24 @@ class AcTactics:
 
     def evaluate(self, state: AcState, side: str) -> float:
         return worth(state, side)
+
+
+def guarded(state: AcState, decision: Decision, first: Any, options: list[Any]) -> tuple[Any, list[Any]]:
+    """A move's first candidate and rivals with a caster solo kept sheltered (``shelter``): the caster's own move
+    starts from its safest end and weighs only ends within 2 squares of a friendly stand; a stand that alone
+    shelters it weighs only the ends that go on doing so, greedy's choice among them first."""
+    piece = decision.actor or ""
+    if caster(state, piece) is not None:
+        safe = safest_end(state, piece, decision.options, second=after_action(state))
+        if safe is None:
+            return first, options
+        rivals = [first, *[o for o in options if o != first]]
+        return safe, [o for o in rivals if o != safe and sheltered(state, piece, o)]
+    kept = sheltering_ends(state, piece, decision.options)
+    if kept is None:
+        return first, options
+    first = AcAI(decision.player).decide(state, replace(decision, options=tuple(kept)))
+    return first, [o for o in options if o in kept]
 
 
 def _act_value(state: AcState, option: Any) -> float:
