@@ -52,8 +52,17 @@ def _closest(seen: Seen) -> float | None:
 
 @board_fact
 def sightlines(state: LiState, det: Detachment, target: Detachment) -> tuple[tuple[Model, float | None, Seen], ...]:
-    """Each model of *det* with ``closest_visible`` and ``in_sight`` of the target (LI-TGT-1, LI-TGT-2)."""
-    return tuple((f, _closest(seen), seen) for f in det.live for seen in (in_sight(state, f, target),))
+    """Each model of *det* with ``closest_visible`` and ``in_sight`` of the target (LI-TGT-1, LI-TGT-2). Kept on
+    *det* while neither Detachment's models change: a search's positions differ in a Detachment or two, and the
+    others see each other as before (issue 23 §2)."""
+    known = det.sights.get(target.id)
+    blocked = state.no_sight
+    if known is not None and known[0] is target.models and known[1] is blocked:
+        found: tuple[tuple[Model, float | None, Seen], ...] = known[2]
+        return found
+    found = tuple((f, _closest(seen), seen) for f in det.live for seen in (in_sight(state, f, target),))
+    det.sights[target.id] = (target.models, blocked, found)
+    return found
 
 
 def weapons_in_range(firer: Model, reach: float) -> tuple[tuple[str, int], ...]:
