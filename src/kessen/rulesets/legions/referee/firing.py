@@ -22,6 +22,7 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.battlefield import engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.memo import MISSING
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact, push
 from kessen.rulesets.legions.referee.steps import (
     AttackEnd,
@@ -113,7 +114,10 @@ def _profile(det: Detachment, weapon: str, index: int) -> Profile:
     return profiles[index]
 
 
-@board_fact
+QUESTIONS_KEPT = 256
+"""How many volleys' questions a Detachment keeps (``Detachment.questions``) before it forgets them all."""
+
+
 def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
 
@@ -121,8 +125,19 @@ def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     more than the chosen penalty, may be allocated hits (LI-ALLOC-2, LI-OBSC-2). Each model carries its own arc
     toward the volley's firing models, so each hit is saved from the arc of the model it is allocated to
     (LI-ARC-1): the firing models of a volley see every target model from the same arc (they are grouped so).
+    Kept on the target while its models do not change: it reads nothing else of the state (issue 23 §2).
     """
     target = state.detachment(v.target)
+    questions = target.questions
+    known: FireQuestion | None = questions.get(v, MISSING)
+    if known is MISSING:
+        if len(questions) >= QUESTIONS_KEPT:
+            questions.clear()
+        known = questions[v] = _volley_question(target, v)
+    return known
+
+
+def _volley_question(target: Detachment, v: Volley) -> FireQuestion | None:
     live = target.live
     allocatable = tuple(m.id in v.eligible for m in live)
     if not any(allocatable):

@@ -102,6 +102,7 @@ class Detachment:
     _live: tuple[Model, ...] | None = memo("models")
     _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = memo("models")
     _sights: dict[str, tuple[tuple[Model, ...], frozenset[frozenset[str]], Any]] | None = memo("models")
+    _questions: dict[Any, Any] | None = memo("models")
     _hash: int | None = memo()
 
     def __hash__(self) -> int:
@@ -142,6 +143,15 @@ class Detachment:
             sights = {}
             object.__setattr__(self, "_sights", sights)
         return sights
+
+    @property
+    def questions(self) -> dict[Any, Any]:
+        """The memo of ``firing.volley_question``: by a volley at this Detachment, its ``fire`` question."""
+        questions = self._questions
+        if questions is None:
+            questions = {}
+            object.__setattr__(self, "_questions", questions)
+        return questions
 
     @property
     def on_battlefield(self) -> bool:
@@ -290,6 +300,15 @@ class LiState(_Parts):
     _board: dict[Hashable, Any] | None = memo("battle", "detachments")
     """What is worked out from the battlefield as it stands (see ``board``)."""
     _ids: Index | None = memo("detachments")
+    _hash: int | None = memo()
+
+    def __hash__(self) -> int:
+        # Worked out once per state: the search's tables look a new state up twice and keep it (issue 23 §2).
+        found = self._hash
+        if found is None:
+            found = hash((self.battle, self.formations, self.detachments, self.pending, self.course))
+            object.__setattr__(self, "_hash", found)
+        return found
 
 
     @property
