@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
@@ -129,12 +129,13 @@ def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """
     target = state.detachment(v.target)
     questions = target.questions
-    known: FireQuestion | None = questions.get(v, MISSING)
+    known: Any = questions.get(v, MISSING)  # typed Any: the compiled engine checks a FireQuestion | None at once
     if known is MISSING:
         if len(questions) >= QUESTIONS_KEPT:
             questions.clear()
         known = questions[v] = _volley_question(target, v)
-    return known
+    found: FireQuestion | None = known
+    return found
 
 
 def _volley_question(target: Detachment, v: Volley) -> FireQuestion | None:
