@@ -62,8 +62,12 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
     than the chosen penalty. Models that see the target alike fire together (LI-FAST-1).
     """
     target = state.detachment(option.target)
-    chosen = dict(option.profiles)
     scales = tuple(sorted({state.detachment(e).scale for e in engaged_with(state, target.id)}))
+    known = det.aims.get(option)  # kept on *det* with what else it reads (issue 23 §2)
+    if known is not None and known[0] is target.models and known[1] is state.no_sight and known[2] == scales:
+        kept: tuple[Volley, ...] = known[3]
+        return kept
+    chosen = dict(option.profiles)
     weapon_order: list[str] = []
     for f in det.live:
         for w in f.weapons:
@@ -95,7 +99,9 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
                 n = min(count, per_volley)
                 found.append(Volley(det.id, target.id, name, index, profile, n, eligible, rear, option.penalty, scales))
                 count -= n
-    return tuple(found)
+    result = tuple(found)
+    det.aims[option] = (target.models, state.no_sight, scales, result)
+    return result
 
 
 def weapon_profiles(det: Detachment, weapon: str) -> tuple[Profile, ...]:

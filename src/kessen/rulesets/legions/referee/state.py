@@ -103,6 +103,7 @@ class Detachment:
     _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = memo("models")
     _sights: dict[str, tuple[tuple[Model, ...], frozenset[frozenset[str]], Any]] | None = memo("models")
     _questions: dict[Any, Any] | None = memo("models")
+    _aims: dict[Any, Any] | None = memo()
     _hash: int | None = memo()
 
     def __hash__(self) -> int:
@@ -143,6 +144,17 @@ class Detachment:
             sights = {}
             object.__setattr__(self, "_sights", sights)
         return sights
+
+    @property
+    def aims(self) -> dict[Any, Any]:
+        """The memo of ``targeting.targets``, ``targeting.fire_options`` and ``firing.volleys`` of this Detachment,
+        each beside what it was worked out from besides the Detachment itself (the enemy Detachments, the pairs of
+        models the battle blocks, the target's models and the Scales it is Engaged with)."""
+        aims = self._aims
+        if aims is None:
+            aims = {}
+            object.__setattr__(self, "_aims", aims)
+        return aims
 
     @property
     def questions(self) -> dict[Any, Any]:

@@ -4,9 +4,11 @@ LI-FIRE-3, LI-OBSC-2, LI-WD-9)."""
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from kessen.core.records import record
 from kessen.rulesets.legions.referee.battlefield import can_see, distances
+from kessen.rulesets.legions.referee.memo import MISSING
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact
 
 
@@ -75,20 +77,49 @@ def can_fire(det: Detachment) -> bool:
     return not det.withdrew_this_round
 
 
+Enemies = tuple[tuple[int, Detachment], ...]
+"""The enemy Detachments of a state, each with its place among the state's Detachments."""
+
+
+def enemies_of(state: LiState, det: Detachment) -> Enemies:
+    """The Detachments of the state not *det*'s owner's, with their places."""
+    return tuple((k, e) for k, e in enumerate(state.detachments) if e.owner != det.owner)
+
+
+def _aimed(state: LiState, det: Detachment, key: str, enemies: Enemies) -> Any:
+    """What *det* kept under *key* (``Detachment.aims``) if it was worked out against the very same enemy
+    Detachments and blocked sight pairs, else MISSING: a search's positions differ in a Detachment or two, and the
+    others aim as before (issue 23 §2)."""
+    known = det.aims.get(key)
+    if known is None or known[0] is not state.no_sight or len(known[1]) != len(enemies):
+        return MISSING
+    for (k, a), (j, b) in zip(known[1], enemies, strict=True):
+        if a is not b or k != j:
+            return MISSING
+    return known[2]
+
+
 @board_fact
 def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
     """The enemy Detachments it may fire at: on the battlefield, not Engaged & Pinned (LI-TGT-4), with at
     least one model in sight (LI-TGT-1) and in range of a weapon (LI-TGT-2, LI-TGT-3), nearest first."""
     if not can_fire(det):
         return ()
+    enemies = enemies_of(state, det)
+    known = _aimed(state, det, "targets", enemies)
+    if known is not MISSING:
+        kept: tuple[str, ...] = known
+        return kept
     found: list[tuple[float, int, str]] = []
-    for k, enemy in enumerate(state.detachments):
-        if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
+    for k, enemy in enemies:
+        if not enemy.on_battlefield or enemy.pinned:
             continue
         reach = [r for f, r, _ in sightlines(state, det, enemy) if r is not None and f.longest_range >= r]
         if reach:
             found.append((min(reach), k, enemy.id))
-    return tuple(t for _, _, t in sorted(found))
+    result = tuple(t for _, _, t in sorted(found))
+    det.aims["targets"] = (state.no_sight, enemies, result)
+    return result
 
 
 @board_fact
@@ -98,6 +129,11 @@ def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]
     Default first [DECISION]: the nearest target, each weapon's first profile, the largest
     obscuration penalty present (the penalty that lets every model receive hits, §5.2).
     """
+    enemies = enemies_of(state, det)
+    known = _aimed(state, det, "fire_options", enemies)
+    if known is not MISSING:
+        kept: tuple[Fire | HoldFire, ...] = known
+        return kept
     options: list[Fire | HoldFire] = []
     for target_id in targets(state, det):
         target = state.detachment(target_id)
@@ -115,4 +151,6 @@ def fire_options(state: LiState, det: Detachment) -> tuple[Fire | HoldFire, ...]
         for penalty in sorted(penalties, reverse=True):
             for combo in choices:
                 options.append(Fire(target_id, tuple(zip(multi, combo)), penalty))
-    return tuple(options) + (HoldFire(),)
+    result = tuple(options) + (HoldFire(),)
+    det.aims["fire_options"] = (state.no_sight, enemies, result)
+    return result
