@@ -103,7 +103,7 @@ class Detachment:
     _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = memo("models")
     _sights: dict[str, tuple[tuple[Model, ...], frozenset[frozenset[str]], Any]] | None = memo("models")
     _questions: dict[Any, Any] | None = memo("models")
-    _aims: dict[Any, Any] | None = memo()
+    _aims: dict[Any, Any] | None = memo("models", "withdrew_this_round")
     _hash: int | None = memo()
 
     def __hash__(self) -> int:
@@ -148,8 +148,9 @@ class Detachment:
     @property
     def aims(self) -> dict[Any, Any]:
         """The memo of ``targeting.targets``, ``targeting.fire_options`` and ``firing.volleys`` of this Detachment,
-        each beside what it was worked out from besides the Detachment itself (the enemy Detachments, the pairs of
-        models the battle blocks, the target's models and the Scales it is Engaged with)."""
+        each beside what it was worked out from besides the Detachment's models and whether it may fire (the enemy
+        Detachments' models and statuses, the pairs of models the battle blocks, the target's models and the Scales
+        it is Engaged with)."""
         aims = self._aims
         if aims is None:
             aims = {}

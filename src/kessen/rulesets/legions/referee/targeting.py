@@ -77,24 +77,25 @@ def can_fire(det: Detachment) -> bool:
     return not det.withdrew_this_round
 
 
-Enemies = tuple[tuple[int, Detachment], ...]
-"""The enemy Detachments of a state, each with its place among the state's Detachments."""
+Enemies = tuple[tuple[int, tuple[Model, ...], bool, bool], ...]
+"""What ``targets`` and ``fire_options`` read of the enemy Detachments of a state: each one's place among the
+state's Detachments, its models, whether it is Pinned and whether it is in Reserve."""
 
 
 def enemies_of(state: LiState, det: Detachment) -> Enemies:
-    """The Detachments of the state not *det*'s owner's, with their places."""
-    return tuple((k, e) for k, e in enumerate(state.detachments) if e.owner != det.owner)
+    """What ``targets`` and ``fire_options`` read of the Detachments of the state not *det*'s owner's."""
+    return tuple((k, e.models, e.pinned, e.in_reserve) for k, e in enumerate(state.detachments) if e.owner != det.owner)
 
 
 def _aimed(state: LiState, det: Detachment, key: str, enemies: Enemies) -> Any:
-    """What *det* kept under *key* (``Detachment.aims``) if it was worked out against the very same enemy
-    Detachments and blocked sight pairs, else MISSING: a search's positions differ in a Detachment or two, and the
+    """What *det* kept under *key* (``Detachment.aims``) if it was worked out against the very same enemy models,
+    statuses and blocked sight pairs, else MISSING: a search's positions differ in a Detachment or two, and the
     others aim as before (issue 23 §2)."""
     known = det.aims.get(key)
     if known is None or known[0] is not state.no_sight or len(known[1]) != len(enemies):
         return MISSING
-    for (k, a), (j, b) in zip(known[1], enemies, strict=True):
-        if a is not b or k != j:
+    for (k, models, pinned, reserve), (j, now, pinned_now, reserve_now) in zip(known[1], enemies, strict=True):
+        if models is not now or k != j or pinned != pinned_now or reserve != reserve_now:
             return MISSING
     return known[2]
 
@@ -111,8 +112,8 @@ def targets(state: LiState, det: Detachment) -> tuple[str, ...]:
         kept: tuple[str, ...] = known
         return kept
     found: list[tuple[float, int, str]] = []
-    for k, enemy in enemies:
-        if not enemy.on_battlefield or enemy.pinned:
+    for k, enemy in enumerate(state.detachments):
+        if enemy.owner == det.owner or not enemy.on_battlefield or enemy.pinned:
             continue
         reach = [r for f, r, _ in sightlines(state, det, enemy) if r is not None and f.longest_range >= r]
         if reach:
