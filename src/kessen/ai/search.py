@@ -195,7 +195,10 @@ class SearchAI:
                 if decisions >= self.budget.horizon and (
                         decisions >= self.budget.horizon + self.budget.settle
                         or (node.player == self.side and node.kind == self._kind)):
-                    return self.tactics.evaluate(current, self.side), visited
+                    worth = seen.worth
+                    if worth is None:
+                        worth = seen.worth = self.tactics.evaluate(current, self.side)
+                    return worth, visited
                 decisions += 1
                 choice = seen.greedy
                 if choice is _UNASKED:
@@ -241,14 +244,17 @@ _UNASKED: Any = object()
 
 class _Seen:
     """What the playouts of one decision found at a position: its node, the greedy AI's choice there (asked once:
-    it is a function of the position, as the greedy AIs are), and the position each choice taken there led to."""
+    it is a function of the position, as the greedy AIs are), the position each choice taken there led to, and the
+    tactics' evaluation of it for the searching side (worked out once: a function of the position too; a quarter of
+    a legions decision's playouts end on a position another one ended on)."""
 
-    __slots__ = ("node", "greedy", "children")
+    __slots__ = ("node", "greedy", "children", "worth")
 
     def __init__(self, node: Any) -> None:
         self.node = node
         self.greedy: Any = _UNASKED
         self.children: dict[Any, Any] = {}
+        self.worth: float | None = None
 
 
 def _gain(values: list[float], greedy: list[float]) -> float:

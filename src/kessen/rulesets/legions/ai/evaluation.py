@@ -34,7 +34,8 @@ def worth(state: LiState, player: str) -> float:
     *player*'s, with Broken Formations and Fall Back orders as a little more lost and, while the battle goes on,
     the damage each side could do from where it stands (``threat``) as a share of the other's lost, sharpened as the
     last round nears (when a lead can no longer be turned)."""
-    shares = loss_shares(state)
+    losses = side_losses(state)
+    shares = {p: lost / size if size else 0.0 for p, (lost, size) in losses.items()}  # ``loss_shares``
     for f in state.formations:
         if f.broken:
             shares[f.owner] += BROKEN_WORTH
@@ -44,7 +45,7 @@ def worth(state: LiState, player: str) -> float:
     other = state.other(player)
     lead = shares[other] - shares[player]
     if not state.ended:
-        sizes = {p: size for p, (_, size) in side_losses(state).items()}
+        sizes = {p: size for p, (_, size) in losses.items()}
         lead += THREAT_WORTH * (threat(state, player) / max(1, sizes[other]) - threat(state, other) / max(1, sizes[player]))
     sharpness = 2.0 + 6.0 * min(state.round, state.rounds) / max(1, state.rounds)
     return math.tanh(sharpness * lead)

@@ -46,12 +46,23 @@ def expected_destroyed(state: LiState, det: Detachment, option: Fire) -> float:
     return sum(destroyed for _wounds, destroyed, _shields in _volley_means(state, det, option))
 
 
+_MEANS: dict[int, tuple[FireQuestion, tuple[float, float, float]]] = {}
+"""``_volley_mean`` by the question object itself: the target keeps its volleys' questions while its models do not
+change (``firing.volley_question``), so the same object comes back, found without hashing its models (issue 23 §2).
+The question is kept beside its worth, so its id stays its own."""
+
+
 def _volley_means(state: LiState, det: Detachment, option: Fire) -> list[tuple[float, float, float]]:
     found = []
     for v in volleys(state, det, option):
         question = volley_question(state, v)
         if question is not None:
-            found.append(_volley_mean(question))
+            known = _MEANS.get(id(question))
+            if known is None or known[0] is not question:
+                if len(_MEANS) >= WORTHS_KEPT:
+                    _MEANS.clear()
+                known = _MEANS[id(question)] = (question, _volley_mean(question))
+            found.append(known[1])
     return found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Literal, TypedDict
+from typing import Any, Literal, TypedDict
 
 from kessen.core.engine import Chance, Decision
 from kessen.core.events import Event
@@ -22,6 +22,7 @@ from kessen.rulesets.legions import events as ev
 from kessen.rulesets.legions.profiles import Profile
 from kessen.rulesets.legions.referee.battlefield import engaged_with, in_rear_arc
 from kessen.rulesets.legions.referee.broken import check_break_point
+from kessen.rulesets.legions.referee.memo import MISSING
 from kessen.rulesets.legions.referee.state import Detachment, LiState, Model, board_fact, push
 from kessen.rulesets.legions.referee.steps import (
     AttackEnd,
@@ -61,8 +62,12 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
     than the chosen penalty. Models that see the target alike fire together (LI-FAST-1).
     """
     target = state.detachment(option.target)
-    chosen = dict(option.profiles)
     scales = tuple(sorted({state.detachment(e).scale for e in engaged_with(state, target.id)}))
+    known = det.aims.get(option)  # kept on *det* with what else it reads (issue 23 §2)
+    if known is not None and known[0] is target.models and known[1] is state.no_sight and known[2] == scales:
+        kept: tuple[Volley, ...] = known[3]
+        return kept
+    chosen = dict(option.profiles)
     weapon_order: list[str] = []
     for f in det.live:
         for w in f.weapons:
@@ -94,7 +99,9 @@ def volleys(state: LiState, det: Detachment, option: Fire) -> tuple[Volley, ...]
                 n = min(count, per_volley)
                 found.append(Volley(det.id, target.id, name, index, profile, n, eligible, rear, option.penalty, scales))
                 count -= n
-    return tuple(found)
+    result = tuple(found)
+    det.aims[option] = (target.models, state.no_sight, scales, result)
+    return result
 
 
 def weapon_profiles(det: Detachment, weapon: str) -> tuple[Profile, ...]:
@@ -113,7 +120,10 @@ def _profile(det: Detachment, weapon: str, index: int) -> Profile:
     return profiles[index]
 
 
-@board_fact
+QUESTIONS_KEPT = 256
+"""How many volleys' questions a Detachment keeps (``Detachment.questions``) before it forgets them all."""
+
+
 def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     """The ``fire`` question of a volley against the target as it stands now, or None when no model it may hit is left.
 
@@ -121,8 +131,20 @@ def volley_question(state: LiState, v: Volley) -> FireQuestion | None:
     more than the chosen penalty, may be allocated hits (LI-ALLOC-2, LI-OBSC-2). Each model carries its own arc
     toward the volley's firing models, so each hit is saved from the arc of the model it is allocated to
     (LI-ARC-1): the firing models of a volley see every target model from the same arc (they are grouped so).
+    Kept on the target while its models do not change: it reads nothing else of the state (issue 23 §2).
     """
     target = state.detachment(v.target)
+    questions = target.questions
+    known: Any = questions.get(v, MISSING)  # typed Any: the compiled engine checks a FireQuestion | None at once
+    if known is MISSING:
+        if len(questions) >= QUESTIONS_KEPT:
+            questions.clear()
+        known = questions[v] = _volley_question(target, v)
+    found: FireQuestion | None = known
+    return found
+
+
+def _volley_question(target: Detachment, v: Volley) -> FireQuestion | None:
     live = target.live
     allocatable = tuple(m.id in v.eligible for m in live)
     if not any(allocatable):

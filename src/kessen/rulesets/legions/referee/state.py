@@ -47,6 +47,10 @@ class Model:
     weapons: tuple[Weapon, ...]
     _centre: Point | None = memo("x", "y")
 
+    def __hash__(self) -> int:
+        # Equal models have equal ids, places and Wounds, so hashing these alone keeps ``hash`` and ``==`` in step;
+        # the search's tables hash every model of a state at every position they keep (issue 23 §2).
+        return hash((self.id, self.x, self.y, self.wounds_remaining))
 
     @property
     def alive(self) -> bool:
@@ -97,7 +101,21 @@ class Detachment:
     morale_this_phase: MoraleThisPhase = "none"
     _live: tuple[Model, ...] | None = memo("models")
     _gaps: dict[str, tuple[tuple[Model, ...], float]] | None = memo("models")
+    _sights: dict[str, tuple[tuple[Model, ...], frozenset[frozenset[str]], Any]] | None = memo("models")
+    _questions: dict[Any, Any] | None = memo("models")
+    _aims: dict[Any, Any] | None = memo("models", "withdrew_this_round")
+    _hash: int | None = memo()
 
+    def __hash__(self) -> int:
+        # Worked out once per Detachment, which the states that follow share while it is unchanged: the search's
+        # tables hash a whole state at every position they keep (issue 23 §2).
+        found = self._hash
+        if found is None:
+            found = hash((self.id, self.models, self.order, self.engaged, self.pinned, self.in_reserve,
+                          self.charged_and_moved, self.withdrew_this_round, self.order_at_phase_start,
+                          self.morale_this_phase))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     @property
     def live(self) -> tuple[Model, ...]:
@@ -116,6 +134,37 @@ class Detachment:
             gaps = {}
             object.__setattr__(self, "_gaps", gaps)
         return gaps
+
+    @property
+    def sights(self) -> dict[str, tuple[tuple[Model, ...], frozenset[frozenset[str]], Any]]:
+        """The memo of ``targeting.sightlines``: by another Detachment's id, its models as they were seen, the pairs
+        of models the battle blocks, and the sightlines found."""
+        sights = self._sights
+        if sights is None:
+            sights = {}
+            object.__setattr__(self, "_sights", sights)
+        return sights
+
+    @property
+    def aims(self) -> dict[Any, Any]:
+        """The memo of ``targeting.targets``, ``targeting.fire_options`` and ``firing.volleys`` of this Detachment,
+        each beside what it was worked out from besides the Detachment's models and whether it may fire (the enemy
+        Detachments' models and statuses, the pairs of models the battle blocks, the target's models and the Scales
+        it is Engaged with)."""
+        aims = self._aims
+        if aims is None:
+            aims = {}
+            object.__setattr__(self, "_aims", aims)
+        return aims
+
+    @property
+    def questions(self) -> dict[Any, Any]:
+        """The memo of ``firing.volley_question``: by a volley at this Detachment, its ``fire`` question."""
+        questions = self._questions
+        if questions is None:
+            questions = {}
+            object.__setattr__(self, "_questions", questions)
+        return questions
 
     @property
     def on_battlefield(self) -> bool:
@@ -264,6 +313,15 @@ class LiState(_Parts):
     _board: dict[Hashable, Any] | None = memo("battle", "detachments")
     """What is worked out from the battlefield as it stands (see ``board``)."""
     _ids: Index | None = memo("detachments")
+    _hash: int | None = memo()
+
+    def __hash__(self) -> int:
+        # Worked out once per state: the search's tables look a new state up twice and keep it (issue 23 §2).
+        found = self._hash
+        if found is None:
+            found = hash((self.battle, self.formations, self.detachments, self.pending, self.course))
+            object.__setattr__(self, "_hash", found)
+        return found
 
 
     @property
