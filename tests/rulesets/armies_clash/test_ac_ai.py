@@ -18,7 +18,8 @@ from kessen.rulesets.armies_clash.ai.evaluation import SPELL_WORTH, expected_vp,
 from kessen.rulesets.armies_clash.ai.greedy import closes_to_melee, expected_damage, wet
 from kessen.rulesets.armies_clash.ai.paths import UNREACHABLE, gap_in, walking_gap, walking_gaps
 from kessen.rulesets.armies_clash.ai.shelter import area_reach, sheltering_ends
-from kessen.rulesets.armies_clash.ai.tactics import area_harm, distinct_ends, worth_benefits
+from kessen.rulesets.armies_clash.ai.area import area_harm
+from kessen.rulesets.armies_clash.ai.tactics import distinct_ends, worth_benefits
 from kessen.rulesets.armies_clash.referee.pieces import goals, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState
 from kessen.rulesets.armies_clash.rules.grid import Footprint, Grid, Terrain, distance, goal_distances

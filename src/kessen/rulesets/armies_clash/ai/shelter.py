@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kessen.rulesets.armies_clash.ai.area import area_harm
 from kessen.rulesets.armies_clash.referee.options import CastArea, Stay
 from kessen.rulesets.armies_clash.referee.pieces import castable, piece_footprint
 from kessen.rulesets.armies_clash.referee.state import AcState, Solo, other
@@ -55,8 +56,6 @@ def sheltered(state: AcState, piece: str, option: Any) -> bool:
 def area_reach(state: AcState, piece: str, foes: list[Footprint]) -> tuple[dict[tuple[int, int], float], int]:
     """The harm of the caster's first castable area spell at each origin that reaches an enemy (the origin square
     or one next to it: a 20-ft sphere is one square round its origin, AC-AOE-4), and its range in squares."""
-    from kessen.rulesets.armies_clash.ai.tactics import area_harm  # tactics uses this module
-
     for sp in castable(state, piece):
         if sp.form == "area" and sp.range_ft != "self":
             origins = {(f.x + dx, f.y + dy) for f in foes for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))}
