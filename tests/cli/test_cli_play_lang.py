@@ -89,10 +89,10 @@ def test_resume_as_a_side_asks_in_japanese(tmp_path: Path) -> None:
 
 def test_the_result_of_a_battle_is_in_japanese() -> None:
     """The winner and summary lines after a battle read from the cli catalogue (keys and result words). Seed 5 of
-    goblin-horde as balanced (issue 23 §4): the goblins break the pike regiment in two rounds, 10 VP to 0."""
-    done = kessen("battle", str(ROOT / "examples" / "armies-clash" / "goblin-horde.toml"), "--seed", "5", "--lang", "ja")
+    goblin-horde with 16 goblin stands (its positions kept in tests/data/scenarios): the goblins break the pike regiment in two rounds, 10 VP to 0."""
+    done = kessen("battle", str(ROOT / "tests" / "data" / "scenarios" / "goblin-horde-16-stands.toml"), "--seed", "5", "--lang", "ja")
     assert done.returncode == 0, done.stderr
     assert "勝者: a" in done.stdout and "  各陣営の損害: a 4, b 4" in done.stdout and ": 完全な勝利" in done.stdout
-    english = kessen("battle", str(ROOT / "examples" / "armies-clash" / "goblin-horde.toml"), "--seed", "5")
+    english = kessen("battle", str(ROOT / "tests" / "data" / "scenarios" / "goblin-horde-16-stands.toml"), "--seed", "5")
     assert "winner: a" in english.stdout and "  casualties of each side: a 4, b 4" in english.stdout
     assert ": decisive victory" in english.stdout

@@ -22,7 +22,7 @@ from kessen.core.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 KESSEN = str(Path(sys.executable).with_name("kessen"))
-HORDE = str(ROOT / "examples" / "armies-clash" / "goblin-horde.toml")
+HORDE = str(ROOT / "tests" / "data" / "scenarios" / "goblin-horde-16-stands.toml")  # positions pinned below
 MOB = str(ROOT / "examples" / "song-of-blades" / "hero-against-mob.toml")
 MONSTER = str(ROOT / "examples" / "battlehost" / "monster.toml")
 PROMPT = "your choice (a number, a notation, help, q): "

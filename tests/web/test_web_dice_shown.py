@@ -32,9 +32,9 @@ def test_the_web_report_shows_the_dice_in_the_matchs_language(client: TestClient
 
 
 def test_the_web_report_shows_the_d20s_of_every_attack_on_a_solo_too(client: TestClient) -> None:
-    """AC-DMG-5, AC-SOLO-5: in goblin-horde (seed 6) the goblins shoot at the captain, a PC solo, three times; every
+    """AC-DMG-5, AC-SOLO-5: in goblin-horde with 16 goblin stands (seed 6) the goblins shoot at the captain, a PC solo, three times; every
     attack in the report, on a stand or on a solo, shows its d20s against the AC, in English and in Japanese."""
-    source = (ROOT / "examples" / "armies-clash" / "goblin-horde.toml").read_text(encoding="utf-8")
+    source = (ROOT / "tests" / "data" / "scenarios" / "goblin-horde-16-stands.toml").read_text(encoding="utf-8")
     for lang, shown, solo in (("en", " vs AC ", " attacks captain "), ("ja", " 対 AC ", "captain")):
         made = client.post("/api/matches", json={"scenario": source, "seed": 6, "people": [], "lang": lang})
         assert made.status_code == 201, made.text

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("armies-clash").game
 BRIDGE = ROOT / "examples" / "armies-clash" / "hold-the-bridge.toml"
 FORDS = ROOT / "benchmarks" / "mirrors" / "armies-clash-two-fords.toml"
-HORDE = ROOT / "examples" / "armies-clash" / "goblin-horde.toml"
+HORDE = ROOT / "tests" / "data" / "scenarios" / "goblin-horde-16-stands.toml"  # positions pinned below
 
 
 def _bridge() -> AcState:
