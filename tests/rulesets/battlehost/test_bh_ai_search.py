@@ -51,7 +51,7 @@ def test_bh_move_2_greedy_orcs_walled_off_take_the_way_through_the_door() -> Non
     assert math.dist((choice.x, choice.y), door) < math.dist((26.5, 21.49), door) - 2
 
 
-MONSTER_TROLL = {**TROLL, "attacks": 2, "wounds": 2}  # monster.toml's troll
+MONSTER_TROLL = {**TROLL, "attacks": 2, "wounds": 2}  # monster.toml's troll as balanced for greedy (now Wounds 3)
 
 
 def riders_and_troll(troll: dict[str, object] = TROLL) -> list[list[dict[str, object]]]:
