@@ -118,3 +118,25 @@ def test_issue_23_5_search_level_weighs_two_thousand_positions_a_decision() -> N
     choice = search.decide(state, ask)
     assert 2000 <= search.visited <= 2 * 2000  # whole rows of playouts: the last may run over
     assert choice == decider(parse_level("search"), GAME, "Blue", 7, side_index=1).decide(state, ask)
+
+
+def test_sb_act_2_issue_23_5_search_weighs_one_die_more_for_the_model_greedy_activates() -> None:
+    """SB-ACT-1, SB-ACT-2 (issue 23 §5): a Quality-4 model's one, two or three dice are worth the same to greedy's
+    rule of thumb (expected actions less twice the turnover chance: 1/2 each), so the search weighs the model greedy
+    activates with one die more right after greedy's choice, before the other models; never for the last model
+    (three dice: its turnover costs nothing, SB-ACT-3), and never ending the turn before a model that may act."""
+    warrior = {"points": 30, "quality": 4, "combat": 3}
+    red = [model("cap", 400, 300, points=60, quality=3, combat=4), model("w1", 500, 250, **warrior),
+           model("w2", 300, 150, **warrior)]
+    start = turn_of(state_of(red, mob_against_hero(0)), "Red")
+    ask = decision(start, "activation")
+    assert SobTactics().candidates(start, ask, 4) == [opt.Activate("w1", 1), opt.Activate("w1", 2),
+                                                      opt.Activate("w2", 1), opt.Activate("cap", 3)]
+    state, _ = play(activated(start, "w1", 1, dice=1), opt.EndActivation())
+    ask = decision(state, "activation")
+    assert SobTactics().candidates(state, ask, 4) == [opt.Activate("w2", 1), opt.Activate("w2", 2),
+                                                      opt.Activate("cap", 3), opt.EndTurn()]
+    state, _ = play(activated(state, "w2", 1, dice=1), opt.EndActivation())
+    ask = decision(state, "activation")
+    assert SobTactics().candidates(state, ask, 4) == [opt.Activate("cap", 3), opt.EndTurn(), opt.Activate("cap", 1),
+                                                      opt.Activate("cap", 2)]

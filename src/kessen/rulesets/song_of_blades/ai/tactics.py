@@ -21,8 +21,9 @@ MOVE_ORDER = {"charge": 0, "advance": 1, "retreat": 3, "line": 2, "cover": 2, "h
 
 class SobTactics:
     """Candidates: the greedy AI's choice, then the rest of the options a player weighs first (activations with the
-    dice that pay best, the model nearest the enemy first; attacks by their exact worth; charges, ending the
-    activation, advances and the other moves; recoils and hack orders as the default policy lists them)."""
+    dice that pay best, the model nearest the enemy first, greedy's model with one die more second; attacks by their
+    exact worth; charges, ending the activation, advances and the other moves; recoils and hack orders as the
+    default policy lists them)."""
 
     budget = Budget(nodes=2000, width=4, horizon=12, settle=12)
     """The search's default budget here: what one core searches in about 0.1 s compiled (issue 23 §2, §5). Playouts
@@ -53,7 +54,10 @@ class SobTactics:
 
 def _activations(state: SobState, decision: Decision) -> list[Any]:
     """Each model with its best dice, in greedy's order (the models that cannot cause a turnover first, the nearest
-    the enemy first); ending the turn; then the other dice."""
+    the enemy first), the first one also with one die more (not the last model, whose best is three); ending the
+    turn; then the other dice. A Quality-4 model's one, two or three dice are all worth half an action to greedy's
+    rule of thumb (SB-ACT-1, SB-ACT-2), which takes one: the playouts weigh a second die's chance of a charge and an
+    attack in one activation against its turnover (issue 23 §5)."""
     models = list(dict.fromkeys(o.model for o in decision.options if isinstance(o, Activate)))
     last = len(models) == 1
     ordered: list[str] = []
@@ -63,7 +67,8 @@ def _activations(state: SobState, decision: Decision) -> list[Any]:
         models.remove(nearest)
     best = [Activate(m, best_dice(state.get(m).quality, last)) for m in ordered]
     rest = [o for o in decision.options if isinstance(o, Activate) and o not in best]
-    return [*best, EndTurn(), *rest]
+    bolder = [] if last else [o for o in rest if o.model == ordered[0] and o.dice == best[0].dice + 1]
+    return [*best[:1], *bolder, *best[1:], EndTurn(), *(o for o in rest if o not in bolder)]
 
 
 def _actions(state: SobState, decision: Decision) -> list[Any]:
