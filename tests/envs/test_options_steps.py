@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MAIN = {
     ("song-of-blades/warband-skirmish", 3): (90, "c7acf8286865bb34"),
     ("battlehost/line-fight", 3): (90, "e4185036c867389e"),  # again when issue 23 §5 counted joined fights at their worth (shaping)
-    ("legions/titan-at-bay", 3): (80, "8e03d94db215a4b8"),  # again when issue 23 §4/§5 opened it at the Orders phase
+    ("legions/titan-at-bay", 3): (80, "0877dbd0197cd957"),  # again when issue 23 §4/§5 opened it at the Orders phase
     ("armies-clash/skirmish-ridge", 3): (90, "0d6200c5a107a6ed"),
 }
 
