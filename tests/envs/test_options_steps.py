@@ -5,8 +5,8 @@ and action's notation of seeded options-only episodes of every ruleset, with sha
 the change (hashes recorded from main at 5ffe023; legions' and battlehost's again when issue 23 §5 added suggested
 moves, which the random agent now draws among: legions' move back in line with an Advance or March order,
 battlehost's moves round what stands in the way; legions' once more when issue 23 §4 gave titan-at-bay's
-Warhound CAF +6, and again at +5 for search against search; battlehost's when issue 23 §5 dropped the
-evaluation's caution, the shaping's rewards)."""
+Warhound CAF +6, again at +5 for search against search, and again when titan-at-bay came to open at the Orders
+phase; battlehost's when issue 23 §5 dropped the evaluation's caution, the shaping's rewards)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MAIN = {
     ("song-of-blades/warband-skirmish", 3): (90, "c7acf8286865bb34"),
     ("battlehost/line-fight", 3): (90, "e4185036c867389e"),  # again when issue 23 §5 counted joined fights at their worth (shaping)
-    ("legions/titan-at-bay", 3): (46, "aa0f2fe1cbadff31"),  # again when issue 23 §4 gave the Warhound CAF +5
+    ("legions/titan-at-bay", 3): (80, "0877dbd0197cd957"),  # again when issue 23 §4/§5 opened it at the Orders phase
     ("armies-clash/skirmish-ridge", 3): (90, "0d6200c5a107a6ed"),
 }
 

@@ -24,10 +24,11 @@ from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("legions").game
+TITAN = ROOT / "tests" / "data" / "scenarios" / "titan-at-bay-combat-start.toml"  # positions pinned below
 
 
-def _opening(name: str) -> tuple[LiState, Decision]:
-    path = ROOT / "examples" / "legions" / f"{name}.toml"
+def _opening(scenario: str | Path) -> tuple[LiState, Decision]:
+    path = scenario if isinstance(scenario, Path) else ROOT / "examples" / "legions" / f"{scenario}.toml"
     state, _ = GAME.start(GAME.load_scenario(path.read_text(), str(path)))
     node = GAME.node(state)
     assert isinstance(node, Decision)
@@ -107,7 +108,7 @@ def test_li_evaluation_is_zero_sum_and_follows_the_losses() -> None:
 
 def test_li_search_decides_a_target_as_a_pure_function_of_the_position() -> None:
     """The search, on legions' tactics, answers a target decision with one of its options, the same twice."""
-    state, _ = _opening("titan-at-bay")
+    state, _ = _opening(TITAN)
     deciders = {s: LiAI(s) for s in GAME.sides(state)}
     for _ in range(2000):
         node = GAME.node(state)
@@ -190,7 +191,7 @@ def test_li_issue23_search_pulls_the_line_back_out_of_the_enemys_reach() -> None
 def _crowd_round_the_titan(*, crowd: bool) -> LiState:
     """Titan at bay after a round: the Warhound free, the Loyalist Tactical line 5.5 inches south of it and (with
     *crowd*) the Assault line 3.5 inches south and the Knight 7 inches, none Engaged."""
-    state, _ = _opening("titan-at-bay")
+    state, _ = _opening(TITAN)
     lines = {"tactical-1": 16.5, "assault-1": 18.0}
     for det_id, y in lines.items():
         det = state.detachment(det_id)
@@ -236,7 +237,7 @@ def test_li_issue23_tactics_weigh_a_charge_at_each_enemy_in_reach() -> None:
 def _titan_round_one(until: str) -> tuple[LiState, Decision]:
     """Titan at bay's round 1 played by greedy, every chance its likeliest outcome, up to the first decision of kind
     *until* that offers a choice (greedy's allocations and fights being the first option)."""
-    state, _ = _opening("titan-at-bay")
+    state, _ = _opening(TITAN)
     return _next_choice(state, until)
 
 

@@ -11,10 +11,12 @@ import pytest
 import tomli_w
 
 from kessen.core.decisions import RandomDecider
+from kessen.core.engine import Decision
 from kessen.core.errors import InputError
 from kessen.core.replay import play
 from kessen.dice import stream
 from kessen.rulesets import get_ruleset
+from kessen.rulesets.legions.referee.battlefield import closest_gap
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples" / "legions").glob("*.toml"))
@@ -94,3 +96,19 @@ def test_li_engine_cli_battle_japanese_events_save_and_resume(tmp_path: Path) ->
     done = _kessen("resume", str(save), "--events", str(resumed))
     assert done.returncode == 0, done.stderr
     assert played.read_bytes() == resumed.read_bytes() and played.stat().st_size > 0
+
+
+def test_li_issue23_4_titan_at_bay_opens_at_the_orders_phase_with_the_charge_to_choose() -> None:
+    """Issue 23 §4/§5: titan-at-bay opens at the Orders phase of round 1 of five, nobody Engaged, so that the first
+    close combat follows the players' choices: the Assault marines (movement 7) stand within a charge of the Titan,
+    the Tactical marines (movement 5) and the Knight (movement 8) not."""
+    path = ROOT / "examples" / "legions" / "titan-at-bay.toml"
+    state, _ = GAME.start(GAME.load_scenario(path.read_text(), str(path)))
+    node = GAME.node(state)
+    assert isinstance(node, Decision) and node.kind == "order"
+    assert (state.round, state.rounds, state.phase) == (1, 5, "orders")
+    assert not any(d.engaged for d in state.detachments)
+    titan = state.detachment("warhound")
+    gaps = {d: round(closest_gap(state.detachment(d), titan), 2) for d in ("assault-1", "tactical-1", "knight-1")}
+    assert gaps == {"assault-1": 6.06, "tactical-1": 6.02, "knight-1": 11.0}
+    assert max(m.caf for m in titan.models) == 3
