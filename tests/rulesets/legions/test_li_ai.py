@@ -24,7 +24,7 @@ from kessen.rulesets.legions.referee.targeting import Fire, HoldFire, targets
 
 ROOT = Path(__file__).resolve().parents[3]
 GAME = get_ruleset("legions").game
-TITAN = ROOT / "tests" / "data" / "scenarios" / "titan-at-bay-combat-start.toml"  # positions pinned below
+TITAN = ROOT / "examples" / "legions" / "sweeps" / "titan-variants" / "combat-start.toml"  # positions pinned below
 
 
 def _opening(scenario: str | Path) -> tuple[LiState, Decision]:
